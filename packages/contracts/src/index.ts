@@ -1,1 +1,6 @@
 export * from './events';
+export * from './errors';
+export * from './prices';
+export * from './shapes';
+export * from './billing';
+export * from './research';

@@ -1,0 +1,38 @@
+/**
+ * Every error code the API returns, with its HTTP status. Codes are UPPER_SNAKE_CASE and stable:
+ * clients branch on `error.code`, never on the message.
+ */
+export const errorCodes = {
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  UNAUTHENTICATED: { status: 401, message: 'Authentication required: send an API key as `Authorization: Bearer aty_…` or `X-API-Key`.' },
+  INVALID_API_KEY: { status: 401, message: 'The API key is not valid or has been revoked.' },
+  DEMO_MODE_DISABLED: { status: 401, message: 'X-Demo-User is accepted only when demo mode is on.' },
+  INSUFFICIENT_CREDITS: { status: 402, message: 'The account does not have enough credits for this operation.' },
+  FORBIDDEN: { status: 403, message: 'The caller is not allowed to perform this operation.' },
+  INSUFFICIENT_SCOPE: { status: 403, message: 'The credential lacks a permission this operation requires.' },
+  NOT_FOUND: { status: 404, message: 'The requested resource was not found.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No operation exists at this path.' },
+  PROJECT_NOT_FOUND: { status: 404, message: 'Project not found.' },
+  ACCOUNT_NOT_FOUND: { status: 404, message: 'Account not found.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This path does not accept that HTTP method.' },
+  CONFLICT: { status: 409, message: 'The request conflicts with the current state of the resource.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the request body as application/json.' },
+  VALIDATION_FAILED: { status: 422, message: 'The request failed validation.' },
+  QUERY_REQUIRED: { status: 422, message: 'The query parameter `q` is required and must not be blank.' },
+  RATE_LIMITED: { status: 429, message: 'Rate limit exceeded. Retry after the time given in Retry-After.' },
+  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'A service this operation depends on is unavailable.' },
+  UPSTREAM_UNAVAILABLE: { status: 503, message: 'The video platform is unavailable.' },
+  AI_UNAVAILABLE: { status: 503, message: 'The AI model service is unavailable.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorCodes, value);
+}
+
+export function statusOfErrorCode(code: ErrorCode): number {
+  return errorCodes[code].status;
+}

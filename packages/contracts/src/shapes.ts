@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+export const providerIdSchema = z.enum(['youtube']).describe('The supported video platform.');
+export type ProviderId = z.infer<typeof providerIdSchema>;
+
+export const errorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Stable UPPER_SNAKE_CASE error code.'),
+      message: z.string(),
+      details: z.unknown().optional(),
+      requestId: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'ErrorEnvelope' });
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export const metaSchema = z
+  .object({
+    provider: providerIdSchema,
+    source: z.string().describe('Constant string naming the service.'),
+    fetchedAt: z.iso.datetime(),
+    partial: z.boolean().describe('True means the result may be incomplete; inspect warnings.'),
+    warnings: z.array(z.string()),
+  })
+  .meta({ id: 'Meta' });
+export type Meta = z.infer<typeof metaSchema>;
+
+export const thumbnailSchema = z
+  .object({ url: z.string(), width: z.number().int(), height: z.number().int() })
+  .meta({ id: 'Thumbnail' });
+export type Thumbnail = z.infer<typeof thumbnailSchema>;
+
+export const evidenceSchema = z
+  .object({
+    id: z.string(),
+    score: z.number(),
+    text: z.string(),
+    provider: providerIdSchema.optional(),
+    entityId: z.string().optional(),
+    startMs: z.number().int().min(0).optional(),
+    sourceKey: z.string().optional(),
+    index: z.number().int().min(1).optional(),
+  })
+  .meta({ id: 'Evidence' });
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+export const projectSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    createdAt: z.iso.datetime().describe('When the project was created.'),
+  })
+  .meta({ id: 'Project' });
+export type Project = z.infer<typeof projectSchema>;

@@ -1,0 +1,54 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Raised when the environment does not satisfy a config schema; names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Env vars shared by every process: how services find each other, their stores and the bus. */
+export const baseEnvShape = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  SERVICES_MODE: z.enum(['inprocess', 'http']).default('inprocess'),
+  INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  DATA_DIR: z.string().min(1).default(join(repoRoot, '.data')),
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  NATS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of A-Z, a-z, 0-9, _ or -').default('vrs'),
+  BUS_ACK_WAIT_MS: z.coerce.number().int().min(100).default(30_000),
+  BUS_MAX_DELIVER: z.coerce.number().int().min(1).default(10),
+  BILLING_SERVICE_URL: z.url().default('http://127.0.0.1:4101'),
+  RESEARCH_SERVICE_URL: z.url().default('http://127.0.0.1:4102'),
+  /** Port a service process listens on; defaults to the port of its own *_SERVICE_URL. 0 picks a free port. */
+  SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HOST: z.string().default('127.0.0.1'),
+} as const;
+
+export const baseEnvSchema = z.object(baseEnvShape);
+export type BaseConfig = z.infer<typeof baseEnvSchema>;
+
+export { booleanFromEnv };
+
+/** Parses the environment with a zod schema; a bad value stops start-up with a message naming the variable. */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(cleaned);
+  if (result.success) {
+    const config = result.data as z.infer<S> & Partial<BaseConfig>;
+    if (config.SERVICES_MODE === 'http' && !config.INTERNAL_TOKEN) {
+      throw new ConfigError(['INTERNAL_TOKEN: required when SERVICES_MODE=http (services refuse calls without it)']);
+    }
+    return config;
+  }
+  throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`));
+}

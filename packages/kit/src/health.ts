@@ -1,0 +1,37 @@
+export interface DependencyStatus {
+  ok: boolean;
+  latencyMs: number;
+  detail?: string;
+}
+export interface HealthReport {
+  ok: boolean;
+  dependencies: Record<string, DependencyStatus>;
+}
+
+/** Runs every check in parallel with a deadline; one failing or slow dependency makes the report not ok. */
+export async function checkDependencies(
+  checks: Record<string, () => Promise<unknown>>,
+  timeoutMs = 2_000,
+): Promise<HealthReport> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]): Promise<[string, DependencyStatus]> => {
+      const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+        return [name, { ok: true, latencyMs: Math.round(performance.now() - started) }];
+      } catch (err) {
+        return [name, { ok: false, latencyMs: Math.round(performance.now() - started), detail: (err as Error).message }];
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  const dependencies = Object.fromEntries(entries);
+  return { ok: entries.every(([, status]) => status.ok), dependencies };
+}

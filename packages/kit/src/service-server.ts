@@ -1,0 +1,84 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
+import type { AnyRouter } from '@trpc/server';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { newRequestId, runWithRequestContext } from './request-context';
+import type { Logger } from './logger';
+
+export const internalTokenHeader = 'x-internal-token';
+export const requestIdHeader = 'x-request-id';
+export const callerHeader = 'x-caller';
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function headerValue(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export interface ServiceServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a service router over tRPC-HTTP. Every call must carry the internal token, so a service
+ * port is not an open door; the caller's request id is restored so logs stay correlated.
+ */
+export async function startServiceServer(options: {
+  service: string;
+  router: AnyRouter;
+  port: number;
+  host: string;
+  internalToken: string;
+  logger: Logger;
+}): Promise<ServiceServer> {
+  const { router, internalToken, logger } = options;
+  const trpcHandler = createHTTPHandler({
+    router,
+    basePath: '/trpc/',
+    createContext: ({ req }) => ({
+      requestId: headerValue(req, requestIdHeader) ?? newRequestId(),
+      caller: headerValue(req, callerHeader) ?? 'unknown',
+    }),
+  });
+
+  const server = http.createServer((req, res) => {
+    if (req.url === '/health') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, service: options.service }));
+      return;
+    }
+    if (!sameSecret(headerValue(req, internalTokenHeader), internalToken)) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'Service calls need a valid X-Internal-Token.' } }),
+      );
+      return;
+    }
+    const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
+    runWithRequestContext({ requestId, caller: headerValue(req, callerHeader) }, () => trpcHandler(req, res));
+  });
+  server.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/trpc`;
+  logger.info({ service: options.service, url }, 'service listening');
+
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,90 @@
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { isErrorCode, type ErrorCode } from '@vrs/contracts';
+import { ZodError } from 'zod';
+import { AppError } from './app-error';
+import { createLogger } from './logger';
+
+/** Context of every service procedure call, whether it came in-process or over HTTP. */
+export interface ServiceContext {
+  requestId: string;
+  /** Who called: `gateway`, another service's name, or `event:<type>`. */
+  caller: string;
+}
+
+const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Wraps an AppError so tRPC carries it with the right transport code. */
+export function toTRPCError(error: AppError): TRPCError {
+  return new TRPCError({ code: trpcCodeByStatus[error.status] ?? 'INTERNAL_SERVER_ERROR', message: error.message, cause: error });
+}
+
+export interface AppErrorData {
+  appCode: ErrorCode;
+  details?: unknown;
+}
+
+/** The code and details a tRPC error carries in its shape, so callers across any link can rebuild the AppError. */
+export function appErrorDataOf(error: TRPCError): AppErrorData {
+  const cause = error.cause;
+  if (cause instanceof AppError) return { appCode: cause.code, details: cause.details };
+  if (cause instanceof ZodError) {
+    return { appCode: 'VALIDATION_FAILED', details: { issues: cause.issues.map(({ path, message, code }) => ({ path: path.join('.'), message, code })) } };
+  }
+  const fromStatus: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+    NOT_FOUND: 'NOT_FOUND',
+    UNAUTHORIZED: 'UNAUTHENTICATED',
+    FORBIDDEN: 'FORBIDDEN',
+    TOO_MANY_REQUESTS: 'RATE_LIMITED',
+    PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+    METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
+    BAD_REQUEST: 'VALIDATION_FAILED',
+    PARSE_ERROR: 'MALFORMED_JSON',
+  };
+  return { appCode: fromStatus[error.code] ?? 'INTERNAL_ERROR' };
+}
+
+export function isAppErrorData(value: unknown): value is AppErrorData {
+  return typeof value === 'object' && value !== null && isErrorCode((value as { appCode?: unknown }).appCode);
+}
+
+const log = createLogger('trpc');
+
+const t = initTRPC.context<ServiceContext>().create({
+  isDev: false,
+  errorFormatter({ shape, error }) {
+    const { stack: _stack, ...data } = shape.data as typeof shape.data & { stack?: string };
+    return { ...shape, data: { ...data, ...appErrorDataOf(error) } };
+  },
+});
+
+/** Turns thrown AppErrors into tRPC errors and logs unexpected failures once, where they happen. */
+const errorBoundary = t.middleware(async ({ next, path }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (cause instanceof AppError) {
+      result.error = toTRPCError(cause);
+    } else if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+      log.error({ err: cause ?? result.error, path }, 'procedure failed');
+    }
+  }
+  return result;
+});
+
+export const router = t.router;
+export const procedure = t.procedure.use(errorBoundary);
+export const createCallerFactory = t.createCallerFactory;
+export const mergeRouters = t.mergeRouters;
