@@ -1,0 +1,29 @@
+import { accountRefSchema, ensureDemoAccountInputSchema } from '@vrs/contracts';
+import { procedure } from '@vrs/kit';
+import type { BillingDeps } from '../../billing-deps';
+import { isDuplicateKeyError } from '../../repo/ids';
+
+/**
+ * The account behind an `X-Demo-User` value, opened with the starting grant on first sight.
+ * Simultaneous first requests all try to insert; the unique index on demoUser lets exactly one
+ * win, and the others read the winner's account instead of opening (and granting) a second one.
+ */
+export function ensureDemoAccount({ repo, config, logger }: BillingDeps) {
+  return procedure
+    .input(ensureDemoAccountInputSchema)
+    .output(accountRefSchema)
+    .mutation(async ({ input: { demoUser }, ctx }) => {
+      const existing = await repo.accounts.findByDemoUser(demoUser);
+      if (existing) return { accountId: existing._id };
+      try {
+        const account = await repo.openAccount({ name: null, demoUser, grant: config.startingCredits, requestId: ctx.requestId });
+        logger.info({ accountId: account._id, demoUser }, 'demo account opened');
+        return { accountId: account._id };
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const winner = await repo.accounts.findByDemoUser(demoUser);
+        if (!winner) throw error;
+        return { accountId: winner._id };
+      }
+    });
+}

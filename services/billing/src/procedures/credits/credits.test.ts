@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allLedgerEntries, startBilling, startingCredits, sumOf, type BillingHarness } from '../../testing/billing-harness';
+
+let billing: BillingHarness;
+beforeAll(async () => {
+  billing = await startBilling();
+});
+afterAll(() => billing?.remove());
+
+async function newAccount(initialCredits?: number) {
+  return (await billing.call.accounts.create({ initialCredits })).accountId;
+}
+
+async function credits(accountId: string) {
+  return (await billing.call.status.get({ accountId })).credits;
+}
+
+/** balance = granted − spent − reserved, and the ledger adds up to the balance. */
+async function expectConsistent(accountId: string) {
+  const status = await credits(accountId);
+  expect(status.balance).toBe(status.granted - status.spent - status.reserved);
+  expect(sumOf(await allLedgerEntries(billing.call, accountId))).toBe(status.balance);
+  return status;
+}
+
+describe('starting grant', () => {
+  it('opens a free account with the configured grant, recorded in the ledger', async () => {
+    const { accountId } = await billing.call.accounts.create({ name: 'Ada' });
+    expect(accountId).toMatch(/^acct_[0-9a-f]{32}$/);
+    expect(await billing.call.status.get({ accountId })).toEqual({
+      accountId,
+      plan: 'free',
+      subscription: { status: 'none', currentPeriodEnd: null },
+      credits: { balance: startingCredits, reserved: 0, granted: startingCredits, spent: 0 },
+    });
+    const entries = await allLedgerEntries(billing.call, accountId);
+    expect(entries).toMatchObject([{ kind: 'grant', amount: startingCredits, reservationId: null }]);
+  });
+
+  it('grants initialCredits instead when given', async () => {
+    const accountId = await newAccount(7);
+    expect(await expectConsistent(accountId)).toEqual({ balance: 7, reserved: 0, granted: 7, spent: 0 });
+  });
+});
+
+describe('reserve, settle, refund', () => {
+  it('reserve holds credits and settle charges them', async () => {
+    const accountId = await newAccount();
+    const reservation = await billing.call.credits.reserve({ accountId, amount: 5, operation: 'createProject', requestId: 'req_a' });
+    expect(reservation.balance).toBe(startingCredits - 5);
+    expect(await credits(accountId)).toMatchObject({ balance: startingCredits - 5, reserved: 5, spent: 0 });
+
+    expect(await billing.call.credits.settle({ reservationId: reservation.reservationId, amount: 5 })).toEqual({
+      charged: 5,
+      balance: startingCredits - 5,
+    });
+    expect(await expectConsistent(accountId)).toEqual({ balance: startingCredits - 5, reserved: 0, granted: startingCredits, spent: 5 });
+    const entries = await allLedgerEntries(billing.call, accountId);
+    expect(entries.map(({ kind, amount }) => [kind, amount])).toEqual([
+      ['settle', 0],
+      ['reserve', -5],
+      ['grant', startingCredits],
+    ]);
+    expect(entries[0]).toMatchObject({ operation: 'createProject', requestId: 'req_a', reservationId: reservation.reservationId });
+  });
+
+  it('settling less than reserved returns the rest to the balance', async () => {
+    const accountId = await newAccount();
+    const { reservationId } = await billing.call.credits.reserve({ accountId, amount: 10, operation: 'searchPrivateEvidence' });
+    expect(await billing.call.credits.settle({ reservationId, amount: 3 })).toEqual({ charged: 3, balance: startingCredits - 3 });
+    expect(await expectConsistent(accountId)).toMatchObject({ reserved: 0, spent: 3 });
+    expect((await allLedgerEntries(billing.call, accountId))[0]).toMatchObject({ kind: 'settle', amount: 7 });
+  });
+
+  it('settling twice charges once and answers the same figures', async () => {
+    const accountId = await newAccount();
+    const { reservationId } = await billing.call.credits.reserve({ accountId, amount: 4, operation: 'createProject' });
+    const first = await billing.call.credits.settle({ reservationId, amount: 2 });
+    const second = await billing.call.credits.settle({ reservationId, amount: 2 });
+    expect(second).toEqual(first);
+    expect(await expectConsistent(accountId)).toMatchObject({ balance: startingCredits - 2, spent: 2, reserved: 0 });
+    const settles = (await allLedgerEntries(billing.call, accountId)).filter((entry) => entry.kind === 'settle');
+    expect(settles).toHaveLength(1);
+  });
+
+  it('concurrent settles of one reservation charge once', async () => {
+    const accountId = await newAccount();
+    const { reservationId } = await billing.call.credits.reserve({ accountId, amount: 6, operation: 'createProject' });
+    const results = await Promise.all(Array.from({ length: 10 }, () => billing.call.credits.settle({ reservationId, amount: 6 })));
+    expect(new Set(results.map((result) => result.charged))).toEqual(new Set([6]));
+    expect(await expectConsistent(accountId)).toMatchObject({ balance: startingCredits - 6, spent: 6, reserved: 0 });
+  });
+
+  it('refuses to settle more than was reserved, or a different amount the second time', async () => {
+    const accountId = await newAccount();
+    const { reservationId } = await billing.call.credits.reserve({ accountId, amount: 3, operation: 'createProject' });
+    await expect(billing.call.credits.settle({ reservationId, amount: 4 })).rejects.toMatchObject({
+      cause: { code: 'VALIDATION_FAILED', details: { reserved: 3, amount: 4 } },
+    });
+    await billing.call.credits.settle({ reservationId, amount: 3 });
+    await expect(billing.call.credits.settle({ reservationId, amount: 1 })).rejects.toMatchObject({ cause: { code: 'CONFLICT' } });
+    expect(await expectConsistent(accountId)).toMatchObject({ spent: 3 });
+  });
+
+  it('refund returns everything reserved, once', async () => {
+    const accountId = await newAccount();
+    const { reservationId } = await billing.call.credits.reserve({ accountId, amount: 8, operation: 'addProjectEvidence' });
+    expect(await billing.call.credits.refund({ reservationId })).toEqual({ refunded: 8, balance: startingCredits });
+    expect(await billing.call.credits.refund({ reservationId })).toEqual({ refunded: 8, balance: startingCredits });
+    expect(await expectConsistent(accountId)).toEqual({ balance: startingCredits, reserved: 0, granted: startingCredits, spent: 0 });
+    const refunds = (await allLedgerEntries(billing.call, accountId)).filter((entry) => entry.kind === 'refund');
+    expect(refunds).toMatchObject([{ amount: 8, reservationId }]);
+  });
+
+  it('a settled reservation cannot be refunded, nor a refunded one settled', async () => {
+    const accountId = await newAccount();
+    const settled = await billing.call.credits.reserve({ accountId, amount: 2, operation: 'createProject' });
+    await billing.call.credits.settle({ reservationId: settled.reservationId, amount: 2 });
+    await expect(billing.call.credits.refund({ reservationId: settled.reservationId })).rejects.toMatchObject({
+      cause: { code: 'CONFLICT', details: { status: 'settled' } },
+    });
+    const refunded = await billing.call.credits.reserve({ accountId, amount: 2, operation: 'createProject' });
+    await billing.call.credits.refund({ reservationId: refunded.reservationId });
+    await expect(billing.call.credits.settle({ reservationId: refunded.reservationId, amount: 2 })).rejects.toMatchObject({
+      cause: { code: 'CONFLICT', details: { status: 'refunded' } },
+    });
+    expect(await expectConsistent(accountId)).toMatchObject({ balance: startingCredits - 2, spent: 2 });
+  });
+
+  it('an unknown reservation is NOT_FOUND', async () => {
+    await expect(billing.call.credits.refund({ reservationId: 'res_missing' })).rejects.toMatchObject({ cause: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('insufficient credits', () => {
+  it('refuses a reservation above the balance with the figures, and changes nothing', async () => {
+    const accountId = await newAccount(3);
+    await expect(billing.call.credits.reserve({ accountId, amount: 4, operation: 'createProject' })).rejects.toMatchObject({
+      cause: { code: 'INSUFFICIENT_CREDITS', status: 402, details: { balance: 3, required: 4 } },
+    });
+    expect(await expectConsistent(accountId)).toEqual({ balance: 3, reserved: 0, granted: 3, spent: 0 });
+    expect(await allLedgerEntries(billing.call, accountId)).toHaveLength(1);
+  });
+
+  it('an unknown account is ACCOUNT_NOT_FOUND', async () => {
+    await expect(billing.call.credits.reserve({ accountId: 'acct_missing', amount: 1, operation: 'createProject' })).rejects.toMatchObject({
+      cause: { code: 'ACCOUNT_NOT_FOUND' },
+    });
+  });
+
+  it('300 concurrent reservations of 1 against 100 credits: exactly 100 succeed', async () => {
+    const accountId = await newAccount(100);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 300 }, (_, i) => billing.call.credits.reserve({ accountId, amount: 1, operation: 'searchPrivateEvidence', requestId: `req_${i}` })),
+    );
+    const reserved = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(reserved).toHaveLength(100);
+    for (const outcome of refused) expect(outcome.reason).toMatchObject({ cause: { code: 'INSUFFICIENT_CREDITS' } });
+    expect(await expectConsistent(accountId)).toEqual({ balance: 0, reserved: 100, granted: 100, spent: 0 });
+
+    // Settle half, refund the other half, all at once: the books must still balance.
+    await Promise.all(
+      reserved.map(({ value }, i) =>
+        i % 2 === 0 ? billing.call.credits.settle({ reservationId: value.reservationId, amount: 1 }) : billing.call.credits.refund({ reservationId: value.reservationId }),
+      ),
+    );
+    expect(await expectConsistent(accountId)).toEqual({ balance: 50, reserved: 0, granted: 100, spent: 50 });
+  });
+});
+
+describe('ledger pages', () => {
+  it('pages newest first with startingAfter, without gaps or repeats', async () => {
+    const accountId = await newAccount();
+    for (let i = 1; i <= 3; i++) {
+      const { reservationId } = await billing.call.credits.reserve({ accountId, amount: i, operation: 'createProject' });
+      await billing.call.credits.refund({ reservationId });
+    }
+    const all = (await billing.call.ledger.list({ accountId, limit: 100 })).entries;
+    expect(all.map((entry) => entry.kind)).toEqual(['refund', 'reserve', 'refund', 'reserve', 'refund', 'reserve', 'grant']);
+    expect(all.map((entry) => entry.amount)).toEqual([3, -3, 2, -2, 1, -1, startingCredits]);
+
+    const paged = [];
+    let startingAfter: string | undefined;
+    let hasMore = true;
+    while (hasMore) {
+      const page = await billing.call.ledger.list({ accountId, limit: 2, startingAfter });
+      expect(page.entries.length).toBeLessThanOrEqual(2);
+      paged.push(...page.entries);
+      hasMore = page.hasMore;
+      startingAfter = page.entries.at(-1)?.id;
+    }
+    expect(paged).toEqual(all);
+  });
+
+  it('an unknown account is ACCOUNT_NOT_FOUND', async () => {
+    await expect(billing.call.ledger.list({ accountId: 'acct_missing', limit: 10 })).rejects.toMatchObject({ cause: { code: 'ACCOUNT_NOT_FOUND' } });
+  });
+});

@@ -1,0 +1,30 @@
+import { settleCreditsInputSchema, settlementSchema } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
+import type { BillingDeps } from '../../billing-deps';
+
+/**
+ * Charges what a finished operation really cost (at most what was reserved) and returns the rest.
+ * Idempotent: settling again with the same amount charges nothing more and answers the same charge
+ * with the current balance; a different amount, or a refunded reservation, is a CONFLICT.
+ */
+export function settleCredits({ repo }: BillingDeps) {
+  return procedure
+    .input(settleCreditsInputSchema)
+    .output(settlementSchema)
+    .mutation(async ({ input: { reservationId, amount } }) => {
+      const reservation = await repo.reservations.findById(reservationId);
+      if (!reservation) throw new AppError('NOT_FOUND', 'Reservation not found.');
+      if (amount > reservation.amount) {
+        throw new AppError('VALIDATION_FAILED', `Cannot settle ${amount} credits: only ${reservation.amount} were reserved.`, {
+          reserved: reservation.amount,
+          amount,
+        });
+      }
+      const { reservation: closed, balance } = await repo.closeReservation(reservation, 'settled', amount);
+      if (closed.status !== 'settled') throw new AppError('CONFLICT', `The reservation was already ${closed.status}.`, { status: closed.status });
+      if (closed.charged !== amount) {
+        throw new AppError('CONFLICT', `The reservation was already settled for ${closed.charged} credits.`, { charged: closed.charged });
+      }
+      return { charged: amount, balance };
+    });
+}

@@ -1,0 +1,59 @@
+import type { BillingStatus } from '@vrs/contracts';
+import type { Store } from '@vrs/store';
+
+export interface AccountDoc {
+  _id: string;
+  name: string | null;
+  /** Set only on demo accounts: the `X-Demo-User` value the account belongs to (unique). */
+  demoUser?: string;
+  plan: BillingStatus['plan'];
+  subscription: BillingStatus['subscription'];
+  /**
+   * The counters are the source of truth for what an account may spend; they keep
+   * balance = granted − spent − reserved because every update moves them together.
+   */
+  balance: number;
+  reserved: number;
+  granted: number;
+  spent: number;
+  createdAt: string;
+}
+
+export function createAccountsRepo(store: Store) {
+  const accounts = store.collection<AccountDoc>('accounts');
+  return {
+    createIndexes: () =>
+      accounts.createIndexes([
+        // Partial: ordinary accounts have no demoUser and must not collide on "missing".
+        { key: { demoUser: 1 }, unique: true, name: 'demoUser_unique', partialFilterExpression: { demoUser: { $exists: true } } },
+      ]),
+
+    insert: (account: AccountDoc) => accounts.insertOne(account),
+
+    findById: (accountId: string) => accounts.findOne({ _id: accountId }),
+
+    findByDemoUser: (demoUser: string) => accounts.findOne({ demoUser }),
+
+    /**
+     * Moves `amount` from balance to reserved in ONE conditional update, so concurrent holds can
+     * never overdraw: the filter and the increment are applied atomically by the store.
+     * Returns null when the account is missing or short.
+     */
+    hold: (accountId: string, amount: number) =>
+      accounts.findOneAndUpdate(
+        { _id: accountId, balance: { $gte: amount } },
+        { $inc: { balance: -amount, reserved: amount } },
+        { returnDocument: 'after' },
+      ),
+
+    /** Ends a hold of `held` credits: `charged` of them become spent, the rest return to the balance. */
+    release: (accountId: string, held: number, charged: number) =>
+      accounts.findOneAndUpdate(
+        { _id: accountId },
+        { $inc: { reserved: -held, spent: charged, balance: held - charged } },
+        { returnDocument: 'after' },
+      ),
+  };
+}
+
+export type AccountsRepo = ReturnType<typeof createAccountsRepo>;

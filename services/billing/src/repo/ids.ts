@@ -1,0 +1,30 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** An opaque id such as `acct_<uuid without dashes>`: unguessable and unique without coordination. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A ledger entry id that sorts by creation time: `led_<13-digit ms><6-digit sequence><random>`.
+ * The ledger is paged newest first with an entry id as the cursor, so ids alone must give the order.
+ * The sequence keeps entries written in the same millisecond (or after the clock steps back) in the
+ * order this process wrote them; the random tail keeps ids of several replicas apart.
+ */
+export function newLedgerId(now = Date.now()): string {
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else {
+    sequence++;
+  }
+  return `led_${String(lastMs).padStart(13, '0')}${String(sequence).padStart(6, '0')}${randomBytes(4).toString('hex')}`;
+}
+
+/** Both adapters report a unique-index violation with MongoDB's code 11000. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}

@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryBus } from '@vrs/bus';
+import { createCallerFactory, rootLogger } from '@vrs/kit';
+import { openStore } from '@vrs/store';
+import { createBillingModule } from '../module';
+
+export const startingCredits = 50;
+
+/** A started billing module on an embedded store in its own temp dir, and a caller of its router. */
+export async function startBilling() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'vrs-billing-'));
+  const store = await openStore({ service: 'billing', dataDir });
+  const bus = createMemoryBus();
+  const module = await createBillingModule({
+    store,
+    bus,
+    logger: rootLogger.child({ component: 'billing-test' }, { level: 'silent' }),
+    config: { startingCredits },
+  });
+  await module.start();
+  const call = createCallerFactory(module.router)({ requestId: 'req_test', caller: 'test' });
+  let closed = false;
+  return {
+    call,
+    store,
+    dataDir,
+    /** Stops the module and flushes the store; the data dir stays until `remove`. */
+    async close() {
+      if (closed) return;
+      closed = true;
+      await module.stop();
+      await store.close();
+      await bus.close();
+    },
+    async remove() {
+      await this.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type BillingHarness = Awaited<ReturnType<typeof startBilling>>;
+
+/** Every ledger entry of an account, newest first, read through `ledger.list` page by page. */
+export async function allLedgerEntries(call: BillingHarness['call'], accountId: string) {
+  const entries = [];
+  let startingAfter: string | undefined;
+  for (;;) {
+    const page = await call.ledger.list({ accountId, limit: 100, startingAfter });
+    entries.push(...page.entries);
+    if (!page.hasMore) return entries;
+    startingAfter = page.entries.at(-1)!.id;
+  }
+}
+
+export function sumOf(entries: { amount: number }[]): number {
+  return entries.reduce((total, entry) => total + entry.amount, 0);
+}
