@@ -1,0 +1,2 @@
+export { createResearchModule, type ResearchModuleOptions } from './module';
+export { createResearchRouter, type ResearchRouter } from './router';

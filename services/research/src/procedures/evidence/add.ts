@@ -1,0 +1,40 @@
+import { addEvidenceInputSchema, researchEvidenceAdded, type StoredEvidence } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
+import type { EvidenceDoc, EvidenceInputItem } from '../../repo/evidence-repo';
+import type { ResearchDeps } from '../../research-deps';
+import { requireOwnedProject } from '../projects/require-owned-project';
+
+/**
+ * Two items of one request with the same sourceKey would race for one document, and which one wins
+ * would be arbitrary, so the request is refused, naming every repeated item.
+ */
+function rejectRepeatedSourceKeys(items: EvidenceInputItem[]): void {
+  const firstIndexByKey = new Map<string, number>();
+  const issues: { path: string; message: string; code: string }[] = [];
+  items.forEach(({ sourceKey }, index) => {
+    if (sourceKey === undefined) return;
+    const first = firstIndexByKey.get(sourceKey);
+    if (first === undefined) firstIndexByKey.set(sourceKey, index);
+    else issues.push({ path: `items.${index}.sourceKey`, message: `repeats the sourceKey of items.${first}`, code: 'duplicate_source_key' });
+  });
+  if (issues.length > 0) {
+    throw new AppError('VALIDATION_FAILED', `A sourceKey may appear only once per request: ${issues.map((i) => i.path).join(', ')}.`, { issues });
+  }
+}
+
+function toStoredEvidence({ _id, indexedVersion: _indexedVersion, ...fields }: EvidenceDoc): StoredEvidence {
+  return { id: _id, ...fields };
+}
+
+/**
+ * Stores the items and announces them; they become searchable once the indexer has handled the
+ * event (ADR 0003), typically within milliseconds.
+ */
+export const addEvidence = ({ projects, evidence, bus }: ResearchDeps) =>
+  procedure.input(addEvidenceInputSchema).mutation(async ({ input }): Promise<{ items: StoredEvidence[] }> => {
+    rejectRepeatedSourceKeys(input.items);
+    const project = await requireOwnedProject(projects, input.accountId, input.projectId);
+    const docs = await evidence.add(project._id, input.items);
+    await bus.publish(researchEvidenceAdded, { accountId: input.accountId, projectId: project._id, evidenceIds: docs.map((doc) => doc._id) });
+    return { items: docs.map(toStoredEvidence) };
+  });

@@ -1,0 +1,22 @@
+import { searchEvidenceInputSchema, searchQuerySchema, type SearchResult } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
+import type { ResearchDeps } from '../../research-deps';
+import { searchIndex } from '../../search/evidence-index';
+import { requireOwnedProject } from '../projects/require-owned-project';
+
+/** `q` is checked in the resolver rather than by zod, so a missing or blank one answers QUERY_REQUIRED as the contract says. */
+const searchInputSchema = searchEvidenceInputSchema.extend({ q: searchQuerySchema.optional() });
+
+/**
+ * searchPrivateEvidence. The hot path is one store read (the project, for ownership and its index
+ * version); the index itself is served from memory while it is current. No output schema: the
+ * results are built in the contract's shape here, and parsing them again would cost every search.
+ */
+export const searchEvidence = ({ projects, indexCache }: ResearchDeps) =>
+  procedure.input(searchInputSchema).query(async ({ input }): Promise<SearchResult> => {
+    const query = input.q?.trim();
+    if (!query) throw new AppError('QUERY_REQUIRED');
+    const project = await requireOwnedProject(projects, input.accountId, input.projectId);
+    const index = await indexCache.indexFor(project._id, project.indexVersion);
+    return { query, results: searchIndex(index, query, input.limit) };
+  });

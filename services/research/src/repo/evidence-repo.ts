@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
+import { DuplicateKeyError, type Store } from '@vrs/store';
+
+export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
+
+export interface EvidenceDoc {
+  _id: string;
+  projectId: string;
+  text: string;
+  sourceKey?: string;
+  entityId?: string;
+  startMs?: number;
+  provider?: ProviderId;
+  createdAt: string;
+  updatedAt: string;
+  /** Set by the indexer: the document is searchable once this exists (see ADR 0003). Only grows. */
+  indexedVersion?: number;
+}
+
+/** What a search index holds of a document: the searchable text and the fields a result shows. */
+export type IndexableEvidence = Pick<EvidenceDoc, '_id' | 'text' | 'sourceKey' | 'entityId' | 'startMs' | 'provider'>;
+
+const indexableProjection = { text: 1, sourceKey: 1, entityId: 1, startMs: 1, provider: 1 } as const;
+
+export function newEvidenceId(): string {
+  return `ev_${randomUUID().replaceAll('-', '')}`;
+}
+
+export function createEvidenceRepo(store: Store) {
+  const evidence = store.collection<EvidenceDoc>('evidence');
+
+  /**
+   * Posting a sourceKey again replaces that item's content in place: its id and createdAt stay, and
+   * optional fields left out of the new post are removed, so the item is exactly what was last posted.
+   */
+  async function upsertBySourceKey(projectId: string, sourceKey: string, item: EvidenceInputItem, now: string): Promise<EvidenceDoc> {
+    const $set: Record<string, unknown> = { text: item.text, updatedAt: now };
+    const $unset: Record<string, ''> = {};
+    for (const field of ['entityId', 'startMs'] as const) {
+      if (item[field] === undefined) $unset[field] = '';
+      else $set[field] = item[field];
+    }
+    const update = {
+      $set,
+      $setOnInsert: { _id: newEvidenceId(), createdAt: now },
+      ...(Object.keys($unset).length > 0 && { $unset }),
+    };
+    const upsert = () => evidence.findOneAndUpdate({ projectId, sourceKey }, update, { upsert: true, returnDocument: 'after' });
+    let stored: EvidenceDoc | null;
+    try {
+      stored = await upsert();
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      // A concurrent request inserted the same new sourceKey first (the unique index refused ours);
+      // now the filter matches its document, so the retry updates it instead of inserting.
+      stored = await upsert();
+    }
+    if (!stored) throw new Error(`upsert of sourceKey ${sourceKey} in project ${projectId} returned no document`);
+    return stored;
+  }
+
+  return {
+    ensureIndexes: () =>
+      evidence.createIndexes([
+        {
+          key: { projectId: 1, sourceKey: 1 },
+          unique: true,
+          name: 'project_source_key_unique',
+          // Items without a sourceKey are not in the index, so any number of them may coexist.
+          partialFilterExpression: { sourceKey: { $exists: true } },
+        },
+        { key: { projectId: 1, indexedVersion: 1 }, name: 'project_indexed_version' },
+      ]),
+
+    /** Stores items in request order; an item with a known sourceKey updates the existing document. */
+    async add(projectId: string, items: EvidenceInputItem[]): Promise<EvidenceDoc[]> {
+      const now = new Date().toISOString();
+      const fresh: EvidenceDoc[] = [];
+      const stored = items.map((item) => {
+        if (item.sourceKey !== undefined) return upsertBySourceKey(projectId, item.sourceKey, item, now);
+        const doc: EvidenceDoc = { _id: newEvidenceId(), projectId, ...item, createdAt: now, updatedAt: now };
+        fresh.push(doc);
+        return doc;
+      });
+      // Awaited together, so a failing insert cannot leave an upsert's rejection unhandled.
+      const [docs] = await Promise.all([Promise.all(stored), fresh.length > 0 && evidence.insertMany(fresh)]);
+      return docs;
+    },
+
+    /**
+     * Marks documents indexed at `version`. `$max` keeps a mark from moving backwards when indexers
+     * of different events overlap. Returns how many of the ids exist in the project.
+     */
+    async markIndexed(projectId: string, evidenceIds: string[], version: number): Promise<number> {
+      const result = await evidence.updateMany({ projectId, _id: { $in: evidenceIds } }, { $max: { indexedVersion: version } });
+      return result.matchedCount;
+    },
+
+    /** Documents marked after `version` (all indexed ones for 0): what a search cache must (re)load. */
+    findIndexedAfter: (projectId: string, version: number): Promise<IndexableEvidence[]> =>
+      evidence.find({ projectId, indexedVersion: { $gt: version } }, { projection: indexableProjection }),
+  };
+}
+
+export type EvidenceRepo = ReturnType<typeof createEvidenceRepo>;

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
+import { createIndexCache } from './index-cache';
+
+/** An evidence repo that records which loads the cache asks for and answers from a fixed list. */
+function recordingRepo(docsByProject: Record<string, IndexableEvidence[]>) {
+  const loads: Array<[projectId: string, afterVersion: number]> = [];
+  const repo = {
+    async findIndexedAfter(projectId: string, version: number) {
+      loads.push([projectId, version]);
+      return docsByProject[projectId] ?? [];
+    },
+  } as unknown as EvidenceRepo;
+  return { repo, loads };
+}
+
+describe('index cache', () => {
+  it('loads everything first, nothing while current, only newer marks after that', async () => {
+    const { repo, loads } = recordingRepo({ p1: [{ _id: 'e1', text: 'alpha' }] });
+    const cache = createIndexCache(repo, { maxProjects: 10 });
+
+    const index = await cache.indexFor('p1', 1);
+    expect(index.search('alpha').map((hit) => hit.id)).toEqual(['e1']);
+    await cache.indexFor('p1', 1);
+    await cache.indexFor('p1', 3);
+    expect(loads).toEqual([
+      ['p1', 0],
+      ['p1', 1],
+    ]);
+  });
+
+  it('replaces a reloaded document instead of keeping both versions', async () => {
+    const docs = { p1: [{ _id: 'e1', text: 'old words' }] };
+    const { repo } = recordingRepo(docs);
+    const cache = createIndexCache(repo, { maxProjects: 10 });
+    await cache.indexFor('p1', 1);
+    docs.p1 = [{ _id: 'e1', text: 'new words' }];
+    const index = await cache.indexFor('p1', 2);
+    expect(index.documentCount).toBe(1);
+    expect(index.search('old')).toEqual([]);
+    expect(index.search('new').map((hit) => hit.text)).toEqual(['new words']);
+  });
+
+  it('shares one load between concurrent searches of a project', async () => {
+    const { repo, loads } = recordingRepo({});
+    const cache = createIndexCache(repo, { maxProjects: 10 });
+    await Promise.all([cache.indexFor('p1', 2), cache.indexFor('p1', 2), cache.indexFor('p1', 2)]);
+    expect(loads).toEqual([['p1', 0]]);
+  });
+
+  it('drops the least recently searched project beyond maxProjects and rebuilds it on its next search', async () => {
+    const { repo, loads } = recordingRepo({});
+    const cache = createIndexCache(repo, { maxProjects: 2 });
+    await cache.indexFor('a', 1);
+    await cache.indexFor('b', 1);
+    await cache.indexFor('a', 1); // a is now the most recent, so c evicts b
+    await cache.indexFor('c', 1);
+    loads.length = 0;
+    await cache.indexFor('a', 1);
+    await cache.indexFor('b', 1);
+    expect(loads).toEqual([['b', 0]]);
+  });
+});

@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryBus, type EventBus } from '@vrs/bus';
+import { appErrorDataOf, createLogger, type AppErrorData } from '@vrs/kit';
+import { openStore, type Store } from '@vrs/store';
+import type { TRPCError } from '@trpc/server';
+import { createResearchModule, type ResearchModuleOptions } from '../module';
+
+export { eventually } from '../../../../test/support/api-client';
+
+/** One research service instance, called the way the gateway calls it (full procedure pipeline). */
+export async function startResearch(store: Store, bus: EventBus, options: Partial<ResearchModuleOptions> = {}) {
+  const module = await createResearchModule({ store, bus, logger: createLogger('research-test'), ...options });
+  await module.start();
+  return { module, api: module.router.createCaller({ requestId: 't', caller: 'test' }) };
+}
+export type ResearchInstance = Awaited<ReturnType<typeof startResearch>>;
+
+/**
+ * An embedded store in a fresh temp dir, a bus (the in-process one unless given), and one started
+ * instance over them. `close` stops every instance, then closes the bus and the store.
+ */
+export async function createHarness(bus: EventBus = createMemoryBus()) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'research-test-'));
+  const store = await openStore({ service: 'research', dataDir });
+  const instances: ResearchInstance[] = [];
+  const start = async (busOverride: EventBus = bus) => {
+    const instance = await startResearch(store, busOverride);
+    instances.push(instance);
+    return instance;
+  };
+  const first = await start();
+  return {
+    store,
+    bus,
+    ...first,
+    /** Another replica over the same store (and, unless given another, the same bus). */
+    start,
+    async close() {
+      for (const instance of instances) await instance.module.stop();
+      await bus.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type Harness = Awaited<ReturnType<typeof createHarness>>;
+
+/** The error code (and details) a call failed with, as the gateway will see it. Fails if it succeeded. */
+export async function failureOf(call: Promise<unknown>): Promise<AppErrorData> {
+  try {
+    await call;
+  } catch (error) {
+    return appErrorDataOf(error as TRPCError);
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+let accounts = 0;
+/** A fresh account id per call, so tests never see each other's projects. */
+export function newAccountId(): string {
+  return `acct_${process.pid}_${++accounts}`;
+}
