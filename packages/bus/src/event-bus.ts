@@ -1,0 +1,36 @@
+import type { EventData, EventDefinition, EventEnvelope, ServiceName } from '@vrs/contracts';
+
+export interface PublishOptions {
+  /** Defaults to a random UUID. Sent as the JetStream msgID, so a republished id is dropped by the server. */
+  eventId?: string;
+}
+
+export interface PublishResult {
+  eventId: string;
+  /** True when an event with this id was already published within the dedupe window (nothing was stored). */
+  duplicate: boolean;
+}
+
+/** Handlers must be idempotent: an event can be delivered more than once (redelivery, replicas). */
+export type EventHandler<E extends EventDefinition> = (event: EventEnvelope<EventData<E>>) => Promise<void>;
+
+export interface Subscription {
+  /** Stops taking new events and resolves once the event being handled is finished. */
+  stop(): Promise<void>;
+}
+
+export interface EventBus {
+  readonly kind: 'jetstream' | 'memory';
+  /** Validates `data` with the definition's schema (throws when invalid) and publishes it in an envelope. */
+  publish<E extends EventDefinition>(definition: E, data: EventData<E>, options?: PublishOptions): Promise<PublishResult>;
+  /**
+   * Durable, shared subscription: subscriptions with the same consumer name (in any process) split the
+   * events between them. Use one consumer name per event kind.
+   */
+  subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription>;
+  /** Idempotent; each producing service calls it at start-up for its own stream. */
+  ensureStreams(services: ServiceName[]): Promise<void>;
+  health(): Promise<{ ok: boolean; detail?: string }>;
+  /** Drains: handlers in flight finish, then the connection closes. Safe to call twice. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,9 @@
+export type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
+export { defaultBusTimings, type BusTimings } from './bus-timings';
+export { createJetStreamBus, type JetStreamBusOptions } from './jetstream-bus';
+export { createMemoryBus, type MemoryBusOptions } from './memory-bus';
+export { deleteNamespace } from './namespace-cleanup';
+export { isNatsReachable } from './nats-reachability';
+export type { WindowCount, WindowCounter } from './window-counter';
+export { createKvWindowCounter, type KvWindowCounterOptions } from './kv-window-counter';
+export { createMemoryWindowCounter } from './memory-window-counter';

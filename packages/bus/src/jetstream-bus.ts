@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { connect, nanos } from '@nats-io/transport-node';
+import { DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
+import { createLogger } from '@vrs/kit';
+import { resolveBusTimings, type BusTimings } from './bus-timings';
+import { createEnvelope } from './envelope';
+import type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
+import { startJetStreamSubscription } from './jetstream-subscription';
+import { assertNamespace, durableNameFor, streamNameFor, streamSubjectsFor, subjectFor } from './names';
+
+export interface JetStreamBusOptions {
+  natsUrl: string;
+  /** Prefix of every subject, stream and consumer (e.g. NATS_NAMESPACE); unique per environment sharing a server. */
+  namespace: string;
+  /** Connection name shown by the server (e.g. the service name). */
+  name: string;
+  timings?: Partial<BusTimings>;
+}
+
+/** Stream settings that matter beyond name and subjects. */
+const streamDefaults = {
+  retention: RetentionPolicy.Limits,
+  storage: StorageType.File,
+  discard: DiscardPolicy.Old,
+  // Bounds disk use on a shared server; consumers are expected to keep up well within it.
+  max_age: nanos(7 * 24 * 60 * 60 * 1000),
+  // Publishing the same event id again within this window is dropped by the server.
+  duplicate_window: nanos(2 * 60 * 1000),
+};
+const streamConfigMismatch = 10058;
+const healthTimeoutMs = 2_000;
+
+export async function createJetStreamBus(options: JetStreamBusOptions): Promise<EventBus> {
+  const namespace = assertNamespace(options.namespace);
+  const timings = resolveBusTimings(options.timings);
+  const logger = createLogger('bus').child({ bus: 'jetstream', namespace });
+  // Reconnect forever: a broker restart must not take the services down with it.
+  const nc = await connect({ servers: options.natsUrl, name: options.name, maxReconnectAttempts: -1 });
+  const jsm = await jetstreamManager(nc);
+  const js = jetstream(nc);
+  const subscriptions = new Set<Subscription>();
+  let closing: Promise<void> | undefined;
+
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') logger.warn({ status: status.type }, 'NATS connection status changed');
+    }
+  })();
+
+  function assertOpen(): void {
+    if (closing) throw new Error('The event bus is closed');
+  }
+
+  async function ensureStream(service: ServiceName): Promise<void> {
+    const config = { ...streamDefaults, name: streamNameFor(namespace, service), subjects: streamSubjectsFor(namespace, service) };
+    try {
+      // An identical add succeeds, so concurrent start-ups of several replicas are fine.
+      await jsm.streams.add(config);
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError && error.code === streamConfigMismatch)) throw error;
+      await jsm.streams.update(config.name, config);
+    }
+  }
+
+  const bus: EventBus = {
+    kind: 'jetstream',
+
+    async publish<E extends EventDefinition>(definition: E, data: EventData<E>, publishOptions?: PublishOptions): Promise<PublishResult> {
+      assertOpen();
+      const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID());
+      const subject = subjectFor(namespace, definition);
+      try {
+        const ack = await js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id });
+        return { eventId: envelope.id, duplicate: ack.duplicate };
+      } catch (error) {
+        // Without a stream the server answers "no responders", which the client reports as "JetStream not enabled".
+        throw new Error(
+          `Publishing ${definition.type} to ${subject} failed (has ensureStreams(['${definition.service}']) run?): ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    },
+
+    async subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription> {
+      assertOpen();
+      // Consumers may start before the producer has created its stream.
+      await ensureStream(definition.service);
+      const subscription = await startJetStreamSubscription({
+        js,
+        jsm,
+        stream: streamNameFor(namespace, definition.service),
+        durable: durableNameFor(namespace, consumer),
+        filterSubject: subjectFor(namespace, definition),
+        definition,
+        handler,
+        timings,
+        logger,
+      });
+      subscriptions.add(subscription);
+      return {
+        async stop() {
+          await subscription.stop();
+          subscriptions.delete(subscription);
+        },
+      };
+    },
+
+    async ensureStreams(services: ServiceName[]): Promise<void> {
+      assertOpen();
+      await Promise.all([...new Set(services)].map(ensureStream));
+    },
+
+    async health() {
+      if (nc.isClosed()) return { ok: false, detail: 'NATS connection closed' };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          jsm.getAccountInfo(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`JetStream did not answer within ${healthTimeoutMs} ms`)), healthTimeoutMs);
+          }),
+        ]);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, detail: (error as Error).message };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    close() {
+      closing ??= (async () => {
+        await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+        subscriptions.clear();
+        if (!nc.isClosed()) await nc.drain();
+      })();
+      return closing;
+    },
+  };
+  return bus;
+}

@@ -1,0 +1,171 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type ConsumerInfo,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import type { EventDefinition } from '@vrs/contracts';
+import type { Logger } from '@vrs/kit';
+import { redeliveryDelayMs, type BusTimings } from './bus-timings';
+import { decodeEnvelope } from './envelope';
+import type { EventHandler, Subscription } from './event-bus';
+import { runInEventContext } from './event-context';
+
+/**
+ * Messages pulled ahead of the one being handled. Kept small because handling is sequential: a message
+ * waiting in this buffer ages toward its ack wait, and a replica with an empty buffer should get it instead.
+ */
+const prefetch = 8;
+/** Pause before recreating a consumer whose messages stopped coming (consumer deleted, server error, ...). */
+const restartDelayMs = 1_000;
+
+export interface JetStreamSubscriptionOptions<E extends EventDefinition> {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  stream: string;
+  durable: string;
+  filterSubject: string;
+  definition: E;
+  handler: EventHandler<E>;
+  timings: Required<BusTimings>;
+  logger: Logger;
+}
+
+/**
+ * Creates the durable pull consumer if absent (or aligns its timings) and returns its info. Several
+ * replicas may race here; the server accepts identical creates, and a lost race falls back to update.
+ */
+async function ensureConsumer(
+  options: Pick<JetStreamSubscriptionOptions<EventDefinition>, 'jsm' | 'stream' | 'durable' | 'filterSubject' | 'timings'>,
+): Promise<ConsumerInfo> {
+  const { jsm, stream, durable, filterSubject, timings } = options;
+  const wanted = { ack_wait: nanos(timings.ackWaitMs), max_deliver: timings.maxDeliver };
+  let info = await consumerInfo(jsm, stream, durable);
+  if (!info) {
+    try {
+      return await jsm.consumers.add(stream, {
+        durable_name: durable,
+        filter_subject: filterSubject,
+        ack_policy: AckPolicy.Explicit,
+        // A consumer created after events were published still gets them: nothing is lost to start-up order.
+        deliver_policy: DeliverPolicy.All,
+        ...wanted,
+      });
+    } catch (error) {
+      info = await consumerInfo(jsm, stream, durable);
+      if (!info) throw error;
+    }
+  }
+  // The server would silently re-filter a durable to the new subject, stealing it from its other event.
+  if (info.config.filter_subject !== filterSubject) {
+    throw new Error(
+      `Consumer ${durable} on ${stream} already consumes ${info.config.filter_subject}, not ${filterSubject}: use one consumer name per event`,
+    );
+  }
+  if (info.config.ack_wait !== wanted.ack_wait || info.config.max_deliver !== wanted.max_deliver) {
+    return jsm.consumers.update(stream, durable, wanted);
+  }
+  return info;
+}
+
+async function consumerInfo(jsm: JetStreamManager, stream: string, durable: string): Promise<ConsumerInfo | undefined> {
+  try {
+    return await jsm.consumers.info(stream, durable);
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return undefined;
+    throw error;
+  }
+}
+
+export async function startJetStreamSubscription<E extends EventDefinition>(options: JetStreamSubscriptionOptions<E>): Promise<Subscription> {
+  const { js, definition, handler, timings, durable } = options;
+  const logger = options.logger.child({ consumer: durable, eventType: definition.type });
+  let info = await ensureConsumer(options);
+  let stopping = false;
+  let messages: ConsumerMessages | undefined;
+  let wakeUp: () => void = () => {};
+
+  async function handle(msg: JsMsg): Promise<void> {
+    const decoded = decodeEnvelope(definition, msg.string());
+    if (!decoded.ok) {
+      // Redelivering a malformed message cannot help: terminate it so it is never retried. (term() takes no
+      // reason anywhere here: nats-server 2.9 does not understand `+TERM <reason>` and leaves the message pending.)
+      logger.error({ subject: msg.subject, streamSeq: msg.seq, reason: decoded.reason }, 'invalid event terminated');
+      msg.term();
+      return;
+    }
+    const { envelope } = decoded;
+    const attempt = msg.info.deliveryCount;
+    // Tells the server we are still at it, so a slow handler's event is not handed to another replica meanwhile.
+    const keepAlive = setInterval(() => msg.working(), Math.max(timings.ackWaitMs / 2, 100));
+    try {
+      await runInEventContext(envelope, async () => {
+        try {
+          await handler(envelope);
+          msg.ack();
+        } catch (error) {
+          if (attempt >= timings.maxDeliver) {
+            logger.error({ err: error, eventId: envelope.id, attempt }, 'event handler failed on its last delivery; event dropped');
+            msg.term();
+          } else {
+            const delayMs = redeliveryDelayMs(timings, attempt);
+            logger.warn({ err: error, eventId: envelope.id, attempt, retryInMs: delayMs }, 'event handler failed; event will be redelivered');
+            msg.nak(delayMs);
+          }
+        }
+      });
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  async function consumeLoop(): Promise<void> {
+    for (let restart = false; !stopping; restart = true) {
+      try {
+        if (restart) {
+          logger.warn({ restartInMs: restartDelayMs }, 'event consumer stopped unexpectedly; restarting it');
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, restartDelayMs);
+            wakeUp = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          if (stopping) return;
+          info = await ensureConsumer(options);
+        }
+        // Aborting when the consumer vanishes (instead of the client's silent retrying) lets this loop recreate it.
+        messages = await js.consumers.getConsumerFromInfo(info).consume({ max_messages: prefetch, abort_on_missing_resource: true });
+        // stop() may have run while consume() was being set up, before there was anything to close.
+        if (stopping) await messages.close();
+        for await (const msg of messages) {
+          // Messages already buffered when stop() was called go straight back for another replica.
+          if (stopping) msg.nak();
+          else await handle(msg);
+        }
+      } catch (error) {
+        if (!stopping) logger.error({ err: error }, 'consuming events failed');
+      }
+    }
+  }
+
+  const loop = consumeLoop();
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        wakeUp();
+        await messages?.close();
+        await loop;
+      })();
+      return stopped;
+    },
+  };
+}

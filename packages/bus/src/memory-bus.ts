@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
+import { createLogger } from '@vrs/kit';
+import { redeliveryDelayMs, resolveBusTimings, type BusTimings } from './bus-timings';
+import { createEnvelope, decodeEnvelope } from './envelope';
+import type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
+import { runInEventContext } from './event-context';
+import { assertConsumerName } from './names';
+
+export interface MemoryBusOptions {
+  /** Only the redelivery settings apply in process (there is no ack wait to miss). */
+  timings?: Partial<BusTimings>;
+  /** How long a published event id is remembered to drop duplicates; JetStream's default window. */
+  dedupeWindowMs?: number;
+}
+
+interface Delivery {
+  /** The envelope as JSON, so handlers get the same fresh copy a JetStream consumer would. */
+  raw: string;
+  attempts: number;
+}
+
+interface Member {
+  definition: EventDefinition;
+  handler: EventHandler<EventDefinition>;
+  inFlight?: Promise<void>;
+}
+
+/** One named consumer: its queue survives its members, like a durable consumer on the server. */
+interface ConsumerGroup {
+  type: string;
+  queue: Delivery[];
+  members: Member[];
+  nextMember: number;
+}
+
+/**
+ * The in-process bus of `npm start`'s single-process mode, with the JetStream bus's semantics where they
+ * make sense in one process: validation, dedupe by event id, shared consumers, redelivery with backoff.
+ * Events are not persisted, and an event published before any consumer of its kind exists is not kept.
+ */
+export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
+  const timings = resolveBusTimings(options.timings);
+  const dedupeWindowMs = options.dedupeWindowMs ?? 2 * 60 * 1000;
+  const logger = createLogger('bus').child({ bus: 'memory' });
+  /** Event id -> when it may be published again; insertion order is expiry order. */
+  const seenEventIds = new Map<string, number>();
+  const groups = new Map<string, ConsumerGroup>();
+  const retryTimers = new Set<NodeJS.Timeout>();
+  let closing: Promise<void> | undefined;
+
+  function assertOpen(): void {
+    if (closing) throw new Error('The event bus is closed');
+  }
+
+  function forgetExpiredIds(now: number): void {
+    for (const [id, expiresAt] of seenEventIds) {
+      if (expiresAt > now) return;
+      seenEventIds.delete(id);
+    }
+  }
+
+  function pump(group: ConsumerGroup): void {
+    while (group.queue.length > 0) {
+      const member = takeIdleMember(group);
+      if (!member) return;
+      deliver(group, member, group.queue.shift()!);
+    }
+  }
+
+  /** Round-robin over idle members, so subscriptions sharing a consumer name split the work. */
+  function takeIdleMember(group: ConsumerGroup): Member | undefined {
+    for (let i = 0; i < group.members.length; i++) {
+      const index = (group.nextMember + i) % group.members.length;
+      const member = group.members[index];
+      if (!member.inFlight) {
+        group.nextMember = index + 1;
+        return member;
+      }
+    }
+    return undefined;
+  }
+
+  function deliver(group: ConsumerGroup, member: Member, delivery: Delivery): void {
+    delivery.attempts += 1;
+    // Marked busy before the handler starts, and started after publish() returns, as over the network.
+    member.inFlight = Promise.resolve().then(() => handle(group, member, delivery)).finally(() => {
+      member.inFlight = undefined;
+      pump(group);
+    });
+  }
+
+  async function handle(group: ConsumerGroup, member: Member, delivery: Delivery): Promise<void> {
+    const decoded = decodeEnvelope(member.definition, delivery.raw);
+    if (!decoded.ok) {
+      logger.error({ eventType: group.type, reason: decoded.reason }, 'invalid event dropped');
+      return;
+    }
+    const { envelope } = decoded;
+    await runInEventContext(envelope, async () => {
+      try {
+        await member.handler(envelope);
+      } catch (error) {
+        if (delivery.attempts >= timings.maxDeliver) {
+          logger.error({ err: error, eventId: envelope.id, attempt: delivery.attempts }, 'event handler failed on its last delivery; event dropped');
+          return;
+        }
+        const delayMs = redeliveryDelayMs(timings, delivery.attempts);
+        logger.warn({ err: error, eventId: envelope.id, attempt: delivery.attempts, retryInMs: delayMs }, 'event handler failed; event will be redelivered');
+        const timer = setTimeout(() => {
+          retryTimers.delete(timer);
+          group.queue.push(delivery);
+          pump(group);
+        }, delayMs);
+        retryTimers.add(timer);
+      }
+    });
+  }
+
+  const bus: EventBus = {
+    kind: 'memory',
+
+    async publish<E extends EventDefinition>(definition: E, data: EventData<E>, publishOptions?: PublishOptions): Promise<PublishResult> {
+      assertOpen();
+      const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID());
+      const now = Date.now();
+      forgetExpiredIds(now);
+      if (seenEventIds.has(envelope.id)) return { eventId: envelope.id, duplicate: true };
+      seenEventIds.set(envelope.id, now + dedupeWindowMs);
+      const raw = JSON.stringify(envelope);
+      for (const group of groups.values()) {
+        if (group.type !== definition.type) continue;
+        group.queue.push({ raw, attempts: 0 });
+        pump(group);
+      }
+      return { eventId: envelope.id, duplicate: false };
+    },
+
+    async subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription> {
+      assertOpen();
+      // Same naming rules and the same one-event-per-consumer rule as durable consumers on JetStream.
+      const key = `${definition.service}/${assertConsumerName(consumer)}`;
+      let group = groups.get(key);
+      if (group && group.type !== definition.type) {
+        throw new Error(`Consumer ${consumer} already consumes ${group.type}, not ${definition.type}: use one consumer name per event`);
+      }
+      if (!group) {
+        group = { type: definition.type, queue: [], members: [], nextMember: 0 };
+        groups.set(key, group);
+      }
+      const member: Member = { definition, handler: handler as EventHandler<EventDefinition> };
+      group.members.push(member);
+      const joined = group;
+      pump(joined);
+      let stopped: Promise<void> | undefined;
+      return {
+        stop() {
+          stopped ??= (async () => {
+            joined.members = joined.members.filter((other) => other !== member);
+            await member.inFlight;
+          })();
+          return stopped;
+        },
+      };
+    },
+
+    async ensureStreams(_services: ServiceName[]): Promise<void> {
+      assertOpen();
+    },
+
+    async health() {
+      return closing ? { ok: false, detail: 'event bus closed' } : { ok: true };
+    },
+
+    close() {
+      closing ??= (async () => {
+        for (const timer of retryTimers) clearTimeout(timer);
+        retryTimers.clear();
+        const inFlight: Array<Promise<void> | undefined> = [];
+        for (const group of groups.values()) {
+          inFlight.push(...group.members.map((member) => member.inFlight));
+          // Emptied, so a handler finishing now finds nothing more to take.
+          group.members = [];
+          group.queue = [];
+        }
+        groups.clear();
+        await Promise.all(inFlight);
+      })();
+      return closing;
+    },
+  };
+  return bus;
+}

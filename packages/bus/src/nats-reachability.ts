@@ -1,0 +1,12 @@
+import { connect } from '@nats-io/transport-node';
+
+/** Whether a NATS server answers at `natsUrl` within `timeoutMs` (a real protocol handshake, not just an open port). */
+export async function isNatsReachable(natsUrl: string, timeoutMs = 2_000): Promise<boolean> {
+  try {
+    const nc = await connect({ servers: natsUrl, timeout: timeoutMs, reconnect: false });
+    await nc.close();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,158 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+export interface NatsServerHandle {
+  url: string;
+  /** Stops the server this helper started (a no-op for a server that was already running). */
+  stop(): Promise<void>;
+}
+
+const startDeadlineMs = 15_000;
+const howToGetNats =
+  'Tests need a NATS server with JetStream. Either install one (Debian/Ubuntu: `apt-get install nats-server`; ' +
+  'or a release binary from https://github.com/nats-io/nats-server/releases on PATH) so the tests can start it, ' +
+  'or point NATS_URL at a running server started with `-js` (e.g. NATS_URL=nats://127.0.0.1:4222).';
+
+/** A namespace no other test run (or test file) on a shared server will use. */
+export function uniqueNamespace(label: string): string {
+  return `t_${label}_${process.pid}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+function log(message: string): void {
+  console.info(`[nats] ${message}`);
+}
+
+/** What a NATS server at `url` says in its INFO greeting, or undefined when nothing NATS answers there. */
+function probeNats(url: string, timeoutMs = 1_000): Promise<{ jetstream: boolean } | undefined> {
+  let host: string;
+  let port: number;
+  try {
+    const parsed = new URL(url);
+    host = parsed.hostname;
+    port = Number(parsed.port || 4222);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve) => {
+    const socket = connectTcp({ host, port });
+    let received = '';
+    const finish = (result: { jetstream: boolean } | undefined) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => finish(undefined));
+    socket.once('error', () => finish(undefined));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      const end = received.indexOf('\r\n');
+      if (end === -1) return;
+      const line = received.slice(0, end);
+      if (!line.startsWith('INFO ')) return finish(undefined);
+      try {
+        finish({ jetstream: (JSON.parse(line.slice('INFO '.length)) as { jetstream?: boolean }).jetstream === true });
+      } catch {
+        finish(undefined);
+      }
+    });
+  });
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function findNatsServer(): string | undefined {
+  const candidates = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'nats-server'));
+  return [...candidates, '/usr/sbin/nats-server'].find(isExecutable);
+}
+
+/** Installs Debian's nats-server when we may (root with apt-get); returns the binary or undefined. */
+function installNatsServer(): string | undefined {
+  if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
+  const install = () => spawnSync('apt-get', ['install', '-y', 'nats-server'], { stdio: 'pipe', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  log('nats-server not found; installing it with apt-get');
+  if (install().status !== 0) {
+    // A fresh image often has no package lists yet.
+    log('apt-get install failed; running apt-get update and retrying');
+    spawnSync('apt-get', ['update'], { stdio: 'pipe' });
+    const retry = install();
+    if (retry.status !== 0) {
+      log(`apt-get install nats-server failed: ${(retry.stderr?.toString() ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+      return undefined;
+    }
+  }
+  return findNatsServer();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port assigned'))));
+    });
+  });
+}
+
+async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
+  const port = await freePort();
+  const storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
+  const url = `nats://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-2_000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(storeDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + startDeadlineMs;
+  while (!(await probeNats(url, 500))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`nats-server (${binary}) did not come up on ${url} within ${startDeadlineMs} ms: ${stderr.trim() || 'no output'}\n${howToGetNats}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  log(`started ${binary} with JetStream at ${url} (store ${storeDir})`);
+  return { url, stop };
+}
+
+/**
+ * A NATS server for tests: the one at `preferredUrl` when it answers, otherwise a private nats-server
+ * started (and installed when allowed) here. Throws with instructions when neither is possible.
+ */
+export async function ensureNatsServer(preferredUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222'): Promise<NatsServerHandle> {
+  const running = await probeNats(preferredUrl);
+  if (running?.jetstream) {
+    log(`using the running server at ${preferredUrl}`);
+    return { url: preferredUrl, stop: async () => {} };
+  }
+  if (running) throw new Error(`The NATS server at ${preferredUrl} runs without JetStream. ${howToGetNats}`);
+  log(`no server answers at ${preferredUrl}; starting one`);
+  const binary = findNatsServer() ?? installNatsServer();
+  if (!binary) throw new Error(`No NATS server at ${preferredUrl} and no nats-server binary to start. ${howToGetNats}`);
+  return startNatsServerFrom(binary);
+}
+
+/** A private nats-server, always started here: for tests that must stop NATS without disturbing anyone. */
+export async function startNatsServer(): Promise<NatsServerHandle> {
+  const binary = findNatsServer() ?? installNatsServer();
+  if (!binary) throw new Error(`No nats-server binary to start. ${howToGetNats}`);
+  return startNatsServerFrom(binary);
+}
