@@ -2,19 +2,30 @@ import { z } from 'zod';
 import { evidenceSchema, projectSchema } from './shapes';
 import { accountIdSchema } from './billing';
 
-export const projectNameSchema = z.string().trim().min(1, 'name must not be blank').max(200);
+/*
+ * Schemas the gateway hands to trpc-to-openapi are built by factories: that library switches on
+ * coercion by mutating the schema objects it is given, which must never leak into a service.
+ */
+export const projectName = () => z.string().trim().min(1, 'name must not be blank').max(200);
+export const projectNameSchema = projectName();
 export const projectIdSchema = z.string().min(1).max(100);
 
-export const evidenceTextSchema = z.string().trim().min(1, 'text must not be blank').max(20_000);
-export const sourceKeySchema = z.string().trim().min(1).max(500);
+export const evidenceText = () => z.string().trim().min(1, 'text must not be blank').max(20_000);
+export const sourceKey = () => z.string().trim().min(1).max(500);
+export const evidenceTextSchema = evidenceText();
+export const sourceKeySchema = sourceKey();
 
 /** One item of saved material as the caller sends it. */
-export const evidenceInputItemSchema = z.object({
-  text: evidenceTextSchema,
-  sourceKey: sourceKeySchema.optional().describe('Names the unit of source material; unique within the project. Posting the same sourceKey again updates that item.'),
-  entityId: z.string().trim().min(1).max(200).optional(),
-  startMs: z.number().int().min(0).optional(),
-});
+export const evidenceInputItem = () =>
+  z.object({
+    text: evidenceText(),
+    sourceKey: sourceKey()
+      .optional()
+      .describe('Names the unit of source material; unique within the project. Posting the same sourceKey again updates that item.'),
+    entityId: z.string().trim().min(1).max(200).optional(),
+    startMs: z.number().int().min(0).optional(),
+  });
+export const evidenceInputItemSchema = evidenceInputItem();
 export const maxEvidenceItemsPerRequest = 100;
 export const addEvidenceBodySchema = z.object({
   items: z.array(evidenceInputItemSchema).min(1).max(maxEvidenceItemsPerRequest),

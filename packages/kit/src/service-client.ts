@@ -9,6 +9,7 @@ export type ServicesMode = 'inprocess' | 'http';
 
 export type ServiceClientOptions<TRouter extends AnyRouter> =
   | { mode: 'inprocess'; router: TRouter; caller: string }
+  /** `url` is the service's base URL (its *_SERVICE_URL); procedures live under /trpc. */
   | { mode: 'http'; url: string; internalToken: string; caller: string };
 
 /**
@@ -24,7 +25,7 @@ function requestScopedBatchLink<TRouter extends AnyRouter>(options: { url: strin
         let entry = byRequest.get(requestId);
         if (!entry) {
           const link = httpBatchLink<TRouter>({
-            url: options.url,
+            url: `${options.url.replace(/\/$/, '')}/trpc`,
             headers: { [internalTokenHeader]: options.internalToken, [requestIdHeader]: requestId, [callerHeader]: options.caller },
           } as unknown as Parameters<typeof httpBatchLink<TRouter>>[0])(runtime);
           entry = { link, inFlight: 0 };

@@ -70,7 +70,7 @@ export async function startServiceServer(options: {
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}/trpc`;
+  const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}`;
   logger.info({ service: options.service, url }, 'service listening');
 
   return {

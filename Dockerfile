@@ -1,0 +1,19 @@
+# One image for every process; the compose file picks the entry point per container.
+FROM node:20.19-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json .npmrc ./
+COPY packages/contracts/package.json packages/contracts/
+COPY packages/kit/package.json packages/kit/
+COPY packages/store/package.json packages/store/
+COPY packages/bus/package.json packages/bus/
+COPY packages/runtime/package.json packages/runtime/
+COPY packages/youtube/package.json packages/youtube/
+COPY services/billing/package.json services/billing/
+COPY services/research/package.json services/research/
+COPY gateway/package.json gateway/
+COPY test/package.json test/
+RUN npm ci --no-audit --no-fund
+COPY . .
+USER node
+CMD ["node", "--import", "tsx", "gateway/src/main.ts"]

@@ -1,0 +1,139 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
+import { AppError, createLogger, newRequestId, runWithRequestContext, type HealthReport } from '@vrs/kit';
+import type { WindowCounter } from '@vrs/bus';
+import type { GatewayConfig } from './config';
+import type { GatewayContext } from './context';
+import type { GatewayServices } from './services';
+import type { Authenticator } from './auth/authenticator';
+import { resolvePrincipal } from './auth/resolve-principal';
+import { envelopeOf, sendError } from './errors/envelope';
+import { toAppError } from './errors/to-app-error';
+import { createRateLimiters } from './rate-limit/limiters';
+import { buildOpenApiDocument } from './openapi/document';
+import { referencePage } from './openapi/reference-page';
+import { buildRouteTable } from './openapi/route-table';
+import { v1Router } from './v1/router';
+
+const log = createLogger('gateway');
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface GatewayDependencies {
+  config: GatewayConfig;
+  services: GatewayServices;
+  authenticators: Authenticator[];
+  rateLimitCounter: WindowCounter;
+  readiness: () => Promise<HealthReport>;
+}
+
+/** A caller's own X-Request-Id is kept when it is sane, so their logs and ours line up. */
+function assignRequestId(req: Request, res: Response, next: NextFunction) {
+  const given = req.headers['x-request-id'];
+  req.requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
+  res.setHeader('X-Request-Id', req.requestId);
+  next();
+}
+
+/** Entered after the body is read: stream callbacks would otherwise lose the async context. */
+function enterRequestContext(req: Request, _res: Response, next: NextFunction) {
+  runWithRequestContext({ requestId: req.requestId }, next);
+}
+
+function bodyParserError(error: unknown): AppError | undefined {
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON');
+  if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.');
+  return undefined;
+}
+
+export function createGatewayApp(deps: GatewayDependencies) {
+  const { config, services } = deps;
+  const routes = buildRouteTable(v1Router);
+  const openApiDocument = buildOpenApiDocument(v1Router, { baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1` });
+  const limiters = createRateLimiters(deps.rateLimitCounter, {
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    perAccount: config.RATE_LIMIT_PER_ACCOUNT,
+    perIp: config.RATE_LIMIT_PER_IP,
+  });
+
+  const openApiHandler = createOpenApiNodeHttpHandler({
+    router: v1Router as unknown as OpenApiRouter,
+    maxBodySize: config.BODY_LIMIT_BYTES,
+    createContext: ({ req, res }): GatewayContext => {
+      const request = req as unknown as Request;
+      return {
+        req,
+        res: res as unknown as GatewayContext['res'],
+        requestId: request.requestId,
+        principal: request.principal ?? null,
+        authError: request.authError,
+        credits: {},
+        services,
+        readiness: deps.readiness,
+        log,
+      };
+    },
+    onError: ({ error, req, input, path }) => {
+      const appError = toAppError(error, { input, blankFieldCodes: path ? routes.metaOf(path)?.blankFieldCodes : undefined });
+      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path }, 'request failed');
+      (req as unknown as Request).appError = appError;
+    },
+    responseMeta: ({ ctx }) => {
+      const credits = (ctx as GatewayContext | undefined)?.credits;
+      if (credits?.charged === undefined) return {};
+      // Must be a plain object: trpc-to-openapi drops a Headers instance silently.
+      return { headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) } };
+    },
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  app.use(assignRequestId);
+  app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
+  app.use(enterRequestContext);
+
+  const v1 = express.Router();
+  v1.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  v1.use(referencePage('/v1/openapi.json'));
+  v1.use(limiters.perIp);
+  v1.use(resolvePrincipal(deps.authenticators));
+  v1.use(limiters.perAccount);
+  v1.use((req, res, next) => {
+    // trpc-to-openapi writes an error with one res.end in its own shape; swap in the envelope.
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      if (!req.appError) return end(...args);
+      const body = JSON.stringify(envelopeOf(req.appError, req.requestId));
+      res.statusCode = req.appError.status;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(body));
+      return end(body);
+    }) as Response['end'];
+    void openApiHandler(req, res, next);
+  });
+  v1.use((req, res) => {
+    const allowed = routes.methodsFor(req.path);
+    if (allowed.length > 0) {
+      res.setHeader('Allow', allowed.join(', '));
+      sendError(res, new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`), req.requestId);
+      return;
+    }
+    sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} /v1${req.path}.`), req.requestId);
+  });
+  app.use('/v1', v1);
+  app.use((req, res) => {
+    sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} ${req.path}. Every path begins with /v1.`), req.requestId);
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const appError = bodyParserError(error) ?? toAppError(error);
+    if (appError.code === 'INTERNAL_ERROR') log.error({ err: error }, 'unhandled error');
+    if (res.headersSent) return;
+    sendError(res, appError, req.requestId ?? newRequestId());
+  });
+  return { app, openApiDocument };
+}

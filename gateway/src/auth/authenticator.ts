@@ -1,0 +1,24 @@
+import type { IncomingMessage } from 'node:http';
+import type { Principal } from '../context';
+
+/**
+ * One authentication scheme. `null` means "this request carries no credential of mine"; a
+ * credential that is present but wrong throws an AppError. Schemes are tried in order, so session
+ * cookies and CLI session tokens slot in beside API keys without touching the others.
+ */
+export interface Authenticator {
+  readonly scheme: Principal['scheme'];
+  authenticate(req: IncomingMessage): Promise<Principal | null>;
+}
+
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export function singleHeader(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,29 @@
+import { AppError } from '@vrs/kit';
+import type { GatewayServices } from '../services';
+import { singleHeader, type Authenticator } from './authenticator';
+import { TtlCache } from './ttl-cache';
+
+/**
+ * `X-Demo-User: <value>` selects an isolated demo account per value, for local development only.
+ * With demo mode off the header is refused outright rather than ignored, so nobody mistakes a
+ * production 401 for a missing key.
+ */
+export function demoUserAuthenticator(services: GatewayServices, options: { enabled: boolean }): Authenticator {
+  // A demo value maps to one account forever, so the mapping can be cached without expiry worries.
+  const accounts = new TtlCache<string, string>(3_600_000, 10_000);
+  return {
+    scheme: 'demoUser',
+    async authenticate(req) {
+      const value = singleHeader(req, 'x-demo-user')?.trim();
+      if (value === undefined) return null;
+      if (!options.enabled) throw new AppError('DEMO_MODE_DISABLED');
+      if (value.length === 0 || value.length > 200) throw new AppError('UNAUTHENTICATED', 'X-Demo-User must be 1-200 characters.');
+      let accountId = accounts.get(value);
+      if (!accountId) {
+        ({ accountId } = await services.billing.accounts.ensureDemo.mutate({ demoUser: value }));
+        accounts.set(value, accountId);
+      }
+      return { accountId, scheme: 'demoUser', scopes: 'owner' };
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
+import { billingEnvSchema } from '@vrs/billing/config';
+
+export const gatewayEnvSchema = z.object({
+  ...baseEnvShape,
+  // Read too when the gateway hosts billing in-process.
+  BILLING_STARTING_CREDITS: billingEnvSchema.shape.BILLING_STARTING_CREDITS,
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Accept `X-Demo-User`. `npm start` turns it on; it is refused whenever NODE_ENV=production. */
+  DEMO_MODE: booleanFromEnv.default(false),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+  RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
+  /** Where rate-limit counters live: `nats` (NATS KV, shared by every gateway replica) or `memory` (one process). */
+  RATE_LIMIT_STORE: z.enum(['nats', 'memory']).default('nats'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** How long a verified API key is trusted before it is checked again (revocation takes effect within this). */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Express `trust proxy`: hops of reverse proxies whose X-Forwarded-For is believed (0 = none). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** In inprocess mode, also serve each hosted service's tRPC router at its *_SERVICE_URL (loopback, token-protected). */
+  SERVE_HOSTED_SERVICES: booleanFromEnv.default(true),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const config = loadConfig(gatewayEnvSchema, env);
+  if (config.DEMO_MODE && config.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration:\n  - DEMO_MODE: must not be on when NODE_ENV=production');
+  }
+  return config;
+}

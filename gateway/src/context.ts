@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppError, HealthReport, Logger } from '@vrs/kit';
+import type { Scope } from '@vrs/contracts';
+import type { GatewayServices } from './services';
+
+export type AuthScheme = 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'demoUser';
+
+/** Who is calling, as established by one of the authentication schemes. */
+export interface Principal {
+  accountId: string;
+  scheme: AuthScheme;
+  /** Permissions of a key or CLI session; a session cookie or demo user acts as the account owner. */
+  scopes: ReadonlySet<Scope> | 'owner';
+  keyId?: string;
+}
+
+/** Credit figures of this request, filled by metering and read when the response headers are written. */
+export interface CreditFigures {
+  charged?: number;
+  remaining?: number;
+}
+
+export interface GatewayContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  principal: Principal | null;
+  /** Set when a credential was presented but could not be accepted. */
+  authError?: AppError;
+  credits: CreditFigures;
+  services: GatewayServices;
+  /** Checks every dependency this gateway needs (readiness probe). */
+  readiness: () => Promise<HealthReport>;
+  log: Logger;
+}

@@ -1,0 +1,79 @@
+import type { AddressInfo } from 'node:net';
+import { createKvWindowCounter, createMemoryWindowCounter, type EventBus, type WindowCounter } from '@vrs/bus';
+import { checkDependencies, createLogger, createShutdown, type HealthReport } from '@vrs/kit';
+import { exitOnConfigError, openBus } from '@vrs/runtime';
+import { loadGatewayConfig, type GatewayConfig } from './config';
+import { createGatewayApp } from './app';
+import { connectServices } from './services-host';
+import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthenticator } from './auth/api-key-authenticators';
+import { demoUserAuthenticator } from './auth/demo-user-authenticator';
+
+const logger = createLogger('gateway');
+
+/** Services report their own dependencies; readiness needs a failure to be a rejection. */
+function throwUnlessOk(report: HealthReport): void {
+  if (!report.ok) {
+    const down = Object.entries(report.dependencies).filter(([, status]) => !status.ok).map(([name, status]) => `${name}: ${status.detail ?? 'down'}`);
+    throw new Error(down.join('; '));
+  }
+}
+
+async function openRateLimitCounter(config: GatewayConfig, bus: EventBus | null): Promise<WindowCounter> {
+  if (config.RATE_LIMIT_STORE === 'memory' || bus?.kind === 'memory') {
+    logger.warn('rate limits: counters in this process only (not shared between gateway replicas)');
+    return createMemoryWindowCounter();
+  }
+  return createKvWindowCounter({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE });
+}
+
+async function main() {
+  let config: GatewayConfig;
+  try {
+    config = loadGatewayConfig();
+  } catch (error) {
+    exitOnConfigError(error);
+  }
+  const shutdown = createShutdown(logger);
+  shutdown.installSignalHandlers();
+
+  // The gateway itself publishes nothing; it needs the bus only to host services in-process.
+  const bus = config.SERVICES_MODE === 'inprocess' ? await openBus(config, { name: 'system', allowMemoryFallback: true, logger }) : null;
+  if (bus) shutdown.onShutdown('bus', () => bus.close());
+  const connection = await connectServices(config, { bus, logger });
+  shutdown.onShutdown('services', () => connection.close());
+  const rateLimitCounter = await openRateLimitCounter(config, bus);
+  shutdown.onShutdown('rate-limit store', () => rateLimitCounter.close());
+
+  const { services } = connection;
+  const verify = createApiKeyVerifier(services, { cacheTtlMs: config.AUTH_CACHE_TTL_MS });
+  const { app } = createGatewayApp({
+    config,
+    services,
+    rateLimitCounter,
+    authenticators: [bearerApiKeyAuthenticator(verify), headerApiKeyAuthenticator(verify), demoUserAuthenticator(services, { enabled: config.DEMO_MODE })],
+    readiness: () =>
+      checkDependencies({
+        ...(bus ? { bus: () => bus.health().then((h) => { if (!h.ok) throw new Error(h.detail ?? 'bus unhealthy'); }) } : {}),
+        rateLimitStore: () => rateLimitCounter.increment('readiness-probe', 1_000),
+        billing: () => services.billing.health.query().then(throwUnlessOk),
+        research: () => services.research.health.query().then(throwUnlessOk),
+      }),
+  });
+
+  const server = app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  shutdown.onShutdown('http', () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); }));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  logger.info({ url, mode: config.SERVICES_MODE, demoMode: config.DEMO_MODE }, 'gateway listening');
+  console.log(`Video Research Service listening on ${url}  (API reference: ${url}/v1/docs)`);
+}
+
+main().catch((error) => {
+  logger.fatal({ err: error }, 'gateway failed to start');
+  process.exit(1);
+});

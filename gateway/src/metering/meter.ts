@@ -1,0 +1,39 @@
+import { TRPCClientError } from '@trpc/client';
+import { AppError } from '@vrs/kit';
+import type { GatewayContext } from '../context';
+import { fromServiceError } from '../errors/to-app-error';
+
+/**
+ * Reserves an operation's price. A short balance is a 402 whose headers say what was charged (0)
+ * and what remains, as the contract asks.
+ */
+export async function debitForOperation(ctx: GatewayContext, operation: string, price: number) {
+  const accountId = ctx.principal!.accountId;
+  let reservation: { reservationId: string; balance: number };
+  try {
+    reservation = await ctx.services.billing.credits.reserve.mutate({ accountId, amount: price, operation, requestId: ctx.requestId });
+  } catch (error) {
+    const appError = error instanceof TRPCClientError ? fromServiceError(error) : error;
+    if (appError instanceof AppError && appError.code === 'INSUFFICIENT_CREDITS') {
+      ctx.credits.charged = 0;
+      ctx.credits.remaining = (appError.details as { balance?: number } | undefined)?.balance ?? 0;
+    }
+    throw appError;
+  }
+  const { reservationId } = reservation;
+  return {
+    async settle() {
+      const settlement = await ctx.services.billing.credits.settle.mutate({ reservationId, amount: price });
+      ctx.credits.charged = settlement.charged;
+      ctx.credits.remaining = settlement.balance;
+    },
+    async refund() {
+      try {
+        await ctx.services.billing.credits.refund.mutate({ reservationId });
+      } catch (err) {
+        // The operation's own error is what the caller must see; a failed refund stays reserved and is logged.
+        ctx.log.error({ err, reservationId }, 'refund failed');
+      }
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
+import { errorCodes, priceOf } from '@vrs/contracts';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import type { V1Router } from '../v1/router';
+
+export const contractTags = [
+  'System', 'Authentication', 'Providers', 'Discovery', 'Videos', 'Channels', 'Playlists', 'Projects',
+  'Research', 'Agents', 'Exports', 'Monitoring', 'Billing', 'Account',
+];
+
+const securitySchemes = {
+  bearerApiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'aty_…', description: 'Permanent personal API key (prefix `aty_`).' },
+  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'Session cookie of the web application.' },
+  cliSession: { type: 'http', scheme: 'bearer', description: 'Short-lived session of the official command-line client (device authorization flow).' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Legacy-compatible header for a permanent API key; the bearer form is preferred.' },
+  demoUser: { type: 'apiKey', in: 'header', name: 'X-Demo-User', description: 'Local development only: any stable value selects an isolated demo account. Rejected in production.' },
+} as const;
+
+const statusDescriptions: Record<number, string> = {
+  400: 'Malformed request (code MALFORMED_JSON)',
+  401: 'Authentication required',
+  402: 'Insufficient credits (code INSUFFICIENT_CREDITS); carries both credit headers',
+  403: 'Not allowed (FORBIDDEN, INSUFFICIENT_SCOPE)',
+  404: 'Not found',
+  409: 'Conflict with the resource state',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+  422: 'Validation failed (VALIDATION_FAILED, or a field-specific code such as QUERY_REQUIRED); `details.issues` names each field',
+  429: 'Rate limit exceeded; see Retry-After',
+  500: 'Unexpected error',
+  503: 'A dependency (AI model, video platform or internal service) is unavailable',
+};
+
+const creditHeaders = {
+  'X-Credits-Charged': { description: 'Credits settled for this request.', schema: { type: 'integer', minimum: 0 } },
+  'X-Credits-Remaining': { description: 'Balance after metering.', schema: { type: 'integer' } },
+};
+const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in logs and support requests.', schema: { type: 'string' } } };
+const rateLimitHeaders = {
+  'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  'RateLimit-Limit': { schema: { type: 'integer' } },
+  'RateLimit-Remaining': { schema: { type: 'integer' } },
+  'RateLimit-Reset': { schema: { type: 'integer' } },
+  'RateLimit-Policy': { schema: { type: 'string' } },
+};
+
+const errorEnvelopeSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(errorCodes), description: 'Stable UPPER_SNAKE_CASE code.' },
+        message: { type: 'string' },
+        details: { description: 'Structured detail, e.g. `issues` for validation errors.' },
+        requestId: { type: 'string' },
+      },
+    },
+  },
+};
+
+type OperationObject = {
+  operationId?: string;
+  security?: unknown[];
+  responses: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
+};
+
+/**
+ * The OpenAPI 3.1 document of /v1: generated from the facade procedures, then finished with what
+ * the generator cannot know (our error envelope, credit and rate-limit headers, public operations).
+ */
+export function buildOpenApiDocument(router: V1Router, options: { baseUrl: string; extraPaths?: ZodOpenApiPathsObject }): OpenAPIObject {
+  const document = generateOpenApiDocument(router as unknown as OpenApiRouter, {
+    title: 'Video Research Service API',
+    description:
+      'Research YouTube videos: metadata, transcripts, comments, channels and playlists; trend signals; private research projects with searchable evidence; cited answers and reports. Every operation except the health probes requires authentication; metered operations report credits in `X-Credits-Charged` and `X-Credits-Remaining`. Errors use one envelope: `{error: {code, message, details?, requestId}}`.',
+    version: '1.0.0',
+    openApiVersion: '3.1.0',
+    license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
+    baseUrl: options.baseUrl,
+    tags: contractTags,
+    securitySchemes: securitySchemes as never,
+    paths: options.extraPaths,
+  });
+
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never } };
+  document.tags = contractTags.map((name) => ({ name }));
+
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem as Record<string, OperationObject>)) {
+      if (!operation?.responses) continue;
+      if (!operation.security) operation.security = [];
+      const metered = priceOf(operation.operationId ?? '') > 0;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const code = Number(status);
+        response.headers = { ...response.headers, ...requestIdHeader };
+        if (code >= 400) {
+          response.description = statusDescriptions[code] ?? response.description;
+          response.content = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
+        }
+        if (metered && (code < 300 || code === 402)) response.headers = { ...response.headers, ...creditHeaders };
+        if (code === 429) response.headers = { ...response.headers, ...rateLimitHeaders };
+      }
+    }
+  }
+  return document;
+}

@@ -1,0 +1,30 @@
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { AnyRouter } from '@trpc/server';
+import type { GatewayMeta } from '../trpc';
+
+type ProcedureMeta = OpenApiMeta<GatewayMeta>;
+
+export interface RouteTable {
+  metaOf(procedurePath: string): ProcedureMeta | undefined;
+  /** Methods the path accepts; empty when no operation lives there. */
+  methodsFor(path: string): string[];
+}
+
+/** What the facade router serves, read once from its procedures' meta (for 405s and error codes). */
+export function buildRouteTable(router: AnyRouter): RouteTable {
+  const metas = new Map<string, ProcedureMeta>();
+  const routes: { method: string; pattern: RegExp }[] = [];
+  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } }>)) {
+    const meta = procedure._def.meta;
+    if (!meta) continue;
+    metas.set(path, meta);
+    if (meta.openapi) {
+      const source = meta.openapi.path.replace(/\/+$/, '').replace(/\{[^}]+\}/g, '[^/]+');
+      routes.push({ method: meta.openapi.method, pattern: new RegExp(`^${source}/?$`, 'i') });
+    }
+  }
+  return {
+    metaOf: (procedurePath) => metas.get(procedurePath),
+    methodsFor: (path) => routes.filter((route) => route.pattern.test(path)).map((route) => route.method),
+  };
+}

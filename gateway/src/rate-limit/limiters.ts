@@ -1,0 +1,48 @@
+import type { Request, Response } from 'express';
+import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
+import { AppError } from '@vrs/kit';
+import type { WindowCounter } from '@vrs/bus';
+import { sendError } from '../errors/envelope';
+import { WindowCounterStore } from './window-counter-store';
+
+export interface RateLimitSettings {
+  windowMs: number;
+  perAccount: number;
+  perIp: number;
+}
+
+function rejectInEnvelope(req: Request, res: Response) {
+  const retryAfter = res.getHeader('Retry-After');
+  sendError(res, new AppError('RATE_LIMITED', undefined, { retryAfterSeconds: Number(retryAfter) || undefined }), req.requestId);
+}
+
+/**
+ * Two limits, both shared across replicas: per client IP (before anything else costs us work) and
+ * per account (after the credential is known). Headers follow the IETF RateLimit draft
+ * (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`, `RateLimit-Policy`) and 429s carry
+ * `Retry-After`.
+ */
+export function createRateLimiters(counter: WindowCounter, settings: RateLimitSettings) {
+  const common = {
+    windowMs: settings.windowMs,
+    standardHeaders: 'draft-6' as const,
+    legacyHeaders: false,
+    handler: rejectInEnvelope,
+    // A broken limit store must not take the API down with it: let requests through and log.
+    passOnStoreError: true,
+  };
+  const perIp = rateLimit({
+    ...common,
+    limit: settings.perIp,
+    store: new WindowCounterStore(counter, 'ip:'),
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+  });
+  const perAccount = rateLimit({
+    ...common,
+    limit: settings.perAccount,
+    store: new WindowCounterStore(counter, 'acct:'),
+    skip: (req) => !req.principal,
+    keyGenerator: (req) => req.principal!.accountId,
+  });
+  return { perIp, perAccount };
+}

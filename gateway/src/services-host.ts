@@ -1,0 +1,72 @@
+import type { AnyRouter } from '@trpc/server';
+import { createServiceClient, startServiceServer, type Logger, type ServiceModule } from '@vrs/kit';
+import { openStore } from '@vrs/store';
+import type { EventBus } from '@vrs/bus';
+import { createBillingModule, type BillingRouter } from '@vrs/billing';
+import { createResearchModule, type ResearchRouter } from '@vrs/research';
+import type { GatewayConfig } from './config';
+import type { GatewayServices } from './services';
+
+/**
+ * Connects the gateway to its services. In `inprocess` mode it hosts them here (each with its own
+ * store under DATA_DIR/<service>) and calls them through tRPC's local link; in `http` mode it calls
+ * the service processes at their *_SERVICE_URL with the internal token.
+ */
+export async function connectServices(config: GatewayConfig, options: { bus: EventBus | null; logger: Logger }) {
+  const hosted: ServiceModule[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  function client<TRouter extends AnyRouter>(module: ServiceModule<TRouter> | null, url: string) {
+    if (config.SERVICES_MODE === 'inprocess') return createServiceClient<TRouter>({ mode: 'inprocess', router: module!.router, caller: 'gateway' });
+    return createServiceClient<TRouter>({ mode: 'http', url, internalToken: config.INTERNAL_TOKEN!, caller: 'gateway' });
+  }
+
+  async function host<TRouter extends AnyRouter>(
+    service: string,
+    url: string,
+    create: (store: Awaited<ReturnType<typeof openStore>>) => Promise<ServiceModule<TRouter>>,
+  ) {
+    const store = await openStore({ service, mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR });
+    closers.push(() => store.close());
+    const module = await create(store);
+    await module.start();
+    hosted.push(module);
+    await serveInternally(service, url, module.router);
+    return module;
+  }
+
+  // Hosted services still answer internal tRPC callers (other teams, scripts/create-api-key) at
+  // their usual *_SERVICE_URL, so a typed client works the same in every mode.
+  async function serveInternally(service: string, url: string, router: AnyRouter) {
+    if (!config.INTERNAL_TOKEN || !config.SERVE_HOSTED_SERVICES) return;
+    try {
+      const server = await startServiceServer({ service, router, port: Number(new URL(url).port), host: config.HOST, internalToken: config.INTERNAL_TOKEN, logger: options.logger });
+      closers.push(() => server.close());
+    } catch (error) {
+      options.logger.warn({ service, url, err: error }, 'internal tRPC endpoint not started (port in use?)');
+    }
+  }
+
+  let billingModule: ServiceModule<BillingRouter> | null = null;
+  let researchModule: ServiceModule<ResearchRouter> | null = null;
+  if (config.SERVICES_MODE === 'inprocess') {
+    const bus = options.bus!;
+    billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
+      createBillingModule({ store, bus, logger: options.logger.child({ service: 'billing' }), config: { startingCredits: config.BILLING_STARTING_CREDITS } }),
+    );
+    researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) => createResearchModule({ store, bus, logger: options.logger.child({ service: 'research' }) }));
+  }
+
+  const services: GatewayServices = {
+    billing: client(billingModule, config.BILLING_SERVICE_URL),
+    research: client(researchModule, config.RESEARCH_SERVICE_URL),
+  };
+
+  return {
+    services,
+    async close() {
+      for (const module of hosted.reverse()) await module.stop();
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import type { TRPCClient } from '@trpc/client';
+import type { BillingRouter } from '@vrs/billing';
+import type { ResearchRouter } from '@vrs/research';
+
+/** The services the gateway calls, however they are reached (in-process or over HTTP). */
+export interface GatewayServices {
+  billing: TRPCClient<BillingRouter>;
+  research: TRPCClient<ResearchRouter>;
+}

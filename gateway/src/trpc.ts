@@ -1,0 +1,54 @@
+import { initTRPC } from '@trpc/server';
+import { TRPCClientError } from '@trpc/client';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { priceOf, type ErrorCode, type Scope } from '@vrs/contracts';
+import { AppError } from '@vrs/kit';
+import type { GatewayContext } from './context';
+import { fromServiceError } from './errors/to-app-error';
+import { debitForOperation } from './metering/meter';
+import { requireScopes } from './auth/require-scopes';
+
+export interface GatewayMeta {
+  /** `public` operations need no credential (health probes); all others name the scopes keys must hold. */
+  auth: 'public' | { scopes: Scope[] };
+  /** Input fields whose absence or blankness has a code of its own, e.g. `{ q: 'QUERY_REQUIRED' }`. */
+  blankFieldCodes?: Record<string, ErrorCode>;
+}
+
+const t = initTRPC
+  .context<GatewayContext>()
+  .meta<OpenApiMeta<GatewayMeta>>()
+  .create({ isDev: false });
+
+/** Service errors arrive as tRPC client errors; turn them back into the AppError the service threw. */
+const serviceErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof TRPCClientError) {
+    throw fromServiceError(result.error.cause);
+  }
+  return result;
+});
+
+const authenticated = t.middleware(({ ctx, meta, next }) => {
+  if (ctx.authError) throw ctx.authError;
+  if (!ctx.principal) throw new AppError('UNAUTHENTICATED');
+  requireScopes(ctx.principal, meta?.auth === 'public' ? [] : (meta?.auth.scopes ?? []));
+  return next({ ctx: { principal: ctx.principal } });
+});
+
+/** Reserve before the work, settle after it, refund when it fails; figures go to the response headers. */
+const metered = t.middleware(async ({ ctx, meta, next }) => {
+  const operationId = meta?.openapi?.operationId;
+  const price = operationId ? priceOf(operationId) : 0;
+  if (price === 0 || !ctx.principal) return next();
+  const debit = await debitForOperation(ctx, operationId!, price);
+  const result = await next();
+  if (result.ok) await debit.settle();
+  else await debit.refund();
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(serviceErrors);
+/** Operations that need a credential; their meta names the scopes. */
+export const protectedProcedure = publicProcedure.use(authenticated).use(metered);

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { addEvidenceResultSchema, evidenceInputItem, maxEvidenceItemsPerRequest } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+
+export const addProjectEvidence = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/projects/{projectId}/evidence',
+      operationId: 'addProjectEvidence',
+      tags: ['Projects'],
+      summary: 'Save material into a project',
+      description:
+        'Stores 1-100 items and indexes them for search (searchable within moments). An item whose `sourceKey` already exists in the project updates that item (same id) instead of adding a copy.',
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100), items: z.array(evidenceInputItem()).min(1).max(maxEvidenceItemsPerRequest) }))
+  .output(addEvidenceResultSchema)
+  .mutation(({ ctx, input }) =>
+    ctx.services.research.evidence.add.mutate({ accountId: ctx.principal.accountId, projectId: input.projectId, items: input.items }),
+  );

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { projectName, projectSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+
+export const createProject = protectedProcedure
+  .meta({
+    openapi: { method: 'POST', path: '/projects', operationId: 'createProject', tags: ['Projects'], summary: 'Create a project', protect: true, errorResponses: [...meteredErrors, 422] },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ name: projectName() }))
+  .output(projectSchema)
+  .mutation(({ ctx, input }) => ctx.services.research.projects.create.mutate({ accountId: ctx.principal.accountId, name: input.name }));

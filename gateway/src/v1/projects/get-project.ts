@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { projectSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const getProject = protectedProcedure
+  .meta({
+    openapi: { method: 'GET', path: '/projects/{projectId}', operationId: 'getProject', tags: ['Projects'], summary: 'Get a project', protect: true, errorResponses: [...authenticatedErrors, 404, 422] },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100) }))
+  .output(projectSchema)
+  .query(({ ctx, input }) => ctx.services.research.projects.get.query({ accountId: ctx.principal.accountId, projectId: input.projectId }));

@@ -1,0 +1,2 @@
+export * from './open-bus';
+export * from './run-service-process';

@@ -1,0 +1,55 @@
+import { openStore, type Store } from '@vrs/store';
+import type { EventBus } from '@vrs/bus';
+import type { ServiceName } from '@vrs/contracts';
+import { createLogger, createShutdown, loadConfig, startServiceServer, ConfigError, type BaseConfig, type Logger, type ServiceModule } from '@vrs/kit';
+import type { z } from 'zod';
+import { openBus } from './open-bus';
+
+export interface ServiceDependencies {
+  store: Store;
+  bus: EventBus;
+  logger: Logger;
+}
+
+/** Prints a configuration error naming the variable and stops, instead of a stack trace. */
+export function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(78);
+  }
+  throw error;
+}
+
+/**
+ * `main.ts` of every service: reads config, opens the service's own store and the bus, starts the
+ * module and serves its router over HTTP (`SERVICES_MODE=http`), and stops cleanly on SIGTERM.
+ */
+export async function runServiceProcess<S extends z.ZodObject, C extends BaseConfig & z.infer<S>>(options: {
+  service: ServiceName;
+  envSchema: S;
+  ownUrl: (config: C) => string;
+  createModule: (deps: ServiceDependencies, config: C) => Promise<ServiceModule>;
+}): Promise<void> {
+  const logger = createLogger(options.service);
+  let config: C;
+  try {
+    config = loadConfig(options.envSchema) as C;
+  } catch (error) {
+    exitOnConfigError(error);
+  }
+  if (!config.INTERNAL_TOKEN) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
+  const shutdown = createShutdown(logger);
+  shutdown.installSignalHandlers();
+
+  const store = await openStore({ service: options.service, mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR });
+  shutdown.onShutdown('store', () => store.close());
+  const bus = await openBus(config, { name: options.service, allowMemoryFallback: false, logger });
+  shutdown.onShutdown('bus', () => bus.close());
+  const module = await options.createModule({ store, bus, logger }, config);
+  await module.start();
+  shutdown.onShutdown('module', () => module.stop());
+
+  const port = config.SERVICE_PORT ?? Number(new URL(options.ownUrl(config)).port);
+  const server = await startServiceServer({ service: options.service, router: module.router, port, host: config.HOST, internalToken: config.INTERNAL_TOKEN!, logger });
+  shutdown.onShutdown('http', () => server.close());
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiClient } from '../support/api-client';
+import { startGatewayProcess, type RunningProcess } from '../support/processes';
+
+const stackEnv = inject('stackEnv');
+const logDir = inject('logDir');
+
+describe('two gateway replicas in front of the same services', () => {
+  const limit = 8;
+  let replicas: RunningProcess[] = [];
+
+  beforeAll(async () => {
+    const env = { ...stackEnv, RATE_LIMIT_PER_ACCOUNT: String(limit), RATE_LIMIT_WINDOW_MS: '60000' };
+    replicas = await Promise.all([startGatewayProcess('gateway-a', env, logDir), startGatewayProcess('gateway-b', env, logDir)]);
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+  });
+
+  it('enforce one per-account limit together (shared NATS KV counters), with 429 in the envelope', async () => {
+    const user = { 'x-demo-user': `limited-${Date.now()}` };
+    const [a, b] = replicas.map((replica) => apiClient(replica.url, user));
+    const responses = [];
+    for (let i = 0; i < limit + 4; i++) responses.push(await (i % 2 === 0 ? a : b)('GET', '/v1/projects'));
+
+    const ok = responses.filter((r) => r.status === 200);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(limit);
+    expect(limited).toHaveLength(4);
+    const rejection = limited[0];
+    expect(rejection.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(rejection.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(rejection.headers.get('ratelimit-limit')).toBe(String(limit));
+    expect(rejection.headers.get('ratelimit-remaining')).toBe('0');
+    expect(ok[0].headers.get('ratelimit-remaining')).toBe(String(limit - 1));
+    // Both replicas refused: the count was shared, not kept per process.
+    expect(new Set(limited.map((r) => r.headers.get('x-request-id'))).size).toBe(4);
+    const refusedBy = responses.map((r, i) => (r.status === 429 ? i % 2 : -1)).filter((side) => side >= 0);
+    expect(new Set(refusedBy)).toEqual(new Set([0, 1]));
+
+    // Another account is not affected.
+    const other = await a('GET', '/v1/projects', { headers: { 'x-demo-user': `other-${Date.now()}` } });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe('a gateway with demo mode off', () => {
+  it('refuses X-Demo-User with 401 DEMO_MODE_DISABLED', async () => {
+    const gateway = await startGatewayProcess('gateway-no-demo', { ...stackEnv, DEMO_MODE: 'false' }, logDir);
+    try {
+      const response = await apiClient(gateway.url)('GET', '/v1/projects', { headers: { 'x-demo-user': 'someone' } });
+      expect(response.status).toBe(401);
+      expect(response.body.error.code).toBe('DEMO_MODE_DISABLED');
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('will not start with demo mode in production, naming the variable', async () => {
+    await expect(startGatewayProcess('gateway-bad', { ...stackEnv, DEMO_MODE: 'true', NODE_ENV: 'production' }, logDir)).rejects.toThrow(/DEMO_MODE/);
+    await expect(startGatewayProcess('gateway-bad-port', { ...stackEnv, PORT: 'eighty' }, logDir)).rejects.toThrow(/PORT/);
+  });
+});

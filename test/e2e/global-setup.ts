@@ -1,0 +1,70 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
+import { deleteNamespace } from '@vrs/bus';
+import { ensureNatsServer } from '../support/nats';
+import { startGatewayProcess, startServiceProcess, type RunningProcess } from '../support/processes';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    gatewayUrl: string;
+    /** Environment of this run's stack, for tests that start extra processes beside it. */
+    stackEnv: Record<string, string>;
+    logDir: string;
+    researchLogFile: string;
+  }
+}
+
+/**
+ * One full stack per test run, as separate processes talking over real HTTP and a real
+ * nats-server: billing and research services, and the gateway in front. Everything this run makes
+ * (data dir, NATS namespace) is its own and is removed at teardown.
+ */
+export default async function setup(project: TestProject) {
+  const nats = await ensureNatsServer();
+  const runDir = await mkdtemp(join(tmpdir(), 'vrs-e2e-'));
+  const namespace = `e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const stackEnv: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    SERVICES_MODE: 'http',
+    NATS_URL: nats.url,
+    NATS_NAMESPACE: namespace,
+    DATA_DIR: join(runDir, 'data'),
+    INTERNAL_TOKEN: randomBytes(24).toString('hex'),
+    DEMO_MODE: 'true',
+    BILLING_STARTING_CREDITS: '1000',
+    RATE_LIMIT_PER_ACCOUNT: '1000000',
+    RATE_LIMIT_PER_IP: '1000000',
+    AUTH_CACHE_TTL_MS: '0',
+    BUS_ACK_WAIT_MS: '5000',
+  };
+  const processes: RunningProcess[] = [];
+  const teardown = async () => {
+    await Promise.all(processes.reverse().map((running) => running.stop()));
+    await deleteNamespace(nats.url, namespace).catch(() => undefined);
+    await nats.stop();
+    await rm(runDir, { recursive: true, force: true });
+  };
+  try {
+    const [billing, research] = await Promise.all([
+      startServiceProcess('billing', stackEnv, runDir),
+      startServiceProcess('research', stackEnv, runDir),
+    ]);
+    processes.push(billing, research);
+    stackEnv.BILLING_SERVICE_URL = billing.url;
+    stackEnv.RESEARCH_SERVICE_URL = research.url;
+    const gateway = await startGatewayProcess('gateway', stackEnv, runDir);
+    processes.push(gateway);
+    project.provide('gatewayUrl', gateway.url);
+    project.provide('stackEnv', stackEnv);
+    project.provide('logDir', runDir);
+    project.provide('researchLogFile', research.logFile);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}

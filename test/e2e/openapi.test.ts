@@ -1,0 +1,37 @@
+import { describe, expect, inject, it } from 'vitest';
+import { apiClient } from '../support/api-client';
+
+const api = apiClient(inject('gatewayUrl'));
+
+describe('OpenAPI document and reference page', () => {
+  it('describes the contract: version, license, security schemes, operation ids, tags and statuses', async () => {
+    const { status, body: doc } = await api('GET', '/v1/openapi.json');
+    expect(status).toBe(200);
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(doc.info).toMatchObject({ version: '1.0.0', license: { identifier: 'Apache-2.0' } });
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearerApiKey', 'cliSession', 'demoUser', 'sessionCookie']);
+
+    const search = doc.paths['/projects/{projectId}/search'].get;
+    expect(search.operationId).toBe('searchPrivateEvidence');
+    expect(search.tags).toEqual(['Discovery']);
+    expect(Object.keys(search.responses).sort()).toEqual(['200', '401', '402', '403', '404', '422', '429', '500', '503']);
+    expect(search.responses['402'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
+    expect(Object.keys(search.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Credits-Charged', 'X-Credits-Remaining']));
+    const q = search.parameters.find((p: { name: string }) => p.name === 'q');
+    expect(q).toMatchObject({ in: 'query', required: true, schema: { maxLength: 500 } });
+    expect(search.security.map((s: object) => Object.keys(s)[0]).sort()).toEqual(['apiKey', 'bearerApiKey', 'cliSession', 'demoUser', 'sessionCookie']);
+
+    expect(doc.paths['/projects'].post).toMatchObject({ operationId: 'createProject', tags: ['Projects'] });
+    expect(doc.paths['/health'].get.security).toEqual([]);
+    expect(doc.paths['/billing'].get.tags).toEqual(['Billing']);
+  });
+
+  it('serves an interactive reference page that loads the document', async () => {
+    const page = await api('GET', '/v1/docs');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/v1/openapi.json');
+    const script = await api('GET', '/v1/docs/assets/swagger-ui-bundle.js');
+    expect(script.status).toBe(200);
+    expect(script.text.length).toBeGreaterThan(100_000);
+  });
+});

@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { apiClient, eventually } from '../support/api-client';
+import { startNatsServer } from '../support/nats';
+import { startGatewayProcess } from '../support/processes';
+
+describe('readiness', () => {
+  it('reports each dependency and answers 503 when NATS goes down', async () => {
+    // A private nats-server: stopping the shared one would break every other environment.
+    const nats = await startNatsServer();
+    const dataDir = await mkdtemp(join(tmpdir(), 'vrs-ready-'));
+    const gateway = await startGatewayProcess(
+      'gateway-readiness',
+      { ...inject('stackEnv'), SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', NATS_URL: nats.url, DATA_DIR: dataDir },
+      inject('logDir'),
+    );
+    try {
+      const api = apiClient(gateway.url);
+      const ready = await api('GET', '/v1/health/ready');
+      expect(ready.status).toBe(200);
+      expect(Object.keys(ready.body.dependencies).sort()).toEqual(['billing', 'bus', 'rateLimitStore', 'research']);
+
+      await nats.stop();
+      const down = await eventually(async () => {
+        const response = await api('GET', '/v1/health/ready');
+        return response.status === 503 ? response : undefined;
+      }, { what: 'readiness to fail', timeoutMs: 15_000 });
+      expect(down.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(down.body.error.details.dependencies.bus.ok).toBe(false);
+      // Liveness is not readiness: the process itself is still up.
+      expect((await api('GET', '/v1/health')).status).toBe(200);
+    } finally {
+      await gateway.stop();
+      await nats.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repoRoot } from '@vrs/kit';
+import { serviceNames } from '@vrs/contracts';
+
+// No Docker engine runs on our build machines, so the compose file is checked here instead of
+// being run: it must keep describing the system the code actually is.
+describe('docker-compose.yml', async () => {
+  const compose = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true });
+  const services = compose.services as Record<string, any>;
+
+  it('runs MongoDB as a single-node replica set and NATS with JetStream', () => {
+    expect(services.mongo.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
+    expect(services.mongo.healthcheck.test.join(' ')).toContain('rs.initiate');
+    expect(services.nats.command).toContain('-js');
+  });
+
+  it('has one container per service that exists in the repo, plus the gateway, from one image in http mode', () => {
+    const implemented = serviceNames.filter((name) => existsSync(join(repoRoot, 'services', name, 'src', 'main.ts')));
+    expect(implemented.length).toBeGreaterThan(0);
+    for (const name of [...implemented, 'gateway']) {
+      const container = services[name];
+      expect(container, name).toBeDefined();
+      expect(container.build).toBe('.');
+      expect(container.environment.SERVICES_MODE).toBe('http');
+      expect(container.environment.MONGODB_URL).toMatch(/^mongodb:\/\/mongo:27017\/\?replicaSet=rs0$/);
+      expect(container.environment.NATS_URL).toBe('nats://nats:4222');
+      const entry = container.command.at(-1) as string;
+      expect(existsSync(join(repoRoot, entry)), entry).toBe(true);
+    }
+    for (const name of implemented) {
+      const url = new URL(services.gateway.environment[`${name.toUpperCase()}_SERVICE_URL`]);
+      expect(url.hostname).toBe(name);
+    }
+    expect(services.gateway.environment.DEMO_MODE).toBe('false');
+  });
+
+  it('builds from a Dockerfile that installs with npm ci from the committed lock file', async () => {
+    const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/npm ci/);
+    for (const match of dockerfile.matchAll(/^COPY (\S+)\/package\.json/gm)) {
+      expect(existsSync(join(repoRoot, match[1], 'package.json')), match[1]).toBe(true);
+    }
+  });
+});
