@@ -1,0 +1,349 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DuplicateKeyError } from './errors';
+import type { Collection, Store, StoreDocument } from './port';
+
+interface Item extends StoreDocument {
+  name: string;
+  rank: number;
+  group?: string;
+  tags?: string[];
+  nested?: { a?: number; b?: number };
+}
+
+interface Account extends StoreDocument {
+  balance: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The behaviour every adapter must share. `open` gives a fresh, empty store per test.
+ * With `skipReason` the whole suite is skipped and the reason is part of its name.
+ */
+export function describeStoreConformance(name: string, open: () => Promise<Store>, skipReason?: string): void {
+  describe.skipIf(skipReason !== undefined)(skipReason ? `${name} (${skipReason})` : name, () => {
+    let store: Store;
+    let items: Collection<Item>;
+
+    beforeEach(async () => {
+      store = await open();
+      items = store.collection<Item>('items');
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const seed = () =>
+      items.insertMany([
+        { _id: 'a', name: 'alpha', rank: 3, group: 'x', tags: ['t1'] },
+        { _id: 'b', name: 'bravo', rank: 1, group: 'y' },
+        { _id: 'c', name: 'charlie', rank: 2, group: 'x' },
+        { _id: 'd', name: 'delta', rank: 5, group: 'y' },
+      ]);
+
+    describe('insert and find', () => {
+      it('finds by _id, by field and by operators', async () => {
+        await seed();
+        expect(await items.findOne({ _id: 'c' })).toEqual({ _id: 'c', name: 'charlie', rank: 2, group: 'x' });
+        expect(await items.findOne({ _id: 'zz' })).toBeNull();
+        expect(await items.findOne({ _id: 'c', rank: { $gt: 2 } })).toBeNull();
+        const ids = (await items.find({ rank: { $gte: 2 }, group: 'x' }, { sort: { _id: 1 } })).map((doc) => doc._id);
+        expect(ids).toEqual(['a', 'c']);
+        const inList = await items.find({ _id: { $in: ['d', 'a', 'nope'] } }, { sort: { _id: 1 } });
+        expect(inList.map((doc) => doc._id)).toEqual(['a', 'd']);
+        expect(await items.find({ tags: 't1' })).toHaveLength(1);
+      });
+
+      it('sorts, skips and limits', async () => {
+        await seed();
+        const page = await items.find({}, { sort: { rank: -1 }, skip: 1, limit: 2 });
+        expect(page.map((doc) => doc._id)).toEqual(['a', 'c']);
+        const byGroup = await items.find({}, { sort: { group: 1, rank: -1 } });
+        expect(byGroup.map((doc) => doc._id)).toEqual(['a', 'c', 'd', 'b']);
+        expect((await items.findOne({ group: 'y' }, { sort: { rank: -1 } }))?._id).toBe('d');
+        expect(await items.find({}, { limit: 0 })).toHaveLength(4);
+      });
+
+      it('projects fields in and out', async () => {
+        await items.insertOne({ _id: 'p', name: 'papa', rank: 1, nested: { a: 1, b: 2 } });
+        expect(await items.findOne({ _id: 'p' }, { projection: { name: 1 } })).toEqual({ _id: 'p', name: 'papa' });
+        expect(await items.findOne({ _id: 'p' }, { projection: { name: 1, _id: 0 } })).toEqual({ name: 'papa' });
+        expect(await items.find({}, { projection: { 'nested.a': 0, rank: 0 } })).toEqual([
+          { _id: 'p', name: 'papa', nested: { b: 2 } },
+        ]);
+        // Projection never reaches the stored document.
+        expect(await items.findOne({ _id: 'p' })).toEqual({ _id: 'p', name: 'papa', rank: 1, nested: { a: 1, b: 2 } });
+      });
+
+      it('counts documents', async () => {
+        await seed();
+        expect(await items.countDocuments()).toBe(4);
+        expect(await items.countDocuments({ group: 'x' })).toBe(2);
+        expect(await items.countDocuments({ _id: 'b' })).toBe(1);
+        expect(await items.countDocuments({ _id: 'b', group: 'x' })).toBe(0);
+      });
+
+      it('returns and stores copies', async () => {
+        const doc: Item = { _id: 'm', name: 'mike', rank: 1, tags: ['a'], nested: { a: 1 } };
+        await items.insertOne(doc);
+        doc.tags!.push('mutated');
+        doc.nested!.a = 99;
+        const found = (await items.findOne({ _id: 'm' }))!;
+        found.tags!.push('mutated');
+        found.nested!.a = 42;
+        found.name = 'changed';
+        const listed = await items.find({});
+        listed[0].tags!.length = 0;
+        const updated = (await items.findOneAndUpdate({ _id: 'm' }, { $inc: { rank: 1 } }))!;
+        updated.nested!.a = 7;
+        const [aggregated] = await items.aggregate<Item>([{ $match: { _id: 'm' } }]);
+        aggregated.tags!.push('mutated');
+        expect(await items.findOne({ _id: 'm' })).toEqual({ _id: 'm', name: 'mike', rank: 2, tags: ['a'], nested: { a: 1 } });
+      });
+
+      it('drops undefined fields', async () => {
+        await items.insertOne({ _id: 'u', name: 'uniform', rank: 1, group: undefined });
+        expect(await items.findOne({ _id: 'u' })).toEqual({ _id: 'u', name: 'uniform', rank: 1 });
+        expect(await items.countDocuments({ group: { $exists: true } })).toBe(0);
+      });
+    });
+
+    describe('duplicate keys', () => {
+      it('refuses a second document with the same _id and keeps the first', async () => {
+        await items.insertOne({ _id: 'a', name: 'first', rank: 1 });
+        const error = await items.insertOne({ _id: 'a', name: 'second', rank: 2 }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect((error as DuplicateKeyError).code).toBe(11000);
+        expect(await items.find({})).toEqual([{ _id: 'a', name: 'first', rank: 1 }]);
+      });
+
+      it('enforces a unique index on insert and update, leaving no trace of the failed write', async () => {
+        await items.createIndexes([{ key: { name: 1 }, unique: true }]);
+        await items.createIndexes([{ key: { name: 1 }, unique: true }]);
+        await items.insertOne({ _id: 'a', name: 'same', rank: 1 });
+        await items.insertOne({ _id: 'b', name: 'other', rank: 1 });
+        const error = await items.insertOne({ _id: 'c', name: 'same', rank: 2 }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect((error as DuplicateKeyError).keyPattern).toEqual({ name: 1 });
+        expect(await items.findOne({ _id: 'c' })).toBeNull();
+        await expect(items.updateOne({ _id: 'b' }, { $set: { name: 'same', rank: 9 } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await items.findOne({ _id: 'b' })).toEqual({ _id: 'b', name: 'other', rank: 1 });
+        // The old key is released by an update and a delete.
+        await items.updateOne({ _id: 'b' }, { $set: { name: 'renamed' } });
+        await items.insertOne({ _id: 'c', name: 'other', rank: 3 });
+        await items.deleteOne({ _id: 'a' });
+        await items.insertOne({ _id: 'e', name: 'same', rank: 4 });
+        expect(await items.countDocuments()).toBe(3);
+      });
+
+      it('enforces compound unique indexes on the combination only', async () => {
+        await items.createIndexes([{ key: { group: 1, rank: -1 }, unique: true, name: 'group_rank' }]);
+        await items.insertOne({ _id: 'a', name: 'n', group: 'x', rank: 1 });
+        await items.insertOne({ _id: 'b', name: 'n', group: 'x', rank: 2 });
+        await items.insertOne({ _id: 'c', name: 'n', group: 'y', rank: 1 });
+        await expect(items.insertOne({ _id: 'd', name: 'n', group: 'y', rank: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+        // 1 and "1" are different keys.
+        await items.insertOne({ _id: 'e', name: 'n', group: 'y', rank: '1' as unknown as number });
+        expect(await items.countDocuments()).toBe(4);
+      });
+
+      it('treats a missing unique field as null unless a partial filter leaves it out', async () => {
+        const plain = store.collection<Item>('plain');
+        await plain.createIndexes([{ key: { group: 1 }, unique: true }]);
+        await plain.insertOne({ _id: 'a', name: 'n', rank: 1 });
+        await expect(plain.insertOne({ _id: 'b', name: 'n', rank: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+
+        await items.createIndexes([
+          { key: { group: 1 }, unique: true, name: 'group_present', partialFilterExpression: { group: { $exists: true } } },
+        ]);
+        await items.insertMany([
+          { _id: 'a', name: 'n', rank: 1 },
+          { _id: 'b', name: 'n', rank: 2 },
+          { _id: 'c', name: 'n', rank: 3, group: 'key' },
+        ]);
+        await expect(items.insertOne({ _id: 'd', name: 'n', rank: 4, group: 'key' })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(items.updateOne({ _id: 'a' }, { $set: { group: 'key' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await items.updateOne({ _id: 'c' }, { $unset: { group: '' } });
+        await items.updateOne({ _id: 'a' }, { $set: { group: 'key' } });
+        expect(await items.countDocuments({ group: 'key' })).toBe(1);
+      });
+
+      it('refuses to create a unique index over duplicated values', async () => {
+        await items.insertMany([
+          { _id: 'a', name: 'same', rank: 1 },
+          { _id: 'b', name: 'same', rank: 2 },
+        ]);
+        await expect(items.createIndexes([{ key: { name: 1 }, unique: true }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        await items.insertOne({ _id: 'c', name: 'same', rank: 3 });
+      });
+
+      it('inserts many in order and stops at the first duplicate', async () => {
+        await items.insertOne({ _id: 'b', name: 'existing', rank: 0 });
+        const error = await items
+          .insertMany([
+            { _id: 'a', name: 'n', rank: 1 },
+            { _id: 'b', name: 'n', rank: 2 },
+            { _id: 'c', name: 'n', rank: 3 },
+          ])
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect((await items.find({}, { sort: { _id: 1 } })).map((doc) => [doc._id, doc.rank])).toEqual([
+          ['a', 1],
+          ['b', 0],
+        ]);
+      });
+    });
+
+    describe('updates', () => {
+      it('applies update operators and reports matched and modified counts', async () => {
+        await items.insertOne({ _id: 'a', name: 'n', rank: 1, tags: ['x'], nested: { a: 1 } });
+        const result = await items.updateOne(
+          { _id: 'a' },
+          { $inc: { rank: 2, 'nested.b': 5 }, $push: { tags: 'y' }, $set: { group: 'g' }, $unset: { 'nested.a': '' } },
+        );
+        expect(result).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await items.updateOne({ _id: 'a' }, { $addToSet: { tags: 'x' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.findOne({ _id: 'a' })).toEqual({ _id: 'a', name: 'n', rank: 3, group: 'g', tags: ['x', 'y'], nested: { b: 5 } });
+        expect(await items.updateOne({ _id: 'a' }, { $set: { rank: 3 } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'nope' }, { $set: { rank: 3 } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        await items.updateOne({ tags: 'y' }, { $set: { 'tags.$': 'z' } });
+        expect((await items.findOne({ _id: 'a' }))?.tags).toEqual(['x', 'z']);
+      });
+
+      it('refuses overlapping paths and unknown operators, changing nothing', async () => {
+        await items.insertOne({ _id: 'a', name: 'n', rank: 1, tags: ['x'], nested: { a: 1 } });
+        await expect(items.updateOne({ _id: 'a' }, { $push: { tags: 'y' }, $addToSet: { tags: 'z' } })).rejects.toThrow(/conflict/i);
+        await expect(items.updateOne({ _id: 'a' }, { $set: { nested: {} }, $inc: { 'nested.a': 1 } })).rejects.toThrow(/conflict/i);
+        await expect(items.updateOne({ _id: 'a' }, { $frobnicate: { rank: 1 } })).rejects.toThrow();
+        expect(await items.findOne({ _id: 'a' })).toEqual({ _id: 'a', name: 'n', rank: 1, tags: ['x'], nested: { a: 1 } });
+      });
+
+      it('updates and deletes many', async () => {
+        await seed();
+        expect(await items.updateMany({ group: 'x' }, { $inc: { rank: 10 } })).toEqual({ matchedCount: 2, modifiedCount: 2 });
+        expect(await items.updateMany({ group: 'x' }, { $set: { name: 'same' } })).toEqual({ matchedCount: 2, modifiedCount: 2 });
+        expect(await items.updateMany({ group: 'x' }, { $set: { name: 'same' } })).toEqual({ matchedCount: 2, modifiedCount: 0 });
+        expect((await items.find({ rank: { $gt: 10 } }, { sort: { rank: 1 } })).map((doc) => doc.rank)).toEqual([12, 13]);
+        expect(await items.deleteOne({ group: 'y' })).toEqual({ deletedCount: 1 });
+        expect(await items.deleteOne({ _id: 'nope' })).toEqual({ deletedCount: 0 });
+        expect(await items.deleteMany({ group: 'x' })).toEqual({ deletedCount: 2 });
+        expect(await items.countDocuments()).toBe(1);
+        expect(await items.deleteMany({})).toEqual({ deletedCount: 1 });
+        expect(await items.find({})).toEqual([]);
+      });
+
+      it('upserts with $setOnInsert and the filter equality fields', async () => {
+        const counters = store.collection<StoreDocument & { account: string; day: string; count: number; createdAt: string }>('counters');
+        const filter = { account: 'acc-1', day: { $eq: '2026-01-02' } };
+        const update = { $inc: { count: 1 }, $setOnInsert: { createdAt: '2026-01-02T00:00:00.000Z' } };
+        const first = await counters.updateOne(filter, update, { upsert: true });
+        expect(first).toMatchObject({ matchedCount: 0, modifiedCount: 0 });
+        expect(first.upsertedId).toMatch(UUID);
+        const second = await counters.updateOne(filter, { ...update, $setOnInsert: { createdAt: 'later' } }, { upsert: true });
+        expect(second).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await counters.find({})).toEqual([
+          { _id: first.upsertedId, account: 'acc-1', day: '2026-01-02', count: 2, createdAt: '2026-01-02T00:00:00.000Z' },
+        ]);
+        // Only $setOnInsert, on a match: nothing to change.
+        expect(await counters.updateOne(filter, { $setOnInsert: { count: 0 } }, { upsert: true })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+      });
+
+      it('upserts with the _id of the filter or of $setOnInsert', async () => {
+        const byFilter = await items.updateOne({ _id: 'f' }, { $set: { name: 'n', rank: 1 } }, { upsert: true });
+        expect(byFilter.upsertedId).toBe('f');
+        const byUpdate = await items.updateOne({ name: 'u' }, { $setOnInsert: { _id: 'u1', rank: 2 } }, { upsert: true });
+        expect(byUpdate.upsertedId).toBe('u1');
+        expect(await items.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'f', name: 'n', rank: 1 },
+          { _id: 'u1', name: 'u', rank: 2 },
+        ]);
+        await expect(items.updateOne({ _id: 'f2' }, { $set: { name: 'n' } })).resolves.toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect(await items.countDocuments()).toBe(2);
+      });
+
+      it('refuses an upsert that clashes with a unique index', async () => {
+        await items.createIndexes([{ key: { name: 1 }, unique: true }]);
+        await items.insertOne({ _id: 'a', name: 'taken', rank: 1 });
+        await expect(items.updateOne({ rank: 5 }, { $set: { name: 'taken' } }, { upsert: true })).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await items.countDocuments()).toBe(1);
+      });
+    });
+
+    describe('findOneAndUpdate', () => {
+      let accounts: Collection<Account>;
+      beforeEach(() => {
+        accounts = store.collection<Account>('accounts');
+      });
+
+      it('debits only when the balance covers it', async () => {
+        await accounts.insertOne({ _id: 'acc', balance: 3 });
+        expect(await accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 5 } }, { $inc: { balance: -5 } })).toBeNull();
+        expect(await accounts.findOne({ _id: 'acc' })).toEqual({ _id: 'acc', balance: 3 });
+        await accounts.updateOne({ _id: 'acc' }, { $inc: { balance: 7 } });
+        expect(await accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 5 } }, { $inc: { balance: -5 } })).toEqual({ _id: 'acc', balance: 5 });
+        expect(
+          await accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 5 } }, { $inc: { balance: -5 } }, { returnDocument: 'before' }),
+        ).toEqual({ _id: 'acc', balance: 5 });
+        expect(await accounts.findOne({ _id: 'acc' })).toEqual({ _id: 'acc', balance: 0 });
+      });
+
+      it('lets exactly as many concurrent debits succeed as the balance allows', async () => {
+        await accounts.insertOne({ _id: 'acc', balance: 50 });
+        const results = await Promise.all(
+          Array.from({ length: 200 }, () => accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 1 } }, { $inc: { balance: -1 } })),
+        );
+        expect(results.filter((result) => result !== null)).toHaveLength(50);
+        expect(await accounts.findOne({ _id: 'acc' })).toEqual({ _id: 'acc', balance: 0 });
+      });
+
+      it('takes the first match in sort order (a queue claim)', async () => {
+        await seed();
+        const claimed = await items.findOneAndUpdate({ group: 'y', tags: { $exists: false } }, { $set: { tags: ['claimed'] } }, { sort: { rank: -1 } });
+        expect(claimed).toMatchObject({ _id: 'd', tags: ['claimed'] });
+        const next = await items.findOneAndUpdate({ group: 'y', tags: { $exists: false } }, { $set: { tags: ['claimed'] } }, { sort: { rank: -1 } });
+        expect(next?._id).toBe('b');
+      });
+
+      it('upserts and returns the document before (null) or after', async () => {
+        expect(await accounts.findOneAndUpdate({ _id: 'new1' }, { $setOnInsert: { balance: 10 } }, { upsert: true, returnDocument: 'before' })).toBeNull();
+        expect(await accounts.findOneAndUpdate({ _id: 'new2' }, { $inc: { balance: 4 } }, { upsert: true })).toEqual({ _id: 'new2', balance: 4 });
+        const generated = await accounts.findOneAndUpdate({ balance: 99 }, { $set: { note: 'x' } }, { upsert: true });
+        expect(generated).toMatchObject({ balance: 99, note: 'x' });
+        expect(generated?._id).toMatch(UUID);
+        expect(await accounts.countDocuments()).toBe(3);
+      });
+    });
+
+    describe('aggregate', () => {
+      it('matches, groups and sorts', async () => {
+        await seed();
+        const groups = await items.aggregate<{ _id: string; total: number; count: number }>([
+          { $match: { rank: { $gte: 1 }, group: { $exists: true } } },
+          { $group: { _id: '$group', total: { $sum: '$rank' }, count: { $sum: 1 } } },
+          { $sort: { total: -1 } },
+        ]);
+        expect(groups).toEqual([
+          { _id: 'y', total: 6, count: 2 },
+          { _id: 'x', total: 5, count: 2 },
+        ]);
+      });
+
+      it('computes on copies and looks up other collections', async () => {
+        await items.insertOne({ _id: 'n', name: 'november', rank: 1, group: 'x', nested: { a: 1 } });
+        await store.collection<StoreDocument & { label: string }>('groups').insertMany([
+          { _id: 'x', label: 'Ex' },
+          { _id: 'y', label: 'Why' },
+        ]);
+        const joined = await items.aggregate<{ _id: string; info: Array<{ label: string }> }>([
+          { $match: { _id: 'n' } },
+          { $set: { 'nested.a': 2 } },
+          { $lookup: { from: 'groups', localField: 'group', foreignField: '_id', as: 'info' } },
+          { $project: { info: 1 } },
+        ]);
+        expect(joined).toEqual([{ _id: 'n', info: [{ _id: 'x', label: 'Ex' }] }]);
+        expect((await items.findOne({ _id: 'n' }))?.nested).toEqual({ a: 1 });
+      });
+    });
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * Child process of durability.test.ts: writes until killed, printing each write only after its
+ * promise resolved (i.e. after fdatasync). Usage: node --import tsx durability-writer.ts <dir>
+ */
+import type { StoreDocument } from '../port';
+import { openEmbeddedStore } from './embedded-store';
+
+const WRITERS = 8;
+
+const store = await openEmbeddedStore(process.argv[2], { compactAfterBytes: 32 * 1024 });
+const docs = store.collection<StoreDocument & { payload: string }>('acks');
+const counters = store.collection<StoreDocument & { n: number }>('counters');
+const run = process.pid;
+
+async function writer(id: number): Promise<never> {
+  for (let i = 0; ; i++) {
+    const docId = `${run}-${id}-${i}`;
+    await docs.insertOne({ _id: docId, payload: 'x'.repeat(200) });
+    process.stdout.write(`insert ${docId}\n`);
+    const counter = await counters.findOneAndUpdate({ _id: `writer-${id}` }, { $inc: { n: 1 } }, { upsert: true });
+    process.stdout.write(`count writer-${id} ${counter!.n}\n`);
+  }
+}
+
+await Promise.all(Array.from({ length: WRITERS }, (_, id) => writer(id)));

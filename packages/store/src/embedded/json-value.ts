@@ -1,0 +1,78 @@
+/**
+ * Copies of stored values. The embedded adapter keeps documents immutable once stored (a write
+ * replaces the stored object, never edits it), so sharing between stored documents is safe, but
+ * nothing handed in or out may alias them.
+ */
+
+/**
+ * Deep copy of a value about to be stored, refusing what JSON cannot round-trip, so memory and the
+ * log on disk always agree (a Date would come back from the log as a string). Fields set to
+ * `undefined` are dropped, as JSON.stringify and the mongo adapter (ignoreUndefined) do.
+ */
+export function toStored(value: unknown): unknown {
+  try {
+    return copyJson(value);
+  } catch (error) {
+    if (!(error instanceof NotJsonError)) throw error;
+    const at = error.path.length ? ` at "${error.path.join('.')}"` : '';
+    throw new TypeError(
+      `the embedded store keeps plain JSON values only (store dates as ISO strings); got ${error.found}${at}`,
+    );
+  }
+}
+
+/** Deep copy of plain objects and arrays; other objects (e.g. Dates made by a pipeline) are kept. */
+export function deepCopy<V>(value: V): V {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(deepCopy) as V;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = deepCopy((value as Record<string, unknown>)[key]);
+  return copy as V;
+}
+
+class NotJsonError extends Error {
+  readonly path: string[] = [];
+
+  constructor(readonly found: string) {
+    super(found);
+  }
+}
+
+function copyJson(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (Number.isFinite(value)) return value;
+      throw new NotJsonError(String(value));
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) return value.map((item, index) => copyField(item === undefined ? null : item, String(index)));
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw new NotJsonError(proto?.constructor?.name ?? 'object');
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item === undefined) continue;
+        // Assigning "__proto__" would change the copy's prototype instead of adding a field.
+        if (key === '__proto__') throw new NotJsonError('a "__proto__" key');
+        copy[key] = copyField(item, key);
+      }
+      return copy;
+    }
+    default:
+      throw new NotJsonError(typeof value);
+  }
+}
+
+function copyField(value: unknown, key: string): unknown {
+  try {
+    return copyJson(value);
+  } catch (error) {
+    if (error instanceof NotJsonError) error.path.unshift(key);
+    throw error;
+  }
+}

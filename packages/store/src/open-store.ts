@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import { openEmbeddedStore } from './embedded/embedded-store';
+import type { Store } from './port';
+
+export interface OpenStoreOptions {
+  /** Database name on MongoDB, folder name under dataDir for the embedded store. */
+  service: string;
+  mongodbUrl?: string;
+  dataDir: string;
+}
+
+/** MongoDB when a URL is given, else the embedded store under `dataDir/service`. */
+export async function openStore({ service, mongodbUrl, dataDir }: OpenStoreOptions): Promise<Store> {
+  if (!mongodbUrl) return openEmbeddedStore(join(dataDir, service));
+  // Imported on demand so embedded mode never loads the driver.
+  const { openMongoStore } = await import('./mongo/mongo-store');
+  return openMongoStore(mongodbUrl, service);
+}
