@@ -1,0 +1,79 @@
+import { getChannel } from './operations/get-channel';
+import { getChannelPlaylists, type ChannelPlaylistSort } from './operations/get-channel-playlists';
+import { getComments } from './operations/get-comments';
+import { getNewestComments, type NewestCommentsOptions } from './operations/get-newest-comments';
+import { getPlaylist } from './operations/get-playlist';
+import { search, type SearchOptions } from './operations/search';
+import { getTranscript, type TranscriptOptions } from './operations/get-transcript';
+import { getVideo } from './operations/get-video';
+import type { Channel } from './shapes/channel';
+import type { CommentsPage, NewestComments } from './shapes/comments';
+import type { ChannelPlaylists, Playlist } from './shapes/playlist';
+import type { SearchResults } from './shapes/search';
+import type { Transcript } from './shapes/transcript';
+import type { VideoRecord } from './shapes/video';
+import type { FetchFunction } from './transport/upstream-fetch';
+import { createUpstream } from './transport/upstream';
+
+export interface YouTubeClientOptions {
+  /** Where InnerTube and caption requests go; tests pass the fake upstream's URL. */
+  origin?: string;
+  /** Egress proxy for every request (http:// or https:// proxy URL). */
+  proxyUrl?: string;
+  /** Per attempt, including reading the body. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for 429, 5xx, timeouts and network errors only. */
+  retries?: number;
+  retryBaseDelayMs?: number;
+  breaker?: { failureThreshold: number; halfOpenAfterMs: number };
+  /** Upstream requests in flight at once through this client. */
+  maxConcurrency?: number;
+  fetch?: FetchFunction;
+}
+
+export interface YouTubeClient {
+  getVideo(videoId: string): Promise<VideoRecord>;
+  getTranscript(videoId: string, options?: TranscriptOptions): Promise<Transcript>;
+  getComments(videoId: string, options?: { continuation?: string }): Promise<CommentsPage>;
+  getNewestComments(videoId: string, options: NewestCommentsOptions): Promise<NewestComments>;
+  getPlaylist(playlistId: string, options?: { continuation?: string }): Promise<Playlist>;
+  search(query: string, options?: SearchOptions): Promise<SearchResults>;
+  getChannel(idOrHandle: string): Promise<Channel>;
+  getChannelPlaylists(idOrHandle: string, options?: { sort?: ChannelPlaylistSort; continuation?: string }): Promise<ChannelPlaylists>;
+}
+
+export const defaultClientOptions = {
+  origin: 'https://www.youtube.com',
+  timeoutMs: 10_000,
+  retries: 2,
+  retryBaseDelayMs: 250,
+  breaker: { failureThreshold: 5, halfOpenAfterMs: 30_000 },
+  maxConcurrency: 8,
+} as const;
+
+/**
+ * One client per process: its circuit breaker and its concurrency bound are per client, so the
+ * provider builds one and shares it.
+ */
+export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTubeClient {
+  const upstream = createUpstream({
+    origin: options.origin ?? defaultClientOptions.origin,
+    proxyUrl: options.proxyUrl,
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs ?? defaultClientOptions.timeoutMs,
+    retries: options.retries ?? defaultClientOptions.retries,
+    retryBaseDelayMs: options.retryBaseDelayMs ?? defaultClientOptions.retryBaseDelayMs,
+    breaker: options.breaker ?? defaultClientOptions.breaker,
+    maxConcurrency: options.maxConcurrency ?? defaultClientOptions.maxConcurrency,
+  });
+  return {
+    getVideo: (videoId) => getVideo(upstream, videoId),
+    getTranscript: (videoId, transcriptOptions) => getTranscript(upstream, videoId, transcriptOptions),
+    getComments: (videoId, commentOptions) => getComments(upstream, videoId, commentOptions),
+    getNewestComments: (videoId, commentOptions) => getNewestComments(upstream, videoId, commentOptions),
+    getPlaylist: (playlistId, pageOptions) => getPlaylist(upstream, playlistId, pageOptions),
+    search: (query, searchOptions) => search(upstream, query, searchOptions),
+    getChannel: (idOrHandle) => getChannel(upstream, idOrHandle),
+    getChannelPlaylists: (idOrHandle, listOptions) => getChannelPlaylists(upstream, idOrHandle, listOptions),
+  };
+}

@@ -1,0 +1,60 @@
+import { YTNodes } from 'youtubei.js';
+import { normalizeComment } from '../normalize/comment';
+import { continuationContents, nextToken, tokenOf } from '../normalize/continuations';
+import { parseCount } from '../normalize/numbers';
+import type { Comment } from '../shapes/comments';
+import type { Upstream } from '../transport/upstream';
+
+type CommentsHeader = InstanceType<typeof YTNodes.CommentsHeader>;
+
+export interface CommentThreadPage {
+  header?: CommentsHeader;
+  threads: { comment: Comment; repliesToken?: string }[];
+  continuation?: string;
+}
+
+export interface ReplyPage {
+  replies: Comment[];
+  continuation?: string;
+}
+
+/**
+ * The comments section's first token, from the /next response of the video: the continuation
+ * item of the `comment-item-section`, as the watch page issues it. Undefined when the video shows
+ * no comments section (comments turned off, live streams).
+ */
+export async function commentsSectionToken(upstream: Upstream, videoId: string): Promise<string | undefined> {
+  const next = await upstream.parsed('/next', { videoId });
+  const sections = next.contents_memo?.getType(YTNodes.ItemSection) ?? [];
+  // youtubei.js keeps targetId ("comments-section") over sectionIdentifier ("comment-item-section").
+  const section = sections.find((s) => s.target_id === 'comments-section' || s.target_id === 'comment-item-section');
+  return tokenOf(section?.contents?.firstOfType(YTNodes.ContinuationItem));
+}
+
+export async function fetchThreadPage(upstream: Upstream, token: string): Promise<CommentThreadPage> {
+  const page = await upstream.parsed('/next', { continuation: token });
+  const nodes = continuationContents(page);
+  const header = nodes.find((node): node is CommentsHeader => node.is(YTNodes.CommentsHeader));
+  const threads = nodes
+    .filter((node) => node.is(YTNodes.CommentThread))
+    .map((node) => node.as(YTNodes.CommentThread))
+    .filter((thread) => thread.comment)
+    .map((thread) => ({
+      comment: normalizeComment(thread.comment as InstanceType<typeof YTNodes.CommentView>),
+      // youtubei.js looks for this token in `subThreads`; YouTube puts it in `contents` (DESIGN.md).
+      repliesToken: tokenOf(thread.comment_replies_data?.contents?.firstOfType(YTNodes.ContinuationItem)),
+    }));
+  return { header, threads, continuation: nextToken(nodes) };
+}
+
+/** Replies come back as CommentView items plus a "Show more replies" continuation. */
+export async function fetchReplyPage(upstream: Upstream, token: string, parentId: string): Promise<ReplyPage> {
+  const page = await upstream.parsed('/next', { continuation: token });
+  const nodes = continuationContents(page);
+  const replies = nodes.filter((node) => node.is(YTNodes.CommentView)).map((node) => normalizeComment(node.as(YTNodes.CommentView), parentId));
+  return { replies, continuation: nextToken(nodes) };
+}
+
+export function totalCountOf(header: CommentsHeader | undefined): number | undefined {
+  return parseCount(header?.count?.toString()) ?? undefined;
+}

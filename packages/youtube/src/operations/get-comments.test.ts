@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { commentsPageSchema, newestCommentsSchema } from '../shapes/comments';
+import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+
+reportMissingShared('comments');
+
+const page2Token = 'vrs-authored:xaQJbozY_Is:newest:page-2';
+
+describe.skipIf(!hasRecorded)('comments over the recordings', () => {
+  let fake: FakeYouTube;
+  beforeAll(async () => {
+    fake = await startReplay();
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => fake.reset());
+
+  it('reads the first Top page through the token of the watch page, with its continuation and total', async () => {
+    const page = commentsPageSchema.parse(await testClient(fake).getComments('xaQJbozY_Is'));
+    expect(page.comments).toHaveLength(20);
+    expect(page.totalCount).toBe(21051);
+    expect(page.continuation).toMatch(/^Eg0SC3hhUUpib3pZX0lz/);
+    expect(page.comments[0]).toEqual({
+      id: 'UgwSOM0QHBLysE3vZE54AaABAg',
+      text: expect.stringMatching(/^The 12,022 Calendar is sold out/),
+      author: { id: 'UCsXVk37bltHxD1rDPwtNM8Q', name: '@kurzgesagt', url: 'https://www.youtube.com/@kurzgesagt', isCreator: true, isVerified: true },
+      likeCount: 9800,
+      replyCount: 327,
+      publishedTimeText: '4 years ago (edited)',
+      isPinned: true,
+      isHearted: false,
+    });
+  });
+
+  it('reads the pinned and hearted flags of the other recorded videos', async () => {
+    const pinned = await testClient(fake).getComments('bjFtFMilb34');
+    expect(pinned.comments[0]).toMatchObject({ isPinned: true, author: { name: '@lemondefr', isCreator: true } });
+    expect(pinned.totalCount).toBe(5145);
+    const creator = await testClient(fake).getComments('bem4adjGKjE');
+    expect(creator.comments.filter((c) => c.isHearted).length).toBeGreaterThan(0);
+    expect(creator.totalCount).toBe(105);
+  });
+
+  it('reads the 2024 recording of the same page when selected', async () => {
+    fake.select('youtube-recorded/newpipe-extractor/comments/xaQJbozY_Is.2024-11.1_next_video.json');
+    fake.select('youtube-recorded/newpipe-extractor/comments/xaQJbozY_Is.2024-11.2_next_comments_top_page1.json');
+    const page = await testClient(fake).getComments('xaQJbozY_Is');
+    expect(page.comments.length).toBeGreaterThan(0);
+    expect(page.comments.every((c) => c.id && c.author.name)).toBe(true);
+  });
+
+  it('follows a continuation given by the caller', async () => {
+    const page = await testClient(fake).getComments('xaQJbozY_Is', { continuation: page2Token });
+    expect(page.comments).toHaveLength(10);
+    expect(page.continuation).toBeUndefined();
+  });
+
+  it('reports a video without comments section with a warning, not an error', async () => {
+    const page = await testClient(fake).getComments('X4VbdwhkE10');
+    expect(page.comments).toEqual([]);
+    expect(page.warnings[0]).toMatch(/no comments section/);
+  });
+
+  it('collects newest first through the recorded "Newest" token and the continuations, completely', async () => {
+    const result = newestCommentsSchema.parse(await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 500 }));
+    expect(result).toMatchObject({ complete: true, partial: false, pagesFetched: 3, topLevelCount: 20, replyCount: 0, remainingContinuations: 0, totalCount: 21051, warnings: [] });
+    expect(result.comments[0].isPinned).toBe(true);
+    expect(new Set(result.comments.map((c) => c.id)).size).toBe(20);
+  });
+
+  it('stops at the bound and says so', async () => {
+    const result = await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 15 });
+    expect(result).toMatchObject({ complete: false, partial: true, topLevelCount: 15, remainingContinuations: 0 });
+    expect(result.comments).toHaveLength(15);
+    expect(result.warnings[0]).toMatch(/limit of 15 comments/);
+    const atPageEnd = await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 10 });
+    expect(atPageEnd).toMatchObject({ complete: false, topLevelCount: 10, remainingContinuations: 1 });
+    expect(atPageEnd.warnings[0]).toMatch(/limit of 10 comments; 1 continuation/);
+  });
+
+  it('follows the replies token of a thread (commentRepliesRenderer.contents) when asked', async () => {
+    const result = await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 11, includeReplies: true });
+    expect(result).toMatchObject({ topLevelCount: 1, replyCount: 10, partial: true, remainingContinuations: 2 });
+    expect(result.comments[1]).toMatchObject({ parentId: 'UgwSOM0QHBLysE3vZE54AaABAg', id: expect.stringMatching(/^UgwSOM0QHBLysE3vZE54AaABAg\./) });
+  });
+
+  it('returns what it collected, marked partial, when a later page fails', async () => {
+    fake.addFault({ match: { endpoint: 'next', continuation: page2Token }, kind: 'status', status: 500 });
+    const result = await testClient(fake, { retries: 0 }).getNewestComments('xaQJbozY_Is', { limit: 500 });
+    expect(result).toMatchObject({ complete: false, partial: true, topLevelCount: 10, remainingContinuations: 1 });
+    expect(result.warnings.join(' ')).toMatch(/Comment page 3 failed/);
+  });
+
+  it('throws when nothing could be collected', async () => {
+    fake.addFault({ match: { endpoint: 'next', videoId: 'xaQJbozY_Is' }, kind: 'status', status: 503 });
+    await expect(testClient(fake, { retries: 0 }).getNewestComments('xaQJbozY_Is', { limit: 10 })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+  });
+});

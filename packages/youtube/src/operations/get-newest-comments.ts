@@ -1,0 +1,118 @@
+import { upstreamError } from '../errors';
+import type { Comment, NewestComments } from '../shapes/comments';
+import type { Upstream } from '../transport/upstream';
+import { commentsSectionToken, fetchReplyPage, fetchThreadPage, totalCountOf, type CommentThreadPage } from './comments-pages';
+import { noCommentsSection } from './get-comments';
+
+export interface NewestCommentsOptions {
+  /** Bound on comments collected (top-level and replies together). */
+  limit: number;
+  includeReplies?: boolean;
+}
+
+/**
+ * Newest-first collection: the "Newest" entry of the sort menu YouTube sends with the first
+ * (Top) page, then the continuations each page carries, until the limit or the end. A failed page
+ * ends the walk with what was collected, marked partial, rather than failing the whole call;
+ * only a failure before anything was collected is thrown.
+ */
+export async function getNewestComments(upstream: Upstream, videoId: string, options: NewestCommentsOptions): Promise<NewestComments> {
+  const { limit, includeReplies = false } = options;
+  const comments: Comment[] = [];
+  const warnings: string[] = [];
+  let pagesFetched = 0;
+  let skippedAtBound = 0; // continuations not followed because the bound was reached
+  let skippedByFailure = 0; // continuations whose page failed
+  let truncated = false; // comments of a fetched page left out because the bound was reached
+
+  const sectionToken = await commentsSectionToken(upstream, videoId);
+  if (!sectionToken) return summary([], { complete: true, pagesFetched, remaining: 0, totalCount: undefined, warnings: [noCommentsSection] });
+
+  const topPage = await fetchThreadPage(upstream, sectionToken);
+  pagesFetched += 1;
+  const totalCount = totalCountOf(topPage.header);
+  const newest = topPage.header?.sort_menu?.sub_menu_items?.find((item) => /newest/i.test(item.title ?? ''));
+  const newestToken = (newest?.endpoint.payload as { token?: string } | undefined)?.token;
+
+  if (!newest?.selected && !newestToken) {
+    throw upstreamError('upstream_error', 'The comments header carries no "Newest" sort option', { transient: false });
+  }
+  let page: CommentThreadPage | undefined = topPage;
+  if (!newest?.selected) {
+    page = await fetchThreadPage(upstream, newestToken as string);
+    pagesFetched += 1;
+  }
+
+  const room = () => limit - comments.length;
+
+  async function collectReplies(parentId: string, firstToken: string): Promise<void> {
+    let token: string | undefined = firstToken;
+    while (token) {
+      if (room() <= 0) {
+        skippedAtBound += 1;
+        return;
+      }
+      try {
+        const replyPage = await fetchReplyPage(upstream, token, parentId);
+        pagesFetched += 1;
+        if (replyPage.replies.length > room()) truncated = true;
+        comments.push(...replyPage.replies.slice(0, room()));
+        token = replyPage.continuation;
+      } catch (error) {
+        skippedByFailure += 1;
+        warnings.push(`Replies to ${parentId} stopped: ${(error as Error).message}`);
+        return;
+      }
+    }
+  }
+
+  while (page) {
+    for (const thread of page.threads) {
+      if (room() <= 0) {
+        truncated = true;
+        break;
+      }
+      comments.push(thread.comment);
+      if (includeReplies && thread.repliesToken) await collectReplies(thread.comment.id, thread.repliesToken);
+    }
+    const token: string | undefined = page.continuation;
+    page = undefined;
+    if (!token) break;
+    if (room() <= 0) {
+      skippedAtBound += 1;
+      break;
+    }
+    try {
+      page = await fetchThreadPage(upstream, token);
+      pagesFetched += 1;
+    } catch (error) {
+      skippedByFailure += 1;
+      warnings.push(`Comment page ${pagesFetched + 1} failed: ${(error as Error).message}`);
+    }
+  }
+
+  if (truncated || skippedAtBound > 0) {
+    warnings.unshift(`Stopped at the limit of ${limit} comments; ${skippedAtBound} continuation(s) not followed.`);
+  }
+  const remaining = skippedAtBound + skippedByFailure;
+  return summary(comments, { complete: remaining === 0 && !truncated, pagesFetched, remaining, totalCount, warnings });
+
+  function summary(
+    collected: Comment[],
+    state: { complete: boolean; pagesFetched: number; remaining: number; totalCount?: number; warnings: string[] },
+  ): NewestComments {
+    const replyCount = collected.filter((comment) => comment.parentId).length;
+    return {
+      videoId,
+      comments: collected,
+      complete: state.complete,
+      pagesFetched: state.pagesFetched,
+      topLevelCount: collected.length - replyCount,
+      replyCount,
+      remainingContinuations: state.remaining,
+      ...(state.totalCount !== undefined ? { totalCount: state.totalCount } : {}),
+      partial: !state.complete,
+      warnings: state.warnings,
+    };
+  }
+}

@@ -1,0 +1,23 @@
+import { projectDir, recordedDir, syntheticDir } from '../../../../test/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube, type FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { createYouTubeClient, type YouTubeClientOptions } from '../client';
+
+export { hasRecorded, hasSynthetic, reportMissingShared } from '../../../../test/upstreams/youtube/fixture-dirs';
+
+/** The fake upstream over the shared recordings and the project's fixtures, on a free port. */
+export function startReplay(): Promise<FakeYouTube> {
+  return startFakeYouTube({ replayDirs: [recordedDir, syntheticDir, projectDir], log: () => undefined });
+}
+
+/** A client pointed at the fake, with timings short enough for tests. */
+export function testClient(fake: FakeYouTube, overrides: YouTubeClientOptions = {}) {
+  return createYouTubeClient({
+    origin: fake.url,
+    timeoutMs: 2_000,
+    retries: 2,
+    retryBaseDelayMs: 5,
+    breaker: { failureThreshold: 5, halfOpenAfterMs: 60_000 },
+    maxConcurrency: 4,
+    ...overrides,
+  });
+}

@@ -1,0 +1,49 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+
+reportMissingShared('proxy');
+
+/** A minimal CONNECT proxy that counts the tunnels it opens. */
+function startTunnelProxy(): Promise<{ url: string; tunnels: string[]; server: Server }> {
+  const tunnels: string[] = [];
+  const server = createServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req, clientSocket, head) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(clientSocket);
+      clientSocket.pipe(upstream);
+    });
+    upstream.on('error', () => clientSocket.destroy());
+    clientSocket.on('error', () => upstream.destroy());
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server })),
+  );
+}
+
+describe.skipIf(!hasRecorded)('egress proxy', () => {
+  let fake: FakeYouTube;
+  let proxy: Awaited<ReturnType<typeof startTunnelProxy>>;
+  beforeAll(async () => {
+    fake = await startReplay();
+    proxy = await startTunnelProxy();
+  });
+  afterAll(async () => {
+    await fake.close();
+    proxy.server.closeAllConnections();
+    await new Promise((resolve) => proxy.server.close(resolve));
+  });
+
+  it('sends every upstream request through the configured proxy', async () => {
+    const video = await testClient(fake, { proxyUrl: proxy.url }).getVideo('rCAS2eD-mcw');
+    expect(video.id).toBe('rCAS2eD-mcw');
+    expect(proxy.tunnels.length).toBeGreaterThan(0);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([`127.0.0.1:${fake.port}`]));
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+
+reportMissingShared('resilience');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const reel = 'reel/reel_item_watch';
+
+describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against the fake upstream', () => {
+  let fake: FakeYouTube;
+  beforeAll(async () => {
+    fake = await startReplay();
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => fake.reset());
+
+  it('retries injected 503s and then succeeds', async () => {
+    fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 503, times: 2 });
+    const video = await testClient(fake, { retries: 2 }).getVideo('rCAS2eD-mcw');
+    expect(video.id).toBe('rCAS2eD-mcw');
+    expect(fake.hits().byEndpoint[reel]).toBe(3);
+  });
+
+  it('gives up after the bounded retries with a transient upstream_error', async () => {
+    fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 503 });
+    const error = await testClient(fake, { retries: 2 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'upstream_error', transient: true, httpStatus: 503 });
+    expect(fake.hits().byEndpoint[reel]).toBe(3);
+  });
+
+  it('maps 429 to rate_limited (and retries it)', async () => {
+    fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 429 });
+    const error = await testClient(fake, { retries: 1 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'rate_limited', transient: true });
+    expect(fake.hits().byEndpoint[reel]).toBe(2);
+  });
+
+  it('does not retry a non-transient answer', async () => {
+    fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 403 });
+    const error = await testClient(fake, { retries: 3 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: 'upstream_error', transient: false, httpStatus: 403 });
+    expect(fake.hits().byEndpoint[reel]).toBe(1);
+  });
+
+  it('times out an upstream that never answers', async () => {
+    fake.addFault({ match: { endpoint: reel }, kind: 'timeout' });
+    const started = Date.now();
+    const error = await testClient(fake, { timeoutMs: 150, retries: 1 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'timeout', transient: true });
+    expect(fake.hits().byEndpoint[reel]).toBe(2);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('opens the circuit after consecutive failures, stops calling upstream, and closes again', async () => {
+    const client = testClient(fake, { retries: 0, breaker: { failureThreshold: 3, halfOpenAfterMs: 300 } });
+    fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 500 });
+    for (let i = 0; i < 3; i += 1) await expect(client.getVideo('rCAS2eD-mcw')).rejects.toMatchObject({ reason: 'upstream_error' });
+    expect(fake.hits().byEndpoint[reel]).toBe(3);
+
+    // Open: calls fail fast and YouTube sees none of them.
+    for (let i = 0; i < 5; i += 1) await expect(client.getVideo('rCAS2eD-mcw')).rejects.toMatchObject({ reason: 'circuit_open', transient: true });
+    expect(fake.hits().byEndpoint[reel]).toBe(3);
+
+    // Half-open after the configured time: one trial call goes through and, succeeding, closes it.
+    fake.reset();
+    await sleep(350);
+    await expect(client.getVideo('rCAS2eD-mcw')).resolves.toMatchObject({ id: 'rCAS2eD-mcw' });
+    await expect(client.getVideo('rCAS2eD-mcw')).resolves.toMatchObject({ id: 'rCAS2eD-mcw' });
+    expect(fake.hits().byEndpoint[reel]).toBe(2);
+  });
+
+  it('bounds the requests in flight', async () => {
+    fake.setLatency(100);
+    const client = testClient(fake, { maxConcurrency: 2 });
+    const started = Date.now();
+    // Three getVideo calls make 3 player requests, then 6 enrichment requests. Unbounded that is two
+    // rounds of 100 ms; through two slots the nine requests need five.
+    await Promise.all(['rCAS2eD-mcw', 'rCAS2eD-mcw', 'rCAS2eD-mcw'].map((id) => client.getVideo(id)));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+  });
+});

@@ -1,0 +1,58 @@
+import { Innertube } from 'youtubei.js';
+import type { IParsedResponse } from 'youtubei.js';
+import { createResilience, type ResilienceOptions } from './resilience';
+import { createUpstreamCall, type UpstreamFetchOptions } from './upstream-fetch';
+
+export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {}
+
+/** What the operations use to reach YouTube; every exchange is guarded the same way. */
+export interface Upstream {
+  /** InnerTube request; the body's `client` names the client (youtubei.js fills in its context). */
+  raw(endpoint: string, body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The same, parsed by youtubei.js into its node classes. */
+  parsed(endpoint: string, body: Record<string, unknown>): Promise<IParsedResponse>;
+  /** A plain GET (caption bodies), answered as text. */
+  text(url: string): Promise<string>;
+}
+
+export function createUpstream(options: UpstreamOptions): Upstream {
+  const call = createUpstreamCall(options);
+  const guarded = createResilience(options);
+
+  // The body is read inside the guarded attempt, so a stalled body counts against the timeout
+  // and a retry re-sends instead of re-reading a consumed stream.
+  const fetchForYoutubei = (input: Request | string | URL, init?: RequestInit) =>
+    guarded(async (signal) => {
+      const response = await call(input, init, signal);
+      const text = await response.text();
+      return new Response(text, { status: response.status, headers: response.headers });
+    });
+
+  // Measured (DESIGN.md): with these options Innertube.create makes no request at all.
+  const session = Innertube.create({
+    retrieve_player: false,
+    generate_session_locally: true,
+    retrieve_innertube_config: false,
+    enable_session_cache: false,
+    lang: 'en',
+    location: 'GB',
+    fetch: fetchForYoutubei,
+  });
+
+  return {
+    async raw(endpoint, body) {
+      const innertube = await session;
+      const response = await innertube.actions.execute(endpoint, { ...body, parse: false });
+      return response.data as Record<string, unknown>;
+    },
+    async parsed(endpoint, body) {
+      const innertube = await session;
+      return innertube.actions.execute(endpoint, { ...body, parse: true });
+    },
+    text: (url) =>
+      guarded(async (signal) => {
+        const response = await call(url, { method: 'GET' }, signal);
+        return response.text();
+      }),
+  };
+}
