@@ -13,7 +13,7 @@ import { apiClient, eventually } from '../../test/support/api-client';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
-const query = 'espresso grinder';
+const query = process.env.BENCH_QUERY ?? 'espresso grinder';
 
 const words = ['coffee', 'espresso', 'grinder', 'roast', 'milk', 'crema', 'bean', 'water', 'pressure', 'temperature', 'burr', 'tamper', 'shot', 'latte', 'acidity', 'body', 'aroma', 'filter', 'kettle', 'scale'];
 /** Deterministic pseudo-random sentences, so every run searches the same corpus. */
@@ -59,6 +59,7 @@ async function main() {
         BILLING_STARTING_CREDITS: '1000000000',
         RATE_LIMIT_PER_ACCOUNT: '1000000000',
         RATE_LIMIT_PER_IP: '1000000000',
+        RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
       },
       runDir,
     );
@@ -78,7 +79,7 @@ async function main() {
       async () => {
         // Events are indexed in order: once the last item is found, the corpus is complete.
         const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${itemCount - 1}`);
-        if (last.body.results?.length !== 1) return undefined;
+        if (last.body.results?.[0]?.sourceKey !== `bench:${itemCount - 1}`) return undefined;
         return api('GET', searchPath);
       },
       { timeoutMs: 120_000, what: 'the seeded evidence to be indexed' },

@@ -64,6 +64,12 @@ export function startProcess(options: {
       while ((newline = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
+        const plain = /^Video Research Service listening on (http:\/\/\S+)/.exec(line);
+        if (plain && options.readyMessage === 'gateway listening') {
+          clearTimeout(timer);
+          resolve({ name: options.name, url: plain[1]!, child, logFile, stop, output: () => output });
+          continue;
+        }
         if (!line.startsWith('{')) continue;
         try {
           const entry = JSON.parse(line) as { msg?: string; url?: string };

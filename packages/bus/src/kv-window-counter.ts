@@ -51,29 +51,83 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
     throw error;
   }
 
-  async function add(key: string, windowMs: number, delta: 1 | -1): Promise<WindowCount> {
-    currentWindow(windowMs);
-    if (ttlMs > 0 && windowMs > ttlMs) {
-      throw new Error(`Window of ${windowMs} ms exceeds the ${ttlMs} ms TTL of bucket ${bucket}: counts would expire mid-window`);
-    }
-    const k = kvKey(key);
+  /**
+   * Applies a batch of changes to one key with a single compare-and-set; the i-th change's count is
+   * the count after changes 0..i, exactly as if they had been applied one by one.
+   */
+  async function applyBatch(k: string, windowMs: number, deltas: Array<1 | -1>): Promise<WindowCount[]> {
     for (let attempt = 1; ; attempt++) {
       const { windowStart, resetAt } = currentWindow(windowMs);
       const entry = await kv.get(k);
       const state = entry?.operation === 'PUT' ? entry.json<WindowState>() : undefined;
-      const { current, next } = nextCount(state, windowStart, windowMs, delta);
-      if (next === current) return { count: next, resetAt };
-      const value = JSON.stringify({ windowStart, windowMs, count: next } satisfies WindowState);
+      const { current } = nextCount(state, windowStart, windowMs, 1);
+      let count = current;
+      const counts = deltas.map((delta) => {
+        count = Math.max(0, count + delta);
+        return { count, resetAt };
+      });
+      if (count === current) return counts;
+      const value = JSON.stringify({ windowStart, windowMs, count } satisfies WindowState);
       try {
         if (entry) await kv.update(k, value, entry.revision);
         else await kv.create(k, value);
-        return { count: next, resetAt };
+        return counts;
       } catch (error) {
         if (!isRevisionConflict(error) || attempt >= maxAttempts) throw error;
-        // Someone else wrote first: re-read and try again, after a jittered pause that spreads out the contenders.
+        // Another process wrote first: re-read and try again, after a jittered pause that spreads out the contenders.
         await sleep(Math.random() * Math.min(2 ** attempt, 50));
       }
     }
+  }
+
+  /*
+   * Changes to a key coalesce in this process: while one compare-and-set is in flight, newcomers
+   * queue and go together in the next one. A hot key (one busy account, one proxy IP) then costs
+   * one round trip per batch instead of a storm of conflicting writes.
+   */
+  const queues = new Map<string, { pending?: { deltas: Array<1 | -1>; waiters: Array<{ resolve: (c: WindowCount) => void; reject: (e: unknown) => void }> } }>();
+
+  async function drain(queueKey: string, k: string, windowMs: number): Promise<void> {
+    const queue = queues.get(queueKey)!;
+    try {
+      while (queue.pending) {
+        const batch = queue.pending;
+        queue.pending = undefined;
+        try {
+          const counts = await applyBatch(k, windowMs, batch.deltas);
+          batch.waiters.forEach((waiter, i) => waiter.resolve(counts[i]!));
+        } catch (error) {
+          for (const waiter of batch.waiters) waiter.reject(error);
+        }
+      }
+    } finally {
+      queues.delete(queueKey);
+    }
+  }
+
+  function add(key: string, windowMs: number, delta: 1 | -1): Promise<WindowCount> {
+    try {
+      currentWindow(windowMs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (ttlMs > 0 && windowMs > ttlMs) {
+      return Promise.reject(new Error(`Window of ${windowMs} ms exceeds the ${ttlMs} ms TTL of bucket ${bucket}: counts would expire mid-window`));
+    }
+    const k = kvKey(key);
+    const queueKey = `${k} ${windowMs}`;
+    return new Promise((resolve, reject) => {
+      let queue = queues.get(queueKey);
+      const idle = !queue;
+      if (!queue) {
+        queue = {};
+        queues.set(queueKey, queue);
+      }
+      queue.pending ??= { deltas: [], waiters: [] };
+      queue.pending.deltas.push(delta);
+      queue.pending.waiters.push({ resolve, reject });
+      if (idle) void drain(queueKey, k, windowMs);
+    });
   }
 
   return {
