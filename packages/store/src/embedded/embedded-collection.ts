@@ -7,6 +7,7 @@ import { prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
 import { CollectionLog, type CollectionLogOptions, type LogRecord } from './collection-log';
 import { deepCopy, toStored } from './json-value';
 import { indexName, UniqueIndex } from './unique-index';
+import { compileSimpleFilter } from './simple-filter';
 
 /** Stages that never modify their input, so they may run on the stored documents themselves. */
 const READ_ONLY_STAGES = new Set(['$match', '$sort', '$skip', '$limit']);
@@ -183,11 +184,28 @@ export class EmbeddedCollection<T extends StoreDocument> implements Collection<T
     const { docs, exact } = this.#candidates(filter);
     // A filter on `_id` alone is answered by the lookup: no query to compile.
     if (exact && !options.sort && !options.skip) return Array.from(docs).slice(0, options.limit || undefined);
+    if (docs instanceof Set && docs.size <= 1 && !options.skip) {
+      const matched = this.#matchPinned(docs as Set<T>, filter);
+      if (matched) return matched;
+    }
     const cursor = new Query<T>(filter).find<T>(docs);
     if (options.sort) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
     return cursor.all();
+  }
+
+  /**
+   * A filter that pins one `_id` (conditional updates, ownership checks) is tested on that one
+   * document by the simple matcher; undefined when the filter or document needs mingo.
+   */
+  #matchPinned(docs: Set<T>, filter: Filter<T>): T[] | undefined {
+    const [doc] = docs;
+    if (!doc) return [];
+    const match = compileSimpleFilter(filter);
+    const result = match?.(doc);
+    if (result === undefined) return undefined;
+    return result ? [doc] : [];
   }
 
   /**
