@@ -75,7 +75,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
       };
     },
     onError: ({ error, req, input, path }) => {
-      const appError = toAppError(error, { input, blankFieldCodes: path ? routes.metaOf(path)?.blankFieldCodes : undefined });
+      const appError = toAppError(error, { input, fieldCodes: path ? routes.metaOf(path)?.fieldCodes : undefined });
       if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path }, 'request failed');
       (req as unknown as Request).appError = appError;
     },

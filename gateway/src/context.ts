@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError, HealthReport, Logger } from '@vrs/kit';
-import type { Scope } from '@vrs/contracts';
+import type { PriceVariant, Scope } from '@vrs/contracts';
 import type { GatewayServices } from './services';
 
 export type AuthScheme = 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'demoUser';
@@ -18,6 +18,8 @@ export interface Principal {
 export interface CreditFigures {
   charged?: number;
   remaining?: number;
+  /** Set by an operation answered from saved data, so the cached price is charged instead of the fresh one. */
+  variant?: PriceVariant;
 }
 
 export interface GatewayContext {

@@ -8,11 +8,19 @@ import { fromServiceError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
 
+export interface FieldCodes {
+  missing?: ErrorCode;
+  invalid?: ErrorCode;
+}
+
 export interface GatewayMeta {
   /** `public` operations need no credential (health probes); all others name the scopes keys must hold. */
   auth: 'public' | { scopes: Scope[] };
-  /** Input fields whose absence or blankness has a code of its own, e.g. `{ q: 'QUERY_REQUIRED' }`. */
-  blankFieldCodes?: Record<string, ErrorCode>;
+  /**
+   * Input fields whose failures have codes of their own: `missing` when absent or blank (e.g. `q` →
+   * QUERY_REQUIRED), `invalid` for any other failure (e.g. `provider` → PROVIDER_NOT_SUPPORTED).
+   */
+  fieldCodes?: Record<string, FieldCodes>;
 }
 
 const t = initTRPC
@@ -43,7 +51,7 @@ const metered = t.middleware(async ({ ctx, meta, next }) => {
   if (price === 0 || !ctx.principal) return next();
   const debit = await debitForOperation(ctx, operationId!, price);
   const result = await next();
-  if (result.ok) await debit.settle();
+  if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));
   else await debit.refund();
   return result;
 });

@@ -9,13 +9,18 @@ export interface ValidationIssue {
   message: string;
 }
 
-function validationError(zodError: ZodError, input: unknown, blankFieldCodes: Record<string, ErrorCode> = {}): AppError {
+export type FieldCodes = Record<string, { missing?: ErrorCode; invalid?: ErrorCode }>;
+
+function validationError(zodError: ZodError, input: unknown, fieldCodes: FieldCodes = {}): AppError {
   const issues: ValidationIssue[] = zodError.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  // A required field that is missing or blank gets its own code (e.g. QUERY_REQUIRED for `q`).
-  for (const [field, code] of Object.entries(blankFieldCodes)) {
+  // Some fields have codes of their own (QUERY_REQUIRED for a missing `q`, PROVIDER_NOT_SUPPORTED...).
+  for (const [field, codes] of Object.entries(fieldCodes)) {
+    const fieldIssues = issues.filter((issue) => issue.path === field);
+    if (fieldIssues.length === 0) continue;
     const value = (input as Record<string, unknown> | undefined)?.[field];
     const blank = value === undefined || (typeof value === 'string' && value.trim() === '');
-    if (blank && issues.some((issue) => issue.path === field)) return new AppError(code, undefined, { issues });
+    if (blank && codes.missing) return new AppError(codes.missing, undefined, { issues });
+    if (codes.invalid) return new AppError(codes.invalid, `${field}: ${fieldIssues[0]!.message}`, { issues });
   }
   const first = issues[0];
   const message = first ? `${first.path || 'body'}: ${first.message}` : 'The request failed validation.';
@@ -38,14 +43,14 @@ const codeByTrpcCode: Partial<Record<TRPCError['code'], ErrorCode>> = {
 };
 
 /** Everything a request can fail with, as the one error type the envelope is written from. */
-export function toAppError(error: unknown, context: { input?: unknown; blankFieldCodes?: Record<string, ErrorCode> } = {}): AppError {
+export function toAppError(error: unknown, context: { input?: unknown; fieldCodes?: FieldCodes } = {}): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof TRPCClientError) return fromServiceError(error);
   if (error instanceof TRPCError) {
     const cause = error.cause;
     if (cause instanceof AppError) return cause;
     if (cause instanceof TRPCClientError) return fromServiceError(cause);
-    if (cause instanceof ZodError && error.code === 'BAD_REQUEST') return validationError(cause, context.input, context.blankFieldCodes);
+    if (cause instanceof ZodError && error.code === 'BAD_REQUEST') return validationError(cause, context.input, context.fieldCodes);
     const code = codeByTrpcCode[error.code];
     if (code) return new AppError(code, code === 'ROUTE_NOT_FOUND' ? undefined : error.message);
   }

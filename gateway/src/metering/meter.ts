@@ -22,8 +22,9 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
   }
   const { reservationId } = reservation;
   return {
-    async settle() {
-      const settlement = await ctx.services.billing.credits.settle.mutate({ reservationId, amount: price });
+    /** Settles `amount` (at most the reserved price); the rest goes back to the balance. */
+    async settle(amount: number) {
+      const settlement = await ctx.services.billing.credits.settle.mutate({ reservationId, amount: Math.min(amount, price) });
       ctx.credits.charged = settlement.charged;
       ctx.credits.remaining = settlement.balance;
     },

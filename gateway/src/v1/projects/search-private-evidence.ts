@@ -16,7 +16,7 @@ export const searchPrivateEvidence = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
     auth: { scopes: ['data:read', 'account:access'] },
-    blankFieldCodes: { q: 'QUERY_REQUIRED' },
+    fieldCodes: { q: { missing: 'QUERY_REQUIRED' } },
   })
   .input(z.object({ projectId: z.string().min(1), q: z.string().trim().min(1).max(500) }))
   .output(searchResultSchema)
