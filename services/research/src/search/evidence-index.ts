@@ -51,9 +51,18 @@ function roundScore(score: number): number {
   return Math.round(score * 10_000) / 10_000;
 }
 
-/** The best `limit` hits as contract Evidence, best first, `index` = 1-based rank; unset fields stay absent. */
+const exactOnly: SearchOptions = { prefix: false, fuzzy: false };
+
+/**
+ * The best `limit` hits as contract Evidence, best first, `index` = 1-based rank; unset fields stay
+ * absent. Exact terms are tried first: when they alone fill the page, prefix and fuzzy matches
+ * (weighted well below exact ones) would rarely enter it, and skipping them avoids scoring the
+ * many weak hits they add — several times the cost on a large project (bench/search). Only a
+ * page that exact terms cannot fill is widened to prefix and fuzzy matches.
+ */
 export function searchIndex(index: EvidenceIndex, query: string, limit: number): Evidence[] {
-  const hits = index.search(query);
+  const exact = index.search(query, exactOnly);
+  const hits = exact.length >= limit ? exact : index.search(query);
   const count = Math.min(limit, hits.length);
   const results: Evidence[] = new Array(count);
   for (let rank = 0; rank < count; rank++) {
