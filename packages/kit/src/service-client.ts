@@ -44,29 +44,35 @@ function requestScopedBatchLink<TRouter extends AnyRouter>(options: { url: strin
 }
 
 /**
- * Calls a colocated router's procedures directly: the whole procedure pipeline (input and output
- * validation, middlewares, error formatting), no sockets. Results are copied through JSON so a
- * caller sees exactly what it would over HTTP. Unlike tRPC's localLink it wires no abort signals,
- * whose per-call AbortController and DOMException cost showed up on the hot path.
+ * A client of a colocated router that calls its procedures directly: the whole procedure pipeline
+ * (input and output validation, middlewares, error formatting), but no sockets and none of the
+ * client runtime's per-call observables and AbortControllers, which showed up on the hot path.
+ * Results are copied through JSON and errors carry the same shape as over HTTP, so callers cannot
+ * tell the two apart.
  */
-function inProcessLink<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCLink<TRouter> {
-  return () =>
-    ({ op }) =>
-      observable((observer) => {
-        const ctx: ServiceContext = { requestId: currentRequestId() ?? newRequestId(), caller };
-        callProcedure({ router, path: op.path, getRawInput: async () => op.input, ctx, type: op.type, signal: undefined, batchIndex: 0 }).then(
-          (data) => {
-            observer.next({ result: { data: data === undefined ? undefined : JSON.parse(JSON.stringify(data)) } });
-            observer.complete();
-          },
-          (cause: unknown) => {
-            const error = getTRPCErrorFromUnknown(cause);
-            const shape = getErrorShape({ config: router._def._config, ctx, error, input: op.input, path: op.path, type: op.type });
-            observer.error(TRPCClientError.from({ error: shape } as never, { cause: cause instanceof Error ? cause : undefined }));
-          },
-        );
-        return () => {};
-      });
+function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
+  async function call(path: string, type: 'query' | 'mutation', input: unknown): Promise<unknown> {
+    const ctx: ServiceContext = { requestId: currentRequestId() ?? newRequestId(), caller };
+    try {
+      const data = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
+      return data === undefined ? undefined : JSON.parse(JSON.stringify(data));
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      const shape = getErrorShape({ config: router._def._config, ctx, error, input, path, type });
+      throw TRPCClientError.from({ error: shape } as never, { cause: cause instanceof Error ? cause : undefined });
+    }
+  }
+  const proxy = (path: string[]): unknown =>
+    new Proxy(() => {}, {
+      get(_target, key: string | symbol) {
+        // Not a thenable: `await client` must not look like a pending call.
+        if (typeof key === 'symbol' || key === 'then') return undefined;
+        if (key === 'query') return (input: unknown) => call(path.join('.'), 'query', input);
+        if (key === 'mutate') return (input: unknown) => call(path.join('.'), 'mutation', input);
+        return proxy([...path, key]);
+      },
+    });
+  return proxy([]) as TRPCClient<TRouter>;
 }
 
 /**
@@ -75,6 +81,6 @@ function inProcessLink<TRouter extends AnyRouter>(router: TRouter, caller: strin
  * is configuration (`SERVICES_MODE`), never a code change.
  */
 export function createServiceClient<TRouter extends AnyRouter>(options: ServiceClientOptions<TRouter>): TRPCClient<TRouter> {
-  if (options.mode === 'inprocess') return createTRPCClient<TRouter>({ links: [inProcessLink<TRouter>(options.router, options.caller)] });
+  if (options.mode === 'inprocess') return createInProcessClient(options.router, options.caller);
   return createTRPCClient<TRouter>({ links: [requestScopedBatchLink<TRouter>(options)] });
 }

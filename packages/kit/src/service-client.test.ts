@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TRPCClientError } from '@trpc/client';
+import { AppError } from './app-error';
+import { createLogger } from './logger';
+import { currentRequestContext, runWithRequestContext } from './request-context';
+import { createServiceClient } from './service-client';
+import { startServiceServer, type ServiceServer } from './service-server';
+import { isAppErrorData, procedure, router } from './trpc';
+
+const exampleRouter = router({
+  echo: procedure.input(z.object({ text: z.string().min(1) })).query(({ input, ctx }) => ({ text: input.text, requestId: ctx.requestId, caller: ctx.caller, seenInContext: currentRequestContext()?.requestId })),
+  increment: procedure.input(z.object({ by: z.number().int() })).mutation(({ input }) => ({ value: 1 + input.by, at: new Date(0) })),
+  fail: procedure.query(() => {
+    throw new AppError('PROJECT_NOT_FOUND', 'no such project', { projectId: 'p1' });
+  }),
+});
+
+describe('service clients: in-process and HTTP behave the same', () => {
+  const token = 'test-internal-token-0123456789';
+  let server: ServiceServer;
+  beforeAll(async () => {
+    server = await startServiceServer({ service: 'example', router: exampleRouter, port: 0, host: '127.0.0.1', internalToken: token, logger: createLogger('test') });
+  });
+  afterAll(() => server.close());
+
+  const clients = () => ({
+    inprocess: createServiceClient<typeof exampleRouter>({ mode: 'inprocess', router: exampleRouter, caller: 'tester' }),
+    http: createServiceClient<typeof exampleRouter>({ mode: 'http', url: server.url, internalToken: token, caller: 'tester' }),
+  });
+
+  it('returns the same JSON, carrying the request id and caller', async () => {
+    for (const [mode, client] of Object.entries(clients())) {
+      const echoed = await runWithRequestContext({ requestId: `req-${mode}` }, () => client.echo.query({ text: 'hi' }));
+      expect(echoed, mode).toEqual({ text: 'hi', requestId: `req-${mode}`, caller: 'tester', seenInContext: `req-${mode}` });
+      // Dates arrive as strings either way: the in-process client copies through JSON too.
+      expect(await client.increment.mutate({ by: 2 }), mode).toEqual({ value: 3, at: '1970-01-01T00:00:00.000Z' });
+    }
+  });
+
+  it('reports AppErrors and validation failures with the same shape', async () => {
+    for (const [mode, client] of Object.entries(clients())) {
+      const failure = await client.fail.query().catch((error: unknown) => error);
+      expect(failure, mode).toBeInstanceOf(TRPCClientError);
+      const data = (failure as TRPCClientError<never>).data;
+      expect(isAppErrorData(data), mode).toBe(true);
+      expect(data, mode).toMatchObject({ appCode: 'PROJECT_NOT_FOUND', details: { projectId: 'p1' } });
+      expect((failure as Error).message).toBe('no such project');
+
+      const invalid = (await client.echo.query({ text: '' }).catch((error: unknown) => error)) as TRPCClientError<never>;
+      expect(invalid.data, mode).toMatchObject({ appCode: 'VALIDATION_FAILED' });
+    }
+  });
+
+  it('refuses HTTP calls without the internal token', async () => {
+    const intruder = createServiceClient<typeof exampleRouter>({ mode: 'http', url: server.url, internalToken: 'wrong-token-0123456789', caller: 'x' });
+    await expect(intruder.echo.query({ text: 'hi' })).rejects.toThrow();
+    const response = await fetch(`${server.url}/trpc/echo?input=${encodeURIComponent(JSON.stringify({ text: 'hi' }))}`);
+    expect(response.status).toBe(401);
+  });
+
+  it('is not mistaken for a promise', async () => {
+    const { inprocess } = clients();
+    expect(await Promise.resolve(inprocess)).toBe(inprocess);
+  });
+});
