@@ -27,18 +27,21 @@ export function reserveCredits({ repo }: BillingDeps) {
       }
       const reservationId = newId('res');
       const requestId = input.requestId ?? ctx.requestId;
-      await repo.reservations.insert({
-        _id: reservationId,
-        accountId,
-        amount,
-        operation,
-        requestId,
-        status: 'reserved',
-        charged: null,
-        createdAt: new Date().toISOString(),
-        closedAt: null,
-      });
-      await repo.ledger.append({ accountId, kind: 'reserve', amount: -amount, operation, reservationId, requestId });
+      // Independent writes: issued together, their disk syncs overlap instead of queuing.
+      await Promise.all([
+        repo.reservations.insert({
+          _id: reservationId,
+          accountId,
+          amount,
+          operation,
+          requestId,
+          status: 'reserved',
+          charged: null,
+          createdAt: new Date().toISOString(),
+          closedAt: null,
+        }),
+        repo.ledger.append({ accountId, kind: 'reserve', amount: -amount, operation, reservationId, requestId }),
+      ]);
       return { reservationId, balance: account.balance };
     });
 }
