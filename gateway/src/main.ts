@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createKvWindowCounter, createMemoryWindowCounter, type EventBus, type WindowCounter } from '@vrs/bus';
+import { busHealthCheck, createKvWindowCounter, createMemoryWindowCounter, type EventBus, type WindowCounter } from '@vrs/bus';
 import { checkDependencies, createLogger, createShutdown, type HealthReport } from '@vrs/kit';
 import { exitOnConfigError, openBus } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
@@ -53,7 +53,7 @@ async function main() {
     authenticators: [bearerApiKeyAuthenticator(verify), headerApiKeyAuthenticator(verify), demoUserAuthenticator(services, { enabled: config.DEMO_MODE })],
     readiness: () =>
       checkDependencies({
-        ...(bus ? { bus: () => bus.health().then((h) => { if (!h.ok) throw new Error(h.detail ?? 'bus unhealthy'); }) } : {}),
+        ...(bus ? { bus: busHealthCheck(bus) } : {}),
         rateLimitStore: () => rateLimitCounter.increment('readiness-probe', 1_000),
         billing: () => services.billing.health.query().then(throwUnlessOk),
         research: () => services.research.health.query().then(throwUnlessOk),

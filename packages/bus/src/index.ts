@@ -7,3 +7,4 @@ export { isNatsReachable } from './nats-reachability';
 export type { WindowCount, WindowCounter } from './window-counter';
 export { createKvWindowCounter, type KvWindowCounterOptions } from './kv-window-counter';
 export { createMemoryWindowCounter } from './memory-window-counter';
+export * from './bus-health-check';

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { procedure } from './trpc';
+
 export interface DependencyStatus {
   ok: boolean;
   latencyMs: number;
@@ -34,4 +37,15 @@ export async function checkDependencies(
   );
   const dependencies = Object.fromEntries(entries);
   return { ok: entries.every(([, status]) => status.ok), dependencies };
+}
+
+const dependencyStatusSchema = z.object({ ok: z.boolean(), latencyMs: z.number(), detail: z.string().optional() });
+export const healthReportSchema = z.object({ ok: z.boolean(), dependencies: z.record(z.string(), dependencyStatusSchema) });
+
+/**
+ * Every service's `health` query: its dependencies' status. It reports rather than throws, so a
+ * readiness check can say which dependency is down.
+ */
+export function healthProcedure(checks: Record<string, () => Promise<unknown>>) {
+  return procedure.output(healthReportSchema).query(() => checkDependencies(checks));
 }

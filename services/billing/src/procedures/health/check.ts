@@ -1,11 +1,7 @@
-import { checkDependencies, procedure } from '@vrs/kit';
-import { z } from 'zod';
+import { healthProcedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 
-const dependencyStatusSchema = z.object({ ok: z.boolean(), latencyMs: z.number(), detail: z.string().optional() });
-const healthReportSchema = z.object({ ok: z.boolean(), dependencies: z.record(z.string(), dependencyStatusSchema) });
-
-/** Reports rather than throws, so a readiness check can show which dependency is down. */
+/** Readiness of the service: billing consumes no events, so its store is its only dependency. */
 export function checkHealth({ repo }: BillingDeps) {
-  return procedure.output(healthReportSchema).query(() => checkDependencies({ store: () => repo.ping() }));
+  return healthProcedure({ store: () => repo.ping() });
 }
