@@ -26,9 +26,20 @@ function isRevisionConflict(error: unknown): boolean {
   );
 }
 
-/** Any caller key (IPs, account ids, ...) becomes a valid, fixed-length KV key. */
+const hashedKeys = new Map<string, string>();
+
+/**
+ * Any caller key (IPs, account ids, ...) becomes a valid, fixed-length KV key. The same few keys
+ * recur on every request, so their hashes are remembered (a bounded map, oldest dropped first).
+ */
 function kvKey(key: string): string {
-  return createHash('sha256').update(key).digest('base64url');
+  let hashed = hashedKeys.get(key);
+  if (hashed === undefined) {
+    hashed = createHash('sha256').update(key).digest('base64url');
+    if (hashedKeys.size >= 10_000) hashedKeys.delete(hashedKeys.keys().next().value!);
+    hashedKeys.set(key, hashed);
+  }
+  return hashed;
 }
 
 /**
