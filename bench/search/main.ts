@@ -13,19 +13,31 @@ import { apiClient, eventually } from '../../test/support/api-client';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
-const query = process.env.BENCH_QUERY ?? 'espresso grinder';
 
-const words = ['coffee', 'espresso', 'grinder', 'roast', 'milk', 'crema', 'bean', 'water', 'pressure', 'temperature', 'burr', 'tamper', 'shot', 'latte', 'acidity', 'body', 'aroma', 'filter', 'kettle', 'scale'];
-/** Deterministic pseudo-random sentences, so every run searches the same corpus. */
-function sentence(seed: number): string {
+/*
+ * A deterministic corpus shaped like transcript chunks: a 4,000-word vocabulary drawn with a
+ * Zipf-like skew (a few words everywhere, most words rare), 40 words an item. The default query
+ * pairs two mid-frequency words, as a researcher's query would; `BENCH_QUERY` overrides it.
+ */
+const syllables = ['ka', 'lo', 'mi', 'ren', 'sto', 'pa', 'dri', 'ven', 'ox', 'tal', 'bu', 'ser', 'nim', 'qua', 'fe', 'gor'];
+const vocabulary = Array.from({ length: 4000 }, (_, i) => {
+  let word = '';
+  for (let n = i + 1; n > 0; n = Math.floor(n / syllables.length)) word += syllables[n % syllables.length];
+  return word;
+});
+function random(seed: number): () => number {
   let x = (seed + 1) * 2654435761;
-  const out: string[] = [];
-  for (let i = 0; i < 24; i++) {
+  return () => {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    out.push(words[x % words.length]!);
-  }
-  return `${out.join(' ')}.`;
+    return x / 2 ** 32;
+  };
 }
+function sentence(seed: number): string {
+  const next = random(seed);
+  return Array.from({ length: 40 }, () => vocabulary[Math.floor(vocabulary.length * next() ** 3)]!).join(' ');
+}
+
+const query = process.env.BENCH_QUERY ?? `${vocabulary[150]} ${vocabulary[400]}`;
 
 interface Figures {
   name: string;
