@@ -31,6 +31,9 @@ describe('readiness', () => {
       expect(down.body.error.details.dependencies.bus.ok).toBe(false);
       // Liveness is not readiness: the process itself is still up.
       expect((await api('GET', '/v1/health')).status).toBe(200);
+      // And it still serves: rate-limit counters are unreachable, which lets requests through rather than failing them.
+      const served = await api('GET', '/v1/projects', { headers: { 'x-demo-user': 'during-outage' } });
+      expect(served.status).toBe(200);
     } finally {
       await gateway.stop();
       await nats.stop();

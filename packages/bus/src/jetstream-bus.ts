@@ -3,6 +3,7 @@ import { connect, nanos } from '@nats-io/transport-node';
 import { DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
 import { createLogger } from '@vrs/kit';
+import { trackConnection } from './connection-state';
 import { resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope } from './envelope';
 import type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
@@ -42,11 +43,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   const subscriptions = new Set<Subscription>();
   let closing: Promise<void> | undefined;
 
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect' || status.type === 'reconnect') logger.warn({ status: status.type }, 'NATS connection status changed');
-    }
-  })();
+  const connection = trackConnection(nc, logger);
 
   function assertOpen(): void {
     if (closing) throw new Error('The event bus is closed');
@@ -112,7 +109,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     },
 
     async health() {
-      if (nc.isClosed()) return { ok: false, detail: 'NATS connection closed' };
+      if (!connection.connected) return { ok: false, detail: nc.isClosed() ? 'NATS connection closed' : 'NATS connection lost; reconnecting' };
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
@@ -133,7 +130,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
       closing ??= (async () => {
         await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
         subscriptions.clear();
-        if (!nc.isClosed()) await nc.drain();
+        await connection.close();
       })();
       return closing;
     },

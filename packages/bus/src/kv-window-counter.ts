@@ -4,6 +4,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { kvBucketNameFor } from './names';
+import { trackConnection } from './connection-state';
 import { currentWindow, nextCount, type WindowCount, type WindowCounter, type WindowState } from './window-counter';
 
 export type KvWindowCounterOptions = ({ natsUrl: string } | { connection: NatsConnection }) & {
@@ -51,6 +52,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
   const bucket = kvBucketNameFor(options.namespace, options.bucket ?? defaultBucket);
   const ownsConnection = 'natsUrl' in options;
   const nc = ownsConnection ? await connect({ servers: options.natsUrl, name: `window-counter ${bucket}`, maxReconnectAttempts: -1 }) : options.connection;
+  const connection = trackConnection(nc);
   let kv: KV;
   let ttlMs: number;
   try {
@@ -67,6 +69,8 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
    * the count after changes 0..i, exactly as if they had been applied one by one.
    */
   async function applyBatch(k: string, windowMs: number, deltas: Array<1 | -1>): Promise<WindowCount[]> {
+    // Fail fast while NATS is away: callers (rate limiters) must not hold every request for a timeout.
+    if (!connection.connected) throw new Error('NATS connection lost; window counter unavailable');
     for (let attempt = 1; ; attempt++) {
       const { windowStart, resetAt } = currentWindow(windowMs);
       const entry = await kv.get(k);
@@ -148,7 +152,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
       await kv.delete(kvKey(key));
     },
     async close() {
-      if (ownsConnection && !nc.isClosed()) await nc.drain();
+      if (ownsConnection) await connection.close();
     },
   };
 }
