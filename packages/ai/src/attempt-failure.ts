@@ -1,0 +1,31 @@
+import { APICallError, JSONParseError, NoObjectGeneratedError, NoOutputGeneratedError, RetryError, TypeValidationError } from 'ai';
+
+export type FailedOutcome = 'timeout' | 'error' | 'invalid-output';
+
+export interface AttemptFailure {
+  outcome: FailedOutcome;
+  /**
+   * Short and free of upstream detail (URLs, response bodies): it reaches API callers in
+   * `AI_UNAVAILABLE` details. The full error goes to the log.
+   */
+  reason: string;
+}
+
+/** Why one model's turn failed, from the error the AI SDK threw. */
+export function describeAttemptFailure(error: unknown, timedOut: boolean, timeoutMs: number): AttemptFailure {
+  if (timedOut) return { outcome: 'timeout', reason: `no answer within ${timeoutMs} ms` };
+  if (RetryError.isInstance(error)) {
+    const last = describeAttemptFailure(error.lastError, false, timeoutMs);
+    return { ...last, reason: `${last.reason} (after ${error.errors.length} tries)` };
+  }
+  if (NoObjectGeneratedError.isInstance(error) || NoOutputGeneratedError.isInstance(error)) {
+    const cause = error.cause;
+    if (JSONParseError.isInstance(cause)) return { outcome: 'invalid-output', reason: 'the answer was not valid JSON' };
+    if (TypeValidationError.isInstance(cause)) return { outcome: 'invalid-output', reason: 'the answer did not match the schema' };
+    return { outcome: 'invalid-output', reason: 'no structured answer' };
+  }
+  if (APICallError.isInstance(error)) {
+    return { outcome: 'error', reason: error.statusCode ? `HTTP ${error.statusCode}` : 'the endpoint could not be reached' };
+  }
+  return { outcome: 'error', reason: 'unexpected error' };
+}

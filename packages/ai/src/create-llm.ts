@@ -1,0 +1,110 @@
+import { performance } from 'node:perf_hooks';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, Output } from 'ai';
+import type { z } from 'zod';
+import { AppError, ConfigError, createLogger, type Logger } from '@vrs/kit';
+import { describeAttemptFailure, type FailedOutcome } from './attempt-failure';
+import type { LlmConfig } from './config';
+
+export interface GenerateObjectRequest<T> {
+  /** What the answer must be; the model is sent its JSON Schema and the answer is validated with it. */
+  schema: z.ZodType<T>;
+  system: string;
+  prompt: string;
+  /** The caller giving up (a client gone): stops at once, without trying the fallback. */
+  signal?: AbortSignal;
+}
+
+export interface LlmAttempt {
+  model: string;
+  outcome: 'ok' | FailedOutcome;
+  latencyMs: number;
+  /** Why it failed; absent when it succeeded. */
+  reason?: string;
+}
+
+export interface LlmUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+}
+
+export interface GenerateObjectResult<T> {
+  object: T;
+  /** The model that produced `object`: the primary, or the fallback when the primary failed. */
+  model: string;
+  usage: LlmUsage;
+  /** Every model tried, in order; the last one succeeded. */
+  attempts: LlmAttempt[];
+}
+
+export interface Llm {
+  /** The models tried, in order: the primary, then the fallback if configured. */
+  readonly models: readonly string[];
+  generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;
+}
+
+export interface CreateLlmOptions {
+  logger?: Logger;
+}
+
+// The provider name is also the providerOptions key the settings below are read from.
+const providerName = 'llm';
+
+/**
+ * Model access for every service: the primary model, then the fallback when the primary errors,
+ * times out or answers outside the schema. Returns null when no model is configured.
+ */
+export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Llm | null {
+  if (!config.LLM_BASE_URL) return null;
+  if (!config.LLM_PRIMARY_MODEL) throw new ConfigError(['LLM_PRIMARY_MODEL: required when LLM_BASE_URL is set']);
+  const logger = options.logger ?? createLogger('llm');
+  const provider = createOpenAICompatible({
+    name: providerName,
+    baseURL: config.LLM_BASE_URL,
+    apiKey: config.LLM_API_KEY,
+    // Send the schema as response_format json_schema (OpenAI, vLLM, Ollama, llama.cpp, LM Studio all
+    // accept it); without this the SDK sends bare JSON mode and the model never sees the schema.
+    supportsStructuredOutputs: true,
+  });
+  const models = [config.LLM_PRIMARY_MODEL, ...(config.LLM_FALLBACK_MODEL ? [config.LLM_FALLBACK_MODEL] : [])];
+
+  async function generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
+    const attempts: LlmAttempt[] = [];
+    for (const model of models) {
+      const timeout = AbortSignal.timeout(config.LLM_TIMEOUT_MS);
+      const started = performance.now();
+      try {
+        const result = await generateText({
+          model: provider.chatModel(model),
+          system: request.system,
+          prompt: request.prompt,
+          output: Output.object({ schema: request.schema }),
+          maxRetries: config.LLM_MAX_RETRIES,
+          abortSignal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout,
+          // Not strict: strict mode makes OpenAI refuse any schema with optional fields, and the answer is validated with zod anyway.
+          providerOptions: { [providerName]: { strictJsonSchema: false } },
+        });
+        // Read before counting the attempt a success: the getter throws when the model produced no output.
+        const object = result.output;
+        const latencyMs = Math.round(performance.now() - started);
+        attempts.push({ model, outcome: 'ok', latencyMs });
+        const { inputTokens, outputTokens, totalTokens } = result.usage;
+        logger.info({ model, latencyMs, outcome: 'ok', inputTokens, outputTokens }, 'llm attempt');
+        return { object, model, usage: { inputTokens, outputTokens, totalTokens }, attempts };
+      } catch (error) {
+        if (request.signal?.aborted) throw request.signal.reason;
+        const latencyMs = Math.round(performance.now() - started);
+        const failure = describeAttemptFailure(error, timeout.aborted, config.LLM_TIMEOUT_MS);
+        attempts.push({ model, latencyMs, ...failure });
+        // Name and message only: the SDK's errors carry the whole response, prompt text included.
+        logger.warn({ model, latencyMs, ...failure, error: { name: (error as Error).name, message: String((error as Error).message).slice(0, 500) } }, 'llm attempt failed');
+      }
+    }
+    throw new AppError('AI_UNAVAILABLE', `No model produced a valid answer (tried ${models.join(', ')}).`, {
+      attempts: attempts.map(({ model, outcome, reason }) => ({ model, outcome, reason })),
+    });
+  }
+
+  return { models, generateObject };
+}

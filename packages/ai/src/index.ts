@@ -1,0 +1,4 @@
+export * from './config';
+export * from './create-llm';
+export * from './ground-citations';
+export * from './check-cited-text';

@@ -1,0 +1,16 @@
+/**
+ * What the fake model does when asked, set per model name:
+ * - `ok`: answers from the prompt;
+ * - `fail`: HTTP 500 in OpenAI's error shape;
+ * - `timeout`: never answers (until reset or close);
+ * - `invalid-json`: 200 whose JSON content is cut off mid-way;
+ * - `wrong-shape`: 200 with valid JSON that ignores the requested schema;
+ * - `cite-unknown`: like `ok`, but cites ids and `[n]` entries the prompt never gave.
+ */
+export const behaviours = ['ok', 'fail', 'timeout', 'invalid-json', 'wrong-shape', 'cite-unknown'] as const;
+
+export type Behaviour = (typeof behaviours)[number];
+
+export function isBehaviour(value: unknown): value is Behaviour {
+  return behaviours.includes(value as Behaviour);
+}

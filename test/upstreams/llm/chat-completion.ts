@@ -1,0 +1,94 @@
+import { readPromptFacts, type PromptFacts } from './prompt-facts';
+import { fillSchema, type JsonSchema } from './schema-filler';
+
+/** The part of an OpenAI chat-completions request the fake reads (what `@ai-sdk/openai-compatible` sends). */
+export interface ChatRequest {
+  model: string;
+  messages: Array<{ role: string; content?: string | Array<{ type: string; text?: string }> | null }>;
+  response_format?: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: { name?: string; schema: JsonSchema } };
+  tools?: Array<{ type: 'function'; function: { name: string; parameters?: JsonSchema } }>;
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+  stream?: boolean;
+}
+
+/** How the request asked to be answered: structured content, a tool call, or plain text. */
+export type AnswerMode = 'json_schema' | 'json_object' | 'tool' | 'text';
+
+/** Behaviours that still answer 200; `fail` and `timeout` never reach this module. */
+export type AnsweringBehaviour = 'ok' | 'cite-unknown' | 'invalid-json' | 'wrong-shape';
+
+// Without a schema (json_object mode) the fake answers in this shape.
+const freeJsonSchema: JsonSchema = {
+  type: 'object',
+  properties: { answer: { type: 'string' }, citedIds: { type: 'array', items: { type: 'string' } } },
+};
+
+export function textOf(request: ChatRequest, role: string): string {
+  return request.messages
+    .filter((message) => message.role === role)
+    .map(({ content }) => (typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('\n')))
+    .join('\n');
+}
+
+export function answerModeOf(request: ChatRequest): AnswerMode {
+  const toolResultsGiven = request.messages.some((message) => message.role === 'tool');
+  if (request.tools?.length && request.tool_choice !== 'none' && !toolResultsGiven) return 'tool';
+  const format = request.response_format?.type;
+  return format === 'json_schema' || format === 'json_object' ? format : 'text';
+}
+
+/** A `chat.completion` body answering `request`, its content derived from the prompt. */
+export function chatCompletion(request: ChatRequest, behaviour: AnsweringBehaviour, sequence: number) {
+  const facts = readPromptFacts(`${textOf(request, 'system')}\n${textOf(request, 'user')}`);
+  const mode = answerModeOf(request);
+  const payload = (schema: JsonSchema) => render(fillSchema(schema, facts, { citeUnknown: behaviour === 'cite-unknown' }), behaviour);
+  let message: Record<string, unknown>;
+  let finishReason: string;
+  if (mode === 'tool') {
+    const tool = chosenTool(request);
+    message = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `call_fake_${sequence}`, type: 'function', function: { name: tool.name, arguments: payload(tool.parameters ?? freeJsonSchema) } }],
+    };
+    finishReason = 'tool_calls';
+  } else {
+    const content =
+      mode === 'json_schema' && request.response_format?.type === 'json_schema'
+        ? payload(request.response_format.json_schema.schema)
+        : mode === 'json_object'
+          ? payload(freeJsonSchema)
+          : proseAnswer(facts, behaviour);
+    message = { role: 'assistant', content };
+    finishReason = 'stop';
+  }
+  const promptTokens = Math.ceil(JSON.stringify(request.messages).length / 4);
+  const completionTokens = Math.ceil(JSON.stringify(message).length / 4);
+  return {
+    id: `chatcmpl-fake-${sequence}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    choices: [{ index: 0, message, finish_reason: finishReason }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  };
+}
+
+function chosenTool(request: ChatRequest) {
+  const tools = request.tools ?? [];
+  const named = typeof request.tool_choice === 'object' ? request.tool_choice.function.name : undefined;
+  return (tools.find((tool) => tool.function.name === named) ?? tools[0]).function;
+}
+
+function render(value: unknown, behaviour: AnsweringBehaviour): string {
+  if (behaviour === 'wrong-shape') return JSON.stringify({ unexpected: true });
+  const json = JSON.stringify(value);
+  // Cut mid-way, like a model that stopped early: not parseable by any JSON parser.
+  return behaviour === 'invalid-json' ? json.slice(0, Math.ceil(json.length / 2)) : json;
+}
+
+/** Plain text: an answer citing the prompt's `[n]` entries (`invalid-json` and `wrong-shape` have nothing to break here). */
+function proseAnswer(facts: PromptFacts, behaviour: AnsweringBehaviour): string {
+  const filled = fillSchema({ type: 'object', properties: { answer: { type: 'string' } } }, facts, { citeUnknown: behaviour === 'cite-unknown' });
+  return (filled as { answer: string }).answer;
+}
