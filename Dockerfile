@@ -11,6 +11,7 @@ COPY packages/runtime/package.json packages/runtime/
 COPY packages/youtube/package.json packages/youtube/
 COPY services/billing/package.json services/billing/
 COPY services/research/package.json services/research/
+COPY services/provider/package.json services/provider/
 COPY gateway/package.json gateway/
 COPY test/package.json test/
 RUN npm ci --no-audit --no-fund

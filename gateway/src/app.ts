@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from './openapi/document';
 import { referencePage } from './openapi/reference-page';
 import { buildRouteTable } from './openapi/route-table';
 import { v1Router } from './v1/router';
+import { transcriptFilePaths, transcriptFileRoute } from './downloads/transcript-file';
 
 const log = createLogger('gateway');
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -50,30 +51,29 @@ function bodyParserError(error: unknown): AppError | undefined {
 export function createGatewayApp(deps: GatewayDependencies) {
   const { config, services } = deps;
   const routes = buildRouteTable(v1Router);
-  const openApiDocument = buildOpenApiDocument(v1Router, { baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1` });
+  const openApiDocument = buildOpenApiDocument(v1Router, { baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`, extraPaths: transcriptFilePaths });
   const limiters = createRateLimiters(deps.rateLimitCounter, {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     perAccount: config.RATE_LIMIT_PER_ACCOUNT,
     perIp: config.RATE_LIMIT_PER_IP,
   });
 
+  // The context of every facade call, whether trpc-to-openapi or a plain route in front of it makes the call.
+  const contextOf = (request: Request, res: Response): GatewayContext => ({
+    req: request,
+    res,
+    requestId: request.requestId,
+    principal: request.principal ?? null,
+    authError: request.authError,
+    credits: {},
+    services,
+    readiness: deps.readiness,
+    log,
+  });
   const openApiHandler = createOpenApiNodeHttpHandler({
     router: v1Router as unknown as OpenApiRouter,
     maxBodySize: config.BODY_LIMIT_BYTES,
-    createContext: ({ req, res }): GatewayContext => {
-      const request = req as unknown as Request;
-      return {
-        req,
-        res: res as unknown as GatewayContext['res'],
-        requestId: request.requestId,
-        principal: request.principal ?? null,
-        authError: request.authError,
-        credits: {},
-        services,
-        readiness: deps.readiness,
-        log,
-      };
-    },
+    createContext: ({ req, res }): GatewayContext => contextOf(req as unknown as Request, res as unknown as Response),
     onError: ({ error, req, input, path }) => {
       const appError = toAppError(error, { input, fieldCodes: path ? routes.metaOf(path)?.fieldCodes : undefined });
       if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path }, 'request failed');
@@ -103,6 +103,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.use(limiters.perIp);
   v1.use(resolvePrincipal(deps.authenticators));
   v1.use(limiters.perAccount);
+  v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.use((req, res, next) => {
     // trpc-to-openapi writes an error with one res.end in its own shape; swap in the envelope.
     const end = res.end.bind(res) as (...args: unknown[]) => Response;

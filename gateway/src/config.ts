@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
 import { billingEnvSchema } from '@vrs/billing/config';
+import { youtubeEnvShape } from '@vrs/provider/config';
 
 export const gatewayEnvSchema = z.object({
   ...baseEnvShape,
   // Read too when the gateway hosts billing in-process.
   BILLING_STARTING_CREDITS: billingEnvSchema.shape.BILLING_STARTING_CREDITS,
+  // Read too when the gateway hosts the provider in-process.
+  ...youtubeEnvShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Accept `X-Demo-User`. `npm start` turns it on; it is refused whenever NODE_ENV=production. */
   DEMO_MODE: booleanFromEnv.default(false),

@@ -57,6 +57,7 @@ async function main() {
         rateLimitStore: () => rateLimitCounter.increment('readiness-probe', 1_000),
         billing: () => services.billing.health.query().then(throwUnlessOk),
         research: () => services.research.health.query().then(throwUnlessOk),
+        provider: () => services.provider.health.query().then(throwUnlessOk),
       }),
   });
 

@@ -4,6 +4,8 @@ import { openStore } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
 import { createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
+import { createProviderModule, type ProviderRouter } from '@vrs/provider';
+import { youtubeClientOptionsOf } from '@vrs/provider/config';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
@@ -49,17 +51,22 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
 
   let billingModule: ServiceModule<BillingRouter> | null = null;
   let researchModule: ServiceModule<ResearchRouter> | null = null;
+  let providerModule: ServiceModule<ProviderRouter> | null = null;
   if (config.SERVICES_MODE === 'inprocess') {
     const bus = options.bus!;
     billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
       createBillingModule({ store, bus, logger: options.logger.child({ service: 'billing' }), config: { startingCredits: config.BILLING_STARTING_CREDITS } }),
     );
     researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) => createResearchModule({ store, bus, logger: options.logger.child({ service: 'research' }) }));
+    providerModule = await host('provider', config.PROVIDER_SERVICE_URL, (store) =>
+      createProviderModule({ store, bus, logger: options.logger.child({ service: 'provider' }), config: { youtube: youtubeClientOptionsOf(config) } }),
+    );
   }
 
   const services: GatewayServices = {
     billing: client(billingModule, config.BILLING_SERVICE_URL),
     research: client(researchModule, config.RESEARCH_SERVICE_URL),
+    provider: client(providerModule, config.PROVIDER_SERVICE_URL),
   };
 
   return {

@@ -1,7 +1,7 @@
 import { initTRPC } from '@trpc/server';
 import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { priceOf, type ErrorCode, type Scope } from '@vrs/contracts';
+import { priceOf, type ErrorCode, type PriceVariant, type Scope } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { GatewayContext } from './context';
 import { fromServiceError } from './errors/to-app-error';
@@ -21,6 +21,12 @@ export interface GatewayMeta {
    * QUERY_REQUIRED), `invalid` for any other failure (e.g. `provider` → PROVIDER_NOT_SUPPORTED).
    */
   fieldCodes?: Record<string, FieldCodes>;
+  /**
+   * For an operation with several priced modes, the variant whose price to reserve, read from the
+   * raw request (e.g. a newest-first comment collection costs more than one page). Without it the
+   * highest price of the operation is reserved.
+   */
+  reserveVariant?: (rawInput: Record<string, unknown>) => PriceVariant;
 }
 
 const t = initTRPC
@@ -45,9 +51,10 @@ const authenticated = t.middleware(({ ctx, meta, next }) => {
 });
 
 /** Reserve before the work, settle after it, refund when it fails; figures go to the response headers. */
-const metered = t.middleware(async ({ ctx, meta, next }) => {
+const metered = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const operationId = meta?.openapi?.operationId;
-  const price = operationId ? priceOf(operationId) : 0;
+  const reserveAs = meta?.reserveVariant?.(((await getRawInput()) ?? {}) as Record<string, unknown>);
+  const price = operationId ? priceOf(operationId, reserveAs) : 0;
   if (price === 0 || !ctx.principal) return next();
   const debit = await debitForOperation(ctx, operationId!, price);
   const result = await next();

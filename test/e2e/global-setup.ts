@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import type { TestProject } from 'vitest/node';
 import { deleteNamespace } from '@vrs/bus';
 import { ensureNatsServer } from '../support/nats';
 import { startGatewayProcess, startServiceProcess, type RunningProcess } from '../support/processes';
+import { defaultReplayDirs, parseReplayDirs } from '../upstreams/youtube/replay-dirs';
+import { startFakeYouTube } from '../upstreams/youtube/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,17 +17,25 @@ declare module 'vitest' {
     stackEnv: Record<string, string>;
     logDir: string;
     researchLogFile: string;
+    /** The fake YouTube upstream the provider talks to; tests drive it through its control API. */
+    youtubeUpstreamUrl: string;
   }
 }
 
 /**
  * One full stack per test run, as separate processes talking over real HTTP and a real
- * nats-server: billing and research services, and the gateway in front. Everything this run makes
- * (data dir, NATS namespace) is its own and is removed at teardown.
+ * nats-server: billing, research and provider services, and the gateway in front; the provider
+ * talks to a fake YouTube upstream replaying the shared recordings and the project's fixtures.
+ * Everything this run makes (data dir, NATS namespace) is its own and is removed at teardown.
  */
 export default async function setup(project: TestProject) {
   const nats = await ensureNatsServer();
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-e2e-'));
+  const youtube = await startFakeYouTube({
+    // The shared recordings, the authored caption exchanges, and the project's own fixtures.
+    replayDirs: parseReplayDirs(defaultReplayDirs),
+    log: (line) => appendFileSync(join(runDir, 'fake-youtube.log'), `${line}\n`),
+  });
   const namespace = `e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
   const stackEnv: Record<string, string> = {
     NODE_ENV: 'test',
@@ -40,28 +51,38 @@ export default async function setup(project: TestProject) {
     RATE_LIMIT_PER_IP: '1000000',
     AUTH_CACHE_TTL_MS: '0',
     BUS_ACK_WAIT_MS: '5000',
+    YOUTUBE_UPSTREAM_URL: youtube.url,
+    YOUTUBE_TIMEOUT_MS: '2000',
+    YOUTUBE_RETRIES: '1',
+    YOUTUBE_RETRY_BASE_DELAY_MS: '5',
+    // Tests inject upstream failures side by side; the breaker is tested on a stack of its own.
+    YOUTUBE_BREAKER_THRESHOLD: '1000',
   };
   const processes: RunningProcess[] = [];
   const teardown = async () => {
     await Promise.all(processes.reverse().map((running) => running.stop()));
     await deleteNamespace(nats.url, namespace).catch(() => undefined);
     await nats.stop();
+    await youtube.close();
     await rm(runDir, { recursive: true, force: true });
   };
   try {
-    const [billing, research] = await Promise.all([
+    const [billing, research, provider] = await Promise.all([
       startServiceProcess('billing', stackEnv, runDir),
       startServiceProcess('research', stackEnv, runDir),
+      startServiceProcess('provider', stackEnv, runDir),
     ]);
-    processes.push(billing, research);
+    processes.push(billing, research, provider);
     stackEnv.BILLING_SERVICE_URL = billing.url;
     stackEnv.RESEARCH_SERVICE_URL = research.url;
+    stackEnv.PROVIDER_SERVICE_URL = provider.url;
     const gateway = await startGatewayProcess('gateway', stackEnv, runDir);
     processes.push(gateway);
     project.provide('gatewayUrl', gateway.url);
     project.provide('stackEnv', stackEnv);
     project.provide('logDir', runDir);
     project.provide('researchLogFile', research.logFile);
+    project.provide('youtubeUpstreamUrl', youtube.url);
   } catch (error) {
     await teardown();
     throw error;

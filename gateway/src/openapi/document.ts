@@ -2,6 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 
 import { errorCodes, priceOf } from '@vrs/contracts';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { V1Router } from '../v1/router';
+import { buildRouteTable } from './route-table';
 
 export const contractTags = [
   'System', 'Authentication', 'Providers', 'Discovery', 'Videos', 'Channels', 'Playlists', 'Projects',
@@ -67,11 +68,43 @@ type OperationObject = {
   responses: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
 };
 
+type ExtraOperation = { parameters?: { name: string; in: string }[]; responses?: Record<string, { content?: Record<string, unknown> }> };
+
+/**
+ * Extra paths document plain Express routes. One that shares its path and method with a procedure
+ * (a route in front of the operation answering other content types) extends that operation, adding
+ * its parameters and response content types, instead of replacing it as the generator would; such
+ * extensions are written as plain OpenAPI objects.
+ */
+function splitExtraPaths(router: V1Router, extraPaths: ZodOpenApiPathsObject = {}) {
+  const routes = buildRouteTable(router);
+  const added: ZodOpenApiPathsObject = {};
+  const extensions: [path: string, method: string, operation: ExtraOperation][] = [];
+  for (const [path, item] of Object.entries(extraPaths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, ExtraOperation>)) {
+      if (routes.methodsFor(path).includes(method.toUpperCase())) extensions.push([path, method, operation]);
+      else added[path] = { ...added[path], [method]: operation };
+    }
+  }
+  return { added, extensions };
+}
+
+function extendOperation(target: ExtraOperation, extension: ExtraOperation): void {
+  const named = new Set((target.parameters ?? []).map((p) => `${p.in} ${p.name}`));
+  target.parameters = [...(target.parameters ?? []), ...(extension.parameters ?? []).filter((p) => !named.has(`${p.in} ${p.name}`))];
+  for (const [status, response] of Object.entries(extension.responses ?? {})) {
+    const existing = (target.responses ??= {})[status];
+    if (existing) existing.content = { ...existing.content, ...response.content };
+    else target.responses[status] = response;
+  }
+}
+
 /**
  * The OpenAPI 3.1 document of /v1: generated from the facade procedures, then finished with what
  * the generator cannot know (our error envelope, credit and rate-limit headers, public operations).
  */
 export function buildOpenApiDocument(router: V1Router, options: { baseUrl: string; extraPaths?: ZodOpenApiPathsObject }): OpenAPIObject {
+  const { added, extensions } = splitExtraPaths(router, options.extraPaths);
   const document = generateOpenApiDocument(router as unknown as OpenApiRouter, {
     title: 'Video Research Service API',
     description:
@@ -82,8 +115,11 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
     baseUrl: options.baseUrl,
     tags: contractTags,
     securitySchemes: securitySchemes as never,
-    paths: options.extraPaths,
+    paths: added,
   });
+  for (const [path, method, extension] of extensions) {
+    extendOperation((document.paths as Record<string, Record<string, ExtraOperation>>)[path][method], extension);
+  }
 
   document.components = { ...document.components, schemas: { ...document.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never } };
   document.tags = contractTags.map((name) => ({ name }));

@@ -8,6 +8,14 @@ import { addProjectEvidence } from './projects/add-project-evidence';
 import { searchPrivateEvidence } from './projects/search-private-evidence';
 import { getBillingStatus } from './billing/get-billing-status';
 import { listLedgerEntries } from './billing/list-ledger-entries';
+import { listProviders } from './providers/list-providers';
+import { getVideoTranscript } from './videos/get-video-transcript';
+import { getVideoComments } from './videos/get-video-comments';
+import { getVideo } from './videos/get-video';
+import { listChannelPlaylists } from './channels/list-channel-playlists';
+import { getChannel } from './channels/get-channel';
+import { getPlaylist } from './playlists/get-playlist';
+import { searchVideos } from './discovery/search-videos';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -17,6 +25,11 @@ export const v1Router = router({
   system: router({ getReadiness, getHealth }),
   projects: router({ searchPrivateEvidence, addProjectEvidence, getProject, listProjects, createProject }),
   billing: router({ listLedgerEntries, getBillingStatus }),
+  providers: router({ listProviders }),
+  videos: router({ getVideoTranscript, getVideoComments, getVideo }),
+  channels: router({ listChannelPlaylists, getChannel }),
+  playlists: router({ getPlaylist }),
+  discovery: router({ searchVideos }),
 });
 
 export type V1Router = typeof v1Router;

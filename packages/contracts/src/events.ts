@@ -42,3 +42,52 @@ export const researchEvidenceAdded = defineEvent(
     evidenceIds: z.array(z.string().min(1)).min(1),
   }),
 );
+
+/*
+ * Provider events: one per successful fetch from YouTube (never for a reused saved version). They
+ * name what was fetched and the version it was saved as, not its content: a consumer that needs
+ * the content asks the provider.
+ */
+const fetchedVersion = {
+  provider: z.enum(['youtube']),
+  /** The saved version: its id in the provider's store, and when it was fetched. */
+  versionId: z.string().min(1),
+  fetchedAt: z.string().min(1),
+};
+
+export const providerVideoFetched = defineEvent('provider.video.fetched', z.object({ ...fetchedVersion, videoId: z.string().min(1) }));
+
+export const providerTranscriptFetched = defineEvent(
+  'provider.transcript.fetched',
+  z.object({
+    ...fetchedVersion,
+    videoId: z.string().min(1),
+    /** The language asked for; absent for the default track. */
+    lang: z.string().optional(),
+    trackId: z.string().min(1),
+    languageCode: z.string().min(1),
+    translatedTo: z.string().optional(),
+  }),
+);
+
+export const providerCommentsFetched = defineEvent(
+  'provider.comments.fetched',
+  z.object({ ...fetchedVersion, videoId: z.string().min(1), mode: z.enum(['page', 'newest']), count: z.number().int().min(0) }),
+);
+
+export const providerChannelFetched = defineEvent('provider.channel.fetched', z.object({ ...fetchedVersion, channelId: z.string().min(1) }));
+
+export const providerChannelPlaylistsFetched = defineEvent(
+  'provider.channelPlaylists.fetched',
+  z.object({ ...fetchedVersion, channelId: z.string().min(1), sort: z.enum(['newest', 'last-video-added']), count: z.number().int().min(0) }),
+);
+
+export const providerPlaylistFetched = defineEvent(
+  'provider.playlist.fetched',
+  z.object({ ...fetchedVersion, playlistId: z.string().min(1), count: z.number().int().min(0) }),
+);
+
+export const providerSearchFetched = defineEvent(
+  'provider.search.fetched',
+  z.object({ ...fetchedVersion, query: z.string().min(1), count: z.number().int().min(0) }),
+);

@@ -4,3 +4,4 @@ export * from './prices';
 export * from './shapes';
 export * from './billing';
 export * from './research';
+export * from './provider';

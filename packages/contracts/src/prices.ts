@@ -4,22 +4,36 @@
  * `fresh` when the upstream platform is called, `cached` when a saved version is served. The fresh
  * price is reserved up front and the difference returned when the cached one applies. A failed
  * operation is refunded in full.
+ * An operation with a bounded multi-page mode (the newest-first comment collection) prices that
+ * mode apart (`collectionFresh`, `collectionCached`); its facade says which mode's price to reserve
+ * and names the variant that applied.
  */
-export type Price = number | { fresh: number; cached: number };
-export type PriceVariant = 'fresh' | 'cached';
+export type PriceVariant = 'fresh' | 'cached' | 'collectionFresh' | 'collectionCached';
+export type Price = number | ({ fresh: number; cached: number } & Partial<Record<PriceVariant, number>>);
 
 export const priceTable = {
   createProject: 1,
   listProjects: 0,
   addProjectEvidence: 1,
   searchPrivateEvidence: 1,
+  // Provider reads (ADR 0007): fresh = fetched from YouTube now, cached = a saved version served.
+  getVideo: { fresh: 2, cached: 1 },
+  getVideoTranscript: { fresh: 3, cached: 1 },
+  getVideoComments: { fresh: 3, cached: 1, collectionFresh: 10, collectionCached: 2 },
+  getChannel: { fresh: 2, cached: 1 },
+  listChannelPlaylists: { fresh: 2, cached: 1 },
+  getPlaylist: { fresh: 2, cached: 1 },
+  // A search is a query, not a resource: always answered by YouTube, never from a saved version.
+  searchVideos: 2,
 } as const satisfies Record<string, Price>;
 
 export type PricedOperation = keyof typeof priceTable;
 
 /** What an operation costs: the given variant, or the most it can cost (what is reserved). */
-export function priceOf(operationId: string, variant: PriceVariant = 'fresh'): number {
+export function priceOf(operationId: string, variant?: PriceVariant): number {
   const price = (priceTable as Record<string, Price>)[operationId];
   if (price === undefined) return 0;
-  return typeof price === 'number' ? price : price[variant];
+  if (typeof price === 'number') return price;
+  if (variant === undefined) return Math.max(...Object.values(price));
+  return price[variant] ?? price.fresh;
 }

@@ -1,5 +1,6 @@
+import type { ChannelPlaylistSort } from '@vrs/contracts';
 import { getChannel } from './operations/get-channel';
-import { getChannelPlaylists, type ChannelPlaylistSort } from './operations/get-channel-playlists';
+import { getChannelPlaylists } from './operations/get-channel-playlists';
 import { getComments } from './operations/get-comments';
 import { getNewestComments, type NewestCommentsOptions } from './operations/get-newest-comments';
 import { getPlaylist } from './operations/get-playlist';

@@ -1,6 +1,5 @@
 export { createYouTubeClient, defaultClientOptions, type YouTubeClient, type YouTubeClientOptions } from './client';
 export { YouTubeError, type YouTubeErrorCode, type YouTubeErrorReason } from './errors';
-export type { ChannelPlaylistSort } from './operations/get-channel-playlists';
 export type { NewestCommentsOptions } from './operations/get-newest-comments';
 export type { CaptionFormat, TranscriptOptions } from './operations/get-transcript';
 export type { SearchFilter, SearchOptions } from './operations/search';

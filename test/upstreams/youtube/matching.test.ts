@@ -36,10 +36,15 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('fake YouTube request matching', 
     expect(again.headers.get('x-replay-recording')).toMatch(/xaQJbozY_Is\.1_next_video/);
   });
 
-  it('selects over HTTP too, and refuses unknown ids', async () => {
-    const ok = await post('/__control/select', { id: 'youtube-recorded/newpipe-extractor/comments/xaQJbozY_Is.2024-11.1_next_video.json' });
-    expect(ok.status).toBe(200);
+  it('selects and unselects over HTTP too, and refuses unknown ids', async () => {
+    const id = 'youtube-recorded/newpipe-extractor/comments/xaQJbozY_Is.2024-11.1_next_video.json';
+    expect((await post('/__control/select', { id })).status).toBe(200);
+    expect((await post('/youtubei/v1/next', web({ videoId: 'xaQJbozY_Is' }))).headers.get('x-replay-recording')).toBe(id);
+    expect((await post('/__control/unselect', { id })).status).toBe(200);
+    const again = await post('/youtubei/v1/next', web({ videoId: 'xaQJbozY_Is' }));
+    expect(again.headers.get('x-replay-recording')).toMatch(/xaQJbozY_Is\.1_next_video/);
     expect((await post('/__control/select', { id: 'nope.json' })).status).toBe(404);
+    expect((await post('/__control/unselect', { id: 'nope.json' })).status).toBe(404);
   });
 
   it('discriminates by video id, continuation token and browse params', async () => {

@@ -43,6 +43,17 @@ export class ReplayIndex {
     return true;
   }
 
+  /**
+   * Gives `id`'s group back to its default (the newest recording), if `id` is what was selected
+   * there: a test sharing the upstream with others undoes its own selection without a reset.
+   */
+  unselect(id: string): boolean {
+    const recording = this.#byId.get(id);
+    if (!recording) return false;
+    if (this.#selected.get(recording.signature) === recording) this.#selected.delete(recording.signature);
+    return true;
+  }
+
   clearSelections(): void {
     this.#selected.clear();
   }

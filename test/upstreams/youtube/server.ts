@@ -38,6 +38,8 @@ export interface FakeYouTube {
   setLatency(delayMs: number): void;
   /** Makes recording `id` win among the recordings that answer the same request. */
   select(id: string): void;
+  /** Undoes `select(id)`: the group answers with its default recording again. */
+  unselect(id: string): void;
   hits(): HitCounts;
   unmatched(): UnmatchedRequest[];
   recordings(): ReturnType<ReplayIndex['all']>;
@@ -82,6 +84,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
   const select = (id: string) => {
     if (!index.select(id)) throw new Error(`no recording with id ${id}`);
   };
+  const unselect = (id: string) => {
+    if (!index.unselect(id)) throw new Error(`no recording with id ${id}`);
+  };
 
   async function control(req: IncomingMessage, res: ServerResponse, route: string): Promise<void> {
     const body = req.method === 'POST' ? await readBody(req) : '';
@@ -100,6 +105,10 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     }
     if (req.method === 'POST' && route === 'select') {
       if (!index.select(String(input.id))) return sendJson(res, 404, { error: `no recording with id ${String(input.id)}` });
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === 'POST' && route === 'unselect') {
+      if (!index.unselect(String(input.id))) return sendJson(res, 404, { error: `no recording with id ${String(input.id)}` });
       return sendJson(res, 200, { ok: true });
     }
     if (req.method === 'GET' && route === 'hits') return sendJson(res, 200, hitCounts);
@@ -188,6 +197,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     addFault: (rule) => faults.add(rule),
     setLatency: (delayMs) => faults.setGlobalLatency(delayMs),
     select,
+    unselect,
     hits: () => structuredClone(hitCounts),
     unmatched: () => [...unmatchedLog],
     recordings: () => index.all(),

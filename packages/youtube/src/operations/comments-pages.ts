@@ -4,6 +4,7 @@ import { continuationContents, nextToken, tokenOf } from '../normalize/continuat
 import { parseCount } from '../normalize/numbers';
 import type { Comment } from '../shapes/comments';
 import type { Upstream } from '../transport/upstream';
+import { fetchPlayer } from './fetch-player';
 
 type CommentsHeader = InstanceType<typeof YTNodes.CommentsHeader>;
 
@@ -21,14 +22,18 @@ export interface ReplyPage {
 /**
  * The comments section's first token, from the /next response of the video: the continuation
  * item of the `comment-item-section`, as the watch page issues it. Undefined when the video shows
- * no comments section (comments turned off, live streams).
+ * no comments section (comments turned off, live streams). A /next without that section is also
+ * what a video that does not exist gets, so then the player decides: an unplayable video throws
+ * its typed error instead of passing for a video without comments.
  */
 export async function commentsSectionToken(upstream: Upstream, videoId: string): Promise<string | undefined> {
   const next = await upstream.parsed('/next', { videoId });
   const sections = next.contents_memo?.getType(YTNodes.ItemSection) ?? [];
   // youtubei.js keeps targetId ("comments-section") over sectionIdentifier ("comment-item-section").
   const section = sections.find((s) => s.target_id === 'comments-section' || s.target_id === 'comment-item-section');
-  return tokenOf(section?.contents?.firstOfType(YTNodes.ContinuationItem));
+  const token = tokenOf(section?.contents?.firstOfType(YTNodes.ContinuationItem));
+  if (!token) await fetchPlayer(upstream, videoId);
+  return token;
 }
 
 export async function fetchThreadPage(upstream: Upstream, token: string): Promise<CommentThreadPage> {

@@ -1,3 +1,4 @@
+import type { ChannelPlaylistSort } from '@vrs/contracts';
 import { YTNodes } from 'youtubei.js';
 import { continuationContents, nextToken } from '../normalize/continuations';
 import { playlistSummaries } from '../normalize/playlist-summary';
@@ -5,8 +6,6 @@ import { channelUrl } from '../normalize/urls';
 import type { ChannelPlaylists } from '../shapes/playlist';
 import type { Upstream } from '../transport/upstream';
 import { browseChannel, channelNotFound, channelTabParams, resolveChannelId } from './channel-pages';
-
-export type ChannelPlaylistSort = 'newest' | 'last-video-added';
 
 // The entries of the tab's sort menu, as YouTube titles them.
 const sortTitles: Record<ChannelPlaylistSort, RegExp> = { newest: /date added|newest/i, 'last-video-added': /last video added/i };

@@ -55,10 +55,25 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     expect(page.continuation).toBeUndefined();
   });
 
+  it('follows the continuation of the recorded Top page to the authored second page', async () => {
+    const client = testClient(fake);
+    const first = await client.getComments('xaQJbozY_Is');
+    const second = await client.getComments('xaQJbozY_Is', { continuation: first.continuation });
+    expect(second.comments).toHaveLength(10);
+    expect(second.comments[0]).toMatchObject({ id: 'UgwIR_9bUG6Z1jdomVt4AaABAg', author: { name: '@lynnclaywood4043' } });
+    expect(second.continuation).toBeUndefined();
+    expect(fake.unmatched()).toEqual([]);
+  });
+
   it('reports a video without comments section with a warning, not an error', async () => {
     const page = await testClient(fake).getComments('X4VbdwhkE10');
     expect(page.comments).toEqual([]);
     expect(page.warnings[0]).toMatch(/no comments section/);
+  });
+
+  it('asks the player when there is no comments section, so an unavailable video is an error, not an empty page', async () => {
+    await expect(testClient(fake).getComments('INVALID_ID_')).rejects.toMatchObject({ code: 'VIDEO_UNAVAILABLE', reason: 'not_found' });
+    await expect(testClient(fake).getNewestComments('INVALID_ID_', { limit: 10 })).rejects.toMatchObject({ code: 'VIDEO_UNAVAILABLE' });
   });
 
   it('collects newest first through the recorded "Newest" token and the continuations, completely', async () => {

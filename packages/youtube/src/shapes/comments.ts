@@ -1,19 +1,8 @@
 import { z } from 'zod';
+import { commentSchema } from '@vrs/contracts';
 import { warningsSchema } from './common';
 
-export const commentSchema = z.object({
-  id: z.string(),
-  text: z.string(),
-  author: z.object({ id: z.string(), name: z.string(), url: z.string().optional(), isCreator: z.boolean(), isVerified: z.boolean() }),
-  /** YouTube shows rounded counts ("9.8K"); this is that rounded value. */
-  likeCount: z.number().int().min(0),
-  replyCount: z.number().int().min(0),
-  publishedTimeText: z.string(),
-  isPinned: z.boolean(),
-  isHearted: z.boolean(),
-  parentId: z.string().optional(),
-});
-export type Comment = z.infer<typeof commentSchema>;
+export { commentSchema, type Comment } from '@vrs/contracts';
 
 export const commentsPageSchema = z.object({
   videoId: z.string(),

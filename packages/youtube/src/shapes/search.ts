@@ -1,16 +1,8 @@
 import { z } from 'zod';
-import { channelRefSchema, thumbnailSchema, warningsSchema } from './common';
+import { searchVideoSchema } from '@vrs/contracts';
+import { warningsSchema } from './common';
 
-export const searchVideoSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  channel: channelRefSchema,
-  viewCount: z.number().int().min(0).nullable(),
-  publishedTimeText: z.string(),
-  durationSeconds: z.number().int().min(0).nullable(),
-  thumbnails: z.array(thumbnailSchema),
-});
-export type SearchVideo = z.infer<typeof searchVideoSchema>;
+export { searchVideoSchema, type SearchVideo } from '@vrs/contracts';
 
 export const searchResultsSchema = z.object({
   query: z.string(),

@@ -1,18 +1,8 @@
 import { z } from 'zod';
+import { captionTrackSchema } from '@vrs/contracts';
 import { channelRefSchema, thumbnailSchema, warningsSchema } from './common';
 
-export const captionKindSchema = z.enum(['manual', 'asr']);
-
-export const captionTrackSchema = z.object({
-  /** YouTube's vssId (`.en`, `a.en`): unique per track of a video. */
-  id: z.string(),
-  name: z.string(),
-  languageCode: z.string(),
-  kind: captionKindSchema,
-  isTranslatable: z.boolean(),
-  isDefault: z.boolean(),
-});
-export type CaptionTrack = z.infer<typeof captionTrackSchema>;
+export { captionKindSchema, captionTrackSchema, type CaptionTrack } from '@vrs/contracts';
 
 export const videoSchema = z.object({
   id: z.string(),

@@ -1,0 +1,129 @@
+// bench/comments: time to collect 1,000 newest-first comments through the full stack (one process:
+// gateway + services in-process) while the fake YouTube upstream adds 50 ms to every request, beside
+// the sum of that latency over the upstream requests the collection made, and their ratio. The
+// collection follows one continuation after another (each page names the next), so the latency sum
+// is the floor; the ratio shows what our side adds. Not a test: it prints figures.
+// Env: BENCH_COMMENTS (1000), BENCH_LATENCY_MS (50), BENCH_RUNS (5).
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGatewayProcess } from '../../test/support/processes';
+import { apiClient } from '../../test/support/api-client';
+import { hasRecorded, projectDir, recordedDir } from '../../test/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube } from '../../test/upstreams/youtube/server';
+
+const target = Number(process.env.BENCH_COMMENTS ?? 1000);
+const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const videoId = 'xaQJbozY_Is';
+
+// Raw InnerTube JSON, walked by hand, as in the fixture generator.
+type Json = Record<string, any>;
+
+/**
+ * Nobody recorded 1,000 newest-first comments, so the authored newest pages of xaQJbozY_Is are
+ * extended into a chain: from the token the authored first page carries, every page holds the 20
+ * recorded threads again and the continuation to the next one, until the target is reachable.
+ * Pages repeat comments; for timing only the number and size of pages matter.
+ */
+async function writeChainedPages(dir: string): Promise<number> {
+  const authored = JSON.parse(await readFile(join(projectDir, 'comments', `${videoId}.newest.json`), 'utf8')) as Json;
+  const [first, second] = authored.exchanges as Json[];
+  const firstItems = first.response.body.onResponseReceivedEndpoints[1].reloadContinuationItemsCommand.continuationItems as Json[];
+  const threads = [
+    ...firstItems.filter((item) => item.commentThreadRenderer),
+    ...(second.response.body.onResponseReceivedEndpoints[0].appendContinuationItemsAction.continuationItems as Json[]),
+  ];
+  const continuationItem = firstItems.find((item) => item.continuationItemRenderer) as Json;
+  const firstToken = continuationItem.continuationItemRenderer.continuationEndpoint.continuationCommand.token as string;
+  const pageCount = Math.ceil((target - (firstItems.length - 1)) / threads.length);
+  const token = (page: number) => (page === 0 ? firstToken : `bench:${videoId}:newest:${page}`);
+  const exchanges = Array.from({ length: pageCount }, (_, page) => {
+    const next = structuredClone(continuationItem);
+    next.continuationItemRenderer.continuationEndpoint.continuationCommand.token = token(page + 1);
+    const items = page + 1 < pageCount ? [...threads, next] : threads;
+    return {
+      request: { method: 'POST', url: 'https://www.youtube.com/youtubei/v1/next?prettyPrint=false', clientName: 'WEB', body: { continuation: token(page) } },
+      // Later than the authored page answering the same first token, so the chain wins.
+      response: {
+        status: 200,
+        recordedAt: '2099-01-01T00:00:00Z',
+        body: {
+          responseContext: first.response.body.responseContext,
+          onResponseReceivedEndpoints: [{ appendContinuationItemsAction: { continuationItems: items, targetId: 'comments-section' } }],
+          frameworkUpdates: first.response.body.frameworkUpdates,
+        },
+      },
+    };
+  });
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'newest-chain.json'), JSON.stringify({ format: 'vrs-youtube-exchanges', note: 'bench/comments: generated chain', exchanges }));
+  return pageCount;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  if (!hasRecorded) {
+    console.log(`bench/comments needs the recorded comments of ${videoId} in ${recordedDir}; it is absent.`);
+    return;
+  }
+  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-comments-'));
+  const chainDir = join(runDir, 'chain');
+  const chainPages = await writeChainedPages(chainDir);
+  const fake = await startFakeYouTube({ replayDirs: [recordedDir, projectDir, chainDir], log: () => undefined });
+  const gateway = await startGatewayProcess(
+    'bench-comments-gateway',
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      SERVICES_MODE: 'inprocess',
+      SERVE_HOSTED_SERVICES: 'false',
+      DEMO_MODE: 'true',
+      DATA_DIR: join(runDir, 'data'),
+      NATS_NAMESPACE: `bench_comments_${process.pid}`,
+      INTERNAL_TOKEN: 'bench-internal-token-0123456789',
+      BILLING_STARTING_CREDITS: '1000000',
+      RATE_LIMIT_STORE: 'memory',
+      YOUTUBE_UPSTREAM_URL: fake.url,
+    },
+    runDir,
+  );
+  try {
+    const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
+    const path = `/v1/providers/youtube/videos/${videoId}/comments?newest=true&limit=${target}&refresh=true`;
+    const warmup = await api('GET', path);
+    if (warmup.status !== 200) throw new Error(`collection failed: ${warmup.status} ${warmup.text}`);
+
+    fake.setLatency(latencyMs);
+    const rows: { elapsedMs: number; requests: number; pages: number; comments: number; complete: boolean }[] = [];
+    for (let run = 0; run < runs; run++) {
+      fake.reset();
+      fake.setLatency(latencyMs);
+      const started = performance.now();
+      const response = await api('GET', path);
+      const elapsedMs = performance.now() - started;
+      if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
+      const { comments, pagesFetched, complete } = response.body as { comments: unknown[]; pagesFetched: number; complete: boolean };
+      rows.push({ elapsedMs, requests: fake.hits().total, pages: pagesFetched, comments: comments.length, complete });
+    }
+
+    console.log(`\nbench/comments — newest-first collection of ${target} comments of ${videoId}, ${latencyMs} ms added to every upstream request, ${runs} runs`);
+    console.log(`(the recorded newest pages extended by a chain of ${chainPages} pages repeating the recorded threads)\n`);
+    console.log('| run | comments | comment pages | upstream requests | elapsed ms | latency sum ms | elapsed / latency sum |');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    rows.forEach((row, run) => {
+      const latencySum = row.requests * latencyMs;
+      console.log(`| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} |`);
+    });
+    const elapsed = median(rows.map((row) => row.elapsedMs));
+    const latencySum = median(rows.map((row) => row.requests)) * latencyMs;
+    console.log(`\nmedian: ${elapsed.toFixed(0)} ms for ${latencySum} ms of upstream latency — ratio ${(elapsed / latencySum).toFixed(2)}, ${((elapsed - latencySum) / median(rows.map((row) => row.requests))).toFixed(1)} ms of our own per request`);
+  } finally {
+    await gateway.stop();
+    await fake.close();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+await main();

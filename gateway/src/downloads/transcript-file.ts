@@ -1,0 +1,74 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { createLogger } from '@vrs/kit';
+import type { CreditFigures, GatewayContext } from '../context';
+import { sendError } from '../errors/envelope';
+import { toAppError } from '../errors/to-app-error';
+import { router, type GatewayMeta } from '../trpc';
+import { getVideoTranscript } from '../v1/videos/get-video-transcript';
+import { subtitleContentTypes, toSrt, toVtt, type SubtitleFormat } from './subtitles';
+
+const log = createLogger('gateway');
+const transcriptOnly = router({ getVideoTranscript });
+
+function isSubtitleFormat(value: unknown): value is SubtitleFormat {
+  return value === 'srt' || value === 'vtt';
+}
+
+function creditHeaders(credits: CreditFigures): Record<string, string> {
+  if (credits.charged === undefined) return {};
+  return { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) };
+}
+
+/** Ids are YouTube's own characters, but a filename must never carry a quote or a path. */
+const safeFilePart = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
+
+/**
+ * `GET /v1/providers/{provider}/videos/{id}/transcript?format=srt|vtt`: trpc-to-openapi answers
+ * JSON only, so this route sits in front of it and answers the subtitle file. It runs the same
+ * getVideoTranscript procedure (through a caller, with the request's gateway context), so auth,
+ * scopes, metering and validation are the operation's own; rate limits ran before it, and errors
+ * go out in the envelope with the credit headers. Other formats are the JSON handler's business.
+ */
+export function transcriptFileRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
+  return async (req, res, next) => {
+    const format = req.query.format;
+    if (!isSubtitleFormat(format)) return next();
+    const ctx = contextOf(req, res);
+    // A file carries the segments, whatever `detail` asked for.
+    const input = { ...req.query, ...req.params, detail: 'segments' };
+    try {
+      const transcript = await transcriptOnly.createCaller(ctx).getVideoTranscript(input as never);
+      const body = (format === 'srt' ? toSrt : toVtt)(transcript.segments ?? []);
+      const language = transcript.translatedTo?.languageCode ?? transcript.track.languageCode;
+      res
+        .status(200)
+        .set({
+          ...creditHeaders(ctx.credits),
+          'Content-Type': subtitleContentTypes[format],
+          'Content-Disposition': `attachment; filename="${safeFilePart(`${transcript.videoId}.${language}.${format}`)}"`,
+        })
+        .send(body);
+    } catch (error) {
+      const appError = toAppError(error, { input, fieldCodes: (getVideoTranscript._def.meta as GatewayMeta | undefined)?.fieldCodes });
+      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path }, 'request failed');
+      sendError(res, appError, req.requestId, creditHeaders(ctx.credits));
+    }
+  };
+}
+
+/** What this route adds to the getVideoTranscript operation in the OpenAPI document. */
+export const transcriptFilePaths = {
+  '/providers/{provider}/videos/{id}/transcript': {
+    get: {
+      responses: {
+        200: {
+          content: {
+            'application/x-subrip': { schema: { type: 'string', description: 'With `format=srt`: a SubRip file of the segments.' } },
+            'text/vtt': { schema: { type: 'string', description: 'With `format=vtt`: a WebVTT file of the segments.' } },
+          },
+        },
+      },
+    },
+  },
+} satisfies ZodOpenApiPathsObject;

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { channelSchema, providerParam } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+import { channelIdParam, charged, providerFieldCodes, refreshParam } from '../providers/provider-params';
+
+export const getChannel = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/providers/{provider}/channels/{id}',
+      operationId: 'getChannel',
+      tags: ['Channels'],
+      summary: 'Inspect a channel',
+      description: 'Title, handle, description, subscriber and video counts, thumbnails and recent uploads. 404 `CHANNEL_NOT_FOUND` for unknown or removed channels.',
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+    fieldCodes: providerFieldCodes,
+  })
+  .input(z.object({ provider: providerParam(), id: channelIdParam(), refresh: refreshParam() }))
+  .output(channelSchema)
+  .query(async ({ ctx, input }) => charged(ctx, await ctx.services.provider.channels.get.query({ channel: input.id, refresh: input.refresh })));

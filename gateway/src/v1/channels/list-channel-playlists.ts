@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { channelPlaylistSortSchema, channelPlaylistsSchema, providerParam } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+import { channelIdParam, charged, continuationParam, providerFieldCodes, refreshParam } from '../providers/provider-params';
+
+export const listChannelPlaylists = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/providers/{provider}/channels/{id}/playlists',
+      operationId: 'listChannelPlaylists',
+      tags: ['Channels'],
+      summary: "A channel's playlists",
+      description: "The channel's Playlists tab, ordered as `sort` asks (`newest`: date added, the default; `last-video-added`), one page at a time.",
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+    fieldCodes: providerFieldCodes,
+  })
+  .input(
+    z.object({
+      provider: providerParam(),
+      id: channelIdParam(),
+      refresh: refreshParam(),
+      sort: channelPlaylistSortSchema.default('newest').describe('Ordering of the playlists tab.'),
+      continuation: continuationParam(),
+    }),
+  )
+  .output(channelPlaylistsSchema)
+  .query(async ({ ctx, input }) =>
+    charged(
+      ctx,
+      await ctx.services.provider.channels.listPlaylists.query({ channel: input.id, sort: input.sort, continuation: input.continuation, refresh: input.refresh }),
+    ),
+  );

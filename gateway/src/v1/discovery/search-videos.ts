@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { providerParam, videoSearchResultsSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+import { charged, continuationParam, providerFieldCodes } from '../providers/provider-params';
+
+export const searchVideos = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/providers/{provider}/search',
+      operationId: 'searchVideos',
+      tags: ['Discovery'],
+      summary: 'Search videos',
+      description: 'Video search results as YouTube ranks them, one page at a time. Always answered by YouTube (a search is not reused from saved data).',
+      protect: true,
+      errorResponses: [...meteredErrors, 422],
+    },
+    auth: { scopes: ['data:read'] },
+    fieldCodes: { ...providerFieldCodes, q: { missing: 'QUERY_REQUIRED' } },
+  })
+  .input(z.object({ provider: providerParam(), q: z.string().trim().min(1).max(200).describe('What to search for.'), continuation: continuationParam() }))
+  .output(videoSearchResultsSchema)
+  .query(async ({ ctx, input }) => charged(ctx, await ctx.services.provider.videos.search.query({ q: input.q, continuation: input.continuation })));

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { playlistSchema, providerParam } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+import { charged, continuationParam, providerFieldCodes, refreshParam } from '../providers/provider-params';
+
+export const getPlaylist = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/providers/{provider}/playlists/{id}',
+      operationId: 'getPlaylist',
+      tags: ['Playlists'],
+      summary: 'Inspect a playlist',
+      description:
+        'The playlist with one page of its videos, `estimatedTotal`, and `continuation` while more pages exist (an extension: pass it back for the next page). 404 `PLAYLIST_NOT_FOUND` for unknown or removed playlists.',
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+    fieldCodes: providerFieldCodes,
+  })
+  .input(
+    z.object({ provider: providerParam(), id: z.string().min(1).max(200).describe('YouTube playlist id.'), refresh: refreshParam(), continuation: continuationParam() }),
+  )
+  .output(playlistSchema)
+  .query(async ({ ctx, input }) =>
+    charged(ctx, await ctx.services.provider.playlists.get.query({ playlistId: input.id, continuation: input.continuation, refresh: input.refresh })),
+  );

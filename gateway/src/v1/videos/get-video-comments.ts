@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { commentsSchema, defaultNewestCommentsLimit, maxNewestCommentsLimit, providerParam } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+import { charged, continuationParam, providerFieldCodes, queryFlag, refreshParam, videoIdParam } from '../providers/provider-params';
+
+const newestWithContinuation = 'continuation pages through the default ranking; a newest-first collection always starts from the newest comment';
+
+export const getVideoComments = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/providers/{provider}/videos/{id}/comments',
+      operationId: 'getVideoComments',
+      tags: ['Videos'],
+      summary: 'Video comments',
+      description:
+        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached or a page failed. A collection is priced apart from a page.",
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+    fieldCodes: providerFieldCodes,
+    reserveVariant: (raw) => (raw.newest === 'true' ? 'collectionFresh' : 'fresh'),
+  })
+  .input(
+    z
+      .object({
+        provider: providerParam(),
+        id: videoIdParam(),
+        refresh: refreshParam(),
+        continuation: continuationParam(),
+        newest: queryFlag('Collect newest first, following continuations, up to `limit` comments.'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(maxNewestCommentsLimit)
+          .default(defaultNewestCommentsLimit)
+          .describe('Extension, with `newest=true`: the most comments to collect (replies included).'),
+        replies: queryFlag('Extension, with `newest=true`: also collect the replies of each comment (they count against `limit`).'),
+      })
+      .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation }),
+  )
+  .output(commentsSchema)
+  .query(async ({ ctx, input }) => {
+    const { comments } = ctx.services.provider;
+    const { id: videoId, refresh } = input;
+    if (!input.newest) return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, refresh }));
+    return charged(ctx, await comments.collectNewest.query({ videoId, limit: input.limit, replies: input.replies, refresh }), 'collection');
+  });

@@ -1,0 +1,31 @@
+import type { EventBus } from '@vrs/bus';
+import type { Logger, ServiceModule } from '@vrs/kit';
+import type { Store } from '@vrs/store';
+import { createYouTubeClient } from '@vrs/youtube';
+import type { ProviderModuleConfig } from './provider-deps';
+import { createVersionsRepo } from './repo/versions-repo';
+import { createProviderRouter, type ProviderRouter } from './router';
+import { createVersionedReads } from './versions/versioned-reads';
+
+export interface ProviderModuleOptions {
+  store: Store;
+  bus: EventBus;
+  logger: Logger;
+  config: ProviderModuleConfig;
+}
+
+export async function createProviderModule({ store, bus, logger, config }: ProviderModuleOptions): Promise<ServiceModule<ProviderRouter>> {
+  const versions = createVersionsRepo(store);
+  const youtube = createYouTubeClient(config.youtube);
+  const reads = createVersionedReads({ versions, bus, logger });
+  return {
+    name: 'provider',
+    router: createProviderRouter({ youtube, versions, reads }),
+    async start() {
+      await Promise.all([versions.ensureIndexes(), bus.ensureStreams(['provider'])]);
+      logger.info({ origin: config.youtube.origin ?? 'https://www.youtube.com', proxy: Boolean(config.youtube.proxyUrl) }, 'provider started');
+    },
+    // The store and bus belong to the host; the YouTube client holds no connections of its own to close.
+    async stop() {},
+  };
+}

@@ -1,0 +1,27 @@
+import { collectNewestCommentsInputSchema, providerCommentsFetched, type Comments, type Served } from '@vrs/contracts';
+import { procedure } from '@vrs/kit';
+import type { NewestComments } from '@vrs/youtube';
+import type { ProviderDeps } from '../../provider-deps';
+import { metaOf } from '../../versions/meta';
+import { versionKey } from '../../versions/keys';
+
+/**
+ * A bounded newest-first collection, following the continuations YouTube issues until `limit`
+ * comments or the end. Replies are collected only when asked for: each thread's replies are as old
+ * as the thread, so they would crowd the newest comments out of the bound. A collection cut short
+ * (bound reached, a page failed) is saved and answered as it is, with `meta.partial` and warnings.
+ */
+export const collectNewestComments = ({ reads, youtube }: ProviderDeps) =>
+  procedure.input(collectNewestCommentsInputSchema).query(async ({ input }): Promise<Served<Comments>> => {
+    const { videoId, limit, replies } = input;
+    const { version, cached } = await reads.read({
+      kind: 'newestComments',
+      key: versionKey(videoId, 'newest', limit, replies ? 'with-replies' : 'top-level'),
+      refresh: input.refresh,
+      fetch: () => youtube.getNewestComments(videoId, { limit, includeReplies: replies }),
+      event: providerCommentsFetched,
+      eventData: (collection: NewestComments) => ({ videoId, mode: 'newest' as const, count: collection.comments.length }),
+    });
+    const { warnings, partial, ...collection } = version.data;
+    return { result: { ...collection, meta: metaOf(version, warnings, partial) }, cached };
+  });

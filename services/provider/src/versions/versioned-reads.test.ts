@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryBus, type EventBus } from '@vrs/bus';
+import { providerVideoFetched } from '@vrs/contracts';
+import { AppError, rootLogger } from '@vrs/kit';
+import { openStore, type Store } from '@vrs/store';
+import { YouTubeError } from '@vrs/youtube';
+import { createVersionsRepo } from '../repo/versions-repo';
+import { createVersionedReads } from './versioned-reads';
+
+describe('versioned reads', () => {
+  let dataDir: string;
+  let store: Store;
+  let bus: EventBus;
+  let published: unknown[];
+  let fetches: number;
+  let reads: ReturnType<typeof createVersionedReads>;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'vrs-versions-'));
+    store = await openStore({ service: 'provider', dataDir });
+    bus = createMemoryBus();
+    published = [];
+    fetches = 0;
+    await bus.subscribe('test-recorder', providerVideoFetched, async (event) => {
+      published.push(event.data);
+    });
+    reads = createVersionedReads({ versions: createVersionsRepo(store), bus, logger: rootLogger.child({}, { level: 'silent' }) });
+  });
+  afterEach(async () => {
+    await bus.close();
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const read = (refresh: boolean, fetch = async () => ({ n: ++fetches })) =>
+    reads.read({ kind: 'video', key: 'abc', refresh, fetch, event: providerVideoFetched, eventData: () => ({ videoId: 'abc' }) });
+
+  it('fetches once, then serves the saved version whatever its age', async () => {
+    const first = await read(false);
+    const second = await read(false);
+    expect(first.cached).toBe(false);
+    expect(second).toEqual({ version: first.version, cached: true });
+    expect(fetches).toBe(1);
+  });
+
+  it('saves a refresh as a new version, newer than the last, and serves it from then on', async () => {
+    const first = await read(false);
+    const refreshed = await read(true);
+    expect(refreshed.cached).toBe(false);
+    expect(refreshed.version._id).not.toBe(first.version._id);
+    expect(refreshed.version.fetchedAt >= first.version.fetchedAt).toBe(true);
+    expect((await read(false)).version).toEqual(refreshed.version);
+    expect(await store.collection('versions').countDocuments({ kind: 'video', key: 'abc' })).toBe(2);
+  });
+
+  it('answers a failed refresh with the error, never the saved version, and keeps that version', async () => {
+    const first = await read(false);
+    const failure = new YouTubeError({ code: 'UPSTREAM_UNAVAILABLE', reason: 'rate_limited', message: 'YouTube rate-limited the request' });
+    const error = await read(true, () => Promise.reject(failure)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503, details: { reason: 'rate_limited', retryable: true } });
+    expect((await read(false)).version).toEqual(first.version);
+  });
+
+  it('announces each fetch with the version it was saved as, and nothing for a reuse', async () => {
+    const first = await read(false);
+    await read(false);
+    const refreshed = await read(true);
+    await expect.poll(() => published.length).toBe(2);
+    expect(published).toEqual([
+      { provider: 'youtube', versionId: first.version._id, fetchedAt: first.version.fetchedAt, videoId: 'abc' },
+      { provider: 'youtube', versionId: refreshed.version._id, fetchedAt: refreshed.version.fetchedAt, videoId: 'abc' },
+    ]);
+  });
+
+  it('still answers a saved fetch when its announcement cannot be published', async () => {
+    await bus.close();
+    const result = await read(false);
+    expect(result.cached).toBe(false);
+    expect((await read(false)).cached).toBe(true);
+  });
+});

@@ -1,0 +1,58 @@
+import type { EventBus } from '@vrs/bus';
+import type { EventData, EventDefinition } from '@vrs/contracts';
+import type { Logger } from '@vrs/kit';
+import type { VersionDoc, VersionKind, VersionsRepo } from '../repo/versions-repo';
+import { toAppError } from './upstream-error';
+
+type OwnEventData<E extends EventDefinition> = Omit<EventData<E>, 'provider' | 'versionId' | 'fetchedAt'>;
+
+export interface VersionedRead<T, E extends EventDefinition> {
+  kind: VersionKind;
+  key: string;
+  /** Fetch from YouTube even when a version is saved. */
+  refresh: boolean;
+  fetch: () => Promise<T>;
+  /** Announced after each fetch; the helper adds provider, versionId and fetchedAt. */
+  event: E;
+  eventData: (data: T) => OwnEventData<E>;
+}
+
+export interface ServedVersion<T> {
+  version: VersionDoc<T>;
+  /** True when a saved version answered and YouTube was not asked. */
+  cached: boolean;
+}
+
+/**
+ * The one rule every provider read follows (ADR 0007): the latest saved version answers, whatever
+ * its age, unless the caller asks for a refresh; a fetch is saved as a new version and announced.
+ * A failed fetch is an error, never an older version passed off as fresh.
+ */
+export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventBus; logger: Logger }) {
+  const { versions, bus, logger } = deps;
+  return {
+    async read<T, E extends EventDefinition>(spec: VersionedRead<T, E>): Promise<ServedVersion<T>> {
+      if (!spec.refresh) {
+        const saved = await versions.latest<T>(spec.kind, spec.key);
+        if (saved) return { version: saved, cached: true };
+      }
+      let data: T;
+      try {
+        data = await spec.fetch();
+      } catch (error) {
+        throw toAppError(error);
+      }
+      const version = await versions.save(spec.kind, spec.key, data);
+      const event = { provider: 'youtube', versionId: version._id, fetchedAt: version.fetchedAt, ...spec.eventData(data) } as EventData<E>;
+      try {
+        await bus.publish(spec.event, event);
+      } catch (err) {
+        // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
+        logger.error({ err, event: spec.event.type, versionId: version._id }, 'fetched version saved but its event was not published');
+      }
+      return { version, cached: false };
+    },
+  };
+}
+
+export type VersionedReads = ReturnType<typeof createVersionedReads>;

@@ -1,0 +1,118 @@
+import { describe, expect, inject, it } from 'vitest';
+import { apiClient, createApiKey, type ApiResponse } from '../support/api-client';
+import { fakeYouTubeControl } from '../upstreams/youtube/control-client';
+import { hasRecorded, reportMissingShared } from '../upstreams/youtube/fixture-dirs';
+
+reportMissingShared('provider comments (e2e)');
+
+const gatewayUrl = inject('gatewayUrl');
+const youtube = fakeYouTubeControl(inject('youtubeUpstreamUrl'));
+const commentsPath = (id: string, query = '') => `/v1/providers/youtube/videos/${id}/comments${query}`;
+const charged = (response: ApiResponse) => Number(response.headers.get('x-credits-charged'));
+
+describe.skipIf(!hasRecorded)('comments over the recordings', () => {
+  const api = apiClient(gatewayUrl, { 'x-demo-user': `provider-comments-${Date.now()}` });
+
+  it("reserves the price of the mode asked for: a page needs a page's credits, a collection its own", async () => {
+    const { key } = await createApiKey(inject('stackEnv'), { credits: 5 });
+    const poor = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
+    const page = await poor('GET', commentsPath('bjFtFMilb34'));
+    expect(page.status, page.text).toBe(200);
+    const collection = await poor('GET', commentsPath('bjFtFMilb34', '?newest=true&limit=10'));
+    expect(collection.status).toBe(402);
+    expect(collection.body.error).toMatchObject({ code: 'INSUFFICIENT_CREDITS', details: { required: 10 } });
+    expect(Number(collection.headers.get('x-credits-remaining'))).toBe(5 - charged(page));
+  });
+
+  it('answers one page in the default ranking with its continuation, and the page the continuation names', async () => {
+    const first = await api('GET', commentsPath('xaQJbozY_Is'));
+    expect(first.status, first.text).toBe(200);
+    expect(charged(first)).toBe(3);
+    expect(first.body).toMatchObject({ videoId: 'xaQJbozY_Is', totalCount: 21051, meta: { provider: 'youtube', partial: false, warnings: [] } });
+    expect(first.body.comments).toHaveLength(20);
+    expect(first.body.comments[0]).toEqual({
+      id: 'UgwSOM0QHBLysE3vZE54AaABAg',
+      text: expect.stringMatching(/^The 12,022 Calendar is sold out/),
+      author: { id: 'UCsXVk37bltHxD1rDPwtNM8Q', name: '@kurzgesagt', url: 'https://www.youtube.com/@kurzgesagt', isCreator: true, isVerified: true },
+      likeCount: 9800,
+      replyCount: 327,
+      publishedTimeText: '4 years ago (edited)',
+      isPinned: true,
+      isHearted: false,
+    });
+    expect(first.body).not.toHaveProperty('complete');
+    const again = await api('GET', commentsPath('xaQJbozY_Is'));
+    expect(charged(again)).toBe(1);
+    expect(again.body.meta.fetchedAt).toBe(first.body.meta.fetchedAt);
+
+    const second = await api('GET', commentsPath('xaQJbozY_Is', `?continuation=${encodeURIComponent(first.body.continuation)}`));
+    expect(second.status, second.text).toBe(200);
+    expect(charged(second)).toBe(3);
+    expect(second.body.comments).toHaveLength(10);
+    expect(second.body.continuation).toBeUndefined();
+    const ids = [...first.body.comments, ...second.body.comments].map((comment: { id: string }) => comment.id);
+    expect(new Set(ids).size).toBe(30);
+  });
+
+  it('collects newest first through the recorded "Newest" token and the continuations, completely, priced as a collection', async () => {
+    const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true'));
+    expect(response.status, response.text).toBe(200);
+    expect(charged(response)).toBe(10);
+    expect(response.body).toMatchObject({
+      complete: true,
+      pagesFetched: 3,
+      topLevelCount: 20,
+      replyCount: 0,
+      remainingContinuations: 0,
+      totalCount: 21051,
+      meta: { partial: false, warnings: [] },
+    });
+    expect(response.body.comments[0].isPinned).toBe(true);
+    expect(response.body.comments[1].publishedTimeText).toBe('11 months ago');
+    expect(response.body.continuation).toBeUndefined();
+    const reused = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=500'));
+    expect(charged(reused)).toBe(2);
+    expect(reused.body.meta.fetchedAt).toBe(response.body.meta.fetchedAt);
+  });
+
+  it('stops at the bound and says so: partial, with warnings and the continuations not followed', async () => {
+    const mid = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=15'));
+    expect(mid.body).toMatchObject({ complete: false, topLevelCount: 15, remainingContinuations: 0, meta: { partial: true } });
+    expect(mid.body.comments).toHaveLength(15);
+    expect(mid.body.meta.warnings[0]).toMatch(/limit of 15 comments/);
+    const atPageEnd = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=10'));
+    expect(atPageEnd.body).toMatchObject({ complete: false, topLevelCount: 10, remainingContinuations: 1, meta: { partial: true } });
+    expect(atPageEnd.body.meta.warnings[0]).toMatch(/limit of 10 comments; 1 continuation/);
+  });
+
+  it('follows the replies of each thread when asked, replies carrying their parent', async () => {
+    const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&replies=true&limit=11'));
+    expect(response.body).toMatchObject({ topLevelCount: 1, replyCount: 10, meta: { partial: true } });
+    expect(response.body.comments[1]).toMatchObject({ parentId: 'UgwSOM0QHBLysE3vZE54AaABAg', id: expect.stringMatching(/^UgwSOM0QHBLysE3vZE54AaABAg\./) });
+  });
+
+  it('returns what it collected, marked partial, when a later page fails', async () => {
+    // The request and its one retry both fail.
+    await youtube.addFault({ match: { endpoint: 'next', continuation: 'vrs-authored:xaQJbozY_Is:newest:page-2' }, kind: 'status', status: 500, times: 2 });
+    const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=400'));
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ complete: false, topLevelCount: 10, remainingContinuations: 1, meta: { partial: true } });
+    expect(response.body.meta.warnings.join(' ')).toMatch(/Comment page 3 failed/);
+    // Saved as it is: a refresh asks again.
+    const retried = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=400&refresh=true'));
+    expect(retried.body).toMatchObject({ complete: true, topLevelCount: 20, meta: { partial: false } });
+  });
+
+  it('answers a video without comments section with an empty page that says why', async () => {
+    const live = await api('GET', commentsPath('X4VbdwhkE10'));
+    expect(live.status).toBe(200);
+    expect(live.body.comments).toEqual([]);
+    expect(live.body.meta).toMatchObject({ partial: false, warnings: [expect.stringMatching(/no comments section/)] });
+  });
+
+  it('answers a removed or unknown video with 404 VIDEO_UNAVAILABLE rather than an empty page', async () => {
+    const response = await api('GET', commentsPath('INVALID_ID_'));
+    expect(response.status, response.text).toBe(404);
+    expect(response.body.error).toMatchObject({ code: 'VIDEO_UNAVAILABLE' });
+  });
+});
