@@ -7,7 +7,7 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGatewayProcess } from '../../test/support/processes';
+import { startBenchGateway } from '../support/bench-gateway';
 import { apiClient } from '../../test/support/api-client';
 import { hasRecorded, projectDir, recordedDir } from '../../test/upstreams/youtube/fixture-dirs';
 import { startFakeYouTube } from '../../test/upstreams/youtube/server';
@@ -72,23 +72,7 @@ async function main() {
   const chainDir = join(runDir, 'chain');
   const chainPages = await writeChainedPages(chainDir);
   const fake = await startFakeYouTube({ replayDirs: [recordedDir, projectDir, chainDir], log: () => undefined });
-  const gateway = await startGatewayProcess(
-    'bench-comments-gateway',
-    {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      SERVICES_MODE: 'inprocess',
-      SERVE_HOSTED_SERVICES: 'false',
-      DEMO_MODE: 'true',
-      DATA_DIR: join(runDir, 'data'),
-      NATS_NAMESPACE: `bench_comments_${process.pid}`,
-      INTERNAL_TOKEN: 'bench-internal-token-0123456789',
-      BILLING_STARTING_CREDITS: '1000000',
-      RATE_LIMIT_STORE: 'memory',
-      YOUTUBE_UPSTREAM_URL: fake.url,
-    },
-    runDir,
-  );
+  const gateway = await startBenchGateway('bench-comments', runDir, { RATE_LIMIT_STORE: 'memory', YOUTUBE_UPSTREAM_URL: fake.url });
   try {
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
     const path = `/v1/providers/youtube/videos/${videoId}/comments?newest=true&limit=${target}&refresh=true`;

@@ -7,7 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startGatewayProcess, startProcess, type RunningProcess } from '../../test/support/processes';
+import { startProcess, type RunningProcess } from '../../test/support/processes';
+import { startBenchGateway } from '../support/bench-gateway';
 import { apiClient, eventually } from '../../test/support/api-client';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -57,24 +58,7 @@ async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-'));
   const processes: RunningProcess[] = [];
   try {
-    const gateway = await startGatewayProcess(
-      'bench-gateway',
-      {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        SERVICES_MODE: 'inprocess',
-        SERVE_HOSTED_SERVICES: 'false',
-        DEMO_MODE: 'true',
-        DATA_DIR: join(runDir, 'data'),
-        NATS_NAMESPACE: `bench_${process.pid}`,
-        INTERNAL_TOKEN: 'bench-internal-token-0123456789',
-        BILLING_STARTING_CREDITS: '1000000000',
-        RATE_LIMIT_PER_ACCOUNT: '1000000000',
-        RATE_LIMIT_PER_IP: '1000000000',
-        RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
-      },
-      runDir,
-    );
+    const gateway = await startBenchGateway('bench-search', runDir, { RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats' });
     processes.push(gateway);
     const headers = { 'x-demo-user': 'bench' };
     const api = apiClient(gateway.url, headers);
