@@ -1,0 +1,68 @@
+// bench/trends: time of one trend report (methodology 3.0, deterministic mode) through the full
+// stack (one process: gateway + services in-process) while the fake YouTube upstream adds 50 ms to
+// every request, beside the upstream critical path: the longest chain of dependent upstream calls
+// (search page 1 → search page 2 → a video's player → its WEB player and /next side by side; channel
+// pages run beside the videos), and their ratio. Not a test: it prints figures.
+// Env: BENCH_LATENCY_MS (50), BENCH_RUNS (5), BENCH_SAMPLE_SIZE (20), YOUTUBE_MAX_CONCURRENCY (provider default).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TrendReport } from '@vrs/contracts';
+import { startBenchGateway } from '../support/bench-gateway';
+import { apiClient } from '../../test/support/api-client';
+import { trendsFixtureTopic } from '../../test/upstreams/youtube/author-trends-fixtures';
+import { projectDir } from '../../test/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube } from '../../test/upstreams/youtube/server';
+
+const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const sampleSize = Number(process.env.BENCH_SAMPLE_SIZE ?? 20);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-trends-'));
+  const fake = await startFakeYouTube({ replayDirs: [projectDir], log: () => undefined });
+  const gateway = await startBenchGateway('bench-trends', runDir, {
+    RATE_LIMIT_STORE: 'memory',
+    YOUTUBE_UPSTREAM_URL: fake.url,
+    ...(process.env.YOUTUBE_MAX_CONCURRENCY ? { YOUTUBE_MAX_CONCURRENCY: process.env.YOUTUBE_MAX_CONCURRENCY } : {}),
+  });
+  try {
+    const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
+    const path = `/v1/providers/youtube/trends?q=${encodeURIComponent(trendsFixtureTopic)}&sampleSize=${sampleSize}&mode=deterministic`;
+    const warmup = await api('GET', path);
+    if (warmup.status !== 200) throw new Error(`report failed: ${warmup.status} ${warmup.text}`);
+
+    const rows: { elapsedMs: number; requests: number; videos: number }[] = [];
+    for (let run = 0; run < runs; run++) {
+      fake.reset();
+      fake.setLatency(latencyMs);
+      const started = performance.now();
+      const response = await api<TrendReport>('GET', path);
+      const elapsedMs = performance.now() - started;
+      if (response.status !== 200) throw new Error(`report failed: ${response.status} ${response.text}`);
+      const hits = fake.hits();
+      rows.push({ elapsedMs, requests: hits.total, videos: response.body.sample.enrichedVideos });
+    }
+
+    console.log(`\nbench/trends — trend report of "${trendsFixtureTopic}" (sampleSize ${sampleSize}, deterministic), ${latencyMs} ms added to every upstream request, ${runs} runs\n`);
+    console.log('| run | videos enriched | upstream requests | dependent calls on the critical path | elapsed ms | critical path ms | elapsed / critical path |');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    // The sorted searches run beside the relevance ones, so the longest chain of dependent calls is
+    // relevance page 1 → page 2 → a video's player → its WEB player ‖ /next.
+    const criticalPathCalls = 4;
+    const critical = criticalPathCalls * latencyMs;
+    rows.forEach((row, run) => {
+      console.log(`| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`);
+    });
+    const elapsed = median(rows.map((row) => row.elapsedMs));
+    console.log(`\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms upstream critical path — ratio ${(elapsed / critical).toFixed(2)}`);
+  } finally {
+    await gateway.stop();
+    await fake.close();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+await main();

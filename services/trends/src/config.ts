@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { llmEnvShape } from '@vrs/ai';
+import { baseEnvShape, booleanFromEnv, ConfigError } from '@vrs/kit';
+
+/**
+ * Settings of the trends service, read by its process and by the gateway when it hosts the service.
+ * `TRENDS_CLOCK_CONTROL` turns on the test-only clock procedure; it is refused in production.
+ */
+export const trendsEnvShape = {
+  TRENDS_CLOCK_CONTROL: booleanFromEnv.default(false),
+  /** Videos enriched (and channels read) through the provider at once, per report. */
+  TRENDS_ENRICH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(30),
+} as const;
+
+export const trendsEnvSchema = z.object({ ...baseEnvShape, ...llmEnvShape, ...trendsEnvShape });
+export type TrendsConfig = z.infer<typeof trendsEnvSchema>;
+
+/** The clock control must never be reachable in production, whoever hosts the service. */
+export function clockControlOf(config: { NODE_ENV: string; TRENDS_CLOCK_CONTROL: boolean }): boolean {
+  if (config.TRENDS_CLOCK_CONTROL && config.NODE_ENV === 'production') {
+    throw new ConfigError(['TRENDS_CLOCK_CONTROL: must not be on when NODE_ENV=production (it moves the clock reports are computed with)']);
+  }
+  return config.TRENDS_CLOCK_CONTROL;
+}

@@ -1,0 +1,20 @@
+import { createLlm } from '@vrs/ai';
+import { createServiceClient } from '@vrs/kit';
+import type { ProviderRouter } from '@vrs/provider';
+import { runServiceProcess } from '@vrs/runtime';
+import { clockControlOf, trendsEnvSchema, type TrendsConfig } from './config';
+import { createTrendsModule } from './module';
+
+await runServiceProcess({
+  service: 'trends',
+  envSchema: trendsEnvSchema,
+  ownUrl: (config: TrendsConfig) => config.TRENDS_SERVICE_URL,
+  createModule: (deps, config: TrendsConfig) =>
+    createTrendsModule({
+      ...deps,
+      // A process of its own reaches the provider over HTTP (runServiceProcess requires the token).
+      provider: createServiceClient<ProviderRouter>({ mode: 'http', url: config.PROVIDER_SERVICE_URL, internalToken: config.INTERNAL_TOKEN!, caller: 'trends' }),
+      llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
+      config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
+    }),
+});

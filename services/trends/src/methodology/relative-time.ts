@@ -1,0 +1,12 @@
+const unitHours: Record<string, number> = { second: 1 / 3600, minute: 1 / 60, hour: 1, day: 24, week: 168, month: 730, year: 8766 };
+
+/**
+ * Age in hours from YouTube's display text ("3 days ago", "Streamed 2 weeks ago"); null when the
+ * text carries no age. Search results have no exact date, and the sample's recency slots are filled
+ * before any video is enriched, so this coarse age is what the selection can know.
+ */
+export function hoursFromRelativeText(text: string): number | null {
+  const match = /(\d+)\s+(second|minute|hour|day|week|month|year)s?\b/i.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * unitHours[match[2]!.toLowerCase()]!;
+}

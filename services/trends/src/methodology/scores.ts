@@ -1,0 +1,84 @@
+import type { TrendBand } from '@vrs/contracts';
+import { percentileRank } from './stats';
+
+/** What scoring needs of each video of the sample. */
+export interface ScoringInput {
+  id: string;
+  effectiveViewsPerHour: number;
+  ageHours: number;
+  channelLift: number;
+  engagementRate: number;
+  /** 0 for lifetime signals: no evidence of change. */
+  accelerationPercent: number;
+}
+
+export interface Percentiles {
+  velocity: number;
+  freshness: number;
+  channelPerformance: number;
+  engagement: number;
+  acceleration: number;
+}
+
+/**
+ * Weights of the trend score in percent (sum 100): velocity leads, the others refine it. Integers,
+ * so the weighted sum is exact and x.5 scores round the same way everywhere.
+ */
+export const scoreWeights: Percentiles = { velocity: 35, freshness: 15, channelPerformance: 20, engagement: 15, acceleration: 15 };
+
+/** Band thresholds on the trend score, highest first. */
+export const bandThresholds: readonly [TrendBand, number][] = [
+  ['Breakout', 80],
+  ['Rising', 60],
+  ['Steady', 40],
+  ['Cooling', 0],
+];
+
+/** Each video's percentile within the sample, per component; freshness ranks younger videos higher. */
+export function percentilesOf(videos: readonly ScoringInput[]): Map<string, Percentiles> {
+  const column = (pick: (video: ScoringInput) => number) => videos.map(pick);
+  const velocity = column((v) => v.effectiveViewsPerHour);
+  const freshness = column((v) => -v.ageHours);
+  const channelPerformance = column((v) => v.channelLift);
+  const engagement = column((v) => v.engagementRate);
+  const acceleration = column((v) => v.accelerationPercent);
+  return new Map(
+    videos.map((video) => [
+      video.id,
+      {
+        velocity: percentileRank(video.effectiveViewsPerHour, velocity),
+        freshness: percentileRank(-video.ageHours, freshness),
+        channelPerformance: percentileRank(video.channelLift, channelPerformance),
+        engagement: percentileRank(video.engagementRate, engagement),
+        acceleration: percentileRank(video.accelerationPercent, acceleration),
+      },
+    ]),
+  );
+}
+
+export function trendScore(percentiles: Percentiles): number {
+  const keys = Object.keys(scoreWeights) as (keyof Percentiles)[];
+  return Math.round(keys.reduce((sum, key) => sum + scoreWeights[key] * percentiles[key], 0) / 100);
+}
+
+export function trendBand(score: number): TrendBand {
+  return bandThresholds.find(([, threshold]) => score >= threshold)![0];
+}
+
+/** 1 = fastest; ties keep sample order. */
+export function velocityRanks(videos: readonly ScoringInput[]): Map<string, number> {
+  const ordered = [...videos].sort((a, b) => b.effectiveViewsPerHour - a.effectiveViewsPerHour);
+  return new Map(ordered.map((video, index) => [video.id, index + 1]));
+}
+
+/** Why a single video's signals are less certain, and what each costs its confidence score. */
+export const videoConfidencePenalties = { lifetime: 30, noBaseline: 20, partial: 15, young: 15 } as const;
+/** Under this age a video's rate swings with every hour. */
+export const youngVideoHours = 6;
+
+export function videoConfidenceScore(video: { observed: boolean; hasBaseline: boolean; partial: boolean; ageHours: number }): number {
+  const p = videoConfidencePenalties;
+  const penalty =
+    (video.observed ? 0 : p.lifetime) + (video.hasBaseline ? 0 : p.noBaseline) + (video.partial ? p.partial : 0) + (video.ageHours < youngVideoHours ? p.young : 0);
+  return Math.max(0, 100 - penalty);
+}

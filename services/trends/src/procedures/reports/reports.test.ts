@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '@vrs/kit';
+import { clockControlOf } from '../../config';
+import { createSnapshotsRepo } from '../../repo/snapshots-repo';
+import { startTrends, type TrendsHarness } from '../../testing/trends-harness';
+
+const now = '2026-01-20T12:00:00.000Z';
+const later = (hours: number) => new Date(Date.parse(now) + hours * 3_600_000).toISOString();
+
+describe('trends service over an in-process provider, without a model', () => {
+  let trends: TrendsHarness;
+  beforeAll(async () => {
+    trends = await startTrends();
+  });
+  afterAll(() => trends.close());
+  beforeEach(() => trends.fake.reset());
+
+  it('persists a snapshot per video and reads at most two earlier ones per video, newest first', async () => {
+    const previousRates: (number | undefined)[] = [];
+    for (const [index, hours] of [0, 1, 2, 3].entries()) {
+      await trends.call.clock.set({ now: later(hours) });
+      const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 8, mode: 'deterministic' });
+      expect(report.sample.observedVideos).toBe(index === 0 ? 0 : 8);
+      previousRates.push(report.videos.find((video) => video.id === 'coldBrew001')!.previousViewsPerHour);
+    }
+    // One earlier snapshot: the lifetime rate at it (48,000 / 24 h); two: the rate between them (no views moved).
+    expect(previousRates).toEqual([undefined, 2000, 0, 0]);
+    expect(await trends.store.collection('snapshots').countDocuments({ videoId: 'coldBrew001' })).toBe(4);
+    const earlier = await createSnapshotsRepo(trends.store).earlier(['coldBrew001'], later(10));
+    expect(earlier.get('coldBrew001')!.map((snapshot) => snapshot.at)).toEqual([later(3), later(2)]);
+  });
+
+  it('the sample draws on the relevance (two pages), upload-date and view-count searches', async () => {
+    await trends.call.clock.set({ now });
+    const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 8, mode: 'deterministic' });
+    // Every search was answered by its own page (the fake matches them by query and params).
+    expect(trends.fake.hits()).toMatchObject({ byEndpoint: { search: 4 }, unmatched: 0 });
+    expect(trends.fake.unmatched()).toEqual([]);
+    expect(report.sample.candidateVideos).toBe(20);
+    expect(report.warnings.filter((warning) => warning.includes('search'))).toEqual([]);
+  });
+
+  it('a failed enrichment leaves the video out, warns and lowers the confidence', async () => {
+    await trends.call.clock.set({ now });
+    trends.fake.addFault({ match: { videoId: 'coldBrew003' }, kind: 'status', status: 500 });
+    const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 20, mode: 'deterministic' });
+    expect(report.videos.map((video) => video.id)).not.toContain('coldBrew003');
+    expect(report.sample.enrichedVideos).toBe(15);
+    expect(report.warnings.some((warning) => warning.startsWith('Video coldBrew003 could not be enriched'))).toBe(true);
+    expect(report.confidence.reasons).toContain('Enrichment failed for 1 of 16 sampled videos.');
+  });
+
+  it('ai mode without a model returns the report without insights, with a warning', async () => {
+    const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 8, mode: 'ai' });
+    expect(report.insights).toBeUndefined();
+    expect(report.warnings).toContain('Insights omitted: no AI model is configured.');
+  });
+
+  it('a plan without a model is AI_UNAVAILABLE', async () => {
+    const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 8, mode: 'deterministic' });
+    await expect(trends.call.plans.generate({ report })).rejects.toMatchObject({ cause: expect.any(AppError) });
+    await expect(trends.call.plans.generate({ report })).rejects.toMatchObject({ cause: { code: 'AI_UNAVAILABLE' } });
+  });
+});
+
+describe('the test-only clock control', () => {
+  it('is refused unless turned on, and cannot be turned on in production', async () => {
+    const trends = await startTrends({ clockControl: false });
+    try {
+      await expect(trends.call.clock.set({ now })).rejects.toMatchObject({ cause: { code: 'FORBIDDEN' } });
+    } finally {
+      await trends.close();
+    }
+    expect(() => clockControlOf({ NODE_ENV: 'production', TRENDS_CLOCK_CONTROL: true })).toThrow(/TRENDS_CLOCK_CONTROL/);
+    expect(clockControlOf({ NODE_ENV: 'production', TRENDS_CLOCK_CONTROL: false })).toBe(false);
+    expect(clockControlOf({ NODE_ENV: 'test', TRENDS_CLOCK_CONTROL: true })).toBe(true);
+  });
+});

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '@vrs/store';
+import type { CountsAt } from '../methodology/signals';
+
+/** One video's public counts as one report saw them. Snapshots are only ever added. */
+export interface SnapshotDoc extends CountsAt {
+  _id: string;
+  videoId: string;
+  channelId: string;
+  reportId: string;
+}
+
+/** How many earlier snapshots a report reads per video: the methodology uses the latest two. */
+export const snapshotsReadPerVideo = 2;
+/** Snapshots older than this are not read: a rate measured over months says nothing about now. */
+export const snapshotLookbackDays = 30;
+
+/**
+ * Metric snapshots, the trends service's own data. They grow with every report, so every read is
+ * bounded: per video, newest first, at most `snapshotsReadPerVideo`, within the lookback, through
+ * the `{videoId, at}` index.
+ */
+export function createSnapshotsRepo(store: Store) {
+  const snapshots = store.collection<SnapshotDoc>('snapshots');
+  return {
+    ensureIndexes: () => snapshots.createIndexes([{ key: { videoId: 1, at: -1 }, name: 'video_newest_first' }]),
+
+    /** Earlier snapshots of each video taken before `before`, newest first, at most two each. */
+    async earlier(videoIds: readonly string[], before: string): Promise<Map<string, CountsAt[]>> {
+      const since = new Date(Date.parse(before) - snapshotLookbackDays * 86_400_000).toISOString();
+      const found = await Promise.all(
+        videoIds.map((videoId) =>
+          snapshots.find({ videoId, at: { $lt: before, $gte: since } }, { sort: { at: -1 }, limit: snapshotsReadPerVideo }),
+        ),
+      );
+      return new Map(videoIds.map((videoId, index) => [videoId, found[index]!.map(({ views, likes, comments, at }) => ({ views, likes, comments, at }))]));
+    },
+
+    save: (reportId: string, taken: readonly (CountsAt & { videoId: string; channelId: string })[]) =>
+      taken.length === 0
+        ? Promise.resolve()
+        : snapshots.insertMany(taken.map((snapshot) => ({ _id: `snap_${randomUUID().replaceAll('-', '')}`, reportId, ...snapshot }))),
+
+    ping: () => store.ping(),
+  };
+}
+
+export type SnapshotsRepo = ReturnType<typeof createSnapshotsRepo>;

@@ -1,0 +1,18 @@
+import { router } from '@vrs/kit';
+import { setClock } from './procedures/clock/set';
+import { checkHealth } from './procedures/health/check';
+import { generatePlan } from './procedures/plans/generate';
+import { generateReport } from './procedures/reports/generate';
+import type { TrendsDeps } from './trends-deps';
+
+/** Internal procedures of the trends service. */
+export function createTrendsRouter(deps: TrendsDeps) {
+  return router({
+    health: checkHealth(deps),
+    reports: router({ generate: generateReport(deps) }),
+    plans: router({ generate: generatePlan(deps) }),
+    clock: router({ set: setClock(deps) }),
+  });
+}
+
+export type TrendsRouter = ReturnType<typeof createTrendsRouter>;

@@ -1,0 +1,26 @@
+import type { TRPCClient } from '@trpc/client';
+import type { Llm } from '@vrs/ai';
+import type { EventBus } from '@vrs/bus';
+import type { Logger } from '@vrs/kit';
+import type { ProviderRouter } from '@vrs/provider';
+import type { ControllableClock } from './clock';
+import type { SnapshotsRepo } from './repo/snapshots-repo';
+
+export interface TrendsModuleConfig {
+  /** The test-only clock procedure answers only when this is on (never in production: see config.ts). */
+  clockControl: boolean;
+  enrichConcurrency: number;
+}
+
+/** What every trends procedure is built with. */
+export interface TrendsDeps {
+  /** The provider service: in-process when the gateway hosts both, over HTTP otherwise. */
+  provider: TRPCClient<ProviderRouter>;
+  /** Null when no model is configured: reports go without insights, plans answer 503. */
+  llm: Llm | null;
+  snapshots: SnapshotsRepo;
+  bus: EventBus;
+  clock: ControllableClock;
+  logger: Logger;
+  config: TrendsModuleConfig;
+}
