@@ -128,3 +128,34 @@ describe.skipIf(!hasRecorded)('video metadata over the recordings', () => {
     }
   });
 });
+
+describe('video search orders over the authored cold brew topic', () => {
+  const api = apiClient(gatewayUrl, { 'x-demo-user': `provider-search-${Date.now()}` });
+  const searchPath = (query: string) => `/v1/providers/youtube/search?q=cold%20brew${query}`;
+
+  it('sort=upload_date answers the upload-date page (newest first), sort=view_count the most viewed', async () => {
+    const relevance = await api('GET', searchPath(''));
+    expect(relevance.status, relevance.text).toBe(200);
+    expect(relevance.body.videos[0].id).toBe('coldBrew001');
+    const uploadDate = await api('GET', searchPath('&sort=upload_date'));
+    expect(uploadDate.status, uploadDate.text).toBe(200);
+    expect(charged(uploadDate)).toBe(2);
+    expect(uploadDate.body.videos.slice(0, 3).map((video: { id: string }) => video.id)).toEqual(['coldBrew003', 'coldBrew017', 'coldBrew001']);
+    expect(uploadDate.body.meta).toMatchObject({ provider: 'youtube', partial: false });
+    const viewCount = await api('GET', searchPath('&sort=view_count'));
+    expect(viewCount.status, viewCount.text).toBe(200);
+    expect(viewCount.body.videos[0]).toMatchObject({ id: 'coldBrew010', viewCount: 500_000 });
+  });
+
+  it('an unknown sort is 422 VALIDATION_FAILED, not charged; the OpenAPI document lists the orders', async () => {
+    const response = await api('GET', searchPath('&sort=bogus'));
+    expect(response.status, response.text).toBe(422);
+    expect(response.body.error.code).toBe('VALIDATION_FAILED');
+    expect(response.headers.get('x-credits-charged')).toBeNull();
+    const { body: doc } = await api('GET', '/v1/openapi.json');
+    const sort = doc.paths['/providers/{provider}/search'].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    expect(sort).toMatchObject({ in: 'query', schema: { enum: ['relevance', 'upload_date', 'view_count'], default: 'relevance' } });
+    expect(sort.required ?? false).toBe(false);
+    expect(sort.schema.description).toMatch(/^Extension/);
+  });
+});

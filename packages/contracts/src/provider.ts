@@ -213,6 +213,10 @@ export const playlistSchema = playlistSummarySchema
   .meta({ id: 'Playlist' });
 export type Playlist = z.infer<typeof playlistSchema>;
 
+/** Order of a video search: YouTube's relevance (default), newest uploads first, or most viewed first. */
+export const videoSearchSortSchema = z.enum(['relevance', 'upload_date', 'view_count']);
+export type VideoSearchSort = z.infer<typeof videoSearchSortSchema>;
+
 export const videoSearchResultsSchema = z
   .object({
     query: z.string(),
@@ -277,7 +281,7 @@ export const listChannelPlaylistsInputSchema = z.object({
   refresh,
 });
 export const getPlaylistInputSchema = z.object({ playlistId: z.string().trim().min(1).max(200), continuation, refresh });
-export const searchVideosInputSchema = z.object({ q: z.string().trim().min(1).max(200), continuation });
+export const searchVideosInputSchema = z.object({ q: z.string().trim().min(1).max(200), sort: videoSearchSortSchema.default('relevance'), continuation });
 
 /**
  * What a provider procedure answers: the resource, and whether it came from a saved version

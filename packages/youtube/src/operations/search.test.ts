@@ -42,3 +42,50 @@ describe.skipIf(!hasRecorded)('search over the recordings', () => {
     expect(second.videos.length).toBeGreaterThan(10);
   });
 });
+
+describe('search orders over the authored cold brew topic', () => {
+  let fake: FakeYouTube;
+  beforeAll(async () => {
+    fake = await startReplay();
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => fake.reset());
+
+  /** A client whose search requests are kept as the fake receives them (body `params`). */
+  function recordingClient() {
+    const sent: string[] = [];
+    const client = testClient(fake, {
+      fetch: async (input, init) => {
+        if (String(input).includes('/youtubei/v1/search')) sent.push(JSON.parse(String(init?.body)).params ?? `continuation`);
+        return fetch(input, init);
+      },
+    });
+    return { client, sent };
+  }
+
+  it('sends the search filter protobuf of each order and gets that order\'s page back', async () => {
+    const { client, sent } = recordingClient();
+    const relevance = await client.search('cold brew');
+    const uploadDate = await client.search('cold brew', { sort: 'upload_date' });
+    const viewCount = await client.search('cold brew', { sort: 'view_count' });
+    // NewPipe's type=video filter; youtubei.js 18.1's {order 2 | 3, type: video}.
+    expect(sent).toEqual(['EgIQAfABAQ%3D%3D', 'CAISAhAB', 'CAMSAhAB']);
+    expect(fake.hits()).toMatchObject({ byEndpoint: { search: 3 }, unmatched: 0 });
+    expect(relevance.videos[0]!.id).toBe('coldBrew001');
+    // Newest first: coldBrew003 is 10 h old; most viewed first: coldBrew010 has 500,000 views.
+    expect(uploadDate.videos.map((video) => video.id).slice(0, 3)).toEqual(['coldBrew003', 'coldBrew017', 'coldBrew001']);
+    expect(viewCount.videos.map((video) => video.viewCount).slice(0, 3)).toEqual([500_000, 250_000, 168_000]);
+    expect(uploadDate.videos).toHaveLength(20);
+    expect(viewCount.videos).toHaveLength(20);
+  });
+
+  it('sends the order with the unfiltered results too, and a continuation as it is', async () => {
+    const { client, sent } = recordingClient();
+    // Nothing is recorded for these: the fake answers 404, after receiving the params.
+    await expect(client.search('cold brew', { sort: 'upload_date', filter: 'all' })).rejects.toThrow();
+    await expect(client.search('cold brew', { sort: 'view_count', filter: 'all' })).rejects.toThrow();
+    expect(fake.unmatched().map((request) => request.key?.keys.params)).toEqual(['CAISAA==', 'CAMSAA==']);
+    await client.search('cold brew', { sort: 'view_count', continuation: 'vrs-authored:trends:cold-brew:page-2' });
+    expect(sent).toEqual(['CAISAA%3D%3D', 'CAMSAA%3D%3D', 'continuation']);
+  });
+});
