@@ -12,6 +12,8 @@ COPY packages/youtube/package.json packages/youtube/
 COPY services/billing/package.json services/billing/
 COPY services/research/package.json services/research/
 COPY services/provider/package.json services/provider/
+COPY services/trends/package.json services/trends/
+COPY packages/ai/package.json packages/ai/
 COPY gateway/package.json gateway/
 COPY test/package.json test/
 RUN npm ci --no-audit --no-fund

@@ -15,6 +15,8 @@ import { referencePage } from './openapi/reference-page';
 import { buildRouteTable } from './openapi/route-table';
 import { v1Router } from './v1/router';
 import { transcriptFilePaths, transcriptFileRoute } from './downloads/transcript-file';
+import { exportFilePaths, exportFileRoute } from './downloads/export-file';
+import { documentAcceptedResponses, successStatusOf } from './v1/research/accepted-status';
 
 const log = createLogger('gateway');
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -51,7 +53,9 @@ function bodyParserError(error: unknown): AppError | undefined {
 export function createGatewayApp(deps: GatewayDependencies) {
   const { config, services } = deps;
   const routes = buildRouteTable(v1Router);
-  const openApiDocument = buildOpenApiDocument(v1Router, { baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`, extraPaths: transcriptFilePaths });
+  const openApiDocument = documentAcceptedResponses(
+    buildOpenApiDocument(v1Router, { baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`, extraPaths: { ...transcriptFilePaths, ...exportFilePaths } }),
+  );
   const limiters = createRateLimiters(deps.rateLimitCounter, {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     perAccount: config.RATE_LIMIT_PER_ACCOUNT,
@@ -79,11 +83,12 @@ export function createGatewayApp(deps: GatewayDependencies) {
       if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path }, 'request failed');
       (req as unknown as Request).appError = appError;
     },
-    responseMeta: ({ ctx }) => {
+    responseMeta: ({ ctx, errors }) => {
       const credits = (ctx as GatewayContext | undefined)?.credits;
-      if (credits?.charged === undefined) return {};
+      const status = errors.length === 0 ? successStatusOf((ctx as GatewayContext | undefined)?.res) : undefined;
+      if (credits?.charged === undefined) return status ? { status } : {};
       // Must be a plain object: trpc-to-openapi drops a Headers instance silently.
-      return { headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) } };
+      return { ...(status ? { status } : {}), headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) } };
     },
   });
 
@@ -104,6 +109,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.use(resolvePrincipal(deps.authenticators));
   v1.use(limiters.perAccount);
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
+  v1.get('/exports/:id/download', exportFileRoute(contextOf));
   v1.use((req, res, next) => {
     // trpc-to-openapi writes an error with one res.end in its own shape; swap in the envelope.
     const end = res.end.bind(res) as (...args: unknown[]) => Response;

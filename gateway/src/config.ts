@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
 import { billingEnvSchema } from '@vrs/billing/config';
 import { youtubeEnvShape } from '@vrs/provider/config';
+import { llmEnvShape } from '@vrs/ai';
+import { trendsEnvShape } from '@vrs/trends/config';
 
 export const gatewayEnvSchema = z.object({
   ...baseEnvShape,
@@ -9,6 +11,9 @@ export const gatewayEnvSchema = z.object({
   BILLING_STARTING_CREDITS: billingEnvSchema.shape.BILLING_STARTING_CREDITS,
   // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
+  // Read too when the gateway hosts the trends service in-process.
+  ...llmEnvShape,
+  ...trendsEnvShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Accept `X-Demo-User`. `npm start` turns it on; it is refused whenever NODE_ENV=production. */
   DEMO_MODE: booleanFromEnv.default(false),

@@ -58,6 +58,7 @@ async function main() {
         billing: () => services.billing.health.query().then(throwUnlessOk),
         research: () => services.research.health.query().then(throwUnlessOk),
         provider: () => services.provider.health.query().then(throwUnlessOk),
+        trends: () => services.trends.health.query().then(throwUnlessOk),
       }),
   });
 

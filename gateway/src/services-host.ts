@@ -6,6 +6,9 @@ import { createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { youtubeClientOptionsOf } from '@vrs/provider/config';
+import { createLlm } from '@vrs/ai';
+import { createTrendsModule, type TrendsRouter } from '@vrs/trends';
+import { clockControlOf } from '@vrs/trends/config';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
@@ -52,14 +55,35 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   let billingModule: ServiceModule<BillingRouter> | null = null;
   let researchModule: ServiceModule<ResearchRouter> | null = null;
   let providerModule: ServiceModule<ProviderRouter> | null = null;
+  let trendsModule: ServiceModule<TrendsRouter> | null = null;
   if (config.SERVICES_MODE === 'inprocess') {
     const bus = options.bus!;
     billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
       createBillingModule({ store, bus, logger: options.logger.child({ service: 'billing' }), config: { startingCredits: config.BILLING_STARTING_CREDITS } }),
     );
-    researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) => createResearchModule({ store, bus, logger: options.logger.child({ service: 'research' }) }));
     providerModule = await host('provider', config.PROVIDER_SERVICE_URL, (store) =>
       createProviderModule({ store, bus, logger: options.logger.child({ service: 'provider' }), config: { youtube: youtubeClientOptionsOf(config) } }),
+    );
+    // Research imports read through the provider, so the provider is hosted first.
+    const providerForResearch = client(providerModule, config.PROVIDER_SERVICE_URL);
+    researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) =>
+      createResearchModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'research' }),
+        provider: providerForResearch,
+        llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
+      }),
+    );
+    trendsModule = await host('trends', config.TRENDS_SERVICE_URL, (store) =>
+      createTrendsModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'trends' }),
+        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
+        llm: createLlm(config, { logger: options.logger.child({ service: 'trends', component: 'llm' }) }),
+        config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
+      }),
     );
   }
 
@@ -67,6 +91,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     billing: client(billingModule, config.BILLING_SERVICE_URL),
     research: client(researchModule, config.RESEARCH_SERVICE_URL),
     provider: client(providerModule, config.PROVIDER_SERVICE_URL),
+    trends: client(trendsModule, config.TRENDS_SERVICE_URL),
   };
 
   return {

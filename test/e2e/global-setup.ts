@@ -9,6 +9,7 @@ import { ensureNatsServer } from '../support/nats';
 import { startGatewayProcess, startServiceProcess, type RunningProcess } from '../support/processes';
 import { defaultReplayDirs, parseReplayDirs } from '../upstreams/youtube/replay-dirs';
 import { startFakeYouTube } from '../upstreams/youtube/server';
+import { startFakeLlm } from '../upstreams/llm/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,12 @@ declare module 'vitest' {
     researchLogFile: string;
     /** The fake YouTube upstream the provider talks to; tests drive it through its control API. */
     youtubeUpstreamUrl: string;
+    /** The trends service, for the test-only clock control (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
+    trendsServiceUrl: string;
+    /** The fake LLM the trends service alone talks to (its behaviours are per server, so no other suite moves them). */
+    trendsLlmUrl: string;
+    /** The fake LLM the research service alone talks to (answers, reports, comparisons). */
+    researchLlmUrl: string;
   }
 }
 
@@ -36,6 +43,8 @@ export default async function setup(project: TestProject) {
     replayDirs: parseReplayDirs(defaultReplayDirs),
     log: (line) => appendFileSync(join(runDir, 'fake-youtube.log'), `${line}\n`),
   });
+  const trendsLlm = await startFakeLlm({ port: 0 });
+  const researchLlm = await startFakeLlm({ port: 0 });
   const namespace = `e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
   const stackEnv: Record<string, string> = {
     NODE_ENV: 'test',
@@ -64,18 +73,22 @@ export default async function setup(project: TestProject) {
     await deleteNamespace(nats.url, namespace).catch(() => undefined);
     await nats.stop();
     await youtube.close();
+    await trendsLlm.close();
+    await researchLlm.close();
     await rm(runDir, { recursive: true, force: true });
   };
   try {
-    const [billing, research, provider] = await Promise.all([
-      startServiceProcess('billing', stackEnv, runDir),
-      startServiceProcess('research', stackEnv, runDir),
-      startServiceProcess('provider', stackEnv, runDir),
-    ]);
-    processes.push(billing, research, provider);
+    const [billing, provider] = await Promise.all([startServiceProcess('billing', stackEnv, runDir), startServiceProcess('provider', stackEnv, runDir)]);
+    processes.push(billing, provider);
     stackEnv.BILLING_SERVICE_URL = billing.url;
-    stackEnv.RESEARCH_SERVICE_URL = research.url;
     stackEnv.PROVIDER_SERVICE_URL = provider.url;
+    // Research imports read through the provider, so it starts once the provider's URL is known.
+    const research = await startServiceProcess('research', { ...stackEnv, ...researchLlmEnv(researchLlm.baseUrl) }, runDir);
+    processes.push(research);
+    stackEnv.RESEARCH_SERVICE_URL = research.url;
+    const trends = await startServiceProcess('trends', { ...stackEnv, ...trendsEnv(trendsLlm.baseUrl) }, runDir);
+    processes.push(trends);
+    stackEnv.TRENDS_SERVICE_URL = trends.url;
     const gateway = await startGatewayProcess('gateway', stackEnv, runDir);
     processes.push(gateway);
     project.provide('gatewayUrl', gateway.url);
@@ -83,9 +96,35 @@ export default async function setup(project: TestProject) {
     project.provide('logDir', runDir);
     project.provide('researchLogFile', research.logFile);
     project.provide('youtubeUpstreamUrl', youtube.url);
+    project.provide('trendsServiceUrl', trends.url);
+    project.provide('trendsLlmUrl', trendsLlm.url);
+    project.provide('researchLlmUrl', researchLlm.url);
   } catch (error) {
     await teardown();
     throw error;
   }
   return teardown;
+}
+
+/** The trends service's own settings: its fake LLM (no retries, short turns) and the test clock. */
+function trendsEnv(llmBaseUrl: string): Record<string, string> {
+  return {
+    LLM_BASE_URL: llmBaseUrl,
+    LLM_PRIMARY_MODEL: 'trends-primary',
+    LLM_FALLBACK_MODEL: 'trends-fallback',
+    LLM_TIMEOUT_MS: '1500',
+    LLM_MAX_RETRIES: '0',
+    TRENDS_CLOCK_CONTROL: 'true',
+  };
+}
+
+/** The research service's fake LLM: no retries and short turns, so fallback tests stay quick. */
+function researchLlmEnv(llmBaseUrl: string): Record<string, string> {
+  return {
+    LLM_BASE_URL: llmBaseUrl,
+    LLM_PRIMARY_MODEL: 'research-primary',
+    LLM_FALLBACK_MODEL: 'research-fallback',
+    LLM_TIMEOUT_MS: '1500',
+    LLM_MAX_RETRIES: '0',
+  };
 }

@@ -20,7 +20,7 @@ describe('readiness', () => {
       const api = apiClient(gateway.url);
       const ready = await api('GET', '/v1/health/ready');
       expect(ready.status).toBe(200);
-      expect(Object.keys(ready.body.dependencies).sort()).toEqual(['billing', 'bus', 'provider', 'rateLimitStore', 'research']);
+      expect(Object.keys(ready.body.dependencies).sort()).toEqual(['billing', 'bus', 'provider', 'rateLimitStore', 'research', 'trends']);
 
       await nats.stop();
       const down = await eventually(async () => {

@@ -89,7 +89,7 @@ export function startProcess(options: {
   });
 }
 
-export async function startServiceProcess(name: 'billing' | 'research' | 'provider', env: NodeJS.ProcessEnv, logDir: string) {
+export async function startServiceProcess(name: 'billing' | 'research' | 'provider' | 'trends', env: NodeJS.ProcessEnv, logDir: string) {
   return startProcess({ name, entry: `services/${name}/src/main.ts`, env: { ...env, SERVICE_PORT: '0' }, logDir, readyMessage: 'service listening' });
 }
 

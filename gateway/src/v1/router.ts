@@ -16,6 +16,18 @@ import { listChannelPlaylists } from './channels/list-channel-playlists';
 import { getChannel } from './channels/get-channel';
 import { getPlaylist } from './playlists/get-playlist';
 import { searchVideos } from './discovery/search-videos';
+import { getTopicTrends } from './discovery/get-topic-trends';
+import { generateVideoPlan } from './discovery/generate-video-plan';
+import { createImport } from './research/create-import';
+import { cancelJob } from './research/cancel-job';
+import { getJob } from './research/get-job';
+import { createAnswer } from './research/create-answer';
+import { createReport } from './research/create-report';
+import { getOperation } from './research/get-operation';
+import { createComparison } from './research/create-comparison';
+import { getComparison } from './research/get-comparison';
+import { createExport } from './exports/create-export';
+import { getExport } from './exports/get-export';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -29,7 +41,9 @@ export const v1Router = router({
   videos: router({ getVideoTranscript, getVideoComments, getVideo }),
   channels: router({ listChannelPlaylists, getChannel }),
   playlists: router({ getPlaylist }),
-  discovery: router({ searchVideos }),
+  discovery: router({ searchVideos, getTopicTrends, generateVideoPlan }),
+  research: router({ createImport, cancelJob, getJob, createAnswer, createReport, getOperation, createComparison, getComparison }),
+  exports: router({ createExport, getExport }),
 });
 
 export type V1Router = typeof v1Router;

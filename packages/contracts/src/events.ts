@@ -91,3 +91,34 @@ export const providerSearchFetched = defineEvent(
   'provider.search.fetched',
   z.object({ ...fetchedVersion, query: z.string().min(1), count: z.number().int().min(0) }),
 );
+
+/** An import job was created; the research service's importer runs it (ADR 0011). */
+export const researchImportRequested = defineEvent(
+  'research.import.requested',
+  z.object({ accountId: z.string().min(1), projectId: z.string().uuid(), jobId: z.string().min(1) }),
+);
+
+/** A trend report was computed and its metric snapshots saved (ADR 0010): ids and figures, not the report. */
+export const trendsReportGenerated = defineEvent(
+  'trends.report.generated',
+  z.object({
+    reportId: z.string().min(1),
+    query: z.string().min(1),
+    mode: z.enum(['ai', 'deterministic']),
+    videoIds: z.array(z.string().min(1)),
+    observedVideos: z.number().int().min(0),
+    generatedAt: z.string().min(1),
+  }),
+);
+
+/** A video plan was written from a trend report; `model` is the one that produced it. */
+export const trendsPlanGenerated = defineEvent(
+  'trends.plan.generated',
+  z.object({ operationId: z.string().min(1), query: z.string().min(1), model: z.string().min(1), generatedAt: z.string().min(1) }),
+);
+
+/** An export was created; the research service's exporter writes its file (ADR 0011). */
+export const researchExportRequested = defineEvent(
+  'research.export.requested',
+  z.object({ accountId: z.string().min(1), exportId: z.string().min(1) }),
+);

@@ -5,3 +5,4 @@ export * from './shapes';
 export * from './billing';
 export * from './research';
 export * from './provider';
+export * from './trends';

@@ -25,6 +25,25 @@ export const priceTable = {
   getPlaylist: { fresh: 2, cached: 1 },
   // A search is a query, not a resource: always answered by YouTube, never from a saved version.
   searchVideos: 2,
+  // Research jobs (ADR 0011): an import is one price whatever its size. For the operations that
+  // take an Idempotency-Key, `cached` is a replay: the first response served, nothing charged again.
+  createImport: { fresh: 5, cached: 0 },
+  getJob: 0,
+  cancelJob: 0,
+  // An answer searches YouTube and reads transcripts before the model runs; a report reads the project.
+  createAnswer: 10,
+  createReport: 5,
+  getOperation: 0,
+  createExport: { fresh: 2, cached: 0 },
+  getExport: 0,
+  downloadExport: 0,
+  // Reads up to five videos or channels (and their transcripts) before the model runs.
+  createComparison: 5,
+  getComparison: 0,
+  // Trends (ADR 0010): a report runs ~2 searches, up to 30 video and channel reads and one model
+  // call, whatever the mode; a plan is one model call. A failed plan (no model) is refunded.
+  getTopicTrends: 10,
+  generateVideoPlan: 5,
 } as const satisfies Record<string, Price>;
 
 export type PricedOperation = keyof typeof priceTable;

@@ -74,3 +74,206 @@ export const searchEvidenceInputSchema = projectRefInputSchema.extend({
   q: z.string().trim().min(1).max(500),
   limit: z.number().int().min(1).max(100).default(20),
 });
+
+/* Imports and jobs (issue 4, ADR 0011). */
+
+export const maxImportVideos = 50;
+const importVideoId = () => z.string().trim().min(1).max(100);
+
+/**
+ * What an import reads: one video, an explicit list of videos, a playlist or a channel's recent
+ * uploads (each video in turn), or a search query's top results. `limit` bounds the videos taken.
+ */
+export const importSource = () =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('video'), id: importVideoId() }),
+    z.object({ type: z.literal('videos'), ids: z.array(importVideoId()).min(1).max(maxImportVideos) }),
+    z.object({ type: z.literal('playlist'), id: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(maxImportVideos).default(10) }),
+    z.object({ type: z.literal('channel'), id: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(maxImportVideos).default(10) }),
+    z.object({ type: z.literal('search'), query: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(maxImportVideos).default(5) }),
+  ]);
+export const importSourceSchema = importSource();
+export type ImportSource = z.infer<typeof importSourceSchema>;
+
+export const importInclude = () =>
+  z
+    .object({
+      metadata: z.boolean().default(true),
+      transcript: z.boolean().default(true),
+      comments: z.boolean().default(false).describe('The top comments of the first page in YouTube\'s ranking.'),
+    })
+    .default({ metadata: true, transcript: true, comments: false });
+export const importIncludeSchema = importInclude();
+export type ImportInclude = z.infer<typeof importIncludeSchema>;
+
+export const createImportBody = () => z.object({ source: importSource(), include: importInclude() });
+
+export const jobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
+export const jobVideoSchema = z
+  .object({
+    videoId: z.string(),
+    status: z.enum(['imported', 'failed']),
+    evidenceCount: z.number().int().min(0),
+  })
+  .meta({ id: 'JobVideo' });
+
+export const jobErrorSchema = z
+  .object({ videoId: z.string().optional(), code: z.string(), message: z.string() })
+  .meta({ id: 'JobError' });
+
+export const jobSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(['import']),
+    projectId: z.string(),
+    status: jobStatusSchema,
+    progress: z.object({ done: z.number().int().min(0), total: z.number().int().min(0) }),
+    source: importSourceSchema,
+    include: importIncludeSchema,
+    videos: z.array(jobVideoSchema).describe('Each video handled so far, once, in the order it finished.'),
+    warnings: z.array(z.string()),
+    errors: z.array(jobErrorSchema),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Job' });
+export type Job = z.infer<typeof jobSchema>;
+
+/** An `Idempotency-Key` header: printable ASCII, as Stripe accepts it. */
+export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 printable ASCII characters without spaces');
+
+export const createImportInputSchema = projectRefInputSchema.extend({
+  source: importSourceSchema,
+  include: importIncludeSchema,
+  idempotencyKey: idempotencyKey().optional(),
+});
+/** `replayed`: an earlier request with the same Idempotency-Key answered; nothing new was done. */
+export const createImportResultSchema = z.object({ job: jobSchema, replayed: z.boolean() });
+export const jobRefInputSchema = z.object({ accountId: accountIdSchema, jobId: z.string().min(1).max(100) });
+
+/* Cited answers and evidence-first reports (issue 4, ADR 0011). */
+
+export const questionText = () => z.string().trim().min(1, 'question must not be blank').max(1000);
+export const reportPrompt = () => z.string().trim().min(1, 'prompt must not be blank').max(2000);
+
+export const citedAnswerModeSchema = z
+  .enum(['llm', 'extractive', 'insufficient_evidence'])
+  .describe('`llm`: written by a model from the evidence; `extractive`: no model configured, the best evidence verbatim; `insufficient_evidence`: retrieval found too little to answer.');
+
+export const citedAnswerSchema = z
+  .object({
+    answer: z.string().describe('Claims are marked `[n]`, n being the `index` of the citation that supports them.'),
+    citations: z.array(evidenceSchema),
+    operationId: z.uuid(),
+    mode: citedAnswerModeSchema,
+    model: z.string().optional().describe('The model that wrote the answer (the primary, or the fallback when the primary failed).'),
+    warnings: z.array(z.string()).describe('Claims dropped or repaired because they cited evidence that was not given, and similar notes.'),
+  })
+  .meta({ id: 'CitedAnswer' });
+export type CitedAnswer = z.infer<typeof citedAnswerSchema>;
+
+export const operationSchema = citedAnswerSchema
+  .omit({ operationId: true })
+  .extend({
+    id: z.uuid(),
+    kind: z.enum(['answer', 'report']),
+    question: z.string().optional(),
+    prompt: z.string().optional(),
+    projectId: z.string().optional(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Operation' });
+export type Operation = z.infer<typeof operationSchema>;
+
+export const createAnswerInputSchema = z.object({ accountId: accountIdSchema, question: questionText() });
+export const createReportInputSchema = projectRefInputSchema.extend({ prompt: reportPrompt() });
+export const operationRefInputSchema = z.object({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
+
+/* Exports (issue 4, ADR 0011). */
+
+export const exportFormatSchema = z.enum(['json', 'csv', 'markdown']);
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+
+export const exportSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    format: exportFormatSchema,
+    status: z.enum(['pending', 'ready', 'failed']),
+    itemCount: z.number().int().min(0).optional().describe('Evidence items in the file, once ready.'),
+    sizeBytes: z.number().int().min(0).optional().describe('Size of the file, once ready.'),
+    error: z.string().optional().describe('Why the export failed.'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Export' });
+export type Export = z.infer<typeof exportSchema>;
+
+export const createExportInputSchema = projectRefInputSchema.extend({ format: exportFormatSchema, idempotencyKey: idempotencyKey().optional() });
+export const exportRefInputSchema = z.object({ accountId: accountIdSchema, exportId: z.string().min(1).max(100) });
+export const exportChunkInputSchema = exportRefInputSchema.extend({ seq: z.number().int().min(0) });
+
+/* Comparisons (issue 4, ADR 0011). */
+
+export const comparisonBody = () =>
+  z.object({
+    type: z.enum(['video', 'channel']).describe('What `ids` name: videos, or channels (ids `UC…` or handles `@name`).'),
+    ids: z
+      .array(z.string().trim().min(1).max(200))
+      .min(2)
+      .max(5)
+      .refine((ids) => new Set(ids).size === ids.length, 'ids must be different'),
+  });
+
+export const comparedVideoSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    channel: z.object({ id: z.string(), name: z.string() }),
+    views: z.number().int().min(0).nullable(),
+    viewsPerHour: z.number().nullable().describe('Lifetime views per hour since publication.'),
+    engagementRate: z.number().nullable().describe('(likes + comments) / views.'),
+    durationSeconds: z.number().int().min(0),
+    publishDate: z.string().nullable(),
+    publishAgeHours: z.number().nullable(),
+  })
+  .meta({ id: 'ComparedVideo' });
+
+export const comparedChannelSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    subscriberCount: z.number().int().min(0).nullable(),
+    videoCount: z.number().int().min(0).nullable(),
+    recentUploads: z
+      .object({
+        sampled: z.number().int().min(0).describe('Recent uploads the medians are taken over.'),
+        medianViews: z.number().nullable(),
+        medianViewsPerHour: z.number().nullable(),
+        medianDurationSeconds: z.number().nullable(),
+        medianPublishAgeHours: z.number().nullable().describe('From YouTube\'s display text ("3 days ago"): coarse.'),
+      })
+      .describe('Medians over the channel\'s recent uploads as its videos tab lists them (no likes there, so no engagement).'),
+  })
+  .meta({ id: 'ComparedChannel' });
+
+export const comparisonSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(['video', 'channel']),
+    videos: z.array(comparedVideoSchema).optional(),
+    channels: z.array(comparedChannelSchema).optional(),
+    summary: citedAnswerSchema
+      .pick({ answer: true, citations: true, model: true })
+      .optional()
+      .describe('With a model configured: a cited summary of how what the videos say differs (from their transcripts).'),
+    warnings: z.array(z.string()),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Comparison' });
+export type Comparison = z.infer<typeof comparisonSchema>;
+
+export const createComparisonInputSchema = comparisonBody().extend({ accountId: accountIdSchema });
+export const comparisonRefInputSchema = z.object({ accountId: accountIdSchema, comparisonId: z.string().min(1).max(100) });

@@ -1,10 +1,18 @@
-import { baseEnvSchema, type BaseConfig } from '@vrs/kit';
+import { createLlm } from '@vrs/ai';
+import { createServiceClient } from '@vrs/kit';
+import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
+import { researchEnvSchema, type ResearchConfig } from './config';
 import { createResearchModule } from './module';
 
 await runServiceProcess({
   service: 'research',
-  envSchema: baseEnvSchema,
-  ownUrl: (config: BaseConfig) => config.RESEARCH_SERVICE_URL,
-  createModule: (deps) => createResearchModule(deps),
+  envSchema: researchEnvSchema,
+  ownUrl: (config: ResearchConfig) => config.RESEARCH_SERVICE_URL,
+  createModule: (deps, config: ResearchConfig) =>
+    createResearchModule({
+      ...deps,
+      provider: createServiceClient<ProviderRouter>({ mode: 'http', url: config.PROVIDER_SERVICE_URL, internalToken: config.INTERNAL_TOKEN!, caller: 'research' }),
+      llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
+    }),
 });

@@ -1,9 +1,18 @@
-import { researchEvidenceAdded } from '@vrs/contracts';
+import { researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
+import type { Llm } from '@vrs/ai';
 import type { EventBus, Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
 import { createIndexEvidenceHandler } from './events/index-evidence';
+import { createRunImportJobHandler } from './events/run-import-job';
+import { createWriteExportHandler } from './events/write-export';
+import type { ProviderClient } from './provider-client';
+import { createComparisonsRepo } from './repo/comparisons-repo';
 import { createEvidenceRepo } from './repo/evidence-repo';
+import { createExportsRepo } from './repo/exports-repo';
+import { createIdempotencyRepo } from './repo/idempotency-repo';
+import { createJobsRepo } from './repo/jobs-repo';
+import { createOperationsRepo } from './repo/operations-repo';
 import { createProjectsRepo } from './repo/projects-repo';
 import { createResearchRouter, type ResearchRouter } from './router';
 import { createIndexCache } from './search/index-cache';
@@ -12,35 +21,65 @@ export interface ResearchModuleOptions {
   store: Store;
   bus: EventBus;
   logger: Logger;
+  /** Where imports read videos, transcripts, comments, playlists, channels and searches. */
+  provider: ProviderClient;
+  /** Writes answers, reports and comparison summaries; null = none configured (extractive answers). */
+  llm: Llm | null;
   /** Projects whose search index one process keeps in memory (least recently searched dropped first). */
   searchCacheMaxProjects?: number;
 }
 
 /** Durable consumer shared by every replica: each `research.evidence.added` is indexed by one of them. */
 const indexerConsumerName = 'research-indexer';
+/** Durable consumer of `research.import.requested`: one replica runs each job; an unacked job is redelivered after a crash. */
+const importerConsumerName = 'research-importer';
+/** Durable consumer of `research.export.requested`: writes each export's file once. */
+const exporterConsumerName = 'research-exporter';
 
 export async function createResearchModule(options: ResearchModuleOptions): Promise<ServiceModule<ResearchRouter>> {
-  const { store, bus, logger } = options;
+  const { store, bus, logger, provider, llm } = options;
   const projects = createProjectsRepo(store);
   const evidence = createEvidenceRepo(store);
   const indexCache = createIndexCache(evidence, { maxProjects: options.searchCacheMaxProjects ?? 200 });
-  const router = createResearchRouter({ store, bus, projects, evidence, indexCache });
+  const jobs = createJobsRepo(store);
+  const idempotency = createIdempotencyRepo(store);
+  const operations = createOperationsRepo(store);
+  const exports = createExportsRepo(store);
+  const comparisons = createComparisonsRepo(store);
+  const router = createResearchRouter({ store, bus, projects, evidence, indexCache, jobs, idempotency, provider, operations, exports, comparisons, llm });
   let indexer: Subscription | undefined;
+  let importer: Subscription | undefined;
+  let exporter: Subscription | undefined;
+  let stopping = false;
 
   return {
     name: 'research',
     router,
     async start() {
-      await Promise.all([projects.ensureIndexes(), evidence.ensureIndexes(), bus.ensureStreams(['research'])]);
+      stopping = false;
+      await Promise.all([projects.ensureIndexes(), evidence.ensureIndexes(), jobs.ensureIndexes(), operations.ensureIndexes(), exports.ensureIndexes(), comparisons.ensureIndexes(), bus.ensureStreams(['research'])]);
       indexer = await bus.subscribe(
         indexerConsumerName,
         researchEvidenceAdded,
         createIndexEvidenceHandler({ projects, evidence, logger: logger.child({ component: indexerConsumerName }) }),
       );
+      importer = await bus.subscribe(
+        importerConsumerName,
+        researchImportRequested,
+        createRunImportJobHandler({ jobs, projects, evidence, bus, provider, logger: logger.child({ component: importerConsumerName }), stopping: () => stopping }),
+      );
+      exporter = await bus.subscribe(
+        exporterConsumerName,
+        researchExportRequested,
+        createWriteExportHandler({ exports, evidence, logger: logger.child({ component: exporterConsumerName }) }),
+      );
     },
     async stop() {
-      await indexer?.stop();
+      stopping = true;
+      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop()]);
       indexer = undefined;
+      importer = undefined;
+      exporter = undefined;
     },
   };
 }

@@ -1,6 +1,13 @@
+import type { Llm } from '@vrs/ai';
 import type { EventBus } from '@vrs/bus';
 import type { Store } from '@vrs/store';
+import type { ProviderClient } from './provider-client';
+import type { ComparisonsRepo } from './repo/comparisons-repo';
 import type { EvidenceRepo } from './repo/evidence-repo';
+import type { ExportsRepo } from './repo/exports-repo';
+import type { IdempotencyRepo } from './repo/idempotency-repo';
+import type { JobsRepo } from './repo/jobs-repo';
+import type { OperationsRepo } from './repo/operations-repo';
 import type { ProjectsRepo } from './repo/projects-repo';
 import type { IndexCache } from './search/index-cache';
 
@@ -11,4 +18,12 @@ export interface ResearchDeps {
   projects: ProjectsRepo;
   evidence: EvidenceRepo;
   indexCache: IndexCache;
+  jobs: JobsRepo;
+  idempotency: IdempotencyRepo;
+  provider: ProviderClient;
+  operations: OperationsRepo;
+  exports: ExportsRepo;
+  comparisons: ComparisonsRepo;
+  /** Null when no model is configured: answers and reports are extractive. */
+  llm: Llm | null;
 }

@@ -1,10 +1,21 @@
 import { router } from '@vrs/kit';
+import { createAnswer } from './procedures/answers/create';
+import { createComparison } from './procedures/comparisons/create';
+import { getComparison } from './procedures/comparisons/get';
 import { addEvidence } from './procedures/evidence/add';
 import { searchEvidence } from './procedures/evidence/search';
+import { createExport } from './procedures/exports/create';
+import { getExport } from './procedures/exports/get';
+import { readExportChunk } from './procedures/exports/read-chunk';
 import { checkHealth } from './procedures/health/check';
+import { createImport } from './procedures/imports/create';
+import { cancelJob } from './procedures/jobs/cancel';
+import { getJob } from './procedures/jobs/get';
+import { getOperation } from './procedures/operations/get';
 import { createProject } from './procedures/projects/create';
 import { getProject } from './procedures/projects/get';
 import { listProjects } from './procedures/projects/list';
+import { createReport } from './procedures/reports/create';
 import type { ResearchDeps } from './research-deps';
 
 /** Internal procedures of the research service; the gateway passes the authenticated accountId. */
@@ -20,6 +31,13 @@ export function createResearchRouter(deps: ResearchDeps) {
       add: addEvidence(deps),
       search: searchEvidence(deps),
     }),
+    imports: router({ create: createImport(deps) }),
+    jobs: router({ get: getJob(deps), cancel: cancelJob(deps) }),
+    answers: router({ create: createAnswer(deps) }),
+    reports: router({ create: createReport(deps) }),
+    operations: router({ get: getOperation(deps) }),
+    exports: router({ create: createExport(deps), get: getExport(deps), readChunk: readExportChunk(deps) }),
+    comparisons: router({ create: createComparison(deps), get: getComparison(deps) }),
   });
 }
 

@@ -1,3 +1,4 @@
+import type { CountOverride } from './count-overrides';
 import type { FaultRule } from './faults';
 import type { HitCounts, UnmatchedRequest } from './server';
 
@@ -17,6 +18,7 @@ export function fakeYouTubeControl(url: string) {
   return {
     addFault: (rule: FaultRule) => call('POST', 'faults', rule),
     setLatency: (delayMs: number) => call('POST', 'latency', { delayMs }),
+    setCounts: (override: CountOverride) => call('POST', 'counts', override),
     select: (id: string) => call('POST', 'select', { id }),
     unselect: (id: string) => call('POST', 'unselect', { id }),
     reset: () => call('POST', 'reset'),

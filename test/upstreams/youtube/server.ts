@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CountOverrides, type CountOverride } from './count-overrides';
 import { FaultPlan, type FaultRule } from './faults';
 import { loadRecordings, type LoadReport } from './recordings';
 import { ReplayIndex } from './replay-index';
@@ -32,10 +33,12 @@ export interface FakeYouTube {
   port: number;
   load: Omit<LoadReport, 'recordings'> & { recordings: number };
   close(): Promise<void>;
-  /** Clears faults, latency, selections, hit counts and the unmatched log. */
+  /** Clears faults, latency, selections, count overrides, hit counts and the unmatched log. */
   reset(): void;
   addFault(rule: FaultRule): void;
   setLatency(delayMs: number): void;
+  /** Answers a video's player requests with these counts from now on (its audience "moved"). */
+  setCounts(override: CountOverride): void;
   /** Makes recording `id` win among the recordings that answer the same request. */
   select(id: string): void;
   /** Undoes `select(id)`: the group answers with its default recording again. */
@@ -72,11 +75,13 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
   const report = loadRecordings(options.replayDirs);
   const index = new ReplayIndex(report.recordings);
   const faults = new FaultPlan();
+  const counts = new CountOverrides();
   let hitCounts: HitCounts = { total: 0, byEndpoint: {}, unmatched: 0 };
   let unmatchedLog: UnmatchedRequest[] = [];
 
   const reset = () => {
     faults.reset();
+    counts.reset();
     index.clearSelections();
     hitCounts = { total: 0, byEndpoint: {}, unmatched: 0 };
     unmatchedLog = [];
@@ -97,6 +102,10 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     }
     if (req.method === 'POST' && route === 'latency') {
       faults.setGlobalLatency(Number(input.delayMs ?? 0));
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === 'POST' && route === 'counts') {
+      counts.set(input as unknown as CountOverride);
       return sendJson(res, 200, { ok: true });
     }
     if (req.method === 'POST' && route === 'reset') {
@@ -164,7 +173,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     const headers: Record<string, string> = { 'content-type': answer.contentType, 'x-replay-recording': answer.recording.id };
     if (answer.projectedThrough) headers['x-replay-projected-fields'] = answer.projectedThrough;
     res.writeHead(answer.status, headers);
-    res.end(answer.body);
+    res.end(counts.apply(key, endpoint, answer.body));
   }
 
   const server = createServer((req, res) => {
@@ -196,6 +205,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     reset,
     addFault: (rule) => faults.add(rule),
     setLatency: (delayMs) => faults.setGlobalLatency(delayMs),
+    setCounts: (override) => counts.set(override),
     select,
     unselect,
     hits: () => structuredClone(hitCounts),

@@ -4,6 +4,8 @@ import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
 import { DuplicateKeyError, type Store } from '@vrs/store';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
+/** An item made by an import: it also names the platform it came from. */
+export type ImportedEvidenceItem = EvidenceInputItem & { provider?: ProviderId };
 
 export interface EvidenceDoc {
   _id: string;
@@ -35,10 +37,10 @@ export function createEvidenceRepo(store: Store) {
    * Posting a sourceKey again replaces that item's content in place: its id and createdAt stay, and
    * optional fields left out of the new post are removed, so the item is exactly what was last posted.
    */
-  async function upsertBySourceKey(projectId: string, sourceKey: string, item: EvidenceInputItem, now: string): Promise<EvidenceDoc> {
+  async function upsertBySourceKey(projectId: string, sourceKey: string, item: ImportedEvidenceItem, now: string): Promise<EvidenceDoc> {
     const $set: Record<string, unknown> = { text: item.text, updatedAt: now };
     const $unset: Record<string, ''> = {};
-    for (const field of ['entityId', 'startMs'] as const) {
+    for (const field of ['entityId', 'startMs', 'provider'] as const) {
       if (item[field] === undefined) $unset[field] = '';
       else $set[field] = item[field];
     }
@@ -72,10 +74,11 @@ export function createEvidenceRepo(store: Store) {
           partialFilterExpression: { sourceKey: { $exists: true } },
         },
         { key: { projectId: 1, indexedVersion: 1 }, name: 'project_indexed_version' },
+        { key: { projectId: 1, _id: 1 }, name: 'project_id_order' },
       ]),
 
     /** Stores items in request order; an item with a known sourceKey updates the existing document. */
-    async add(projectId: string, items: EvidenceInputItem[]): Promise<EvidenceDoc[]> {
+    async add(projectId: string, items: ImportedEvidenceItem[]): Promise<EvidenceDoc[]> {
       const now = new Date().toISOString();
       const fresh: EvidenceDoc[] = [];
       const stored = items.map((item) => {
@@ -97,6 +100,10 @@ export function createEvidenceRepo(store: Store) {
       const result = await evidence.updateMany({ projectId, _id: { $in: evidenceIds } }, { $max: { indexedVersion: version } });
       return result.matchedCount;
     },
+
+    /** One page of a project's evidence in id order, after `afterId`: exports walk a project with it. */
+    pageInIdOrder: (projectId: string, afterId: string | undefined, limit: number): Promise<EvidenceDoc[]> =>
+      evidence.find(afterId === undefined ? { projectId } : { projectId, _id: { $gt: afterId } }, { sort: { _id: 1 }, limit }),
 
     /** Documents marked after `version` (all indexed ones for 0): what a search cache must (re)load. */
     findIndexedAfter: (projectId: string, version: number): Promise<IndexableEvidence[]> =>

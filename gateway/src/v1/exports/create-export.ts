@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { exportFormatSchema, exportSchema } from '@vrs/contracts';
+import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+
+export const createExport = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/exports',
+      operationId: 'createExport',
+      tags: ['Exports'],
+      summary: 'Create a project export',
+      description:
+        'Starts writing the project\'s evidence as a `json`, `csv` or `markdown` file. The export is `pending` until its file is written (`ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.',
+      requestHeaders: idempotencyHeaders(),
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 409, 422],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100), format: exportFormatSchema }))
+  .output(exportSchema)
+  .mutation(async ({ ctx, input }) => {
+    const { export: record, replayed } = await ctx.services.research.exports.create.mutate({
+      accountId: ctx.principal.accountId,
+      projectId: input.projectId,
+      format: input.format,
+      idempotencyKey: idempotencyKeyOf(ctx),
+    });
+    // A replay serves the first response: the cached price (nothing) applies.
+    ctx.credits.variant = replayed ? 'cached' : 'fresh';
+    return record;
+  });

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { exportSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const getExport = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/exports/{id}',
+      operationId: 'getExport',
+      tags: ['Exports'],
+      summary: 'Get an export',
+      description: 'Status (`pending`, `ready`, `failed`) and, once ready, the number of evidence items and the size of the file.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({ id: z.string().min(1).max(100) }))
+  .output(exportSchema)
+  .query(async ({ ctx, input }) => (await ctx.services.research.exports.get.query({ accountId: ctx.principal.accountId, exportId: input.id })).export);

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { jobSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const cancelJob = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/jobs/{id}/cancel',
+      operationId: 'cancelJob',
+      tags: ['Research'],
+      summary: 'Cancel a job',
+      description: 'Stops a queued or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 409],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ id: z.string().min(1).max(100) }))
+  .output(jobSchema)
+  .mutation(({ ctx, input }) => ctx.services.research.jobs.cancel.mutate({ accountId: ctx.principal.accountId, jobId: input.id }));

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { createImportBody, jobSchema } from '@vrs/contracts';
+import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+import { markAccepted } from './accepted-status';
+
+export const createImport = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/projects/{projectId}/imports',
+      operationId: 'createImport',
+      tags: ['Research'],
+      summary: 'Import videos into a project',
+      description:
+        'Queues a job that imports a video, a list of videos, a playlist or a channel\'s recent uploads, or a search\'s top results into the project: metadata, transcript chunks (a few sentences each, with `startMs`) and optionally top comments, as evidence with `provider`, `entityId` and a `sourceKey` naming the unit (`youtube:video:<id>:metadata`, `…:transcript:<startMs>`, `…:comment:<commentId>`). Re-importing updates those items in place. Answers 202 with the job; follow it with `GET /v1/jobs/{id}`. Accepts `Idempotency-Key`.',
+      successDescription: 'The job, queued (or, for a replayed Idempotency-Key, the first response).',
+      requestHeaders: idempotencyHeaders(),
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 409, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100), ...createImportBody().shape }))
+  .output(jobSchema)
+  .mutation(async ({ ctx, input }) => {
+    const { job, replayed } = await ctx.services.research.imports.create.mutate({
+      accountId: ctx.principal.accountId,
+      projectId: input.projectId,
+      source: input.source,
+      include: input.include,
+      idempotencyKey: idempotencyKeyOf(ctx),
+    });
+    // A replay serves the first response: the cached price (nothing) applies.
+    ctx.credits.variant = replayed ? 'cached' : 'fresh';
+    markAccepted(ctx);
+    return job;
+  });

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { comparisonSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const getComparison = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/comparisons/{id}',
+      operationId: 'getComparison',
+      tags: ['Research'],
+      summary: 'Get a comparison',
+      description: 'A stored comparison, as it was returned.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({ id: z.string().min(1).max(100) }))
+  .output(comparisonSchema)
+  .query(({ ctx, input }) => ctx.services.research.comparisons.get.query({ accountId: ctx.principal.accountId, comparisonId: input.id }));

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { jobSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const getJob = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/jobs/{id}',
+      operationId: 'getJob',
+      tags: ['Research'],
+      summary: 'Get a job',
+      description: 'Status (`queued`, `running`, `completed`, `failed`, `cancelled`), `progress {done, total}` in videos, each handled video once, warnings and errors.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({ id: z.string().min(1).max(100) }))
+  .output(jobSchema)
+  .query(({ ctx, input }) => ctx.services.research.jobs.get.query({ accountId: ctx.principal.accountId, jobId: input.id }));

@@ -1,0 +1,79 @@
+import type { researchImportRequested } from '@vrs/contracts';
+import type { EventBus, EventHandler } from '@vrs/bus';
+import type { Logger } from '@vrs/kit';
+import { importVideo } from '../imports/import-video';
+import { resolveVideos } from '../imports/resolve-videos';
+import type { EvidenceRepo } from '../repo/evidence-repo';
+import { activeJobStatuses, type JobsRepo } from '../repo/jobs-repo';
+import type { ProjectsRepo } from '../repo/projects-repo';
+import { providerFailureOf, type ProviderClient } from '../provider-client';
+
+export interface RunImportJobDeps {
+  jobs: JobsRepo;
+  projects: ProjectsRepo;
+  evidence: EvidenceRepo;
+  bus: EventBus;
+  provider: ProviderClient;
+  logger: Logger;
+  /** True once the service is stopping: the job is handed back between videos instead of holding up the shutdown. */
+  stopping: () => boolean;
+}
+
+/**
+ * Runs an import job, or resumes it: the job's video list is fixed on its first run and each
+ * handled video is recorded on the job, so a redelivery after a crash (the event was never acked)
+ * skips what is done and imports only the rest. A video interrupted mid-import is imported again,
+ * which updates its evidence in place (sourceKeys) rather than copying it. Cancellation is read
+ * before each video.
+ */
+export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<typeof researchImportRequested> {
+  const { jobs, projects, logger } = deps;
+  return async ({ data }) => {
+    const { jobId } = data;
+    let job = await jobs.findById(jobId);
+    if (!job) {
+      logger.warn({ jobId }, 'import requested for a job this store does not have; acknowledged');
+      return;
+    }
+    if (!activeJobStatuses.includes(job.status)) return;
+    if (!(await projects.findById(job.projectId))) {
+      await jobs.finish(jobId, 'failed', [{ code: 'PROJECT_NOT_FOUND', message: 'The project no longer exists.' }]);
+      return;
+    }
+    if (!job.videoIds) {
+      try {
+        const resolved = await resolveVideos(deps.provider, job.source);
+        await jobs.start(jobId, resolved.videoIds, resolved.warnings);
+      } catch (error) {
+        const failure = providerFailureOf(error);
+        logger.warn({ jobId, code: failure.code }, 'import source could not be read; job failed');
+        await jobs.finish(jobId, 'failed', [failure]);
+        return;
+      }
+      job = (await jobs.findById(jobId))!;
+      // Cancelled while its source was being read: the list was never fixed, and nothing is imported.
+      if (!job.videoIds) return;
+    }
+    const target = { accountId: job.accountId, projectId: job.projectId };
+    for (const videoId of job.videoIds) {
+      if (job.videos.some((video) => video.videoId === videoId)) continue;
+      // Unacked, the event comes back (to another replica, or this one restarted), which resumes here.
+      if (deps.stopping()) throw new Error(`service stopping: import job ${jobId} handed back before ${videoId}`);
+      // Re-read before each video: a cancel lands between videos, never in the middle of one.
+      const current = await jobs.findById(jobId);
+      if (!current || !activeJobStatuses.includes(current.status)) return;
+      const outcome = await importVideo(deps, target, videoId, job.include);
+      await jobs.recordVideo(
+        jobId,
+        { videoId, status: outcome.error ? 'failed' : 'imported', evidenceCount: outcome.evidenceCount },
+        { warnings: outcome.warnings, errors: outcome.error ? [outcome.error] : [] },
+      );
+      if (outcome.error) logger.warn({ jobId, videoId, code: outcome.error.code }, 'video not imported');
+      else logger.info({ jobId, videoId, evidence: outcome.evidenceCount }, 'video imported');
+    }
+    const finished = (await jobs.findById(jobId))!;
+    const allFailed = finished.videos.length > 0 && finished.videos.every((video) => video.status === 'failed');
+    await jobs.finish(jobId, allFailed ? 'failed' : 'completed');
+    logger.info({ jobId, videos: finished.videos.length }, 'import job finished');
+  };
+}

@@ -1,0 +1,58 @@
+import type { researchExportRequested } from '@vrs/contracts';
+import type { EventHandler } from '@vrs/bus';
+import type { Logger } from '@vrs/kit';
+import { exportFormatters } from '../exports/export-formats';
+import type { EvidenceRepo } from '../repo/evidence-repo';
+import type { ExportsRepo } from '../repo/exports-repo';
+
+export interface WriteExportDeps {
+  exports: ExportsRepo;
+  evidence: EvidenceRepo;
+  logger: Logger;
+  /** Evidence read per store query. */
+  pageSize?: number;
+  /** A chunk is stored once it holds this many characters (well under MongoDB's 16 MB document limit). */
+  chunkChars?: number;
+}
+
+/**
+ * Writes an export's file into the store, a page of evidence and a chunk at a time, so neither the
+ * project nor the file is ever held in memory whole. A redelivered event (the writer crashed)
+ * clears what was written and starts again; a ready or failed export is left alone.
+ */
+export function createWriteExportHandler(deps: WriteExportDeps): EventHandler<typeof researchExportRequested> {
+  const { exports, evidence, logger, pageSize = 500, chunkChars = 256 * 1024 } = deps;
+  return async ({ data }) => {
+    const record = await exports.findById(data.exportId);
+    if (!record || record.status !== 'pending') return;
+    const formatter = exportFormatters[record.format];
+    await exports.clearChunks(record._id);
+    let buffer = formatter.head({ projectId: record.projectId, projectName: record.projectName, exportedAt: new Date().toISOString() });
+    let seq = 0;
+    let sizeBytes = 0;
+    let itemCount = 0;
+    const flush = async () => {
+      await exports.writeChunk(record._id, seq++, buffer);
+      sizeBytes += Buffer.byteLength(buffer);
+      buffer = '';
+    };
+    try {
+      let after: string | undefined;
+      for (;;) {
+        const page = await evidence.pageInIdOrder(record.projectId, after, pageSize);
+        if (page.length === 0) break;
+        for (const doc of page) buffer += formatter.item(doc, itemCount++);
+        after = page.at(-1)!._id;
+        if (buffer.length >= chunkChars) await flush();
+      }
+      buffer += formatter.tail(itemCount);
+      await flush();
+    } catch (error) {
+      logger.error({ err: error, exportId: record._id }, 'export failed');
+      await exports.markFailed(record._id, 'The export could not be written; create a new one.');
+      return;
+    }
+    await exports.markReady(record._id, { itemCount, sizeBytes, chunkCount: seq });
+    logger.info({ exportId: record._id, itemCount, sizeBytes, chunks: seq }, 'export written');
+  };
+}

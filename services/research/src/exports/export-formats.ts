@@ -1,0 +1,65 @@
+import type { ExportFormat } from '@vrs/contracts';
+import type { EvidenceDoc } from '../repo/evidence-repo';
+
+export interface ExportHeader {
+  projectId: string;
+  projectName: string;
+  exportedAt: string;
+}
+
+/** A file written piece by piece: the head, each item in turn, the tail. Nothing holds the whole file. */
+export interface ExportFormatter {
+  contentType: string;
+  extension: string;
+  head(header: ExportHeader): string;
+  item(doc: EvidenceDoc, position: number): string;
+  tail(itemCount: number): string;
+}
+
+/** The fields of an item a file carries, in this order (CSV columns, JSON keys). */
+const fields = ['id', 'sourceKey', 'provider', 'entityId', 'startMs', 'text', 'createdAt', 'updatedAt'] as const;
+
+function publicItem(doc: EvidenceDoc): Record<(typeof fields)[number], string | number | undefined> {
+  return { id: doc._id, sourceKey: doc.sourceKey, provider: doc.provider, entityId: doc.entityId, startMs: doc.startMs, text: doc.text, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+}
+
+/** RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes. */
+function csvField(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** `1:02:03` from milliseconds, for people reading a Markdown export. */
+function timestamp(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
+}
+
+export const exportFormatters: Record<ExportFormat, ExportFormatter> = {
+  json: {
+    contentType: 'application/json; charset=utf-8',
+    extension: 'json',
+    head: (header) => `{"project":${JSON.stringify({ id: header.projectId, name: header.projectName })},"exportedAt":${JSON.stringify(header.exportedAt)},"evidence":[`,
+    item: (doc, position) => `${position > 0 ? ',' : ''}\n${JSON.stringify(publicItem(doc))}`,
+    tail: (itemCount) => `${itemCount > 0 ? '\n' : ''}],"itemCount":${itemCount}}\n`,
+  },
+  csv: {
+    contentType: 'text/csv; charset=utf-8',
+    extension: 'csv',
+    head: () => `${fields.join(',')}\r\n`,
+    item: (doc) => `${fields.map((field) => csvField(publicItem(doc)[field])).join(',')}\r\n`,
+    tail: () => '',
+  },
+  markdown: {
+    contentType: 'text/markdown; charset=utf-8',
+    extension: 'md',
+    head: (header) => `# ${header.projectName.replace(/\s+/g, ' ')}\n\nEvidence exported ${header.exportedAt} from project \`${header.projectId}\`.\n`,
+    item: (doc) => {
+      const where = [doc.sourceKey && `\`${doc.sourceKey}\``, doc.entityId && `video ${doc.entityId}`, doc.startMs !== undefined && `at ${timestamp(doc.startMs)}`].filter(Boolean).join(' · ');
+      return `\n## ${doc._id}\n\n${doc.text.split('\n').map((line) => `> ${line}`).join('\n')}\n${where ? `\n${where}\n` : ''}`;
+    },
+    tail: (itemCount) => `\n---\n${itemCount} evidence item${itemCount === 1 ? '' : 's'}.\n`,
+  },
+};

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { Comparison } from '@vrs/contracts';
+import type { Store } from '@vrs/store';
+
+export interface ComparisonDoc extends Omit<Comparison, 'id'> {
+  _id: string;
+  accountId: string;
+}
+
+export function createComparisonsRepo(store: Store) {
+  const comparisons = store.collection<ComparisonDoc>('comparisons');
+  return {
+    ensureIndexes: () => comparisons.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
+
+    async save(accountId: string, comparison: Omit<Comparison, 'id' | 'createdAt'>): Promise<Comparison> {
+      const { _id, accountId: _owner, ...stored }: ComparisonDoc = { _id: `cmp_${randomUUID().replaceAll('-', '')}`, accountId, ...comparison, createdAt: new Date().toISOString() };
+      await comparisons.insertOne({ _id, accountId, ...stored });
+      return { id: _id, ...stored };
+    },
+
+    /** Found only for its owner: another account's comparison and an unknown one look the same. */
+    findOwned: (accountId: string, comparisonId: string) => comparisons.findOne({ _id: comparisonId, accountId }),
+  };
+}
+
+export type ComparisonsRepo = ReturnType<typeof createComparisonsRepo>;

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { Export } from '@vrs/contracts';
+import type { Store } from '@vrs/store';
+
+export interface ExportDoc extends Omit<Export, 'id'> {
+  _id: string;
+  accountId: string;
+  /** For the file name. */
+  projectName: string;
+  /** Chunks of the file, numbered from 0, once ready. */
+  chunkCount?: number;
+}
+
+/**
+ * A piece of an export file. Files live in the store, not on a disk: the gateway that serves the
+ * download may run on another machine, and MongoDB keeps them the way GridFS would, chunk by chunk.
+ */
+interface ExportChunkDoc {
+  _id: string;
+  exportId: string;
+  seq: number;
+  data: string;
+}
+
+export function newExportId(): string {
+  return `exp_${randomUUID().replaceAll('-', '')}`;
+}
+
+export function createExportsRepo(store: Store) {
+  const exports = store.collection<ExportDoc>('exports');
+  const chunks = store.collection<ExportChunkDoc>('export_chunks');
+  const now = () => new Date().toISOString();
+
+  return {
+    ensureIndexes: () =>
+      Promise.all([
+        exports.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
+        chunks.createIndexes([{ key: { exportId: 1, seq: 1 }, name: 'export_seq_unique', unique: true }]),
+      ]),
+
+    async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format'>): Promise<ExportDoc> {
+      const createdAt = now();
+      const doc: ExportDoc = { _id: newExportId(), ...fields, status: 'pending', createdAt, updatedAt: createdAt };
+      await exports.insertOne(doc);
+      return doc;
+    },
+
+    findOwned: (accountId: string, exportId: string) => exports.findOne({ _id: exportId, accountId }),
+    findById: (exportId: string) => exports.findOne({ _id: exportId }),
+
+    /** Forgets a half-written file (a writer that crashed): the rewrite starts from chunk 0. */
+    clearChunks: async (exportId: string) => {
+      await chunks.deleteMany({ exportId });
+    },
+    writeChunk: (exportId: string, seq: number, data: string) => chunks.insertOne({ _id: `${exportId}:${seq}`, exportId, seq, data }),
+    readChunk: async (exportId: string, seq: number) => (await chunks.findOne({ _id: `${exportId}:${seq}` }))?.data,
+
+    async markReady(exportId: string, figures: { itemCount: number; sizeBytes: number; chunkCount: number }): Promise<void> {
+      await exports.updateOne({ _id: exportId, status: 'pending' }, { $set: { status: 'ready', ...figures, updatedAt: now() } });
+    },
+    async markFailed(exportId: string, error: string): Promise<void> {
+      await exports.updateOne({ _id: exportId, status: 'pending' }, { $set: { status: 'failed', error, updatedAt: now() } });
+    },
+  };
+}
+
+export type ExportsRepo = ReturnType<typeof createExportsRepo>;

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
+import type { Store } from '@vrs/store';
+
+export type JobVideo = z.infer<typeof jobVideoSchema>;
+export type JobError = z.infer<typeof jobErrorSchema>;
+
+export interface JobDoc {
+  _id: string;
+  accountId: string;
+  projectId: string;
+  type: 'import';
+  status: JobStatus;
+  source: ImportSource;
+  include: ImportInclude;
+  /** The videos the source resolved to, fixed once so a resumed job works on the same list. */
+  videoIds?: string[];
+  progress: { done: number; total: number };
+  /** One entry per handled video; what a resumed job skips. */
+  videos: JobVideo[];
+  warnings: string[];
+  errors: JobError[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** States a job can still leave; the others are final. */
+export const activeJobStatuses: JobStatus[] = ['queued', 'running'];
+
+export function newJobId(): string {
+  return `job_${randomUUID().replaceAll('-', '')}`;
+}
+
+export function createJobsRepo(store: Store) {
+  const jobs = store.collection<JobDoc>('jobs');
+  const now = () => new Date().toISOString();
+
+  return {
+    ensureIndexes: () => jobs.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
+
+    async create(fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include'>): Promise<JobDoc> {
+      const createdAt = now();
+      const job: JobDoc = { ...fields, type: 'import', status: 'queued', progress: { done: 0, total: 0 }, videos: [], warnings: [], errors: [], createdAt, updatedAt: createdAt };
+      await jobs.insertOne(job);
+      return job;
+    },
+
+    /** Found only for its owner: another account's job and an unknown one look the same. */
+    findOwned: (accountId: string, jobId: string) => jobs.findOne({ _id: jobId, accountId }),
+
+    findById: (jobId: string) => jobs.findOne({ _id: jobId }),
+
+    /**
+     * Fixes the job's video list and marks it running, unless a previous run already fixed one (a
+     * resumed job keeps its list, even if the playlist or search would now answer differently).
+     */
+    async start(jobId: string, videoIds: string[], warnings: string[]): Promise<void> {
+      await jobs.updateOne(
+        { _id: jobId, status: { $in: activeJobStatuses }, videoIds: { $exists: false } },
+        { $set: { status: 'running', videoIds, 'progress.total': videoIds.length, updatedAt: now() }, $push: { warnings: { $each: warnings } } },
+      );
+    },
+
+    /** Records one handled video, once: the filter refuses a video already recorded. */
+    async recordVideo(jobId: string, video: JobVideo, outcome: { warnings: string[]; errors: JobError[] }): Promise<void> {
+      await jobs.updateOne(
+        { _id: jobId, 'videos.videoId': { $ne: video.videoId } },
+        {
+          $push: { videos: video, warnings: { $each: outcome.warnings }, errors: { $each: outcome.errors } },
+          $inc: { 'progress.done': 1 },
+          $set: { updatedAt: now() },
+        },
+      );
+    },
+
+    /** Moves a running or queued job to a final state; a job cancelled meanwhile stays cancelled. */
+    async finish(jobId: string, status: 'completed' | 'failed', errors: JobError[] = []): Promise<void> {
+      await jobs.updateOne({ _id: jobId, status: { $in: activeJobStatuses } }, { $set: { status, updatedAt: now() }, $push: { errors: { $each: errors } } });
+    },
+
+    /** True when the job was queued or running and is now cancelled. */
+    async cancel(accountId: string, jobId: string): Promise<boolean> {
+      const result = await jobs.updateOne({ _id: jobId, accountId, status: { $in: activeJobStatuses } }, { $set: { status: 'cancelled', updatedAt: now() } });
+      return result.modifiedCount === 1;
+    },
+  };
+}
+
+export type JobsRepo = ReturnType<typeof createJobsRepo>;

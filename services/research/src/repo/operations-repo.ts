@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import type { Operation } from '@vrs/contracts';
+import type { Store } from '@vrs/store';
+
+export interface OperationDoc extends Omit<Operation, 'id'> {
+  _id: string;
+  accountId: string;
+}
+
+/** Answers and reports as they were returned, readable again by their operationId. */
+export function createOperationsRepo(store: Store) {
+  const operations = store.collection<OperationDoc>('operations');
+  return {
+    ensureIndexes: () => operations.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
+
+    async save(accountId: string, operation: Omit<Operation, 'id' | 'createdAt'>): Promise<Operation> {
+      const doc: OperationDoc = { _id: randomUUID(), accountId, ...operation, createdAt: new Date().toISOString() };
+      await operations.insertOne(doc);
+      const { _id, accountId: _owner, ...stored } = doc;
+      return { id: _id, ...stored };
+    },
+
+    /** Found only for its owner: another account's operation and an unknown one look the same. */
+    findOwned: (accountId: string, operationId: string) => operations.findOne({ _id: operationId, accountId }),
+  };
+}
+
+export type OperationsRepo = ReturnType<typeof createOperationsRepo>;
