@@ -4,3 +4,4 @@ export type { NewestCommentsOptions } from './operations/get-newest-comments';
 export type { CaptionFormat, TranscriptOptions } from './operations/get-transcript';
 export type { SearchFilter, SearchOptions } from './operations/search';
 export * from './shapes';
+export { hoursFromRelativeText } from './normalize/relative-time';

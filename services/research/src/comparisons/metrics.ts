@@ -1,10 +1,10 @@
 import type { Channel, Comparison, Video } from '@vrs/contracts';
+import { hoursFromRelativeText } from '@vrs/youtube';
 
 type ComparedVideo = NonNullable<Comparison['videos']>[number];
 type ComparedChannel = NonNullable<Comparison['channels']>[number];
 
 const hourMs = 3_600_000;
-const unitHours: Record<string, number> = { second: 1 / 3600, minute: 1 / 60, hour: 1, day: 24, week: 168, month: 730, year: 8766 };
 
 /** Two decimals for rates, four for ratios: steady figures without float noise. */
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -14,16 +14,6 @@ export function median(values: readonly number[]): number | null {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/**
- * Age in hours from YouTube's display text ("3 days ago", "Streamed 2 weeks ago"), the only age a
- * channel's videos tab gives; null when the text has none. (The trends service reads the same text
- * the same way; the two belong in @vrs/youtube once both have landed.)
- */
-export function hoursFromRelativeText(text: string): number | null {
-  const match = /(\d+)\s+(second|minute|hour|day|week|month|year)s?\b/i.exec(text);
-  return match ? Number(match[1]) * unitHours[match[2]!.toLowerCase()]! : null;
 }
 
 /** Views per hour of life; null without views or an age (a video published this very hour counts one hour). */

@@ -1,5 +1,5 @@
 import type { SearchVideo } from '@vrs/contracts';
-import { hoursFromRelativeText } from './relative-time';
+import { hoursFromRelativeText } from '@vrs/youtube';
 
 /** At most this many videos of one channel: one channel must not make the trend. */
 export const maxVideosPerChannel = 2;

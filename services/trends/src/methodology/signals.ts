@@ -1,4 +1,4 @@
-import { hoursFromRelativeText } from './relative-time';
+import { hoursFromRelativeText } from '@vrs/youtube';
 import { median, round } from './stats';
 
 /** A video's public counts at one moment: what a snapshot keeps. */

@@ -2,8 +2,8 @@ const unitHours: Record<string, number> = { second: 1 / 3600, minute: 1 / 60, ho
 
 /**
  * Age in hours from YouTube's display text ("3 days ago", "Streamed 2 weeks ago"); null when the
- * text carries no age. Search results have no exact date, and the sample's recency slots are filled
- * before any video is enriched, so this coarse age is what the selection can know.
+ * text carries no age. Search cards and a channel's Videos tab give no exact date, so this coarse
+ * age is all that is known of a video before it is read in full.
  */
 export function hoursFromRelativeText(text: string): number | null {
   const match = /(\d+)\s+(second|minute|hour|day|week|month|year)s?\b/i.exec(text);
