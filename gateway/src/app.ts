@@ -42,6 +42,19 @@ function enterRequestContext(req: Request, _res: Response, next: NextFunction) {
   runWithRequestContext({ requestId: req.requestId }, next);
 }
 
+/**
+ * A POST that carries no body at all (`POST /v1/jobs/{id}/cancel`, marking something read) is an
+ * empty JSON object, as a REST consumer would expect, not a 415 for a missing content type.
+ */
+function emptyBodyAsJson(req: Request, _res: Response, next: NextFunction) {
+  const bodiless = req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
+  if (req.method === 'POST' && bodiless && req.headers['content-type'] === undefined) {
+    req.headers['content-type'] = 'application/json';
+    req.body = {};
+  }
+  next();
+}
+
 function bodyParserError(error: unknown): AppError | undefined {
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON');
@@ -98,6 +111,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.use(assignRequestId);
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
+  app.use(emptyBodyAsJson);
   app.use(enterRequestContext);
 
   const v1 = express.Router();
