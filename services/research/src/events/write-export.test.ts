@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@vrs/kit';
 import { createEvidenceRepo } from '../repo/evidence-repo';
 import { createExportsRepo } from '../repo/exports-repo';
-import { createHarness, newAccountId, type Harness } from '../testing/research-harness';
+import { createHarness, failureOf, newAccountId, type Harness } from '../testing/research-harness';
 import { createWriteExportHandler } from './write-export';
 
 describe('writing an export', () => {
@@ -35,5 +35,17 @@ describe('writing an export', () => {
     // A redelivered event finds the export ready and leaves it alone.
     await handler(event);
     expect(await exportsRepo.findById(record._id)).toEqual(ready);
+  });
+
+  it('refuses chunks of an export that is not ready (409 EXPORT_NOT_READY), and of another account\'s (404)', async () => {
+    const accountId = newAccountId();
+    const project = await h.api.projects.create({ accountId, name: 'Pending' });
+    // Written straight to the repo, with no event published: the export stays pending.
+    const record = await createExportsRepo(h.store).create({ accountId, projectId: project.id, projectName: 'Pending', format: 'csv' });
+    expect(await failureOf(h.api.exports.readChunk({ accountId, exportId: record._id, seq: 0 }))).toMatchObject({
+      appCode: 'EXPORT_NOT_READY',
+      details: { status: 'pending' },
+    });
+    expect(await failureOf(h.api.exports.readChunk({ accountId: newAccountId(), exportId: record._id, seq: 0 }))).toMatchObject({ appCode: 'EXPORT_NOT_FOUND' });
   });
 });
