@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, sendJson } from '../http-helpers';
 import { isBehaviour, type Behaviour } from './behaviours';
 import { answerModeOf, chatCompletion, textOf, type AnswerMode, type ChatRequest } from './chat-completion';
 
@@ -39,19 +40,6 @@ export interface FakeLlm {
 // Models listed by GET /v1/models besides those the fake has been told about or asked.
 const defaultModels = ['fake-primary', 'fake-fallback'];
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(value));
-}
 
 // OpenAI's error shape, which the AI SDK parses into its APICallError.
 function openAiError(res: ServerResponse, status: number, message: string, type: string, headers: Record<string, string> = {}): void {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, sendJson as sendJsonAs } from '../http-helpers';
 import { CountOverrides, type CountOverride } from './count-overrides';
 import { FaultPlan, type FaultRule } from './faults';
 import { loadRecordings, type LoadReport } from './recordings';
@@ -48,18 +49,9 @@ export interface FakeYouTube {
   recordings(): ReturnType<ReplayIndex['all']>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
+/** Google's APIs answer JSON as UTF-8, so the clients parse our answers as they parse theirs. */
 function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
-  res.end(JSON.stringify(value));
+  sendJsonAs(res, status, value, headers, 'application/json; charset=UTF-8');
 }
 
 // The shape Google APIs use for HTTP-level errors, so clients parse injected failures as real ones.
