@@ -23,6 +23,9 @@ describe('OpenAPI document and reference page', () => {
 
     expect(doc.paths['/projects'].post).toMatchObject({ operationId: 'createProject', tags: ['Projects'] });
     expect(doc.paths['/health'].get.security).toEqual([]);
+    // Every error response points at the one envelope; no generator leftovers remain.
+    expect(Object.keys(doc.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
+    expect(JSON.stringify(doc)).not.toContain('#/components/schemas/error.');
     expect(doc.paths['/billing'].get.tags).toEqual(['Billing']);
   });
 

@@ -121,7 +121,9 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
     extendOperation((document.paths as Record<string, Record<string, ExtraOperation>>)[path][method], extension);
   }
 
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ErrorEnvelope: errorEnvelopeSchema as never } };
+  // The generator's own error schemas are replaced by the envelope below, so they go.
+  const generatedSchemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  document.components = { ...document.components, schemas: { ...generatedSchemas, ErrorEnvelope: errorEnvelopeSchema as never } };
   document.tags = contractTags.map((name) => ({ name }));
 
   for (const pathItem of Object.values(document.paths ?? {})) {

@@ -1,30 +1,11 @@
 import { z } from 'zod';
-import { captionTrackSchema } from '@vrs/contracts';
-import { channelRefSchema, thumbnailSchema, warningsSchema } from './common';
+import { videoSchema as publicVideoSchema } from '@vrs/contracts';
+import { warningsSchema } from './common';
 
 export { captionKindSchema, captionTrackSchema, type CaptionTrack } from '@vrs/contracts';
 
-export const videoSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  channel: channelRefSchema,
-  thumbnails: z.array(thumbnailSchema),
-  durationSeconds: z.number().int().min(0),
-  /** ISO 8601 as YouTube gives it (with offset); null when no source carried it. */
-  publishDate: z.string().nullable(),
-  viewCount: z.number().int().min(0).nullable(),
-  likeCount: z.number().int().min(0).nullable(),
-  commentCount: z.number().int().min(0).nullable(),
-  keywords: z.array(z.string()),
-  hashtags: z.array(z.string()),
-  isLive: z.boolean(),
-  isUpcoming: z.boolean(),
-  hasCaptions: z.boolean(),
-  captionTracks: z.array(captionTrackSchema),
-  partial: z.boolean(),
-  warnings: warningsSchema,
-});
+/** The public video without its `meta`, which the provider computes; what could not be read instead. */
+export const videoSchema = publicVideoSchema.omit({ meta: true }).extend({ partial: z.boolean(), warnings: warningsSchema });
 export type Video = z.infer<typeof videoSchema>;
 
 /** Kept by the provider beside the public shape: caption URLs are signed and expire. */
