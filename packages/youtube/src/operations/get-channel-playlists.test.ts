@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { describe, expect, it } from 'vitest';
 import { channelPlaylistsSchema } from '../shapes/playlist';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('getChannelPlaylists');
 
 const eevblog = 'UC2DjFE7Xf11URZqWBigcVOQ';
 
 describe.skipIf(!hasRecorded)('getChannelPlaylists over the recordings', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   it('reads the 2026 layout (lockupViewModel) through the handle, and its recorded continuation', async () => {
     const client = testClient(fake);

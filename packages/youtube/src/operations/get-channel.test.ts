@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { describe, expect, it } from 'vitest';
 import { channelSchema } from '../shapes/channel';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('getChannel');
 
 describe.skipIf(!hasRecorded)('getChannel over the recordings', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   it('resolves a handle and reads the channel header and metadata', async () => {
     const channel = channelSchema.parse(await testClient(fake).getChannel('@EEVblog'));

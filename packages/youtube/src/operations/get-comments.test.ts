@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { describe, expect, it } from 'vitest';
 import { commentsPageSchema, newestCommentsSchema } from '../shapes/comments';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('comments');
 
 const page2Token = 'vrs-authored:xaQJbozY_Is:newest:page-2';
 
 describe.skipIf(!hasRecorded)('comments over the recordings', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   it('reads the first Top page through the token of the watch page, with its continuation and total', async () => {
     const page = commentsPageSchema.parse(await testClient(fake).getComments('xaQJbozY_Is'));

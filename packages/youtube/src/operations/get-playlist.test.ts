@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { describe, expect, it } from 'vitest';
 import { playlistSchema } from '../shapes/playlist';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('getPlaylist');
 
 const top150 = 'PLoumn5BIsUDeGF1vy5Nylf_RJKn5aL_nr';
 
 describe.skipIf(!hasRecorded)('getPlaylist over the recordings', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   it('reads the 2026 layout: masked header, then videos through the built token, then the recorded continuation', async () => {
     const client = testClient(fake);

@@ -1,17 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { transcriptSchema } from '../shapes/transcript';
-import { hasRecorded, hasSynthetic, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, hasSynthetic, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('getTranscript');
 
 describe.skipIf(!hasRecorded || !hasSynthetic)('getTranscript over the recorded players and the synthetic captions', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
   afterEach(() => vi.useRealTimers());
 
   it.each(['srv3', 'json3'] as const)('takes the default source track (manual English) in %s, without inventing word timing', async (format) => {

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { describe, expect, it } from 'vitest';
 import { YouTubeError } from '../errors';
 import { videoRecordSchema } from '../shapes/video';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('getVideo');
 
 describe.skipIf(!hasRecorded)('getVideo over the recordings', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   it('normalizes a regular video from player, microformat and /next', async () => {
     const video = videoRecordSchema.parse(await testClient(fake).getVideo('rCAS2eD-mcw'));

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { describe, expect, it } from 'vitest';
 import { searchResultsSchema } from '../shapes/search';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('search');
 
 describe.skipIf(!hasRecorded)('search over the recordings', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   it('finds videos with the video filter and follows the continuation', async () => {
     const client = testClient(fake);
@@ -44,12 +38,7 @@ describe.skipIf(!hasRecorded)('search over the recordings', () => {
 });
 
 describe('search orders over the authored cold brew topic', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   /** A client whose search requests are kept as the fake receives them (body `params`). */
   function recordingClient() {

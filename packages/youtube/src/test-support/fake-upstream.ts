@@ -1,5 +1,6 @@
 import { projectDir, recordedDir, syntheticDir } from '../../../../test/upstreams/youtube/fixture-dirs';
 import { startFakeYouTube, type FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createYouTubeClient, type YouTubeClientOptions } from '../client';
 
 export { hasRecorded, hasSynthetic, reportMissingShared } from '../../../../test/upstreams/youtube/fixture-dirs';
@@ -7,6 +8,25 @@ export { hasRecorded, hasSynthetic, reportMissingShared } from '../../../../test
 /** The fake upstream over the shared recordings and the project's fixtures, on a free port. */
 export function startReplay(): Promise<FakeYouTube> {
   return startFakeYouTube({ replayDirs: [recordedDir, syntheticDir, projectDir], log: () => undefined });
+}
+
+/**
+ * The fake upstream for a describe block: started once before its tests, reset (faults, latency,
+ * selections) before each, closed after all. The returned object stands for the running fake.
+ */
+export function useReplay(): FakeYouTube {
+  let running: FakeYouTube | undefined;
+  beforeAll(async () => {
+    running = await startReplay();
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => running!.reset());
+  return new Proxy({} as FakeYouTube, {
+    get: (_target, key) => {
+      if (!running) throw new Error('the fake YouTube is used outside a test (it starts in beforeAll)');
+      return Reflect.get(running, key, running);
+    },
+  });
 }
 
 /** A client pointed at the fake, with timings short enough for tests. */

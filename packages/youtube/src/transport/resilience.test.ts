@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import { describe, expect, it } from 'vitest';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
 
 reportMissingShared('resilience');
 
@@ -8,12 +7,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const reel = 'reel/reel_item_watch';
 
 describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against the fake upstream', () => {
-  let fake: FakeYouTube;
-  beforeAll(async () => {
-    fake = await startReplay();
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => fake.reset());
+  const fake = useReplay();
 
   it('retries injected 503s and then succeeds', async () => {
     fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 503, times: 2 });
