@@ -22,10 +22,16 @@ const billing = createServiceClient<BillingRouter>({ mode: 'http', url, internal
 const scopes = scopeSchema.array().parse(values.scopes!.split(',').map((scope) => scope.trim()));
 try {
   const accountId =
-    values.account ?? (await billing.accounts.create.mutate({ name: values.name, initialCredits: values.credits ? Number(values.credits) : undefined })).accountId;
+    values.account ??
+    (await billing.accounts.create.mutate({ name: values.name, initialCredits: values.credits ? Number(values.credits) : undefined }))
+      .accountId;
   const key = await billing.apiKeys.create.mutate({ accountId, name: values.name!, scopes });
-  console.log(`account: ${accountId}\nscopes:  ${key.scopes.join(', ')}\napi key: ${key.key}\n\nThis key is shown once; only its hash is stored.`);
+  console.log(
+    `account: ${accountId}\nscopes:  ${key.scopes.join(', ')}\napi key: ${key.key}\n\nThis key is shown once; only its hash is stored.`,
+  );
 } catch (error) {
-  console.error(`Could not create a key through ${url}: ${(error as Error).message}\nIs the system running (npm start), and is INTERNAL_TOKEN the one it uses?`);
+  console.error(
+    `Could not create a key through ${url}: ${(error as Error).message}\nIs the system running (npm start), and is INTERNAL_TOKEN the one it uses?`,
+  );
   process.exit(1);
 }

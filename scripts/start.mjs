@@ -14,6 +14,10 @@ const env = {
   // A fixed token is fine on a developer's loopback; production must set its own.
   INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? (production ? undefined : 'local-development-internal-token'),
 };
-const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'gateway', 'src', 'main.ts')], { cwd: root, env, stdio: 'inherit' });
+const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'gateway', 'src', 'main.ts')], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -43,7 +43,12 @@ async function writeChainedPages(dir: string): Promise<number> {
     next.continuationItemRenderer.continuationEndpoint.continuationCommand.token = token(page + 1);
     const items = page + 1 < pageCount ? [...threads, next] : threads;
     return {
-      request: { method: 'POST', url: 'https://www.youtube.com/youtubei/v1/next?prettyPrint=false', clientName: 'WEB', body: { continuation: token(page) } },
+      request: {
+        method: 'POST',
+        url: 'https://www.youtube.com/youtubei/v1/next?prettyPrint=false',
+        clientName: 'WEB',
+        body: { continuation: token(page) },
+      },
       // Later than the authored page answering the same first token, so the chain wins.
       response: {
         status: 200,
@@ -57,7 +62,10 @@ async function writeChainedPages(dir: string): Promise<number> {
     };
   });
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'newest-chain.json'), JSON.stringify({ format: 'vrs-youtube-exchanges', note: 'bench/comments: generated chain', exchanges }));
+  await writeFile(
+    join(dir, 'newest-chain.json'),
+    JSON.stringify({ format: 'vrs-youtube-exchanges', note: 'bench/comments: generated chain', exchanges }),
+  );
   return pageCount;
 }
 
@@ -92,17 +100,23 @@ async function main() {
       rows.push({ elapsedMs, requests: fake.hits().total, pages: pagesFetched, comments: comments.length, complete });
     }
 
-    console.log(`\nbench/comments — newest-first collection of ${target} comments of ${videoId}, ${latencyMs} ms added to every upstream request, ${runs} runs`);
+    console.log(
+      `\nbench/comments — newest-first collection of ${target} comments of ${videoId}, ${latencyMs} ms added to every upstream request, ${runs} runs`,
+    );
     console.log(`(the recorded newest pages extended by a chain of ${chainPages} pages repeating the recorded threads)\n`);
     console.log('| run | comments | comment pages | upstream requests | elapsed ms | latency sum ms | elapsed / latency sum |');
     console.log('|---:|---:|---:|---:|---:|---:|---:|');
     rows.forEach((row, run) => {
       const latencySum = row.requests * latencyMs;
-      console.log(`| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} |`);
+      console.log(
+        `| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} |`,
+      );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));
     const latencySum = median(rows.map((row) => row.requests)) * latencyMs;
-    console.log(`\nmedian: ${elapsed.toFixed(0)} ms for ${latencySum} ms of upstream latency — ratio ${(elapsed / latencySum).toFixed(2)}, ${((elapsed - latencySum) / median(rows.map((row) => row.requests))).toFixed(1)} ms of our own per request`);
+    console.log(
+      `\nmedian: ${elapsed.toFixed(0)} ms for ${latencySum} ms of upstream latency — ratio ${(elapsed / latencySum).toFixed(2)}, ${((elapsed - latencySum) / median(rows.map((row) => row.requests))).toFixed(1)} ms of our own per request`,
+    );
   } finally {
     await gateway.stop();
     await fake.close();

@@ -51,7 +51,13 @@ interface Figures {
 async function measure(name: string, url: string, headers: Record<string, string>): Promise<Figures> {
   await autocannon({ url, connections, duration: 2, headers }); // warm-up
   const result = await autocannon({ url, connections, duration: seconds, headers });
-  return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.errors + result.non2xx };
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.errors + result.non2xx,
+  };
 }
 
 async function main() {
@@ -66,7 +72,10 @@ async function main() {
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'bench' } });
     const seedStarted = performance.now();
     for (let offset = 0; offset < itemCount; offset += 100) {
-      const items = Array.from({ length: Math.min(100, itemCount - offset) }, (_, i) => ({ text: `${sentence(offset + i)} marker${offset + i}`, sourceKey: `bench:${offset + i}` }));
+      const items = Array.from({ length: Math.min(100, itemCount - offset) }, (_, i) => ({
+        text: `${sentence(offset + i)} marker${offset + i}`,
+        sourceKey: `bench:${offset + i}`,
+      }));
       const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
       if (response.status !== 200) throw new Error(`seeding failed: ${response.status} ${response.text}`);
     }
@@ -86,7 +95,13 @@ async function main() {
     await writeFile(bodyFile, JSON.stringify(sample.body));
     const baselines = await Promise.all(
       (['express', 'http'] as const).map((kind) =>
-        startProcess({ name: `baseline-${kind}`, entry: 'bench/search/baseline-server.ts', env: { BASELINE_KIND: kind, BASELINE_BODY: bodyFile }, logDir: runDir, readyMessage: 'baseline listening' }),
+        startProcess({
+          name: `baseline-${kind}`,
+          entry: 'bench/search/baseline-server.ts',
+          env: { BASELINE_KIND: kind, BASELINE_BODY: bodyFile },
+          logDir: runDir,
+          readyMessage: 'baseline listening',
+        }),
       ),
     );
     processes.push(...baselines);
@@ -97,7 +112,9 @@ async function main() {
     figures.push(await measure('bare node:http, same JSON', `${baselines[1]!.url}${searchPath}`, {}));
 
     const [stack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures];
-    console.log(`\nbench/search — ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`);
+    console.log(
+      `\nbench/search — ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
+    );
     console.log(`seeding + indexing took ${seedSeconds.toFixed(1)} s\n`);
     console.log('| target | req/s | p50 ms | p99 ms | failures |');
     console.log('|---|---:|---:|---:|---:|');

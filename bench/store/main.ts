@@ -18,7 +18,9 @@ async function measure(label: string, ops: number, run: () => Promise<void>): Pr
   const start = performance.now();
   await run();
   const ms = performance.now() - start;
-  console.log(`${label.padEnd(46)} ${String(Math.round((ops / ms) * 1000)).padStart(9)} ops/s  ${((ms * 1000) / ops).toFixed(1).padStart(8)} µs/op`);
+  console.log(
+    `${label.padEnd(46)} ${String(Math.round((ops / ms) * 1000)).padStart(9)} ops/s  ${((ms * 1000) / ops).toFixed(1).padStart(8)} µs/op`,
+  );
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'bench-store-'));

@@ -46,18 +46,26 @@ async function main() {
       rows.push({ elapsedMs, requests: hits.total, videos: response.body.sample.enrichedVideos });
     }
 
-    console.log(`\nbench/trends — trend report of "${trendsFixtureTopic}" (sampleSize ${sampleSize}, deterministic), ${latencyMs} ms added to every upstream request, ${runs} runs\n`);
-    console.log('| run | videos enriched | upstream requests | dependent calls on the critical path | elapsed ms | critical path ms | elapsed / critical path |');
+    console.log(
+      `\nbench/trends — trend report of "${trendsFixtureTopic}" (sampleSize ${sampleSize}, deterministic), ${latencyMs} ms added to every upstream request, ${runs} runs\n`,
+    );
+    console.log(
+      '| run | videos enriched | upstream requests | dependent calls on the critical path | elapsed ms | critical path ms | elapsed / critical path |',
+    );
     console.log('|---:|---:|---:|---:|---:|---:|---:|');
     // The sorted searches run beside the relevance ones, so the longest chain of dependent calls is
     // relevance page 1 → page 2 → a video's player → its WEB player ‖ /next.
     const criticalPathCalls = 4;
     const critical = criticalPathCalls * latencyMs;
     rows.forEach((row, run) => {
-      console.log(`| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`);
+      console.log(
+        `| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`,
+      );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));
-    console.log(`\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms upstream critical path — ratio ${(elapsed / critical).toFixed(2)}`);
+    console.log(
+      `\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms upstream critical path — ratio ${(elapsed / critical).toFixed(2)}`,
+    );
   } finally {
     await gateway.stop();
     await fake.close();

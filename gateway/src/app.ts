@@ -47,7 +47,9 @@ function enterRequestContext(req: Request, _res: Response, next: NextFunction) {
  * empty JSON object, as a REST consumer would expect, not a 415 for a missing content type.
  */
 function emptyBodyAsJson(req: Request, _res: Response, next: NextFunction) {
-  const bodiless = req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
+  const bodiless =
+    req.headers['content-length'] === '0' ||
+    (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
   if (req.method === 'POST' && bodiless && req.headers['content-type'] === undefined) {
     req.headers['content-type'] = 'application/json';
     req.body = {};
@@ -59,7 +61,8 @@ function bodyParserError(error: unknown): AppError | undefined {
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON');
   if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.');
   return undefined;
 }
 
@@ -67,7 +70,10 @@ export function createGatewayApp(deps: GatewayDependencies) {
   const { config, services } = deps;
   const routes = buildRouteTable(v1Router);
   const openApiDocument = documentAcceptedResponses(
-    buildOpenApiDocument(v1Router, { baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`, extraPaths: { ...transcriptFilePaths, ...exportFilePaths } }),
+    buildOpenApiDocument(v1Router, {
+      baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`,
+      extraPaths: { ...transcriptFilePaths, ...exportFilePaths },
+    }),
   );
   const limiters = createRateLimiters(deps.rateLimitCounter, {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
@@ -101,7 +107,10 @@ export function createGatewayApp(deps: GatewayDependencies) {
       const status = errors.length === 0 ? successStatusOf((ctx as GatewayContext | undefined)?.res) : undefined;
       if (credits?.charged === undefined) return status ? { status } : {};
       // Must be a plain object: trpc-to-openapi drops a Headers instance silently.
-      return { ...(status ? { status } : {}), headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) } };
+      return {
+        ...(status ? { status } : {}),
+        headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) },
+      };
     },
   });
 
@@ -148,7 +157,11 @@ export function createGatewayApp(deps: GatewayDependencies) {
   });
   app.use('/v1', v1);
   app.use((req, res) => {
-    sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} ${req.path}. Every path begins with /v1.`), req.requestId);
+    sendError(
+      res,
+      new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} ${req.path}. Every path begins with /v1.`),
+      req.requestId,
+    );
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = bodyParserError(error) ?? toAppError(error);

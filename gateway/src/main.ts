@@ -13,7 +13,9 @@ const logger = createLogger('gateway');
 /** Services report their own dependencies; readiness needs a failure to be a rejection. */
 function throwUnlessOk(report: HealthReport): void {
   if (!report.ok) {
-    const down = Object.entries(report.dependencies).filter(([, status]) => !status.ok).map(([name, status]) => `${name}: ${status.detail ?? 'down'}`);
+    const down = Object.entries(report.dependencies)
+      .filter(([, status]) => !status.ok)
+      .map(([name, status]) => `${name}: ${status.detail ?? 'down'}`);
     throw new Error(down.join('; '));
   }
 }
@@ -50,7 +52,11 @@ async function main() {
     config,
     services,
     rateLimitCounter,
-    authenticators: [bearerApiKeyAuthenticator(verify), headerApiKeyAuthenticator(verify), demoUserAuthenticator(services, { enabled: config.DEMO_MODE })],
+    authenticators: [
+      bearerApiKeyAuthenticator(verify),
+      headerApiKeyAuthenticator(verify),
+      demoUserAuthenticator(services, { enabled: config.DEMO_MODE }),
+    ],
     readiness: () =>
       checkDependencies({
         ...(bus ? { bus: busHealthCheck(bus) } : {}),
@@ -68,7 +74,14 @@ async function main() {
     server.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
-  shutdown.onShutdown('http', () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeIdleConnections(); }));
+  shutdown.onShutdown(
+    'http',
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
   logger.info({ url, mode: config.SERVICES_MODE, demoMode: config.DEMO_MODE }, 'gateway listening');

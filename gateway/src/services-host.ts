@@ -22,7 +22,8 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   const closers: (() => Promise<void>)[] = [];
 
   function client<TRouter extends AnyRouter>(module: ServiceModule<TRouter> | null, url: string) {
-    if (config.SERVICES_MODE === 'inprocess') return createServiceClient<TRouter>({ mode: 'inprocess', router: module!.router, caller: 'gateway' });
+    if (config.SERVICES_MODE === 'inprocess')
+      return createServiceClient<TRouter>({ mode: 'inprocess', router: module!.router, caller: 'gateway' });
     return createServiceClient<TRouter>({ mode: 'http', url, internalToken: config.INTERNAL_TOKEN!, caller: 'gateway' });
   }
 
@@ -45,7 +46,14 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   async function serveInternally(service: string, url: string, router: AnyRouter) {
     if (!config.INTERNAL_TOKEN || !config.SERVE_HOSTED_SERVICES) return;
     try {
-      const server = await startServiceServer({ service, router, port: Number(new URL(url).port), host: config.HOST, internalToken: config.INTERNAL_TOKEN, logger: options.logger });
+      const server = await startServiceServer({
+        service,
+        router,
+        port: Number(new URL(url).port),
+        host: config.HOST,
+        internalToken: config.INTERNAL_TOKEN,
+        logger: options.logger,
+      });
       closers.push(() => server.close());
     } catch (error) {
       options.logger.warn({ service, url, err: error }, 'internal tRPC endpoint not started (port in use?)');
@@ -59,10 +67,20 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   if (config.SERVICES_MODE === 'inprocess') {
     const bus = options.bus!;
     billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
-      createBillingModule({ store, bus, logger: options.logger.child({ service: 'billing' }), config: { startingCredits: config.BILLING_STARTING_CREDITS } }),
+      createBillingModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'billing' }),
+        config: { startingCredits: config.BILLING_STARTING_CREDITS },
+      }),
     );
     providerModule = await host('provider', config.PROVIDER_SERVICE_URL, (store) =>
-      createProviderModule({ store, bus, logger: options.logger.child({ service: 'provider' }), config: { youtube: youtubeClientOptionsOf(config) } }),
+      createProviderModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'provider' }),
+        config: { youtube: youtubeClientOptionsOf(config) },
+      }),
     );
     // Research imports read through the provider, so the provider is hosted first.
     const providerForResearch = client(providerModule, config.PROVIDER_SERVICE_URL);

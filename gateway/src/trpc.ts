@@ -29,10 +29,7 @@ export interface GatewayMeta {
   reserveVariant?: (rawInput: Record<string, unknown>) => PriceVariant;
 }
 
-const t = initTRPC
-  .context<GatewayContext>()
-  .meta<OpenApiMeta<GatewayMeta>>()
-  .create({ isDev: false });
+const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create({ isDev: false });
 
 /** Service errors arrive as tRPC client errors; turn them back into the AppError the service threw. */
 const serviceErrors = t.middleware(async ({ next }) => {

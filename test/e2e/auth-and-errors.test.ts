@@ -19,14 +19,20 @@ describe('authentication', () => {
 
   beforeAll(async () => {
     [fullKey, readOnlyKey] = await Promise.all([createApiKey(stackEnv), createApiKey(stackEnv, { scopes: ['data:read'] })]);
-    const created = await apiClient(gatewayUrl, { authorization: `Bearer ${fullKey.key}` })('POST', '/v1/projects', { json: { name: 'Keyed' } });
+    const created = await apiClient(gatewayUrl, { authorization: `Bearer ${fullKey.key}` })('POST', '/v1/projects', {
+      json: { name: 'Keyed' },
+    });
     expect(created.status).toBe(200);
     projectId = created.body.id;
   });
 
   it('answers 401 without a credential, and with an unknown or malformed key', async () => {
     expectEnvelope(await anonymous('GET', '/v1/projects'), 401, 'UNAUTHENTICATED');
-    expectEnvelope(await anonymous('GET', '/v1/projects', { headers: { authorization: 'Bearer aty_notarealkey' } }), 401, 'INVALID_API_KEY');
+    expectEnvelope(
+      await anonymous('GET', '/v1/projects', { headers: { authorization: 'Bearer aty_notarealkey' } }),
+      401,
+      'INVALID_API_KEY',
+    );
     expectEnvelope(await anonymous('GET', '/v1/projects', { headers: { 'x-api-key': 'nope' } }), 401, 'INVALID_API_KEY');
     expectEnvelope(await anonymous('GET', '/v1/projects', { headers: { authorization: 'Bearer somethingelse' } }), 401, 'UNAUTHENTICATED');
   });
@@ -40,7 +46,9 @@ describe('authentication', () => {
 
   it('answers 403 when a key lacks a scope the operation needs', async () => {
     const readOnly = apiClient(gatewayUrl, { authorization: `Bearer ${readOnlyKey.key}` });
-    const { body: ownProject } = await apiClient(gatewayUrl, { 'x-api-key': fullKey.key })('POST', '/v1/projects', { json: { name: 'scopes' } });
+    const { body: ownProject } = await apiClient(gatewayUrl, { 'x-api-key': fullKey.key })('POST', '/v1/projects', {
+      json: { name: 'scopes' },
+    });
     const search = await readOnly('GET', `/v1/projects/${ownProject.id}/search?q=x`);
     expectEnvelope(search, 403, 'INSUFFICIENT_SCOPE');
     expect(search.body.error.details.missing).toEqual(['account:access']);
@@ -71,9 +79,17 @@ describe('errors always come in the envelope', () => {
   });
 
   it('malformed JSON, oversize bodies and other media types', async () => {
-    expectEnvelope(await api('POST', '/v1/projects', { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+    expectEnvelope(
+      await api('POST', '/v1/projects', { rawBody: '{"name": ', headers: { 'content-type': 'application/json' } }),
+      400,
+      'MALFORMED_JSON',
+    );
     expectEnvelope(await api('POST', '/v1/projects', { json: { name: 'x'.repeat(2_000_000) } }), 413, 'PAYLOAD_TOO_LARGE');
-    expectEnvelope(await api('POST', '/v1/projects', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectEnvelope(
+      await api('POST', '/v1/projects', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('validation failures are 422 with the field path', async () => {
@@ -83,10 +99,14 @@ describe('errors always come in the envelope', () => {
     const missing = await api('POST', '/v1/projects', { json: {} });
     expectEnvelope(missing, 422, 'VALIDATION_FAILED');
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'validation' } });
-    const badItem = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items: [{ text: 'ok' }, { text: 'x', startMs: -5 }] } });
+    const badItem = await api('POST', `/v1/projects/${project.id}/evidence`, {
+      json: { items: [{ text: 'ok' }, { text: 'x', startMs: -5 }] },
+    });
     expectEnvelope(badItem, 422, 'VALIDATION_FAILED');
     expect(badItem.body.error.details.issues[0].path).toBe('items.1.startMs');
-    const tooMany = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items: Array.from({ length: 101 }, () => ({ text: 't' })) } });
+    const tooMany = await api('POST', `/v1/projects/${project.id}/evidence`, {
+      json: { items: Array.from({ length: 101 }, () => ({ text: 't' })) },
+    });
     expectEnvelope(tooMany, 422, 'VALIDATION_FAILED');
   });
 

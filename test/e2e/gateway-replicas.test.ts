@@ -57,7 +57,9 @@ describe('a gateway with demo mode off', () => {
   });
 
   it('will not start with demo mode in production, naming the variable', async () => {
-    await expect(startGatewayProcess('gateway-bad', { ...stackEnv, DEMO_MODE: 'true', NODE_ENV: 'production' }, logDir)).rejects.toThrow(/DEMO_MODE/);
+    await expect(startGatewayProcess('gateway-bad', { ...stackEnv, DEMO_MODE: 'true', NODE_ENV: 'production' }, logDir)).rejects.toThrow(
+      /DEMO_MODE/,
+    );
     await expect(startGatewayProcess('gateway-bad-port', { ...stackEnv, PORT: 'eighty' }, logDir)).rejects.toThrow(/PORT/);
   });
 });

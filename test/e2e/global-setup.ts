@@ -78,7 +78,10 @@ export default async function setup(project: TestProject) {
     await rm(runDir, { recursive: true, force: true });
   };
   try {
-    const [billing, provider] = await Promise.all([startServiceProcess('billing', stackEnv, runDir), startServiceProcess('provider', stackEnv, runDir)]);
+    const [billing, provider] = await Promise.all([
+      startServiceProcess('billing', stackEnv, runDir),
+      startServiceProcess('provider', stackEnv, runDir),
+    ]);
     processes.push(billing, provider);
     stackEnv.BILLING_SERVICE_URL = billing.url;
     stackEnv.PROVIDER_SERVICE_URL = provider.url;

@@ -9,7 +9,13 @@ describe('OpenAPI document and reference page', () => {
     expect(status).toBe(200);
     expect(doc.openapi).toMatch(/^3\.1/);
     expect(doc.info).toMatchObject({ version: '1.0.0', license: { identifier: 'Apache-2.0' } });
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearerApiKey', 'cliSession', 'demoUser', 'sessionCookie']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'apiKey',
+      'bearerApiKey',
+      'cliSession',
+      'demoUser',
+      'sessionCookie',
+    ]);
 
     const search = doc.paths['/projects/{projectId}/search'].get;
     expect(search.operationId).toBe('searchPrivateEvidence');
@@ -19,7 +25,13 @@ describe('OpenAPI document and reference page', () => {
     expect(Object.keys(search.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Credits-Charged', 'X-Credits-Remaining']));
     const q = search.parameters.find((p: { name: string }) => p.name === 'q');
     expect(q).toMatchObject({ in: 'query', required: true, schema: { maxLength: 500 } });
-    expect(search.security.map((s: object) => Object.keys(s)[0]).sort()).toEqual(['apiKey', 'bearerApiKey', 'cliSession', 'demoUser', 'sessionCookie']);
+    expect(search.security.map((s: object) => Object.keys(s)[0]).sort()).toEqual([
+      'apiKey',
+      'bearerApiKey',
+      'cliSession',
+      'demoUser',
+      'sessionCookie',
+    ]);
 
     expect(doc.paths['/projects'].post).toMatchObject({ operationId: 'createProject', tags: ['Projects'] });
     expect(doc.paths['/health'].get.security).toEqual([]);

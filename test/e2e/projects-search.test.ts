@@ -23,9 +23,19 @@ describe('projects and evidence search (the first vertical slice)', () => {
     const added = await api('POST', `/v1/projects/${projectId}/evidence`, {
       json: {
         items: [
-          { text: 'Grind size controls extraction: finer grinds extract espresso faster.', sourceKey: 'note:grind', entityId: 'vid1', startMs: 1200 },
+          {
+            text: 'Grind size controls extraction: finer grinds extract espresso faster.',
+            sourceKey: 'note:grind',
+            entityId: 'vid1',
+            startMs: 1200,
+          },
           { text: 'Milk steaming temperature should stay below seventy degrees.', sourceKey: 'note:milk' },
-          { text: 'Espresso espresso espresso: the espresso shot and espresso crema.', sourceKey: 'note:crema', entityId: 'vid2', startMs: 0 },
+          {
+            text: 'Espresso espresso espresso: the espresso shot and espresso crema.',
+            sourceKey: 'note:crema',
+            entityId: 'vid2',
+            startMs: 0,
+          },
         ],
       },
     });
@@ -45,7 +55,9 @@ describe('projects and evidence search (the first vertical slice)', () => {
     expect(best).toMatchObject({ sourceKey: 'note:crema', entityId: 'vid2', startMs: 0, index: 1 });
     expect(second.index).toBe(2);
     expect(best.score).toBeGreaterThan(second.score);
-    expect(search.body.results.map((r: { text: string }) => r.text)).not.toContain('Milk steaming temperature should stay below seventy degrees.');
+    expect(search.body.results.map((r: { text: string }) => r.text)).not.toContain(
+      'Milk steaming temperature should stay below seventy degrees.',
+    );
     expect(search.headers.get('x-credits-charged')).toBe('1');
 
     const again = await api('GET', `/v1/projects/${projectId}/search?q=espresso`);
@@ -56,8 +68,12 @@ describe('projects and evidence search (the first vertical slice)', () => {
   it('updates an item in place when its sourceKey is posted again', async () => {
     const api = demoUser('upsert');
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'Upserts' } });
-    const first = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items: [{ text: 'original wording about tampers', sourceKey: 'k1' }] } });
-    const second = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items: [{ text: 'revised wording about baskets', sourceKey: 'k1' }] } });
+    const first = await api('POST', `/v1/projects/${project.id}/evidence`, {
+      json: { items: [{ text: 'original wording about tampers', sourceKey: 'k1' }] },
+    });
+    const second = await api('POST', `/v1/projects/${project.id}/evidence`, {
+      json: { items: [{ text: 'revised wording about baskets', sourceKey: 'k1' }] },
+    });
     expect(second.body.items[0].id).toBe(first.body.items[0].id);
 
     const found = await eventually(async () => {
@@ -69,7 +85,7 @@ describe('projects and evidence search (the first vertical slice)', () => {
     expect(stale.body.results).toEqual([]);
   });
 
-  it('lists only the caller\'s projects and hides other accounts\' projects behind 404', async () => {
+  it("lists only the caller's projects and hides other accounts' projects behind 404", async () => {
     const alice = demoUser('alice');
     const bob = demoUser('bob');
     const { body: aliceProject } = await alice('POST', '/v1/projects', { json: { name: 'Alice only' } });
@@ -94,14 +110,23 @@ describe('projects and evidence search (the first vertical slice)', () => {
     const api = demoUser('trace');
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'Tracing' } });
     const requestId = `trace-${Date.now()}`;
-    const added = await api('POST', `/v1/projects/${project.id}/evidence`, { headers: { 'x-request-id': requestId }, json: { items: [{ text: 'traced item' }] } });
+    const added = await api('POST', `/v1/projects/${project.id}/evidence`, {
+      headers: { 'x-request-id': requestId },
+      json: { items: [{ text: 'traced item' }] },
+    });
     expect(added.headers.get('x-request-id')).toBe(requestId);
-    const lines = await eventually(async () => {
-      const log = await readFile(inject('researchLogFile'), 'utf8');
-      const mine = log.split('\n').filter((line) => line.includes(`"requestId":"${requestId}"`));
-      // The indexer runs from the NATS event, in another process than the gateway that took the request.
-      return mine.some((line) => line.includes('"msg":"evidence indexed"')) ? mine : undefined;
-    }, { what: 'research log lines with the request id' });
-    expect(lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'evidence indexed')).toMatchObject({ projectId: project.id, indexed: 1 });
+    const lines = await eventually(
+      async () => {
+        const log = await readFile(inject('researchLogFile'), 'utf8');
+        const mine = log.split('\n').filter((line) => line.includes(`"requestId":"${requestId}"`));
+        // The indexer runs from the NATS event, in another process than the gateway that took the request.
+        return mine.some((line) => line.includes('"msg":"evidence indexed"')) ? mine : undefined;
+      },
+      { what: 'research log lines with the request id' },
+    );
+    expect(lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'evidence indexed')).toMatchObject({
+      projectId: project.id,
+      indexed: 1,
+    });
   });
 });

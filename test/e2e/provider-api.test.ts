@@ -111,7 +111,11 @@ describe('provider operations: the API around them', () => {
       const operation = doc.paths[path]?.get;
       expect(operation, path).toMatchObject({ operationId, tags: [tag] });
       if (path === '/providers') continue;
-      expect(operation.parameters.find((p: { name: string }) => p.name === 'provider')).toMatchObject({ in: 'path', required: true, schema: { enum: ['youtube'] } });
+      expect(operation.parameters.find((p: { name: string }) => p.name === 'provider')).toMatchObject({
+        in: 'path',
+        required: true,
+        schema: { enum: ['youtube'] },
+      });
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '402', '403', '422', '429', '503']));
       expect(Object.keys(operation.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Credits-Charged', 'X-Credits-Remaining']));
     }
@@ -122,7 +126,15 @@ describe('provider operations: the API around them', () => {
     expect(param('refresh')).toMatchObject({ in: 'query', schema: { enum: ['true', 'false'], default: 'false' } });
     expect(Object.keys(transcript.responses['200'].content).sort()).toEqual(['application/json', 'application/x-subrip', 'text/vtt']);
     const comments = doc.paths['/providers/{provider}/videos/{id}/comments'].get;
-    expect(comments.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['continuation', 'id', 'limit', 'newest', 'provider', 'refresh', 'replies']);
+    expect(comments.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'continuation',
+      'id',
+      'limit',
+      'newest',
+      'provider',
+      'refresh',
+      'replies',
+    ]);
     expect(doc.components.schemas.Transcript.properties.words.items.$ref).toBe('#/components/schemas/TranscriptWord');
   });
 });

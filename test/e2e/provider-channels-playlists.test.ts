@@ -96,15 +96,22 @@ describe.skipIf(!hasRecorded)('channels, playlists and search over the recording
     });
 
     it('reads the 2024 layout (gridPlaylistRenderer) of the same tab and its continuation, on refresh', async () => {
-      await withSelected(['youtube-recorded/newpipe-extractor/channel-playlists/UC2DjFE7Xf11URZqWBigcVOQ.2024-11.2_browse_playlists_tab.json'], async () => {
-        const first = await api('GET', `/v1/providers/youtube/channels/${eevblog}/playlists?refresh=true`);
-        expect(charged(first)).toBe(2);
-        expect(first.body.playlists).toHaveLength(30);
-        expect(first.body.playlists[0]).toMatchObject({ id: 'PLvOlSehNtuHv268f0mW5m1t_hq_RVGRSA', title: 'Jellybean Components Series', videoCount: 5 });
-        expect(first.body.playlists[0].playUrl).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=XYdmX8w8xwI&list=/);
-        const second = await api('GET', `/v1/providers/youtube/channels/${eevblog}/playlists?${next(first.body.continuation)}`);
-        expect(second.body.playlists).toHaveLength(30);
-      });
+      await withSelected(
+        ['youtube-recorded/newpipe-extractor/channel-playlists/UC2DjFE7Xf11URZqWBigcVOQ.2024-11.2_browse_playlists_tab.json'],
+        async () => {
+          const first = await api('GET', `/v1/providers/youtube/channels/${eevblog}/playlists?refresh=true`);
+          expect(charged(first)).toBe(2);
+          expect(first.body.playlists).toHaveLength(30);
+          expect(first.body.playlists[0]).toMatchObject({
+            id: 'PLvOlSehNtuHv268f0mW5m1t_hq_RVGRSA',
+            title: 'Jellybean Components Series',
+            videoCount: 5,
+          });
+          expect(first.body.playlists[0].playUrl).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=XYdmX8w8xwI&list=/);
+          const second = await api('GET', `/v1/providers/youtube/channels/${eevblog}/playlists?${next(first.body.continuation)}`);
+          expect(second.body.playlists).toHaveLength(30);
+        },
+      );
     });
   });
 
@@ -124,7 +131,13 @@ describe.skipIf(!hasRecorded)('channels, playlists and search over the recording
         meta: { partial: false, warnings: [] },
       });
       expect(first.body.videos).toHaveLength(100);
-      expect(first.body.videos[0]).toMatchObject({ type: 'video', id: 'u2ah9tWTkmk', durationSeconds: 187, durationText: '3:07', isLive: false });
+      expect(first.body.videos[0]).toMatchObject({
+        type: 'video',
+        id: 'u2ah9tWTkmk',
+        durationSeconds: 187,
+        durationText: '3:07',
+        isLive: false,
+      });
       const second = await api('GET', `/v1/providers/youtube/playlists/${top150}?${next(first.body.continuation)}`);
       expect(second.body.videos).toHaveLength(50);
       expect(second.body.continuation).toBeUndefined();
@@ -140,7 +153,11 @@ describe.skipIf(!hasRecorded)('channels, playlists and search over the recording
       ];
       await withSelected(recordings, async () => {
         const first = await api('GET', `/v1/providers/youtube/playlists/${top150}?refresh=true`);
-        expect(first.body).toMatchObject({ title: "TOP 150 Songs 2024 - List of Best Music 2024 (Today's Hits Playlist)", videoCount: 150, updatedTimeText: 'Updated 3 days ago' });
+        expect(first.body).toMatchObject({
+          title: "TOP 150 Songs 2024 - List of Best Music 2024 (Today's Hits Playlist)",
+          videoCount: 150,
+          updatedTimeText: 'Updated 3 days ago',
+        });
         expect(first.body.videos).toHaveLength(100);
         expect(first.body.videos[0].id).toBe('kPa7bsKwL-c');
         const second = await api('GET', `/v1/providers/youtube/playlists/${top150}?${next(first.body.continuation)}`);
@@ -151,8 +168,11 @@ describe.skipIf(!hasRecorded)('channels, playlists and search over the recording
     it.each([
       ['INVALID_ID', 'This playlist type is unviewable.'],
       ['PL11111111111111111111111111111111', 'The playlist does not exist.'],
-    ])('answers %s with 404 PLAYLIST_NOT_FOUND and YouTube\'s words', async (id, platformReason) => {
-      expectError(await api('GET', `/v1/providers/youtube/playlists/${id}`), 404, 'PLAYLIST_NOT_FOUND', { reason: 'not_found', platformReason });
+    ])("answers %s with 404 PLAYLIST_NOT_FOUND and YouTube's words", async (id, platformReason) => {
+      expectError(await api('GET', `/v1/providers/youtube/playlists/${id}`), 404, 'PLAYLIST_NOT_FOUND', {
+        reason: 'not_found',
+        platformReason,
+      });
     });
   });
 

@@ -28,12 +28,22 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     const first = await api('GET', commentsPath('xaQJbozY_Is'));
     expect(first.status, first.text).toBe(200);
     expect(charged(first)).toBe(3);
-    expect(first.body).toMatchObject({ videoId: 'xaQJbozY_Is', totalCount: 21051, meta: { provider: 'youtube', partial: false, warnings: [] } });
+    expect(first.body).toMatchObject({
+      videoId: 'xaQJbozY_Is',
+      totalCount: 21051,
+      meta: { provider: 'youtube', partial: false, warnings: [] },
+    });
     expect(first.body.comments).toHaveLength(20);
     expect(first.body.comments[0]).toEqual({
       id: 'UgwSOM0QHBLysE3vZE54AaABAg',
       text: expect.stringMatching(/^The 12,022 Calendar is sold out/),
-      author: { id: 'UCsXVk37bltHxD1rDPwtNM8Q', name: '@kurzgesagt', url: 'https://www.youtube.com/@kurzgesagt', isCreator: true, isVerified: true },
+      author: {
+        id: 'UCsXVk37bltHxD1rDPwtNM8Q',
+        name: '@kurzgesagt',
+        url: 'https://www.youtube.com/@kurzgesagt',
+        isCreator: true,
+        isVerified: true,
+      },
       likeCount: 9800,
       replyCount: 327,
       publishedTimeText: '4 years ago (edited)',
@@ -88,12 +98,20 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
   it('follows the replies of each thread when asked, replies carrying their parent', async () => {
     const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&replies=true&limit=11'));
     expect(response.body).toMatchObject({ topLevelCount: 1, replyCount: 10, meta: { partial: true } });
-    expect(response.body.comments[1]).toMatchObject({ parentId: 'UgwSOM0QHBLysE3vZE54AaABAg', id: expect.stringMatching(/^UgwSOM0QHBLysE3vZE54AaABAg\./) });
+    expect(response.body.comments[1]).toMatchObject({
+      parentId: 'UgwSOM0QHBLysE3vZE54AaABAg',
+      id: expect.stringMatching(/^UgwSOM0QHBLysE3vZE54AaABAg\./),
+    });
   });
 
   it('returns what it collected, marked partial, when a later page fails', async () => {
     // The request and its one retry both fail.
-    await youtube.addFault({ match: { endpoint: 'next', continuation: 'vrs-authored:xaQJbozY_Is:newest:page-2' }, kind: 'status', status: 500, times: 2 });
+    await youtube.addFault({
+      match: { endpoint: 'next', continuation: 'vrs-authored:xaQJbozY_Is:newest:page-2' },
+      kind: 'status',
+      status: 500,
+      times: 2,
+    });
     const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=400'));
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ complete: false, topLevelCount: 10, remainingContinuations: 1, meta: { partial: true } });

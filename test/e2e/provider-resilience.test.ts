@@ -109,17 +109,21 @@ describe('upstream failures, retries and the circuit breaker (a stack of its own
 
     // Open: requests fail fast and YouTube sees none of them; saved versions are still served.
     for (let i = 0; i < 5; i++) {
-      expectError(await api('GET', videoPath('vrsFixture1', '?refresh=true')), 503, 'UPSTREAM_UNAVAILABLE', { reason: 'circuit_open', retryable: true });
+      expectError(await api('GET', videoPath('vrsFixture1', '?refresh=true')), 503, 'UPSTREAM_UNAVAILABLE', {
+        reason: 'circuit_open',
+        retryable: true,
+      });
     }
     expect((await api('GET', videoPath('vrsFixture1'))).status).toBe(200);
     expect(reelHits()).toBe(3);
 
     // YouTube recovers; once the breaker lets a trial call through, it closes.
     fake.reset();
-    await eventually(
-      async () => ((await api('GET', videoPath('vrsFixture1', '?refresh=true'))).status === 200 ? true : undefined),
-      { timeoutMs: 10_000, intervalMs: 50, what: 'the circuit to close' },
-    );
+    await eventually(async () => ((await api('GET', videoPath('vrsFixture1', '?refresh=true'))).status === 200 ? true : undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+      what: 'the circuit to close',
+    });
     expect(reelHits()).toBe(1);
     expect((await api('GET', videoPath('vrsFixture1', '?refresh=true'))).status).toBe(200);
     expect(reelHits()).toBe(2);

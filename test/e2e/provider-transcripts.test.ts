@@ -15,7 +15,7 @@ function expectError(response: ApiResponse, status: number, code: string, detail
   expect(response.body.error).toMatchObject({ code, details });
 }
 
-describe('transcripts over the project\'s own fixture', () => {
+describe("transcripts over the project's own fixture", () => {
   const api = apiClient(gatewayUrl, { 'x-demo-user': `provider-transcripts-${Date.now()}` });
 
   it('answers words by default: segments, and words pointing into them, where the track has word timing', async () => {
@@ -26,7 +26,15 @@ describe('transcripts over the project\'s own fixture', () => {
     const { body } = response;
     expect(body).toMatchObject({
       videoId: 'vrsFixture1',
-      track: { id: 'a.en', name: 'English (auto-generated)', languageCode: 'en', kind: 'asr', isTranslatable: true, isDefault: true, provenance: 'asr' },
+      track: {
+        id: 'a.en',
+        name: 'English (auto-generated)',
+        languageCode: 'en',
+        kind: 'asr',
+        isTranslatable: true,
+        isDefault: true,
+        provenance: 'asr',
+      },
       text: 'welcome to the fixture video captions are timed word by word so tests can check srt and vtt',
       meta: { provider: 'youtube', partial: false, warnings: [] },
     });
@@ -61,7 +69,10 @@ describe('transcripts over the project\'s own fixture', () => {
     expect(german.body.track).toMatchObject({ id: '.de', kind: 'manual', provenance: 'manual', isDefault: false });
     expect(german.body).not.toHaveProperty('words');
     expect(german.body).not.toHaveProperty('translatedTo');
-    expect(german.body.meta).toMatchObject({ partial: false, warnings: ['The caption track has no word timing; words are omitted rather than estimated.'] });
+    expect(german.body.meta).toMatchObject({
+      partial: false,
+      warnings: ['The caption track has no word timing; words are omitted rather than estimated.'],
+    });
   });
 
   it('translates the default track only into a language no track has, and says so', async () => {
@@ -113,18 +124,29 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('transcripts over the recorded pl
   it('takes the default source track, manual English, without inventing word timing', async () => {
     const response = await api('GET', transcriptPath('rCAS2eD-mcw'));
     expect(response.status, response.text).toBe(200);
-    expect(response.body.track).toEqual({ id: '.en', name: 'English', languageCode: 'en', kind: 'manual', isTranslatable: true, isDefault: true, provenance: 'manual' });
+    expect(response.body.track).toEqual({
+      id: '.en',
+      name: 'English',
+      languageCode: 'en',
+      kind: 'manual',
+      isTranslatable: true,
+      isDefault: true,
+      provenance: 'manual',
+    });
     expect(response.body.segments[0]).toEqual({ startMs: 0, endMs: 4200, text: 'Hello and welcome back to ABCs of Anaesthesia.' });
     expect(response.body).not.toHaveProperty('words');
     expect(response.body.meta.warnings).toEqual(['The caption track has no word timing; words are omitted rather than estimated.']);
   });
 
-  it('uses the German track for lang=de and YouTube\'s translation for lang=it', async () => {
+  it("uses the German track for lang=de and YouTube's translation for lang=it", async () => {
     const german = await api('GET', transcriptPath('rCAS2eD-mcw', '?lang=de&detail=segments'));
     expect(german.body.track).toMatchObject({ id: '.de', provenance: 'manual' });
     expect(german.body.segments[0].text).toBe('Hallo und willkommen zurück bei ABCs of Anaesthesia.');
     const italian = await api('GET', transcriptPath('rCAS2eD-mcw', '?lang=it&detail=segments'));
-    expect(italian.body).toMatchObject({ translatedTo: { languageCode: 'it', name: 'Italian' }, track: { id: '.en', provenance: 'machine_translation' } });
+    expect(italian.body).toMatchObject({
+      translatedTo: { languageCode: 'it', name: 'Italian' },
+      track: { id: '.en', provenance: 'machine_translation' },
+    });
     expect(italian.body.segments[0]).toEqual({ startMs: 0, endMs: 4200, text: 'Ciao e bentornati su ABCs of Anaesthesia.' });
   });
 
@@ -143,7 +165,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('transcripts over the recorded pl
     }
   });
 
-  it('surfaces the player\'s restriction instead of a transcript', async () => {
+  it("surfaces the player's restriction instead of a transcript", async () => {
     expectError(await api('GET', transcriptPath('8VajtrESJzA')), 403, 'VIDEO_RESTRICTED', { reason: 'private' });
   });
 });

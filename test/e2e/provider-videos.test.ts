@@ -16,7 +16,7 @@ function expectError(response: ApiResponse, status: number, code: string, detail
   expect(response.body.error).toMatchObject({ code, details });
 }
 
-describe('video metadata over the project\'s own fixture', () => {
+describe("video metadata over the project's own fixture", () => {
   const api = apiClient(gatewayUrl, { 'x-demo-user': `provider-videos-${Date.now()}` });
 
   it('normalizes the video, with meta naming the provider, the version and that nothing is missing', async () => {
@@ -63,7 +63,7 @@ describe('video metadata over the project\'s own fixture', () => {
     expect((await api('GET', videoPath('vrsFixture1'))).body.meta.fetchedAt).toBe(refreshed.body.meta.fetchedAt);
   });
 
-  it('maps YouTube\'s HTTP failures to 503 UPSTREAM_UNAVAILABLE with the case in details.reason', async () => {
+  it("maps YouTube's HTTP failures to 503 UPSTREAM_UNAVAILABLE with the case in details.reason", async () => {
     // Ids no recording has: the injected answer is all YouTube says about them.
     await youtube.addFault({ match: { videoId: 'rateLimit01' }, kind: 'status', status: 429, times: 2 });
     expectError(await api('GET', videoPath('rateLimit01')), 503, 'UPSTREAM_UNAVAILABLE', { reason: 'rate_limited', retryable: true });
@@ -116,7 +116,7 @@ describe.skipIf(!hasRecorded)('video metadata over the recordings', () => {
     expect(response.headers.get('x-credits-charged')).toBeNull();
   });
 
-  it('answers the recorded bot check with 503 UPSTREAM_UNAVAILABLE / bot_check and YouTube\'s words', async () => {
+  it("answers the recorded bot check with 503 UPSTREAM_UNAVAILABLE / bot_check and YouTube's words", async () => {
     const botCheck = 'youtube/youtube-transcript-api.index.json#5';
     await youtube.select(botCheck);
     try {
@@ -140,7 +140,11 @@ describe('video search orders over the authored cold brew topic', () => {
     const uploadDate = await api('GET', searchPath('&sort=upload_date'));
     expect(uploadDate.status, uploadDate.text).toBe(200);
     expect(charged(uploadDate)).toBe(2);
-    expect(uploadDate.body.videos.slice(0, 3).map((video: { id: string }) => video.id)).toEqual(['coldBrew003', 'coldBrew017', 'coldBrew001']);
+    expect(uploadDate.body.videos.slice(0, 3).map((video: { id: string }) => video.id)).toEqual([
+      'coldBrew003',
+      'coldBrew017',
+      'coldBrew001',
+    ]);
     expect(uploadDate.body.meta).toMatchObject({ provider: 'youtube', partial: false });
     const viewCount = await api('GET', searchPath('&sort=view_count'));
     expect(viewCount.status, viewCount.text).toBe(200);

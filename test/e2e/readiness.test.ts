@@ -23,10 +23,13 @@ describe('readiness', () => {
       expect(Object.keys(ready.body.dependencies).sort()).toEqual(['billing', 'bus', 'provider', 'rateLimitStore', 'research', 'trends']);
 
       await nats.stop();
-      const down = await eventually(async () => {
-        const response = await api('GET', '/v1/health/ready');
-        return response.status === 503 ? response : undefined;
-      }, { what: 'readiness to fail', timeoutMs: 15_000 });
+      const down = await eventually(
+        async () => {
+          const response = await api('GET', '/v1/health/ready');
+          return response.status === 503 ? response : undefined;
+        },
+        { what: 'readiness to fail', timeoutMs: 15_000 },
+      );
       expect(down.body.error.code).toBe('SERVICE_UNAVAILABLE');
       expect(down.body.error.details.dependencies.bus.ok).toBe(false);
       // Liveness is not readiness: the process itself is still up.

@@ -18,10 +18,13 @@ async function readyExport(api: ApiCall, projectId: string, format: string) {
   expect(created.status, created.text).toBe(200);
   expect(created.body).toMatchObject({ id: expect.stringMatching(/^exp_/), projectId, format, status: 'pending' });
   expect(Number(created.headers.get('x-credits-charged'))).toBe(2);
-  return eventually(async () => {
-    const record = await api('GET', `/v1/exports/${created.body.id}`);
-    return record.body.status === 'ready' ? record.body : undefined;
-  }, { what: 'the export to be ready' });
+  return eventually(
+    async () => {
+      const record = await api('GET', `/v1/exports/${created.body.id}`);
+      return record.body.status === 'ready' ? record.body : undefined;
+    },
+    { what: 'the export to be ready' },
+  );
 }
 
 /** RFC 4180 rows, enough for the test's own fields. */
@@ -33,13 +36,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   return rows;
 }
@@ -48,7 +60,10 @@ describe('project exports', () => {
   it('writes json, csv and markdown files whose content is the project’s evidence, downloaded as attachments', async () => {
     const api = demoUser('exports');
     const projectId = (await api('POST', '/v1/projects', { json: { name: 'Espresso "notes"' } })).body.id;
-    const added = (await api('POST', `/v1/projects/${projectId}/evidence`, { json: { items } })).body.items as { id: string; sourceKey: string }[];
+    const added = (await api('POST', `/v1/projects/${projectId}/evidence`, { json: { items } })).body.items as {
+      id: string;
+      sourceKey: string;
+    }[];
 
     const json = await readyExport(api, projectId, 'json');
     expect(json).toMatchObject({ status: 'ready', itemCount: 2 });

@@ -28,11 +28,16 @@ async function finishedJob(api: ApiCall, jobId: string) {
 
 /** Search results whose sourceKey names the unit, once the indexer has made them searchable. */
 async function searchFor(api: ApiCall, projectId: string, q: string, sourceKey: string) {
-  return eventually(async () => {
-    const found = await api('GET', `/v1/projects/${projectId}/search?q=${encodeURIComponent(q)}`);
-    const hits = (found.body.results as { id: string; sourceKey?: string; [field: string]: unknown }[]).filter((result) => result.sourceKey === sourceKey);
-    return hits.length > 0 ? hits : undefined;
-  }, { what: `${sourceKey} to be searchable` });
+  return eventually(
+    async () => {
+      const found = await api('GET', `/v1/projects/${projectId}/search?q=${encodeURIComponent(q)}`);
+      const hits = (found.body.results as { id: string; sourceKey?: string; [field: string]: unknown }[]).filter(
+        (result) => result.sourceKey === sourceKey,
+      );
+      return hits.length > 0 ? hits : undefined;
+    },
+    { what: `${sourceKey} to be searchable` },
+  );
 }
 
 describe('imports into projects, as jobs', () => {
@@ -54,16 +59,28 @@ describe('imports into projects, as jobs', () => {
     });
 
     const job = await finishedJob(api, created.body.id);
-    expect(job).toMatchObject({ status: 'completed', progress: { done: 1, total: 1 }, videos: [{ videoId: 'vrsFixture1', status: 'imported', evidenceCount: 2 }], errors: [] });
+    expect(job).toMatchObject({
+      status: 'completed',
+      progress: { done: 1, total: 1 },
+      videos: [{ videoId: 'vrsFixture1', status: 'imported', evidenceCount: 2 }],
+      errors: [],
+    });
 
     const [chunk] = await searchFor(api, projectId, 'captions timed', 'youtube:video:vrsFixture1:transcript:0');
-    expect(chunk).toMatchObject({ provider: 'youtube', entityId: 'vrsFixture1', startMs: 0, text: 'welcome to the fixture video captions are timed word by word so tests can check srt and vtt' });
+    expect(chunk).toMatchObject({
+      provider: 'youtube',
+      entityId: 'vrsFixture1',
+      startMs: 0,
+      text: 'welcome to the fixture video captions are timed word by word so tests can check srt and vtt',
+    });
     const [metadata] = await searchFor(api, projectId, 'fixture', 'youtube:video:vrsFixture1:metadata');
     expect(metadata).toMatchObject({ provider: 'youtube', entityId: 'vrsFixture1' });
     expect(metadata).not.toHaveProperty('startMs');
 
     // Re-importing updates the same items in place: same ids, no copies.
-    const again = await api('POST', `/v1/projects/${projectId}/imports`, { json: { source: { type: 'videos', ids: ['vrsFixture1', 'INVALID_ID_'] } } });
+    const again = await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'videos', ids: ['vrsFixture1', 'INVALID_ID_'] } },
+    });
     const second = await finishedJob(api, again.body.id);
     expect(second).toMatchObject({
       status: 'completed',
@@ -77,7 +94,9 @@ describe('imports into projects, as jobs', () => {
   it.skipIf(!hasRecorded || !hasSynthetic)('cuts a transcript into a few sentences per chunk, each starting at a segment', async () => {
     const api = demoUser('chunks');
     const projectId = await newProject(api);
-    const created = await api('POST', `/v1/projects/${projectId}/imports`, { json: { source: { type: 'video', id: 'rCAS2eD-mcw' }, include: { metadata: false } } });
+    const created = await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'video', id: 'rCAS2eD-mcw' }, include: { metadata: false } },
+    });
     expect((await finishedJob(api, created.body.id)).status).toBe('completed');
     const [chunk] = await searchFor(api, projectId, 'hard palate', 'youtube:video:rCAS2eD-mcw:transcript:37100');
     expect(chunk).toMatchObject({
@@ -92,14 +111,20 @@ describe('imports into projects, as jobs', () => {
     const body = { source: { type: 'video', id: 'vrsFixture1' } };
     const headers = { 'idempotency-key': `import-${Math.random()}` };
     const first = await api('POST', `/v1/projects/${projectId}/imports`, { json: body, headers });
-    const replay = await api('POST', `/v1/projects/${projectId}/imports`, { json: { ...body, include: { metadata: true, transcript: true, comments: false } }, headers });
+    const replay = await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { ...body, include: { metadata: true, transcript: true, comments: false } },
+      headers,
+    });
     expect(replay.status, replay.text).toBe(202);
     expect(replay.body).toEqual(first.body);
     expect(Number(first.headers.get('x-credits-charged'))).toBe(5);
     expect(Number(replay.headers.get('x-credits-charged'))).toBe(0);
     expect(Number(replay.headers.get('x-credits-remaining'))).toBe(Number(first.headers.get('x-credits-remaining')));
 
-    const other = await api('POST', `/v1/projects/${projectId}/imports`, { json: { source: { type: 'video', id: 'rCAS2eD-mcw' } }, headers });
+    const other = await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'video', id: 'rCAS2eD-mcw' } },
+      headers,
+    });
     expect(other.status).toBe(422);
     expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
     const bad = await api('POST', `/v1/projects/${projectId}/imports`, { json: body, headers: { 'idempotency-key': 'has spaces' } });
@@ -116,7 +141,9 @@ describe('imports into projects, as jobs', () => {
     expect(foreign.body.error.code).toBe('PROJECT_NOT_FOUND');
     expect(foreign.headers.get('x-credits-charged')).toBeNull();
 
-    const created = await alice('POST', `/v1/projects/${projectId}/imports`, { json: { source: { type: 'video', id: 'vrsFixture1' }, include: { transcript: false } } });
+    const created = await alice('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'video', id: 'vrsFixture1' }, include: { transcript: false } },
+    });
     await finishedJob(alice, created.body.id);
     expect((await bob('GET', `/v1/jobs/${created.body.id}`)).body.error.code).toBe('JOB_NOT_FOUND');
     expect((await bob('POST', `/v1/jobs/${created.body.id}/cancel`, { json: {} })).status).toBe(404);

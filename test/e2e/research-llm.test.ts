@@ -15,7 +15,12 @@ function demoUser(name: string) {
 }
 
 const notes = [
-  { text: 'Grind size controls extraction: finer grinds extract espresso faster and taste stronger.', sourceKey: 'note:grind', entityId: 'vid1', startMs: 1200 },
+  {
+    text: 'Grind size controls extraction: finer grinds extract espresso faster and taste stronger.',
+    sourceKey: 'note:grind',
+    entityId: 'vid1',
+    startMs: 1200,
+  },
   { text: 'Espresso brew ratio of one to two gives a balanced espresso shot.', sourceKey: 'note:ratio', entityId: 'vid2', startMs: 0 },
   { text: 'Milk steaming temperature should stay below seventy degrees.', sourceKey: 'note:milk' },
 ];
@@ -25,7 +30,9 @@ async function projectWithNotes(api: ApiCall) {
   const projectId = (await api('POST', '/v1/projects', { json: { name: 'Espresso' } })).body.id as string;
   const added = await api('POST', `/v1/projects/${projectId}/evidence`, { json: { items: notes } });
   expect(added.status, added.text).toBe(200);
-  await eventually(async () => ((await api('GET', `/v1/projects/${projectId}/search?q=espresso`)).body.results.length >= 2 ? true : undefined));
+  await eventually(async () =>
+    (await api('GET', `/v1/projects/${projectId}/search?q=espresso`)).body.results.length >= 2 ? true : undefined,
+  );
   return { projectId, stored: new Map<string, Record<string, unknown>>(added.body.items.map((item: { id: string }) => [item.id, item])) };
 }
 
@@ -53,7 +60,12 @@ describe('evidence-first reports and cited answers', () => {
     const report = await api('POST', '/v1/reports', { json: { prompt: 'espresso grind and ratio', projectId } });
     expect(report.status, report.text).toBe(200);
     expect(Number(report.headers.get('x-credits-charged'))).toBe(5);
-    expect(report.body).toMatchObject({ mode: 'llm', model: 'research-primary', warnings: [], operationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(report.body).toMatchObject({
+      mode: 'llm',
+      model: 'research-primary',
+      warnings: [],
+      operationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expectGrounded(report.body, stored);
 
     const readBack = await api('GET', `/v1/operations/${report.body.operationId}`);
@@ -96,7 +108,10 @@ describe('evidence-first reports and cited answers', () => {
     const before = await balanceOf(api);
     const down = await api('POST', '/v1/reports', { json: { prompt: 'espresso grind', projectId } });
     expect(down.status).toBe(503);
-    expect(down.body.error).toMatchObject({ code: 'AI_UNAVAILABLE', details: { attempts: [{ model: 'research-primary' }, { model: 'research-fallback' }] } });
+    expect(down.body.error).toMatchObject({
+      code: 'AI_UNAVAILABLE',
+      details: { attempts: [{ model: 'research-primary' }, { model: 'research-fallback' }] },
+    });
     expect(await balanceOf(api)).toBe(before);
   });
 
@@ -117,10 +132,18 @@ describe('evidence-first reports and cited answers', () => {
     expect(answer.body).toMatchObject({ mode: 'llm', model: 'research-primary' });
     expect(answer.body.citations.length).toBeGreaterThan(0);
     for (const citation of answer.body.citations) {
-      expect(citation).toMatchObject({ id: expect.stringMatching(/^ev_/), provider: 'youtube', entityId: expect.any(String), sourceKey: expect.stringMatching(/^youtube:video:/) });
+      expect(citation).toMatchObject({
+        id: expect.stringMatching(/^ev_/),
+        provider: 'youtube',
+        entityId: expect.any(String),
+        sourceKey: expect.stringMatching(/^youtube:video:/),
+      });
       expect(citation.text.toLowerCase()).toMatch(/cirque|soleil/);
     }
-    expect((await api('GET', `/v1/operations/${answer.body.operationId}`)).body).toMatchObject({ kind: 'answer', question: 'cirque du soleil' });
+    expect((await api('GET', `/v1/operations/${answer.body.operationId}`)).body).toMatchObject({
+      kind: 'answer',
+      question: 'cirque du soleil',
+    });
   });
 });
 

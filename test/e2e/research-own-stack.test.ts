@@ -29,13 +29,26 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
   let api: ApiCall;
 
   const startResearch = (name: string, port: string) =>
-    startProcess({ name, entry: 'services/research/src/main.ts', env: { ...env, SERVICE_PORT: port }, logDir, readyMessage: 'service listening' });
+    startProcess({
+      name,
+      entry: 'services/research/src/main.ts',
+      env: { ...env, SERVICE_PORT: port },
+      logDir,
+      readyMessage: 'service listening',
+    });
 
   beforeAll(async () => {
     youtube = await startFakeYouTube({ replayDirs: parseReplayDirs() });
     dataDir = await mkdtemp(join(logDir, 'job-restart-'));
     // A short ack wait, so the job of a killed process is redelivered within a second.
-    env = { ...stackEnv, NATS_NAMESPACE: uniqueNamespace('jobs'), DATA_DIR: dataDir, YOUTUBE_UPSTREAM_URL: youtube.url, BUS_ACK_WAIT_MS: '1000', LLM_BASE_URL: '' };
+    env = {
+      ...stackEnv,
+      NATS_NAMESPACE: uniqueNamespace('jobs'),
+      DATA_DIR: dataDir,
+      YOUTUBE_UPSTREAM_URL: youtube.url,
+      BUS_ACK_WAIT_MS: '1000',
+      LLM_BASE_URL: '',
+    };
     provider = await startServiceProcess('provider', env, logDir);
     env.PROVIDER_SERVICE_URL = provider.url;
     research = await startResearch('research-job-restart', '0');
@@ -65,10 +78,13 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     // Slow YouTube down, so the kill lands between the first video and the last.
     youtube.setLatency(150);
     const jobId = await createJob(projectId, videos);
-    const midway = await eventually(async () => {
-      const current = await jobOf(jobId);
-      return current.progress.done >= 1 ? current : undefined;
-    }, { timeoutMs: 20_000, what: 'the first video' });
+    const midway = await eventually(
+      async () => {
+        const current = await jobOf(jobId);
+        return current.progress.done >= 1 ? current : undefined;
+      },
+      { timeoutMs: 20_000, what: 'the first video' },
+    );
     research.child.kill('SIGKILL');
     await new Promise((resolve) => research.child.once('exit', resolve));
     expect(midway.progress.done).toBeLessThan(videos.length);
@@ -76,10 +92,13 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     research = await startResearch('research-job-restart-2', new URL(research.url).port);
     started.push(research);
     youtube.setLatency(0);
-    const job = await eventually(async () => {
-      const current = await jobOf(jobId);
-      return current.status === 'completed' ? current : undefined;
-    }, { timeoutMs: 30_000, what: 'the job to complete after the restart' });
+    const job = await eventually(
+      async () => {
+        const current = await jobOf(jobId);
+        return current.status === 'completed' ? current : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the job to complete after the restart' },
+    );
 
     expect(job.progress).toEqual({ done: videos.length, total: videos.length });
     expect(job.videos.map((video: { videoId: string }) => video.videoId).sort()).toEqual([...videos].sort());
@@ -87,18 +106,25 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     // No video was imported twice: the restarted process went on where the killed one stopped. (The
     // killed one may die between recording a video and logging it, so its log can miss a line.)
     const importedBy = (runner: RunningProcess) =>
-      runner.output().split('\n').filter((line) => line.includes('"msg":"video imported"')).map((line) => JSON.parse(line).videoId as string);
+      runner
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"video imported"'))
+        .map((line) => JSON.parse(line).videoId as string);
     const [killed, restarted] = started.filter((p) => p.name.startsWith('research'));
     const imported = [...importedBy(killed!), ...importedBy(restarted!)];
     expect(new Set(imported).size).toBe(imported.length);
     expect(importedBy(restarted!).length).toBeGreaterThan(0);
     expect(importedBy(restarted!)).not.toContain(midway.videos[0].videoId);
     // And its evidence exists once: one metadata item per video.
-    const hits = await eventually(async () => {
-      const found = await api('GET', `/v1/projects/${projectId}/search?q=${encodeURIComponent('channel')}`);
-      const metadata = (found.body.results as { sourceKey: string }[]).filter((r) => r.sourceKey.endsWith(':metadata'));
-      return metadata.length === videos.length ? metadata : undefined;
-    }, { what: 'every video’s metadata to be searchable' });
+    const hits = await eventually(
+      async () => {
+        const found = await api('GET', `/v1/projects/${projectId}/search?q=${encodeURIComponent('channel')}`);
+        const metadata = (found.body.results as { sourceKey: string }[]).filter((r) => r.sourceKey.endsWith(':metadata'));
+        return metadata.length === videos.length ? metadata : undefined;
+      },
+      { what: 'every video’s metadata to be searchable' },
+    );
     expect(new Set(hits.map((hit) => hit.sourceKey)).size).toBe(videos.length);
   }, 60_000);
 
@@ -106,7 +132,10 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     const projectId = (await api('POST', '/v1/projects', { json: { name: 'Cancel' } })).body.id;
     youtube.setLatency(150);
     const jobId = await createJob(projectId, videos);
-    await eventually(async () => ((await jobOf(jobId)).status === 'running' ? true : undefined), { timeoutMs: 20_000, what: 'the job to run' });
+    await eventually(async () => ((await jobOf(jobId)).status === 'running' ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the job to run',
+    });
     const cancelled = await api('POST', `/v1/jobs/${jobId}/cancel`, { json: {} });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.body.status).toBe('cancelled');
@@ -114,7 +143,10 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     youtube.setLatency(0);
     // One importer handles one job at a time: once a later job completes, the cancelled one has stopped.
     const later = await createJob(projectId, ['vrsFixture1']);
-    await eventually(async () => ((await jobOf(later)).status === 'completed' ? true : undefined), { timeoutMs: 20_000, what: 'the later job' });
+    await eventually(async () => ((await jobOf(later)).status === 'completed' ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the later job',
+    });
     const final = await jobOf(jobId);
     expect(final.status).toBe('cancelled');
     expect(final.progress.done).toBeLessThan(videos.length);
@@ -125,10 +157,15 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     const added = await api('POST', `/v1/projects/${projectId}/evidence`, {
       json: { items: [{ text: 'Descaling the boiler every month keeps espresso machines healthy.', sourceKey: 'note:descale' }] },
     });
-    await eventually(async () => ((await api('GET', `/v1/projects/${projectId}/search?q=descaling`)).body.results.length > 0 ? true : undefined));
+    await eventually(async () =>
+      (await api('GET', `/v1/projects/${projectId}/search?q=descaling`)).body.results.length > 0 ? true : undefined,
+    );
     const report = await api('POST', '/v1/reports', { json: { prompt: 'descaling espresso machines', projectId } });
     expect(report.status, report.text).toBe(200);
-    expect(report.body).toMatchObject({ mode: 'extractive', citations: [{ id: added.body.items[0].id, index: 1, sourceKey: 'note:descale' }] });
+    expect(report.body).toMatchObject({
+      mode: 'extractive',
+      citations: [{ id: added.body.items[0].id, index: 1, sourceKey: 'note:descale' }],
+    });
     expect(report.body).not.toHaveProperty('model');
     expect(report.body.answer).toMatch(/^Extractive answer \(no language model is configured/);
     expect(report.body.answer).toContain('"Descaling the boiler every month keeps espresso machines healthy." [1]');
@@ -146,7 +183,13 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
         title: 'EEVblog',
         subscriberCount: 988_000,
         videoCount: 2_100,
-        recentUploads: { sampled: 0, medianViews: null, medianViewsPerHour: null, medianDurationSeconds: null, medianPublishAgeHours: null },
+        recentUploads: {
+          sampled: 0,
+          medianViews: null,
+          medianViewsPerHour: null,
+          medianDurationSeconds: null,
+          medianPublishAgeHours: null,
+        },
       }),
     );
     expect(comparison.body.warnings).toContain('UC2DjFE7Xf11URZqWBigcVOQ: The Videos tab listed no uploads.');

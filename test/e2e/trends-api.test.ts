@@ -14,7 +14,12 @@ import { fakeYouTubeControl } from '../upstreams/youtube/control-client';
  */
 const youtube = fakeYouTubeControl(inject('youtubeUpstreamUrl'));
 const llm = fakeLlmControl(inject('trendsLlmUrl'));
-const trends = createServiceClient<TrendsRouter>({ mode: 'http', url: inject('trendsServiceUrl'), internalToken: inject('stackEnv').INTERNAL_TOKEN!, caller: 'e2e' });
+const trends = createServiceClient<TrendsRouter>({
+  mode: 'http',
+  url: inject('trendsServiceUrl'),
+  internalToken: inject('stackEnv').INTERNAL_TOKEN!,
+  caller: 'e2e',
+});
 const api = apiClient(inject('gatewayUrl'), { 'x-demo-user': `trends-${Date.now()}` });
 
 const topic = encodeURIComponent(trendsFixtureTopic);
@@ -56,7 +61,13 @@ describe('trend reports', () => {
     expect(first.insights).toBeUndefined();
     expect(first.methodology).toContain('Methodology 3.0');
     expect(first.videos.every((item) => item.signalSource === 'lifetime' && item.observedViewsPerHour === undefined)).toBe(true);
-    expect(video(first, 'coldBrew001')).toMatchObject({ ageHours: 24, viewsPerHour: 2000, effectiveViewsPerHour: 2000, publishDate: '2026-01-19T12:00:00+00:00', searchRank: 1 });
+    expect(video(first, 'coldBrew001')).toMatchObject({
+      ageHours: 24,
+      viewsPerHour: 2000,
+      effectiveViewsPerHour: 2000,
+      publishDate: '2026-01-19T12:00:00+00:00',
+      searchRank: 1,
+    });
     expect(new Set(first.videos.map((item) => item.trendBand))).toEqual(new Set(['Breakout', 'Rising', 'Steady', 'Cooling']));
     expect(first.confidence.level).toBe('medium');
     expect(first.confidence.reasons).toContain('No earlier snapshot for 16 of 16 videos: lifetime velocity used.');
@@ -88,7 +99,12 @@ describe('trend reports', () => {
       ageHours: 28,
     });
     // Nobody else gained views: observed velocity 0, acceleration −100 %.
-    expect(video(second, 'coldBrew002')).toMatchObject({ signalSource: 'observed', viewDelta: 0, observedViewsPerHour: 0, accelerationPercent: -100 });
+    expect(video(second, 'coldBrew002')).toMatchObject({
+      signalSource: 'observed',
+      viewDelta: 0,
+      observedViewsPerHour: 0,
+      accelerationPercent: -100,
+    });
     expect(second.summary.acceleratingCount).toBe(1);
     expect(second.confidence.reasons.some((reason) => reason.startsWith('No earlier snapshot'))).toBe(false);
   });

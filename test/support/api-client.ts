@@ -39,7 +39,10 @@ export type ApiCall = ReturnType<typeof apiClient>;
 const run = promisify(execFile);
 
 /** Creates an account and key with the documented script, exactly as a newcomer would. */
-export async function createApiKey(stackEnv: Record<string, string>, options: { scopes?: string[]; credits?: number; account?: string } = {}) {
+export async function createApiKey(
+  stackEnv: Record<string, string>,
+  options: { scopes?: string[]; credits?: number; account?: string } = {},
+) {
   const args = ['--import', 'tsx', join(repoRoot, 'scripts/create-api-key.ts'), '--name', 'e2e'];
   if (options.scopes) args.push('--scopes', options.scopes.join(','));
   if (options.credits !== undefined) args.push('--credits', String(options.credits));
@@ -52,7 +55,10 @@ export async function createApiKey(stackEnv: Record<string, string>, options: { 
 }
 
 /** Polls until `check` returns a value (not undefined) or the deadline passes; never sleeps blindly. */
-export async function eventually<T>(check: () => Promise<T | undefined>, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   let last: unknown;
   while (Date.now() < deadline) {

@@ -70,14 +70,18 @@ function isExecutable(path: string): boolean {
 }
 
 function findNatsServer(): string | undefined {
-  const candidates = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'nats-server'));
+  const candidates = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, 'nats-server'));
   return [...candidates, '/usr/sbin/nats-server'].find(isExecutable);
 }
 
 /** Installs Debian's nats-server when we may (root with apt-get); returns the binary or undefined. */
 function installNatsServer(): string | undefined {
   if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
-  const install = () => spawnSync('apt-get', ['install', '-y', 'nats-server'], { stdio: 'pipe', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', 'nats-server'], { stdio: 'pipe', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   log('nats-server not found; installing it with apt-get');
   if (install().status !== 0) {
     // A fresh image often has no package lists yet.
@@ -107,7 +111,9 @@ async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
   const url = `nats://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-2_000);
@@ -125,7 +131,9 @@ async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
   while (!(await probeNats(url, 500))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`nats-server (${binary}) did not come up on ${url} within ${startDeadlineMs} ms: ${stderr.trim() || 'no output'}\n${howToGetNats}`);
+      throw new Error(
+        `nats-server (${binary}) did not come up on ${url} within ${startDeadlineMs} ms: ${stderr.trim() || 'no output'}\n${howToGetNats}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

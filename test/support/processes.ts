@@ -60,8 +60,7 @@ export function startProcess(options: {
     child.stdout!.on('data', (chunk: Buffer) => {
       append(chunk);
       buffered += chunk.toString();
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) >= 0) {
+      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         const plain = /^Video Research Service listening on (http:\/\/\S+)/.exec(line);
@@ -90,7 +89,13 @@ export function startProcess(options: {
 }
 
 export async function startServiceProcess(name: 'billing' | 'research' | 'provider' | 'trends', env: NodeJS.ProcessEnv, logDir: string) {
-  return startProcess({ name, entry: `services/${name}/src/main.ts`, env: { ...env, SERVICE_PORT: '0' }, logDir, readyMessage: 'service listening' });
+  return startProcess({
+    name,
+    entry: `services/${name}/src/main.ts`,
+    env: { ...env, SERVICE_PORT: '0' },
+    logDir,
+    readyMessage: 'service listening',
+  });
 }
 
 export async function startGatewayProcess(name: string, env: NodeJS.ProcessEnv, logDir: string) {

@@ -11,7 +11,13 @@ export function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Answers JSON with the content type the real upstream sends (each fake passes its own). */
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+  contentType = 'application/json',
+): void {
   res.writeHead(status, { 'content-type': contentType, ...headers });
   res.end(JSON.stringify(value));
 }

@@ -9,7 +9,11 @@ import { protectedProcedure, router } from '../trpc';
 
 const log = createLogger('gateway');
 
-const contentTypes = { json: 'application/json; charset=utf-8', csv: 'text/csv; charset=utf-8', markdown: 'text/markdown; charset=utf-8' } as const;
+const contentTypes = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+} as const;
 const extensions = { json: 'json', csv: 'csv', markdown: 'md' } as const;
 
 /** The gateway's auth and scope checks for the download, through the same procedure pipeline as every operation. */
@@ -21,7 +25,11 @@ const exportForDownload = router({
 });
 
 /** A filename must never carry a quote or a path, whatever the project is called. */
-const safeFilePart = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'project';
+const safeFilePart = (text: string) =>
+  text
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80) || 'project';
 
 /**
  * `GET /v1/exports/{id}/download`: the export's file. trpc-to-openapi answers JSON only, so this is a
@@ -52,7 +60,11 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
     });
     try {
       for (let seq = 0; seq < chunkCount; seq++) {
-        const { data } = await ctx.services.research.exports.readChunk.query({ accountId: ctx.principal!.accountId, exportId: record.id, seq });
+        const { data } = await ctx.services.research.exports.readChunk.query({
+          accountId: ctx.principal!.accountId,
+          exportId: record.id,
+          seq,
+        });
         // Respect backpressure: a slow client never makes the gateway buffer the file.
         if (!res.write(data)) await new Promise((resolve) => res.once('drain', resolve));
       }
@@ -73,13 +85,15 @@ export const exportFilePaths = {
       tags: ['Exports'],
       summary: 'Download an export',
       description:
-        'The export\'s file, streamed: `application/json` (`{project, exportedAt, evidence: [...], itemCount}`), `text/csv` (one row per evidence item, RFC 4180) or `text/markdown`, as an attachment. 404 for an unknown export or someone else\'s; 409 `EXPORT_NOT_READY` while it is pending (or when it failed).',
+        "The export's file, streamed: `application/json` (`{project, exportedAt, evidence: [...], itemCount}`), `text/csv` (one row per evidence item, RFC 4180) or `text/markdown`, as an attachment. 404 for an unknown export or someone else's; 409 `EXPORT_NOT_READY` while it is pending (or when it failed).",
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }],
       security: ['bearerApiKey', 'sessionCookie', 'cliSession', 'apiKey', 'demoUser'].map((name) => ({ [name]: [] })),
       responses: {
         200: {
           description: 'The export file.',
-          headers: { 'Content-Disposition': { description: 'attachment; filename="<project>-<id>.<json|csv|md>"', schema: { type: 'string' } } },
+          headers: {
+            'Content-Disposition': { description: 'attachment; filename="<project>-<id>.<json|csv|md>"', schema: { type: 'string' } },
+          },
           content: {
             'application/json': { schema: { type: 'object' } },
             'text/csv': { schema: { type: 'string' } },

@@ -11,7 +11,9 @@ export const idempotencyHeaders = () =>
   z.object({
     [headerName]: idempotencyKey()
       .optional()
-      .describe('Makes a retry safe: the same key and request within 24 hours answer the first response and are charged once; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE.'),
+      .describe(
+        'Makes a retry safe: the same key and request within 24 hours answer the first response and are charged once; the same key with a different request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 IDEMPOTENCY_KEY_IN_USE.',
+      ),
   });
 
 /**

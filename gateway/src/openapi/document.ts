@@ -5,16 +5,42 @@ import type { V1Router } from '../v1/router';
 import { buildRouteTable } from './route-table';
 
 export const contractTags = [
-  'System', 'Authentication', 'Providers', 'Discovery', 'Videos', 'Channels', 'Playlists', 'Projects',
-  'Research', 'Agents', 'Exports', 'Monitoring', 'Billing', 'Account',
+  'System',
+  'Authentication',
+  'Providers',
+  'Discovery',
+  'Videos',
+  'Channels',
+  'Playlists',
+  'Projects',
+  'Research',
+  'Agents',
+  'Exports',
+  'Monitoring',
+  'Billing',
+  'Account',
 ];
 
 const securitySchemes = {
   bearerApiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'aty_…', description: 'Permanent personal API key (prefix `aty_`).' },
   sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'Session cookie of the web application.' },
-  cliSession: { type: 'http', scheme: 'bearer', description: 'Short-lived session of the official command-line client (device authorization flow).' },
-  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Legacy-compatible header for a permanent API key; the bearer form is preferred.' },
-  demoUser: { type: 'apiKey', in: 'header', name: 'X-Demo-User', description: 'Local development only: any stable value selects an isolated demo account. Rejected in production.' },
+  cliSession: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Short-lived session of the official command-line client (device authorization flow).',
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'Legacy-compatible header for a permanent API key; the bearer form is preferred.',
+  },
+  demoUser: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Demo-User',
+    description: 'Local development only: any stable value selects an isolated demo account. Rejected in production.',
+  },
 } as const;
 
 const statusDescriptions: Record<number, string> = {
@@ -36,7 +62,9 @@ const creditHeaders = {
   'X-Credits-Charged': { description: 'Credits settled for this request.', schema: { type: 'integer', minimum: 0 } },
   'X-Credits-Remaining': { description: 'Balance after metering.', schema: { type: 'integer' } },
 };
-const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in logs and support requests.', schema: { type: 'string' } } };
+const requestIdHeader = {
+  'X-Request-Id': { description: 'Identifies this request in logs and support requests.', schema: { type: 'string' } },
+};
 const rateLimitHeaders = {
   'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
   'RateLimit-Limit': { schema: { type: 'integer' } },
@@ -92,8 +120,9 @@ function splitExtraPaths(router: V1Router, extraPaths: ZodOpenApiPathsObject = {
 function extendOperation(target: ExtraOperation, extension: ExtraOperation): void {
   const named = new Set((target.parameters ?? []).map((p) => `${p.in} ${p.name}`));
   target.parameters = [...(target.parameters ?? []), ...(extension.parameters ?? []).filter((p) => !named.has(`${p.in} ${p.name}`))];
+  target.responses ??= {};
   for (const [status, response] of Object.entries(extension.responses ?? {})) {
-    const existing = (target.responses ??= {})[status];
+    const existing = target.responses[status];
     if (existing) existing.content = { ...existing.content, ...response.content };
     else target.responses[status] = response;
   }
@@ -122,7 +151,9 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
   }
 
   // The generator's own error schemas are replaced by the envelope below, so they go.
-  const generatedSchemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const generatedSchemas = Object.fromEntries(
+    Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
   document.components = { ...document.components, schemas: { ...generatedSchemas, ErrorEnvelope: errorEnvelopeSchema as never } };
   document.tags = contractTags.map((name) => ({ name }));
 

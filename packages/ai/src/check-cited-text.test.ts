@@ -7,7 +7,12 @@ describe('checkCitedText', () => {
   it('keeps markers that point at a citation', () => {
     const result = checkCitedText('Finer grinds run faster [1]. Dose 18 g [2][3].', three);
 
-    expect(result).toEqual({ text: 'Finer grinds run faster [1]. Dose 18 g [2][3].', citedIndexes: [1, 2, 3], removedMarkers: [], warnings: [] });
+    expect(result).toEqual({
+      text: 'Finer grinds run faster [1]. Dose 18 g [2][3].',
+      citedIndexes: [1, 2, 3],
+      removedMarkers: [],
+      warnings: [],
+    });
   });
 
   it('removes markers past the last citation, and [0], with the space before them', () => {

@@ -31,6 +31,9 @@ export function checkCitedText(answer: string, citations: readonly unknown[]): C
     text,
     citedIndexes: [...cited].sort((a, b) => a - b),
     removedMarkers,
-    warnings: removedMarkers.length > 0 ? [`Removed citation markers that point at no citation: ${removedMarkers.map((n) => `[${n}]`).join(', ')}.`] : [],
+    warnings:
+      removedMarkers.length > 0
+        ? [`Removed citation markers that point at no citation: ${removedMarkers.map((n) => `[${n}]`).join(', ')}.`]
+        : [],
   };
 }

@@ -29,7 +29,14 @@ logger.level = 'silent';
 
 /** A client of the fake; an `undefined` value leaves that variable unset. */
 function llmWith(env: Record<string, string | undefined> = {}): Llm {
-  const settings = { LLM_BASE_URL: fake.baseUrl, LLM_API_KEY: 'test-key', LLM_PRIMARY_MODEL: 'primary', LLM_FALLBACK_MODEL: 'fallback', LLM_MAX_RETRIES: '0', ...env };
+  const settings = {
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_API_KEY: 'test-key',
+    LLM_PRIMARY_MODEL: 'primary',
+    LLM_FALLBACK_MODEL: 'fallback',
+    LLM_MAX_RETRIES: '0',
+    ...env,
+  };
   const config = llmEnvSchema.parse(Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)));
   const llm = createLlm(config, { logger });
   if (!llm) throw new Error('expected a configured LLM');
@@ -82,9 +89,21 @@ describe('generateObject against the fake LLM', () => {
     expect(result.usage.totalTokens).toBeGreaterThan(0);
 
     const [asked] = fake.requests();
-    expect(asked).toMatchObject({ model: 'primary', mode: 'json_schema', apiKey: 'test-key', system: request.system, prompt: request.prompt });
-    expect(asked.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { type: 'object', required: ['answer', 'claims'] } } });
-    expect(info).toHaveBeenCalledWith(expect.objectContaining({ model: 'primary', outcome: 'ok', latencyMs: expect.any(Number) }), 'llm attempt');
+    expect(asked).toMatchObject({
+      model: 'primary',
+      mode: 'json_schema',
+      apiKey: 'test-key',
+      system: request.system,
+      prompt: request.prompt,
+    });
+    expect(asked.body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { schema: { type: 'object', required: ['answer', 'claims'] } },
+    });
+    expect(info).toHaveBeenCalledWith(
+      expect.objectContaining({ model: 'primary', outcome: 'ok', latencyMs: expect.any(Number) }),
+      'llm attempt',
+    );
   });
 
   it('falls back when the primary fails, and names the fallback', async () => {
@@ -98,7 +117,10 @@ describe('generateObject against the fake LLM', () => {
       { model: 'fallback', outcome: 'ok', latencyMs: expect.any(Number) },
     ]);
     expect(fake.requests().map(({ model }) => model)).toEqual(['primary', 'fallback']);
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ model: 'primary', outcome: 'error', reason: 'HTTP 500' }), 'llm attempt failed');
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ model: 'primary', outcome: 'error', reason: 'HTTP 500' }),
+      'llm attempt failed',
+    );
   });
 
   it('retries the same model LLM_MAX_RETRIES times before falling back', async () => {
@@ -166,7 +188,10 @@ describe('generateObject against the fake LLM', () => {
     fake.setBehaviour('primary', 'fail');
     const error = await rejection(llmWith({ LLM_FALLBACK_MODEL: undefined }).generateObject(request));
 
-    expect(error).toMatchObject({ code: 'AI_UNAVAILABLE', details: { attempts: [{ model: 'primary', outcome: 'error', reason: 'HTTP 500' }] } });
+    expect(error).toMatchObject({
+      code: 'AI_UNAVAILABLE',
+      details: { attempts: [{ model: 'primary', outcome: 'error', reason: 'HTTP 500' }] },
+    });
     expect(fake.requests()).toHaveLength(1);
   });
 

@@ -98,7 +98,10 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
         const failure = describeAttemptFailure(error, timeout.aborted, config.LLM_TIMEOUT_MS);
         attempts.push({ model, latencyMs, ...failure });
         // Name and message only: the SDK's errors carry the whole response, prompt text included.
-        logger.warn({ model, latencyMs, ...failure, error: { name: (error as Error).name, message: String((error as Error).message).slice(0, 500) } }, 'llm attempt failed');
+        logger.warn(
+          { model, latencyMs, ...failure, error: { name: (error as Error).name, message: String((error as Error).message).slice(0, 500) } },
+          'llm attempt failed',
+        );
       }
     }
     throw new AppError('AI_UNAVAILABLE', `No model produced a valid answer (tried ${models.join(', ')}).`, {

@@ -41,7 +41,10 @@ describe('groundCitations', () => {
       { index: 1, claim: claims[1], unknownIds: ['vid_fabricated', 'x'] },
       { index: 2, claim: claims[2], unknownIds: [] },
     ]);
-    expect(result.warnings).toEqual(['Dropped a claim citing only unknown sources (vid_fabricated, x).', 'Dropped a claim that cited no sources.']);
+    expect(result.warnings).toEqual([
+      'Dropped a claim citing only unknown sources (vid_fabricated, x).',
+      'Dropped a claim that cited no sources.',
+    ]);
   });
 
   it('removes repeated ids without reporting a repair', () => {

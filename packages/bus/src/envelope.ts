@@ -18,9 +18,7 @@ export function createEnvelope<E extends EventDefinition>(definition: E, data: E
   };
 }
 
-export type DecodedEvent<E extends EventDefinition> =
-  | { ok: true; envelope: EventEnvelope<EventData<E>> }
-  | { ok: false; reason: string };
+export type DecodedEvent<E extends EventDefinition> = { ok: true; envelope: EventEnvelope<EventData<E>> } | { ok: false; reason: string };
 
 /** Parses what arrived on the wire; anything malformed is reported, never thrown, so it can be terminated. */
 export function decodeEnvelope<E extends EventDefinition>(definition: E, raw: string): DecodedEvent<E> {

@@ -30,7 +30,8 @@ afterAll(async () => {
 const spaceNamespace = (space: string) => `${fileNamespace}_${space}`;
 
 describeEventBusBehaviour('jetstream', {
-  open: (space) => createJetStreamBus({ natsUrl: server.url, namespace: spaceNamespace(space), name: 'bus-test', timings: behaviourTimings }),
+  open: (space) =>
+    createJetStreamBus({ natsUrl: server.url, namespace: spaceNamespace(space), name: 'bus-test', timings: behaviourTimings }),
   cleanup: (space) => deleteNamespace(server.url, spaceNamespace(space)),
   async unsettled(space, consumer, definition) {
     const namespace = spaceNamespace(space);

@@ -109,7 +109,8 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     },
 
     async health() {
-      if (!connection.connected) return { ok: false, detail: nc.isClosed() ? 'NATS connection closed' : 'NATS connection lost; reconnecting' };
+      if (!connection.connected)
+        return { ok: false, detail: nc.isClosed() ? 'NATS connection closed' : 'NATS connection lost; reconnecting' };
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([

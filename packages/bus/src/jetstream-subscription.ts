@@ -83,7 +83,9 @@ async function consumerInfo(jsm: JetStreamManager, stream: string, durable: stri
   }
 }
 
-export async function startJetStreamSubscription<E extends EventDefinition>(options: JetStreamSubscriptionOptions<E>): Promise<Subscription> {
+export async function startJetStreamSubscription<E extends EventDefinition>(
+  options: JetStreamSubscriptionOptions<E>,
+): Promise<Subscription> {
   const { js, definition, handler, timings, durable } = options;
   const logger = options.logger.child({ consumer: durable, eventType: definition.type });
   let info = await ensureConsumer(options);
@@ -115,7 +117,10 @@ export async function startJetStreamSubscription<E extends EventDefinition>(opti
             msg.term();
           } else {
             const delayMs = redeliveryDelayMs(timings, attempt);
-            logger.warn({ err: error, eventId: envelope.id, attempt, retryInMs: delayMs }, 'event handler failed; event will be redelivered');
+            logger.warn(
+              { err: error, eventId: envelope.id, attempt, retryInMs: delayMs },
+              'event handler failed; event will be redelivered',
+            );
             msg.nak(delayMs);
           }
         }

@@ -23,7 +23,9 @@ describeWindowCounterBehaviour('nats kv', () => createKvWindowCounter({ natsUrl:
 
 describe('kv window counter', () => {
   it('counts 50 concurrent hits from two connections exactly', async () => {
-    const replicas = await Promise.all([0, 1].map(() => createKvWindowCounter({ natsUrl: server.url, namespace, bucket: 'shared', maxWindowMs: dayMs })));
+    const replicas = await Promise.all(
+      [0, 1].map(() => createKvWindowCounter({ natsUrl: server.url, namespace, bucket: 'shared', maxWindowMs: dayMs })),
+    );
     try {
       const results = await Promise.all(Array.from({ length: 50 }, (_, i) => replicas[i % 2].increment('account acc_1', dayMs)));
 

@@ -51,7 +51,9 @@ function kvKey(key: string): string {
 export async function createKvWindowCounter(options: KvWindowCounterOptions): Promise<WindowCounter> {
   const bucket = kvBucketNameFor(options.namespace, options.bucket ?? defaultBucket);
   const ownsConnection = 'natsUrl' in options;
-  const nc = ownsConnection ? await connect({ servers: options.natsUrl, name: `window-counter ${bucket}`, maxReconnectAttempts: -1 }) : options.connection;
+  const nc = ownsConnection
+    ? await connect({ servers: options.natsUrl, name: `window-counter ${bucket}`, maxReconnectAttempts: -1 })
+    : options.connection;
   const connection = trackConnection(nc);
   let kv: KV;
   let ttlMs: number;
@@ -100,7 +102,10 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
    * queue and go together in the next one. A hot key (one busy account, one proxy IP) then costs
    * one round trip per batch instead of a storm of conflicting writes.
    */
-  const queues = new Map<string, { pending?: { deltas: Array<1 | -1>; waiters: Array<{ resolve: (c: WindowCount) => void; reject: (e: unknown) => void }> } }>();
+  const queues = new Map<
+    string,
+    { pending?: { deltas: Array<1 | -1>; waiters: Array<{ resolve: (c: WindowCount) => void; reject: (e: unknown) => void }> } }
+  >();
 
   async function drain(queueKey: string, k: string, windowMs: number): Promise<void> {
     const queue = queues.get(queueKey)!;
@@ -110,7 +115,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
         queue.pending = undefined;
         try {
           const counts = await applyBatch(k, windowMs, batch.deltas);
-          batch.waiters.forEach((waiter, i) => waiter.resolve(counts[i]!));
+          for (const [i, waiter] of batch.waiters.entries()) waiter.resolve(counts[i]!);
         } catch (error) {
           for (const waiter of batch.waiters) waiter.reject(error);
         }
@@ -127,7 +132,9 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
       return Promise.reject(error);
     }
     if (ttlMs > 0 && windowMs > ttlMs) {
-      return Promise.reject(new Error(`Window of ${windowMs} ms exceeds the ${ttlMs} ms TTL of bucket ${bucket}: counts would expire mid-window`));
+      return Promise.reject(
+        new Error(`Window of ${windowMs} ms exceeds the ${ttlMs} ms TTL of bucket ${bucket}: counts would expire mid-window`),
+      );
     }
     const k = kvKey(key);
     const queueKey = `${k} ${windowMs}`;

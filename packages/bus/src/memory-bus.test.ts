@@ -29,10 +29,17 @@ describe('memory bus', () => {
     const bus = createMemoryBus({ dedupeWindowMs: 50 });
     const first = await bus.publish(probeSent, { n: 1, tag: 'again' }, { eventId: 'evt-window' });
 
-    await vi.waitFor(async () => expect(await bus.publish(probeSent, { n: 1, tag: 'again' }, { eventId: 'evt-window' })).toEqual({ eventId: 'evt-window', duplicate: false }), {
-      timeout: 5_000,
-      interval: 20,
-    });
+    await vi.waitFor(
+      async () =>
+        expect(await bus.publish(probeSent, { n: 1, tag: 'again' }, { eventId: 'evt-window' })).toEqual({
+          eventId: 'evt-window',
+          duplicate: false,
+        }),
+      {
+        timeout: 5_000,
+        interval: 20,
+      },
+    );
 
     expect(first.duplicate).toBe(false);
     await bus.close();

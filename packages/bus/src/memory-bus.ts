@@ -84,10 +84,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
   function deliver(group: ConsumerGroup, member: Member, delivery: Delivery): void {
     delivery.attempts += 1;
     // Marked busy before the handler starts, and started after publish() returns, as over the network.
-    member.inFlight = Promise.resolve().then(() => handle(group, member, delivery)).finally(() => {
-      member.inFlight = undefined;
-      pump(group);
-    });
+    member.inFlight = Promise.resolve()
+      .then(() => handle(group, member, delivery))
+      .finally(() => {
+        member.inFlight = undefined;
+        pump(group);
+      });
   }
 
   async function handle(group: ConsumerGroup, member: Member, delivery: Delivery): Promise<void> {
@@ -102,11 +104,17 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         await member.handler(envelope);
       } catch (error) {
         if (delivery.attempts >= timings.maxDeliver) {
-          logger.error({ err: error, eventId: envelope.id, attempt: delivery.attempts }, 'event handler failed on its last delivery; event dropped');
+          logger.error(
+            { err: error, eventId: envelope.id, attempt: delivery.attempts },
+            'event handler failed on its last delivery; event dropped',
+          );
           return;
         }
         const delayMs = redeliveryDelayMs(timings, delivery.attempts);
-        logger.warn({ err: error, eventId: envelope.id, attempt: delivery.attempts, retryInMs: delayMs }, 'event handler failed; event will be redelivered');
+        logger.warn(
+          { err: error, eventId: envelope.id, attempt: delivery.attempts, retryInMs: delayMs },
+          'event handler failed; event will be redelivered',
+        );
         const timer = setTimeout(() => {
           retryTimers.delete(timer);
           group.queue.push(delivery);

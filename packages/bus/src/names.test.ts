@@ -22,8 +22,14 @@ describe('names', () => {
   });
 
   it('tells a namespace’s streams from those of a namespace sharing its prefix', () => {
-    const stream = (namespace: string, service: 'research') => ({ name: streamNameFor(namespace, service), subjects: streamSubjectsFor(namespace, service) });
-    const bucket = (namespace: string, name: string) => ({ name: `KV_${kvBucketNameFor(namespace, name)}`, subjects: [`$KV.${kvBucketNameFor(namespace, name)}.>`] });
+    const stream = (namespace: string, service: 'research') => ({
+      name: streamNameFor(namespace, service),
+      subjects: streamSubjectsFor(namespace, service),
+    });
+    const bucket = (namespace: string, name: string) => ({
+      name: `KV_${kvBucketNameFor(namespace, name)}`,
+      subjects: [`$KV.${kvBucketNameFor(namespace, name)}.>`],
+    });
 
     expect(belongsToNamespace(stream('a', 'research'), 'a')).toBe(true);
     expect(belongsToNamespace(bucket('a', 'counters'), 'a')).toBe(true);

@@ -33,7 +33,12 @@ export function currentWindow(windowMs: number, now = Date.now()): { windowStart
 }
 
 /** The count after applying `delta` to `state` in the window starting at `windowStart`. */
-export function nextCount(state: WindowState | undefined, windowStart: number, windowMs: number, delta: 1 | -1): { current: number; next: number } {
+export function nextCount(
+  state: WindowState | undefined,
+  windowStart: number,
+  windowMs: number,
+  delta: 1 | -1,
+): { current: number; next: number } {
   const current = state && state.windowStart === windowStart && state.windowMs === windowMs ? state.count : 0;
   return { current, next: Math.max(0, current + delta) };
 }

@@ -33,7 +33,10 @@ export const ledgerEntrySchema = z
   .object({
     id: z.string(),
     kind: ledgerEntryKindSchema,
-    amount: z.number().int().describe('Signed change to the balance: negative debits, positive credits; 0 for a settle that only confirms.'),
+    amount: z
+      .number()
+      .int()
+      .describe('Signed change to the balance: negative debits, positive credits; 0 for a settle that only confirms.'),
     operation: z.string().nullable(),
     reservationId: z.string().nullable(),
     requestId: z.string().nullable(),
@@ -42,9 +45,7 @@ export const ledgerEntrySchema = z
   .meta({ id: 'LedgerEntry' });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
-export const ledgerPageSchema = z
-  .object({ entries: z.array(ledgerEntrySchema), hasMore: z.boolean() })
-  .meta({ id: 'LedgerPage' });
+export const ledgerPageSchema = z.object({ entries: z.array(ledgerEntrySchema), hasMore: z.boolean() }).meta({ id: 'LedgerPage' });
 
 /* Internal procedure I/O of the billing service. */
 

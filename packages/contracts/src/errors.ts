@@ -28,7 +28,10 @@ export const errorCodes = {
   EXPORT_NOT_READY: { status: 409, message: 'The export is not ready yet; poll GET /v1/exports/{id} until its status is ready.' },
   JOB_NOT_CANCELLABLE: { status: 409, message: 'The job has already finished; only a queued or running job can be cancelled.' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
-  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used with a different request within 24 hours; use a new key.' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'This Idempotency-Key was used with a different request within 24 hours; use a new key.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, message: 'The request failed validation.' },

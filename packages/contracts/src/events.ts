@@ -14,10 +14,7 @@ export interface EventDefinition<S extends z.ZodType = z.ZodType> {
   schema: S;
 }
 
-export function defineEvent<S extends z.ZodType>(
-  type: `${ServiceName}.${string}.${string}`,
-  schema: S,
-): EventDefinition<S> {
+export function defineEvent<S extends z.ZodType>(type: `${ServiceName}.${string}.${string}`, schema: S): EventDefinition<S> {
   const [service] = type.split('.') as [ServiceName];
   return { type, service, schema };
 }
@@ -75,11 +72,19 @@ export const providerCommentsFetched = defineEvent(
   z.object({ ...fetchedVersion, videoId: z.string().min(1), mode: z.enum(['page', 'newest']), count: z.number().int().min(0) }),
 );
 
-export const providerChannelFetched = defineEvent('provider.channel.fetched', z.object({ ...fetchedVersion, channelId: z.string().min(1) }));
+export const providerChannelFetched = defineEvent(
+  'provider.channel.fetched',
+  z.object({ ...fetchedVersion, channelId: z.string().min(1) }),
+);
 
 export const providerChannelPlaylistsFetched = defineEvent(
   'provider.channelPlaylists.fetched',
-  z.object({ ...fetchedVersion, channelId: z.string().min(1), sort: z.enum(['newest', 'last-video-added']), count: z.number().int().min(0) }),
+  z.object({
+    ...fetchedVersion,
+    channelId: z.string().min(1),
+    sort: z.enum(['newest', 'last-video-added']),
+    count: z.number().int().min(0),
+  }),
 );
 
 export const providerPlaylistFetched = defineEvent(

@@ -46,19 +46,13 @@ export const storedEvidenceSchema = z
   .meta({ id: 'StoredEvidence' });
 export type StoredEvidence = z.infer<typeof storedEvidenceSchema>;
 
-export const addEvidenceResultSchema = z
-  .object({ items: z.array(storedEvidenceSchema) })
-  .meta({ id: 'AddEvidenceResult' });
+export const addEvidenceResultSchema = z.object({ items: z.array(storedEvidenceSchema) }).meta({ id: 'AddEvidenceResult' });
 
 export const searchQuerySchema = z.string().max(500);
-export const searchResultSchema = z
-  .object({ query: z.string(), results: z.array(evidenceSchema) })
-  .meta({ id: 'EvidenceSearchResult' });
+export const searchResultSchema = z.object({ query: z.string(), results: z.array(evidenceSchema) }).meta({ id: 'EvidenceSearchResult' });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-export const projectListSchema = z
-  .object({ projects: z.array(projectSchema), hasMore: z.boolean() })
-  .meta({ id: 'ProjectList' });
+export const projectListSchema = z.object({ projects: z.array(projectSchema), hasMore: z.boolean() }).meta({ id: 'ProjectList' });
 
 /* Internal procedure I/O of the research service: the gateway passes the authenticated account. */
 
@@ -88,9 +82,21 @@ export const importSource = () =>
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('video'), id: importVideoId() }),
     z.object({ type: z.literal('videos'), ids: z.array(importVideoId()).min(1).max(maxImportVideos) }),
-    z.object({ type: z.literal('playlist'), id: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(maxImportVideos).default(10) }),
-    z.object({ type: z.literal('channel'), id: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(maxImportVideos).default(10) }),
-    z.object({ type: z.literal('search'), query: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(maxImportVideos).default(5) }),
+    z.object({
+      type: z.literal('playlist'),
+      id: z.string().trim().min(1).max(200),
+      limit: z.number().int().min(1).max(maxImportVideos).default(10),
+    }),
+    z.object({
+      type: z.literal('channel'),
+      id: z.string().trim().min(1).max(200),
+      limit: z.number().int().min(1).max(maxImportVideos).default(10),
+    }),
+    z.object({
+      type: z.literal('search'),
+      query: z.string().trim().min(1).max(200),
+      limit: z.number().int().min(1).max(maxImportVideos).default(5),
+    }),
   ]);
 export const importSourceSchema = importSource();
 export type ImportSource = z.infer<typeof importSourceSchema>;
@@ -100,7 +106,7 @@ export const importInclude = () =>
     .object({
       metadata: z.boolean().default(true),
       transcript: z.boolean().default(true),
-      comments: z.boolean().default(false).describe('The top comments of the first page in YouTube\'s ranking.'),
+      comments: z.boolean().default(false).describe("The top comments of the first page in YouTube's ranking."),
     })
     .default({ metadata: true, transcript: true, comments: false });
 export const importIncludeSchema = importInclude();
@@ -119,9 +125,7 @@ export const jobVideoSchema = z
   })
   .meta({ id: 'JobVideo' });
 
-export const jobErrorSchema = z
-  .object({ videoId: z.string().optional(), code: z.string(), message: z.string() })
-  .meta({ id: 'JobError' });
+export const jobErrorSchema = z.object({ videoId: z.string().optional(), code: z.string(), message: z.string() }).meta({ id: 'JobError' });
 
 export const jobSchema = z
   .object({
@@ -160,7 +164,9 @@ export const reportPrompt = () => z.string().trim().min(1, 'prompt must not be b
 
 export const citedAnswerModeSchema = z
   .enum(['llm', 'extractive', 'insufficient_evidence'])
-  .describe('`llm`: written by a model from the evidence; `extractive`: no model configured, the best evidence verbatim; `insufficient_evidence`: retrieval found too little to answer.');
+  .describe(
+    '`llm`: written by a model from the evidence; `extractive`: no model configured, the best evidence verbatim; `insufficient_evidence`: retrieval found too little to answer.',
+  );
 
 export const citedAnswerSchema = z
   .object({
@@ -211,7 +217,10 @@ export const exportSchema = z
   .meta({ id: 'Export' });
 export type Export = z.infer<typeof exportSchema>;
 
-export const createExportInputSchema = projectRefInputSchema.extend({ format: exportFormatSchema, idempotencyKey: idempotencyKey().optional() });
+export const createExportInputSchema = projectRefInputSchema.extend({
+  format: exportFormatSchema,
+  idempotencyKey: idempotencyKey().optional(),
+});
 export const exportRefInputSchema = z.object({ accountId: accountIdSchema, exportId: z.string().min(1).max(100) });
 export const exportChunkInputSchema = exportRefInputSchema.extend({ seq: z.number().int().min(0) });
 
@@ -255,7 +264,7 @@ export const comparedChannelSchema = z
         medianDurationSeconds: z.number().nullable(),
         medianPublishAgeHours: z.number().nullable().describe('From YouTube\'s display text ("3 days ago"): coarse.'),
       })
-      .describe('Medians over the channel\'s recent uploads as its videos tab lists them (no likes there, so no engagement).'),
+      .describe("Medians over the channel's recent uploads as its videos tab lists them (no likes there, so no engagement)."),
   })
   .meta({ id: 'ComparedChannel' });
 

@@ -26,9 +26,7 @@ export const metaSchema = z
   .meta({ id: 'Meta' });
 export type Meta = z.infer<typeof metaSchema>;
 
-export const thumbnailSchema = z
-  .object({ url: z.string(), width: z.number().int(), height: z.number().int() })
-  .meta({ id: 'Thumbnail' });
+export const thumbnailSchema = z.object({ url: z.string(), width: z.number().int(), height: z.number().int() }).meta({ id: 'Thumbnail' });
 export type Thumbnail = z.infer<typeof thumbnailSchema>;
 
 export const evidenceSchema = z

@@ -12,9 +12,7 @@ export class ConfigError extends Error {
   }
 }
 
-const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** Env vars shared by every process: how services find each other, their stores and the bus. */
 export const baseEnvShape = {
@@ -22,9 +20,15 @@ export const baseEnvShape = {
   SERVICES_MODE: z.enum(['inprocess', 'http']).default('inprocess'),
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   DATA_DIR: z.string().min(1).default(join(repoRoot, '.data')),
-  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL')
+    .optional(),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
-  NATS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of A-Z, a-z, 0-9, _ or -').default('vrs'),
+  NATS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of A-Z, a-z, 0-9, _ or -')
+    .default('vrs'),
   BUS_ACK_WAIT_MS: z.coerce.number().int().min(100).default(30_000),
   BUS_MAX_DELIVER: z.coerce.number().int().min(1).default(10),
   BILLING_SERVICE_URL: z.url().default('http://127.0.0.1:4101'),

@@ -12,10 +12,7 @@ export interface HealthReport {
 }
 
 /** Runs every check in parallel with a deadline; one failing or slow dependency makes the report not ok. */
-export async function checkDependencies(
-  checks: Record<string, () => Promise<unknown>>,
-  timeoutMs = 2_000,
-): Promise<HealthReport> {
+export async function checkDependencies(checks: Record<string, () => Promise<unknown>>, timeoutMs = 2_000): Promise<HealthReport> {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]): Promise<[string, DependencyStatus]> => {
       const started = performance.now();

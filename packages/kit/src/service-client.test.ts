@@ -9,7 +9,12 @@ import { startServiceServer, type ServiceServer } from './service-server';
 import { isAppErrorData, procedure, router } from './trpc';
 
 const exampleRouter = router({
-  echo: procedure.input(z.object({ text: z.string().min(1) })).query(({ input, ctx }) => ({ text: input.text, requestId: ctx.requestId, caller: ctx.caller, seenInContext: currentRequestContext()?.requestId })),
+  echo: procedure.input(z.object({ text: z.string().min(1) })).query(({ input, ctx }) => ({
+    text: input.text,
+    requestId: ctx.requestId,
+    caller: ctx.caller,
+    seenInContext: currentRequestContext()?.requestId,
+  })),
   increment: procedure.input(z.object({ by: z.number().int() })).mutation(({ input }) => ({ value: 1 + input.by, at: new Date(0) })),
   fail: procedure.query(() => {
     throw new AppError('PROJECT_NOT_FOUND', 'no such project', { projectId: 'p1' });
@@ -20,7 +25,14 @@ describe('service clients: in-process and HTTP behave the same', () => {
   const token = 'test-internal-token-0123456789';
   let server: ServiceServer;
   beforeAll(async () => {
-    server = await startServiceServer({ service: 'example', router: exampleRouter, port: 0, host: '127.0.0.1', internalToken: token, logger: createLogger('test') });
+    server = await startServiceServer({
+      service: 'example',
+      router: exampleRouter,
+      port: 0,
+      host: '127.0.0.1',
+      internalToken: token,
+      logger: createLogger('test'),
+    });
   });
   afterAll(() => server.close());
 
@@ -53,7 +65,12 @@ describe('service clients: in-process and HTTP behave the same', () => {
   });
 
   it('refuses HTTP calls without the internal token', async () => {
-    const intruder = createServiceClient<typeof exampleRouter>({ mode: 'http', url: server.url, internalToken: 'wrong-token-0123456789', caller: 'x' });
+    const intruder = createServiceClient<typeof exampleRouter>({
+      mode: 'http',
+      url: server.url,
+      internalToken: 'wrong-token-0123456789',
+      caller: 'x',
+    });
     await expect(intruder.echo.query({ text: 'hi' })).rejects.toThrow();
     const response = await fetch(`${server.url}/trpc/echo?input=${encodeURIComponent(JSON.stringify({ text: 'hi' }))}`);
     expect(response.status).toBe(401);

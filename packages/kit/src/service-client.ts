@@ -17,7 +17,11 @@ export type ServiceClientOptions<TRouter extends AnyRouter> =
  * One HTTP batch link per request id: calls made for the same request in the same tick share a
  * batch, and the batch's headers carry that request's id. Links are dropped once idle.
  */
-function requestScopedBatchLink<TRouter extends AnyRouter>(options: { url: string; internalToken: string; caller: string }): TRPCLink<TRouter> {
+function requestScopedBatchLink<TRouter extends AnyRouter>(options: {
+  url: string;
+  internalToken: string;
+  caller: string;
+}): TRPCLink<TRouter> {
   return (runtime) => {
     const byRequest = new Map<string, { link: ReturnType<TRPCLink<TRouter>>; inFlight: number }>();
     return ({ op }) =>
@@ -34,7 +38,14 @@ function requestScopedBatchLink<TRouter extends AnyRouter>(options: { url: strin
         }
         const current = entry;
         current.inFlight++;
-        const subscription = current.link({ op, next: () => { throw new Error('httpBatchLink is terminating'); } } as never).subscribe(observer);
+        const subscription = current
+          .link({
+            op,
+            next: () => {
+              throw new Error('httpBatchLink is terminating');
+            },
+          } as never)
+          .subscribe(observer);
         return () => {
           subscription.unsubscribe();
           if (--current.inFlight === 0) byRequest.delete(requestId);

@@ -55,9 +55,9 @@ export async function startServiceServer(options: {
       return;
     }
     if (!sameSecret(headerValue(req, internalTokenHeader), internalToken)) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'Service calls need a valid X-Internal-Token.' } }),
-      );
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'Service calls need a valid X-Internal-Token.' } }));
       return;
     }
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();

@@ -41,7 +41,10 @@ export function appErrorDataOf(error: TRPCError): AppErrorData {
   const cause = error.cause;
   if (cause instanceof AppError) return { appCode: cause.code, details: cause.details };
   if (cause instanceof ZodError) {
-    return { appCode: 'VALIDATION_FAILED', details: { issues: cause.issues.map(({ path, message, code }) => ({ path: path.join('.'), message, code })) } };
+    return {
+      appCode: 'VALIDATION_FAILED',
+      details: { issues: cause.issues.map(({ path, message, code }) => ({ path: path.join('.'), message, code })) },
+    };
   }
   const fromStatus: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
     NOT_FOUND: 'NOT_FOUND',

@@ -5,7 +5,10 @@ import type { BaseConfig, Logger } from '@vrs/kit';
  * The event bus a process gets: JetStream whenever NATS answers. Only `npm start`'s single process
  * may fall back to an in-process bus, and it says so loudly; every other mode fails with a hint.
  */
-export async function openBus(config: BaseConfig, options: { name: string; allowMemoryFallback: boolean; logger: Logger }): Promise<EventBus> {
+export async function openBus(
+  config: BaseConfig,
+  options: { name: string; allowMemoryFallback: boolean; logger: Logger },
+): Promise<EventBus> {
   const timings = { ackWaitMs: config.BUS_ACK_WAIT_MS, maxDeliver: config.BUS_MAX_DELIVER };
   if (await isNatsReachable(config.NATS_URL)) {
     const bus = await createJetStreamBus({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, name: options.name, timings });

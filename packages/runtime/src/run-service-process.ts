@@ -1,7 +1,16 @@
 import { openStore, type Store } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
-import { createLogger, createShutdown, loadConfig, startServiceServer, ConfigError, type BaseConfig, type Logger, type ServiceModule } from '@vrs/kit';
+import {
+  createLogger,
+  createShutdown,
+  loadConfig,
+  startServiceServer,
+  ConfigError,
+  type BaseConfig,
+  type Logger,
+  type ServiceModule,
+} from '@vrs/kit';
 import type { z } from 'zod';
 import { openBus } from './open-bus';
 
@@ -50,6 +59,13 @@ export async function runServiceProcess<S extends z.ZodObject, C extends BaseCon
   shutdown.onShutdown('module', () => module.stop());
 
   const port = config.SERVICE_PORT ?? Number(new URL(options.ownUrl(config)).port);
-  const server = await startServiceServer({ service: options.service, router: module.router, port, host: config.HOST, internalToken: config.INTERNAL_TOKEN!, logger });
+  const server = await startServiceServer({
+    service: options.service,
+    router: module.router,
+    port,
+    host: config.HOST,
+    internalToken: config.INTERNAL_TOKEN!,
+    logger,
+  });
   shutdown.onShutdown('http', () => server.close());
 }

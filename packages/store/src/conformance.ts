@@ -69,9 +69,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         await items.insertOne({ _id: 'p', name: 'papa', rank: 1, nested: { a: 1, b: 2 } });
         expect(await items.findOne({ _id: 'p' }, { projection: { name: 1 } })).toEqual({ _id: 'p', name: 'papa' });
         expect(await items.findOne({ _id: 'p' }, { projection: { name: 1, _id: 0 } })).toEqual({ name: 'papa' });
-        expect(await items.find({}, { projection: { 'nested.a': 0, rank: 0 } })).toEqual([
-          { _id: 'p', name: 'papa', nested: { b: 2 } },
-        ]);
+        expect(await items.find({}, { projection: { 'nested.a': 0, rank: 0 } })).toEqual([{ _id: 'p', name: 'papa', nested: { b: 2 } }]);
         // Projection never reaches the stored document.
         expect(await items.findOne({ _id: 'p' })).toEqual({ _id: 'p', name: 'papa', rank: 1, nested: { a: 1, b: 2 } });
       });
@@ -246,7 +244,10 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
           { _id: first.upsertedId, account: 'acc-1', day: '2026-01-02', count: 2, createdAt: '2026-01-02T00:00:00.000Z' },
         ]);
         // Only $setOnInsert, on a match: nothing to change.
-        expect(await counters.updateOne(filter, { $setOnInsert: { count: 0 } }, { upsert: true })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await counters.updateOne(filter, { $setOnInsert: { count: 0 } }, { upsert: true })).toEqual({
+          matchedCount: 1,
+          modifiedCount: 0,
+        });
       });
 
       it('upserts with the _id of the filter or of $setOnInsert', async () => {
@@ -281,7 +282,10 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 5 } }, { $inc: { balance: -5 } })).toBeNull();
         expect(await accounts.findOne({ _id: 'acc' })).toEqual({ _id: 'acc', balance: 3 });
         await accounts.updateOne({ _id: 'acc' }, { $inc: { balance: 7 } });
-        expect(await accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 5 } }, { $inc: { balance: -5 } })).toEqual({ _id: 'acc', balance: 5 });
+        expect(await accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 5 } }, { $inc: { balance: -5 } })).toEqual({
+          _id: 'acc',
+          balance: 5,
+        });
         expect(
           await accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 5 } }, { $inc: { balance: -5 } }, { returnDocument: 'before' }),
         ).toEqual({ _id: 'acc', balance: 5 });
@@ -299,15 +303,28 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
 
       it('takes the first match in sort order (a queue claim)', async () => {
         await seed();
-        const claimed = await items.findOneAndUpdate({ group: 'y', tags: { $exists: false } }, { $set: { tags: ['claimed'] } }, { sort: { rank: -1 } });
+        const claimed = await items.findOneAndUpdate(
+          { group: 'y', tags: { $exists: false } },
+          { $set: { tags: ['claimed'] } },
+          { sort: { rank: -1 } },
+        );
         expect(claimed).toMatchObject({ _id: 'd', tags: ['claimed'] });
-        const next = await items.findOneAndUpdate({ group: 'y', tags: { $exists: false } }, { $set: { tags: ['claimed'] } }, { sort: { rank: -1 } });
+        const next = await items.findOneAndUpdate(
+          { group: 'y', tags: { $exists: false } },
+          { $set: { tags: ['claimed'] } },
+          { sort: { rank: -1 } },
+        );
         expect(next?._id).toBe('b');
       });
 
       it('upserts and returns the document before (null) or after', async () => {
-        expect(await accounts.findOneAndUpdate({ _id: 'new1' }, { $setOnInsert: { balance: 10 } }, { upsert: true, returnDocument: 'before' })).toBeNull();
-        expect(await accounts.findOneAndUpdate({ _id: 'new2' }, { $inc: { balance: 4 } }, { upsert: true })).toEqual({ _id: 'new2', balance: 4 });
+        expect(
+          await accounts.findOneAndUpdate({ _id: 'new1' }, { $setOnInsert: { balance: 10 } }, { upsert: true, returnDocument: 'before' }),
+        ).toBeNull();
+        expect(await accounts.findOneAndUpdate({ _id: 'new2' }, { $inc: { balance: 4 } }, { upsert: true })).toEqual({
+          _id: 'new2',
+          balance: 4,
+        });
         const generated = await accounts.findOneAndUpdate({ balance: 99 }, { $set: { note: 'x' } }, { upsert: true });
         expect(generated).toMatchObject({ balance: 99, note: 'x' });
         expect(generated?._id).toMatch(UUID);

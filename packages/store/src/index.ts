@@ -1,4 +1,14 @@
-export type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Store, StoreDocument, Update, UpdateResult } from './port';
+export type {
+  Collection,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  Store,
+  StoreDocument,
+  Update,
+  UpdateResult,
+} from './port';
 export { DuplicateKeyError } from './errors';
 export { openStore, type OpenStoreOptions } from './open-store';
 export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store';

@@ -10,7 +10,6 @@ export function equalityFields(filter: Record<string, unknown>): Array<[string, 
     if (key === '$and' && Array.isArray(condition)) {
       for (const clause of condition) fields.push(...equalityFields(clause as Record<string, unknown>));
     } else if (key.startsWith('$') || condition instanceof RegExp) {
-      continue;
     } else if (isOperatorObject(condition)) {
       if ('$eq' in condition) fields.push([key, condition.$eq]);
     } else {

@@ -22,7 +22,14 @@ export type YouTubeErrorReason =
   | 'circuit_open';
 
 // A later identical request may succeed for these; the others describe the resource itself.
-const transientReasons = new Set<YouTubeErrorReason>(['captions_withheld', 'bot_check', 'rate_limited', 'upstream_error', 'timeout', 'circuit_open']);
+const transientReasons = new Set<YouTubeErrorReason>([
+  'captions_withheld',
+  'bot_check',
+  'rate_limited',
+  'upstream_error',
+  'timeout',
+  'circuit_open',
+]);
 
 export interface YouTubeErrorInit {
   code: YouTubeErrorCode;

@@ -10,7 +10,9 @@ reportMissingShared('playability');
 function recordedPlayer(relative: string): Record<string, unknown> {
   const text = readFileSync(path.join(recordedDir, relative), 'utf8');
   const parsed = JSON.parse(text) as { response?: { responseBody: string } };
-  const body = parsed.response ? (JSON.parse(parsed.response.responseBody) as Record<string, unknown>) : (parsed as Record<string, unknown>);
+  const body = parsed.response
+    ? (JSON.parse(parsed.response.responseBody) as Record<string, unknown>)
+    : (parsed as Record<string, unknown>);
   return (body.playerResponse as Record<string, unknown> | undefined) ?? body;
 }
 

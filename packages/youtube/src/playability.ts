@@ -21,7 +21,12 @@ function restricted(reason: YouTubeError['reason'], platformReason: string): You
 }
 
 function unavailable(platformReason: string): YouTubeError {
-  return new YouTubeError({ code: 'VIDEO_UNAVAILABLE', reason: 'not_found', platformReason, message: `The video is unavailable: ${platformReason}` });
+  return new YouTubeError({
+    code: 'VIDEO_UNAVAILABLE',
+    reason: 'not_found',
+    platformReason,
+    message: `The video is unavailable: ${platformReason}`,
+  });
 }
 
 /**

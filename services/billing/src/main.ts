@@ -6,5 +6,6 @@ await runServiceProcess({
   service: 'billing',
   envSchema: billingEnvSchema,
   ownUrl: (config: BillingConfig) => config.BILLING_SERVICE_URL,
-  createModule: (deps, config: BillingConfig) => createBillingModule({ ...deps, config: { startingCredits: config.BILLING_STARTING_CREDITS } }),
+  createModule: (deps, config: BillingConfig) =>
+    createBillingModule({ ...deps, config: { startingCredits: config.BILLING_STARTING_CREDITS } }),
 });

@@ -23,7 +23,10 @@ export async function createProviderModule({ store, bus, logger, config }: Provi
     router: createProviderRouter({ youtube, versions, reads }),
     async start() {
       await Promise.all([versions.ensureIndexes(), bus.ensureStreams(['provider'])]);
-      logger.info({ origin: config.youtube.origin ?? 'https://www.youtube.com', proxy: Boolean(config.youtube.proxyUrl) }, 'provider started');
+      logger.info(
+        { origin: config.youtube.origin ?? 'https://www.youtube.com', proxy: Boolean(config.youtube.proxyUrl) },
+        'provider started',
+      );
     },
     // The store and bus belong to the host; the YouTube client holds no connections of its own to close.
     async stop() {},

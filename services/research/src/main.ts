@@ -12,7 +12,12 @@ await runServiceProcess({
   createModule: (deps, config: ResearchConfig) =>
     createResearchModule({
       ...deps,
-      provider: createServiceClient<ProviderRouter>({ mode: 'http', url: config.PROVIDER_SERVICE_URL, internalToken: config.INTERNAL_TOKEN!, caller: 'research' }),
+      provider: createServiceClient<ProviderRouter>({
+        mode: 'http',
+        url: config.PROVIDER_SERVICE_URL,
+        internalToken: config.INTERNAL_TOKEN!,
+        caller: 'research',
+      }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
     }),
 });

@@ -46,7 +46,20 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   const operations = createOperationsRepo(store);
   const exports = createExportsRepo(store);
   const comparisons = createComparisonsRepo(store);
-  const router = createResearchRouter({ store, bus, projects, evidence, indexCache, jobs, idempotency, provider, operations, exports, comparisons, llm });
+  const router = createResearchRouter({
+    store,
+    bus,
+    projects,
+    evidence,
+    indexCache,
+    jobs,
+    idempotency,
+    provider,
+    operations,
+    exports,
+    comparisons,
+    llm,
+  });
   let indexer: Subscription | undefined;
   let importer: Subscription | undefined;
   let exporter: Subscription | undefined;
@@ -57,7 +70,15 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     router,
     async start() {
       stopping = false;
-      await Promise.all([projects.ensureIndexes(), evidence.ensureIndexes(), jobs.ensureIndexes(), operations.ensureIndexes(), exports.ensureIndexes(), comparisons.ensureIndexes(), bus.ensureStreams(['research'])]);
+      await Promise.all([
+        projects.ensureIndexes(),
+        evidence.ensureIndexes(),
+        jobs.ensureIndexes(),
+        operations.ensureIndexes(),
+        exports.ensureIndexes(),
+        comparisons.ensureIndexes(),
+        bus.ensureStreams(['research']),
+      ]);
       indexer = await bus.subscribe(
         indexerConsumerName,
         researchEvidenceAdded,
@@ -66,7 +87,15 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
       importer = await bus.subscribe(
         importerConsumerName,
         researchImportRequested,
-        createRunImportJobHandler({ jobs, projects, evidence, bus, provider, logger: logger.child({ component: importerConsumerName }), stopping: () => stopping }),
+        createRunImportJobHandler({
+          jobs,
+          projects,
+          evidence,
+          bus,
+          provider,
+          logger: logger.child({ component: importerConsumerName }),
+          stopping: () => stopping,
+        }),
       );
       exporter = await bus.subscribe(
         exporterConsumerName,

@@ -13,7 +13,12 @@ await runServiceProcess({
     createTrendsModule({
       ...deps,
       // A process of its own reaches the provider over HTTP (runServiceProcess requires the token).
-      provider: createServiceClient<ProviderRouter>({ mode: 'http', url: config.PROVIDER_SERVICE_URL, internalToken: config.INTERNAL_TOKEN!, caller: 'trends' }),
+      provider: createServiceClient<ProviderRouter>({
+        mode: 'http',
+        url: config.PROVIDER_SERVICE_URL,
+        internalToken: config.INTERNAL_TOKEN!,
+        caller: 'trends',
+      }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
       config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
     }),

@@ -18,7 +18,14 @@ export interface TrendsModuleOptions {
   config: TrendsModuleConfig;
 }
 
-export async function createTrendsModule({ store, bus, logger, provider, llm, config }: TrendsModuleOptions): Promise<ServiceModule<TrendsRouter>> {
+export async function createTrendsModule({
+  store,
+  bus,
+  logger,
+  provider,
+  llm,
+  config,
+}: TrendsModuleOptions): Promise<ServiceModule<TrendsRouter>> {
   const snapshots = createSnapshotsRepo(store);
   const clock = createClock();
   return {

@@ -5,7 +5,10 @@ import { fillSchema, type JsonSchema } from './schema-filler';
 export interface ChatRequest {
   model: string;
   messages: Array<{ role: string; content?: string | Array<{ type: string; text?: string }> | null }>;
-  response_format?: { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; json_schema: { name?: string; schema: JsonSchema } };
+  response_format?:
+    | { type: 'text' }
+    | { type: 'json_object' }
+    | { type: 'json_schema'; json_schema: { name?: string; schema: JsonSchema } };
   tools?: Array<{ type: 'function'; function: { name: string; parameters?: JsonSchema } }>;
   tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
   stream?: boolean;
@@ -49,7 +52,13 @@ export function chatCompletion(request: ChatRequest, behaviour: AnsweringBehavio
     message = {
       role: 'assistant',
       content: null,
-      tool_calls: [{ id: `call_fake_${sequence}`, type: 'function', function: { name: tool.name, arguments: payload(tool.parameters ?? freeJsonSchema) } }],
+      tool_calls: [
+        {
+          id: `call_fake_${sequence}`,
+          type: 'function',
+          function: { name: tool.name, arguments: payload(tool.parameters ?? freeJsonSchema) },
+        },
+      ],
     };
     finishReason = 'tool_calls';
   } else {
@@ -89,6 +98,8 @@ function render(value: unknown, behaviour: AnsweringBehaviour): string {
 
 /** Plain text: an answer citing the prompt's `[n]` entries (`invalid-json` and `wrong-shape` have nothing to break here). */
 function proseAnswer(facts: PromptFacts, behaviour: AnsweringBehaviour): string {
-  const filled = fillSchema({ type: 'object', properties: { answer: { type: 'string' } } }, facts, { citeUnknown: behaviour === 'cite-unknown' });
+  const filled = fillSchema({ type: 'object', properties: { answer: { type: 'string' } } }, facts, {
+    citeUnknown: behaviour === 'cite-unknown',
+  });
   return (filled as { answer: string }).answer;
 }

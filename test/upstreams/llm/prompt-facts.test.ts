@@ -3,7 +3,9 @@ import { fabricatedIdLike, idsForField, readPromptFacts } from './prompt-facts';
 
 describe('readPromptFacts', () => {
   it('finds prefixed ids, labelled ids and ids inside embedded JSON, in prompt order', () => {
-    const facts = readPromptFacts('Use ev_7f3a9 and prj_12.\nvideoId: dQw4w9WgXcQ\n{"videos":[{"videoId":"abcDEF12345","channelId":"UC123456"}]}');
+    const facts = readPromptFacts(
+      'Use ev_7f3a9 and prj_12.\nvideoId: dQw4w9WgXcQ\n{"videos":[{"videoId":"abcDEF12345","channelId":"UC123456"}]}',
+    );
 
     expect(facts.ids).toEqual([
       { value: 'ev_7f3a9', labels: ['ev'] },

@@ -41,7 +41,8 @@ export function readPromptFacts(prompt: string): PromptFacts {
     }
   };
   for (const match of prompt.matchAll(prefixedId)) note(match[0], match[1], match.index);
-  for (const match of prompt.matchAll(labelledId)) note(match[2], match[1].replace(/Id$/, '').replace(/^id$/, '').toLowerCase(), match.index);
+  for (const match of prompt.matchAll(labelledId))
+    note(match[2], match[1].replace(/Id$/, '').replace(/^id$/, '').toLowerCase(), match.index);
   const ids = [...found.entries()]
     .sort(([, a], [, b]) => a.position - b.position)
     .map(([value, { labels }]) => ({ value, labels: [...labels] }));

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { readPromptFacts } from './prompt-facts';
 import { fillSchema, type JsonSchema } from './schema-filler';
 
-const prompt = 'Plan videos about espresso\n[1] (id: ev_1) Finer grinds extract faster.\n[2] (id: ev_2) Coarse grinds taste sour.\nvideoId: dQw4w9WgXcQ\nvideoId: abcDEF12345';
+const prompt =
+  'Plan videos about espresso\n[1] (id: ev_1) Finer grinds extract faster.\n[2] (id: ev_2) Coarse grinds taste sour.\nvideoId: dQw4w9WgXcQ\nvideoId: abcDEF12345';
 const facts = readPromptFacts(prompt);
 
 // The JSON Schema the AI SDK sends for a zod schema.
@@ -26,7 +27,10 @@ describe('fillSchema', () => {
       link: z.url(),
       pair: z.tuple([z.string(), z.number()]),
       tally: z.record(z.string(), z.number()),
-      steps: z.array(z.object({ text: z.string(), evidenceIds: z.array(z.string()).min(1).max(1) })).min(3).max(3),
+      steps: z
+        .array(z.object({ text: z.string(), evidenceIds: z.array(z.string()).min(1).max(1) }))
+        .min(3)
+        .max(3),
       optionalTags: z.array(z.string()).optional(),
       merged: z.intersection(z.object({ a: z.string() }), z.object({ b: z.number() })),
     });
@@ -75,7 +79,9 @@ describe('fillSchema', () => {
   });
 
   it('fills a schema-required id list even when the prompt gave no ids', () => {
-    const value = fillSchema(jsonSchemaOf(z.object({ videoIds: z.array(z.string()).min(1) })), readPromptFacts('no ids here'), { citeUnknown: false });
+    const value = fillSchema(jsonSchemaOf(z.object({ videoIds: z.array(z.string()).min(1) })), readPromptFacts('no ids here'), {
+      citeUnknown: false,
+    });
 
     expect(value).toEqual({ videoIds: ['vid_fabricated'] });
   });

@@ -170,7 +170,8 @@ class SchemaFiller {
     const bound = (value: number | undefined) => (value !== undefined && Math.abs(value) < unboundedInteger ? value : undefined);
     const low = bound(schema.minimum) ?? bound(schema.exclusiveMinimum);
     const high = bound(schema.maximum) ?? bound(schema.exclusiveMaximum);
-    const value = low !== undefined && high !== undefined ? (low + high) / 2 : low !== undefined ? low + 1 : high !== undefined ? high - 1 : 1;
+    const value =
+      low !== undefined && high !== undefined ? (low + high) / 2 : low !== undefined ? low + 1 : high !== undefined ? high - 1 : 1;
     return typeOf(schema) === 'integer' ? Math.round(value) : value;
   }
 
@@ -218,7 +219,12 @@ function formattedString(format: string | undefined): string | undefined {
 }
 
 function humanize(field: string): string {
-  const words = field.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase().trim() || 'text';
+  const words =
+    field
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/[_-]+/g, ' ')
+      .toLowerCase()
+      .trim() || 'text';
   return words[0].toUpperCase() + words.slice(1);
 }
 

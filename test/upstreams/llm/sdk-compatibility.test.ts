@@ -20,7 +20,15 @@ describe('the AI SDK against the fake LLM', () => {
     const result = await generateText({
       model: model(),
       prompt,
-      tools: { pick: tool({ inputSchema: jsonSchema<{ videoIds: string[] }>({ type: 'object', properties: { videoIds: { type: 'array', items: { type: 'string' } } }, required: ['videoIds'] }) }) },
+      tools: {
+        pick: tool({
+          inputSchema: jsonSchema<{ videoIds: string[] }>({
+            type: 'object',
+            properties: { videoIds: { type: 'array', items: { type: 'string' } } },
+            required: ['videoIds'],
+          }),
+        }),
+      },
       toolChoice: { type: 'tool', toolName: 'pick' },
       maxRetries: 0,
     });

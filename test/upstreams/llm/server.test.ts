@@ -64,7 +64,15 @@ describe('fake LLM: chat completions', () => {
 
   it('answers a forced tool call with tool_calls whose arguments fill the tool parameters', async () => {
     const response = await chat({
-      tools: [{ type: 'function', function: { name: 'cite', parameters: { type: 'object', properties: { evidenceIds: { type: 'array', items: { type: 'string' } } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'cite',
+            parameters: { type: 'object', properties: { evidenceIds: { type: 'array', items: { type: 'string' } } } },
+          },
+        },
+      ],
       tool_choice: { type: 'function', function: { name: 'cite' } },
     });
     const body = await completionOf(response);
@@ -79,7 +87,10 @@ describe('fake LLM: chat completions', () => {
   it('answers JSON mode without a schema as {answer, citedIds}', async () => {
     const body = await completionOf(await chat({ response_format: { type: 'json_object' } }));
 
-    expect(JSON.parse(body.choices[0].message.content)).toEqual({ answer: '(id: ev_1) Finer grinds extract faster [1].', citedIds: ['ev_1', 'ev_2'] });
+    expect(JSON.parse(body.choices[0].message.content)).toEqual({
+      answer: '(id: ev_1) Finer grinds extract faster [1].',
+      citedIds: ['ev_1', 'ev_2'],
+    });
   });
 
   it('answers plain requests with text citing the [n] entries', async () => {
@@ -91,7 +102,9 @@ describe('fake LLM: chat completions', () => {
   it('refuses streaming and malformed requests in OpenAI error shape', async () => {
     const streaming = await chat({ stream: true });
     expect(streaming.status).toBe(400);
-    expect(await streaming.json()).toEqual({ error: { message: 'the fake LLM does not stream', type: 'invalid_request_error', param: null, code: null } });
+    expect(await streaming.json()).toEqual({
+      error: { message: 'the fake LLM does not stream', type: 'invalid_request_error', param: null, code: null },
+    });
 
     const noMessages = await fetch(`${fake.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'x' }) });
     expect(noMessages.status).toBe(400);
@@ -165,14 +178,24 @@ describe('fake LLM: behaviours and control API', () => {
     await chat({ model: 'fake-fallback' });
 
     expect(await control.requests()).toEqual([
-      expect.objectContaining({ model: 'fake-primary', behaviour: 'ok', mode: 'json_schema', system: 'Answer from the evidence.', prompt, apiKey: 'sk-test' }),
+      expect.objectContaining({
+        model: 'fake-primary',
+        behaviour: 'ok',
+        mode: 'json_schema',
+        system: 'Answer from the evidence.',
+        prompt,
+        apiKey: 'sk-test',
+      }),
       expect.objectContaining({ model: 'fake-fallback', behaviour: 'fail', mode: 'text' }),
     ]);
     expect(fake.requests()[0].body.response_format).toEqual(structured.response_format);
   });
 
   it('rejects unknown behaviours and routes', async () => {
-    const response = await fetch(`${fake.url}/__control/behaviour`, { method: 'POST', body: JSON.stringify({ model: 'm', behaviour: 'explode' }) });
+    const response = await fetch(`${fake.url}/__control/behaviour`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', behaviour: 'explode' }),
+    });
     expect(response.status).toBe(400);
     expect((await fetch(`${fake.url}/__control/nope`)).status).toBe(404);
     expect((await fetch(`${fake.baseUrl}/embeddings`, { method: 'POST' })).status).toBe(404);

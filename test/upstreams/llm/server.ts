@@ -40,7 +40,6 @@ export interface FakeLlm {
 // Models listed by GET /v1/models besides those the fake has been told about or asked.
 const defaultModels = ['fake-primary', 'fake-fallback'];
 
-
 // OpenAI's error shape, which the AI SDK parses into its APICallError.
 function openAiError(res: ServerResponse, status: number, message: string, type: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { error: { message, type, param: null, code: null } }, headers);
@@ -123,7 +122,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (req.method === 'POST' && pathname === '/v1/chat/completions') return chat(req, res);
     if (req.method === 'GET' && pathname === '/v1/models') {
       const ids = new Set([...defaultModels, ...behaviourByModel.keys(), ...modelsSeen].filter((model) => model !== '*'));
-      return sendJson(res, 200, { object: 'list', data: [...ids].map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm' })) });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [...ids].map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake-llm' })),
+      });
     }
     openAiError(res, 404, `the fake LLM does not serve ${req.method} ${pathname}`, 'invalid_request_error');
   }

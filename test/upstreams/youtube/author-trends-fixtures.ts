@@ -29,12 +29,31 @@ interface TopicVideo {
   hashtags: string[];
 }
 
-const channels = ['Brew Lab', 'Coffee Corner', 'Bean Theory', 'Daily Grind', 'Iced & Slow', 'Home Barista', 'Cafe Science', 'Roast Notes'].map((name, i) => ({
+const channels = [
+  'Brew Lab',
+  'Coffee Corner',
+  'Bean Theory',
+  'Daily Grind',
+  'Iced & Slow',
+  'Home Barista',
+  'Cafe Science',
+  'Roast Notes',
+].map((name, i) => ({
   id: `UCvrsTrendsChannel0000${String(i + 1).padStart(2, '0')}`,
   name,
 }));
 
-const v = (n: number, title: string, channel: number, ageHours: number, durationSeconds: number, views: number, likes: number, comments: number, hashtags: string[]): TopicVideo => ({
+const v = (
+  n: number,
+  title: string,
+  channel: number,
+  ageHours: number,
+  durationSeconds: number,
+  views: number,
+  likes: number,
+  comments: number,
+  hashtags: string[],
+): TopicVideo => ({
   id: `coldBrew${String(n).padStart(3, '0')}`,
   title,
   channel,
@@ -51,7 +70,9 @@ const trendsFixtureVideos: TopicVideo[] = [
   v(1, 'How to make cold brew in 5 minutes', 0, 24, 45, 48_000, 2_400, 240, ['#coldbrew', '#coffee']),
   v(2, 'Cold brew vs iced coffee: which is better?', 1, 72, 600, 108_000, 3_240, 360, ['#coldbrew']),
   v(3, '7 cold brew mistakes (and how to fix them)', 2, 10, 480, 5_000, 400, 100, ['#coldbrew', '#recipe']),
-  v(4, 'The ultimate cold brew guide for beginners, with every ratio and grind size [2026]', 3, 336, 1_800, 168_000, 1_680, 168, ['#coffee']),
+  v(4, 'The ultimate cold brew guide for beginners, with every ratio and grind size [2026]', 3, 336, 1_800, 168_000, 1_680, 168, [
+    '#coffee',
+  ]),
   v(5, 'Cold brew concentrate at home', 0, 720, 540, 90_000, 2_700, 150, ['#coldbrew']),
   v(6, 'Why is my cold brew bitter?', 4, 1_440, 300, 40_000, 800, 90, ['#coffee']),
   v(7, 'Cold brew in a mason jar', 0, 2_160, 50, 250_000, 9_000, 400, ['#shorts', '#coldbrew']),
@@ -75,7 +96,13 @@ const isoBefore = (hours: number) => new Date(now - hours * 3_600_000).toISOStri
 
 /** YouTube's display age, as the search page and the Videos tab print it. */
 function ageText(hours: number): string {
-  const units: [string, number][] = [['year', 8_766], ['month', 730], ['week', 168], ['day', 24], ['hour', 1]];
+  const units: [string, number][] = [
+    ['year', 8_766],
+    ['month', 730],
+    ['week', 168],
+    ['day', 24],
+    ['hour', 1],
+  ];
   const [unit, size] = units.find(([, size]) => hours >= size) ?? ['hour', 1];
   const count = Math.max(1, Math.floor(hours / size));
   return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
@@ -84,7 +111,9 @@ function ageText(hours: number): string {
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 const thumbnails = (id: string) => ({ thumbnails: [{ url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg`, width: 480, height: 360 }] });
 const ownerRuns = (channel: { id: string; name: string }) => ({
-  runs: [{ text: channel.name, navigationEndpoint: { browseEndpoint: { browseId: channel.id, canonicalBaseUrl: `/channel/${channel.id}` } } }],
+  runs: [
+    { text: channel.name, navigationEndpoint: { browseEndpoint: { browseId: channel.id, canonicalBaseUrl: `/channel/${channel.id}` } } },
+  ],
 });
 const description = (video: TopicVideo) => `${video.title}. Everything about cold brew coffee.\n\n${video.hashtags.join(' ')}`;
 
@@ -117,16 +146,36 @@ function searchPages(): Json[] {
   const url = 'https://www.youtube.com/youtubei/v1/search?prettyPrint=false';
   const first = trendsFixtureVideos.slice(0, 12).map((video) => videoRenderer(withChannel(video)));
   const second = trendsFixtureVideos.slice(12).map((video) => videoRenderer(withChannel(video)));
-  const continuation = { continuationItemRenderer: { continuationEndpoint: { continuationCommand: { token: trendsSecondPageToken, request: 'CONTINUATION_REQUEST_TYPE_SEARCH' } } } };
+  const continuation = {
+    continuationItemRenderer: {
+      continuationEndpoint: { continuationCommand: { token: trendsSecondPageToken, request: 'CONTINUATION_REQUEST_TYPE_SEARCH' } },
+    },
+  };
   return [
-    web(url, { query: trendsFixtureTopic, params: 'EgIQAfABAQ%3D%3D' }, {
-      estimatedResults: '1200',
-      contents: { twoColumnSearchResultsRenderer: { primaryContents: { sectionListRenderer: { contents: [{ itemSectionRenderer: { contents: first } }, continuation] } } } },
-    }, 'search, first page (type=video)'),
-    web(url, { continuation: trendsSecondPageToken }, {
-      estimatedResults: '1200',
-      onResponseReceivedCommands: [{ appendContinuationItemsAction: { continuationItems: [{ itemSectionRenderer: { contents: second } }] } }],
-    }, 'search, second page'),
+    web(
+      url,
+      { query: trendsFixtureTopic, params: 'EgIQAfABAQ%3D%3D' },
+      {
+        estimatedResults: '1200',
+        contents: {
+          twoColumnSearchResultsRenderer: {
+            primaryContents: { sectionListRenderer: { contents: [{ itemSectionRenderer: { contents: first } }, continuation] } },
+          },
+        },
+      },
+      'search, first page (type=video)',
+    ),
+    web(
+      url,
+      { continuation: trendsSecondPageToken },
+      {
+        estimatedResults: '1200',
+        onResponseReceivedCommands: [
+          { appendContinuationItemsAction: { continuationItems: [{ itemSectionRenderer: { contents: second } }] } },
+        ],
+      },
+      'search, second page',
+    ),
     ...sortedSearchPages(url),
   ];
 }
@@ -143,10 +192,19 @@ export const trendsSortedSearches = [
 function sortedSearchPages(url: string): Json[] {
   return trendsSortedSearches.map(({ sort, params, order }) => {
     const contents = [...trendsFixtureVideos].sort(order).map((video) => videoRenderer(withChannel(video)));
-    return web(url, { query: trendsFixtureTopic, params }, {
-      estimatedResults: '1200',
-      contents: { twoColumnSearchResultsRenderer: { primaryContents: { sectionListRenderer: { contents: [{ itemSectionRenderer: { contents } }] } } } },
-    }, `search sorted by ${sort.replace('_', ' ')} (type=video), one page`);
+    return web(
+      url,
+      { query: trendsFixtureTopic, params },
+      {
+        estimatedResults: '1200',
+        contents: {
+          twoColumnSearchResultsRenderer: {
+            primaryContents: { sectionListRenderer: { contents: [{ itemSectionRenderer: { contents } }] } },
+          },
+        },
+      },
+      `search sorted by ${sort.replace('_', ' ')} (type=video), one page`,
+    );
   });
 }
 
@@ -215,7 +273,12 @@ function videoExchanges(video: TopicVideo): Json[] {
           {
             engagementPanelSectionListRenderer: {
               panelIdentifier: 'engagement-panel-comments-section',
-              header: { engagementPanelTitleHeaderRenderer: { title: { runs: [{ text: 'Comments' }] }, contextualInfo: { runs: [{ text: String(video.comments) }] } } },
+              header: {
+                engagementPanelTitleHeaderRenderer: {
+                  title: { runs: [{ text: 'Comments' }] },
+                  contextualInfo: { runs: [{ text: String(video.comments) }] },
+                },
+              },
               content: { sectionListRenderer: { contents: [] } },
             },
           },
@@ -241,7 +304,9 @@ function channelExchanges(index: number): Json {
     comments: 0,
     hashtags: [],
   }));
-  const items = [...own, ...older].sort((a, b) => a.ageHours - b.ageHours).map((video) => ({ richItemRenderer: { content: videoRenderer(video) } }));
+  const items = [...own, ...older]
+    .sort((a, b) => a.ageHours - b.ageHours)
+    .map((video) => ({ richItemRenderer: { content: videoRenderer(video) } }));
   return web(
     'https://www.youtube.com/youtubei/v1/browse?prettyPrint=false',
     { browseId: channel.id, params: 'EgZ2aWRlb3PyBgQKAjoA' },
@@ -251,7 +316,14 @@ function channelExchanges(index: number): Json {
           tabs: [{ tabRenderer: { title: 'Videos', selected: true, content: { richGridRenderer: { contents: items } } } }],
         },
       },
-      metadata: { channelMetadataRenderer: { title: channel.name, description: '', externalId: channel.id, vanityChannelUrl: `http://www.youtube.com/channel/${channel.id}` } },
+      metadata: {
+        channelMetadataRenderer: {
+          title: channel.name,
+          description: '',
+          externalId: channel.id,
+          vanityChannelUrl: `http://www.youtube.com/channel/${channel.id}`,
+        },
+      },
     },
     `${channel.name}'s Videos tab`,
   );
@@ -260,7 +332,11 @@ function channelExchanges(index: number): Json {
 function main(): void {
   const file = path.join(projectDir, 'trends', 'cold-brew.json');
   mkdirSync(path.dirname(file), { recursive: true });
-  const exchanges = [...searchPages(), ...trendsFixtureVideos.flatMap(videoExchanges), ...channels.map((_, index) => channelExchanges(index))];
+  const exchanges = [
+    ...searchPages(),
+    ...trendsFixtureVideos.flatMap(videoExchanges),
+    ...channels.map((_, index) => channelExchanges(index)),
+  ];
   const note =
     `AUTHORED by this project, not recorded: the topic "${trendsFixtureTopic}" for the trends tests and bench — two search pages by relevance, one by upload date, one by view count, ` +
     `${trendsFixtureVideos.length} videos (ANDROID player, masked WEB player, /next comment count) and ${channels.length} channels' Videos tabs, ` +

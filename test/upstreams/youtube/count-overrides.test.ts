@@ -13,9 +13,17 @@ describe('fake YouTube count overrides', () => {
     const response = await fetch(`${fake.url}/youtubei/v1/reel/reel_item_watch?$fields=playerResponse`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ context: { client: { clientName: 'ANDROID' } }, playerRequest: { videoId: 'coldBrew001' }, disablePlayerResponse: false }),
+      body: JSON.stringify({
+        context: { client: { clientName: 'ANDROID' } },
+        playerRequest: { videoId: 'coldBrew001' },
+        disablePlayerResponse: false,
+      }),
     });
-    return ((await response.json()) as { playerResponse: { videoDetails: { viewCount: string }; microformat: { playerMicroformatRenderer: { likeCount: string } } } }).playerResponse;
+    return (
+      (await response.json()) as {
+        playerResponse: { videoDetails: { viewCount: string }; microformat: { playerMicroformatRenderer: { likeCount: string } } };
+      }
+    ).playerResponse;
   };
 
   it('answers the overridden counts until reset', async () => {

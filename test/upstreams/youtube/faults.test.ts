@@ -15,9 +15,17 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('fake YouTube fault injection', (
   beforeEach(() => fake.reset());
 
   const next = (videoId = 'bem4adjGKjE', signal?: AbortSignal) =>
-    fetch(`${fake.url}/youtubei/v1/next`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: nextBody(videoId), signal });
+    fetch(`${fake.url}/youtubei/v1/next`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: nextBody(videoId),
+      signal,
+    });
   const control = (route: string, body?: unknown) =>
-    fetch(`${fake.url}/__control/${route}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(
+      `${fake.url}/__control/${route}`,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
 
   it('answers with an injected status a bounded number of times, then replays again', async () => {
     fake.addFault({ match: { endpoint: 'next' }, kind: 'status', status: 503, times: 2 });

@@ -14,7 +14,10 @@ interface MaskTree {
 export function parseFieldsMask(mask: string): MaskTree {
   if (/[()/*]/.test(mask)) throw new Error(`unsupported $fields syntax: ${mask}`);
   const tree: MaskTree = {};
-  for (const path of mask.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const path of mask
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     let node = tree;
     const names = path.split('.');
     names.forEach((name, index) => {
@@ -24,7 +27,12 @@ export function parseFieldsMask(mask: string): MaskTree {
       }
       const existing = node[name];
       if (existing === true) return;
-      node = existing ?? (node[name] = {});
+      if (existing) node = existing;
+      else {
+        const child = {};
+        node[name] = child;
+        node = child;
+      }
     });
   }
   return tree;

@@ -18,7 +18,11 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('fake YouTube request matching', 
   beforeEach(() => fake.reset());
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${fake.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${fake.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('answers with the most recently recorded of equal recordings', async () => {
     const res = await post('/youtubei/v1/next?prettyPrint=false', web({ videoId: 'xaQJbozY_Is' }));
@@ -50,11 +54,17 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('fake YouTube request matching', 
   it('discriminates by video id, continuation token and browse params', async () => {
     const bem = await post('/youtubei/v1/next', web({ videoId: 'bem4adjGKjE' }));
     expect(bem.headers.get('x-replay-recording')).toMatch(/bem4adjGKjE\.1_next_video/);
-    const page = await post('/youtubei/v1/next', web({ continuation: 'Eg0SC2JlbTRhZGpHS2pFGAYyJSIRIgtiZW00YWRqR0tqRTAAeAJCEGNvbW1lbnRzLXNlY3Rpb24=' }));
+    const page = await post(
+      '/youtubei/v1/next',
+      web({ continuation: 'Eg0SC2JlbTRhZGpHS2pFGAYyJSIRIgtiZW00YWRqR0tqRTAAeAJCEGNvbW1lbnRzLXNlY3Rpb24=' }),
+    );
     expect(page.headers.get('x-replay-recording')).toMatch(/bem4adjGKjE\.2_next_comments_top_page1/);
     const tab = await post('/youtubei/v1/browse', web({ browseId: 'UC2DjFE7Xf11URZqWBigcVOQ', params: 'EglwbGF5bGlzdHPyBgQKAkIA' }));
     expect(tab.headers.get('x-replay-recording')).toMatch(/UC2DjFE7Xf11URZqWBigcVOQ\.2_browse_playlists_tab/);
-    const otherTab = await post('/youtubei/v1/browse', web({ browseId: 'UC2DjFE7Xf11URZqWBigcVOQ', params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' }));
+    const otherTab = await post(
+      '/youtubei/v1/browse',
+      web({ browseId: 'UC2DjFE7Xf11URZqWBigcVOQ', params: 'EgZzaG9ydHPyBgUKA5oBAA%3D%3D' }),
+    );
     expect(otherTab.status).toBe(404);
   });
 
@@ -83,7 +93,10 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('fake YouTube request matching', 
     const selected = await post('/youtubei/v1/browse?$fields=sidebar,header,microformat,alerts', headerRequest);
     expect(selected.headers.get('x-replay-recording')).toMatch(/2024-11\.1_browse_full/);
     expect(Object.keys((await selected.json()) as object).sort()).toEqual(['header', 'microformat', 'sidebar']);
-    const projected = await post('/youtubei/v1/browse?$fields=header,microformat', web({ browseId: 'VLPLXJg25X-OulsVsnvZ7RVtSDW-id9_RzAO', params: 'wgYCCAA=' }));
+    const projected = await post(
+      '/youtubei/v1/browse?$fields=header,microformat',
+      web({ browseId: 'VLPLXJg25X-OulsVsnvZ7RVtSDW-id9_RzAO', params: 'wgYCCAA=' }),
+    );
     expect(projected.status).toBe(200);
     expect(projected.headers.get('x-replay-projected-fields')).toBe('header,microformat');
     expect(Object.keys((await projected.json()) as object).sort()).toEqual(['header', 'microformat']);
@@ -112,7 +125,10 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('fake YouTube request matching', 
   });
 
   it('serves the indexed youtube-transcript-api bodies as reel_item_watch player responses', async () => {
-    const res = await post('/youtubei/v1/reel/reel_item_watch?$fields=playerResponse', android({ playerRequest: { videoId: 'dsMFmonKDD4' } }));
+    const res = await post(
+      '/youtubei/v1/reel/reel_item_watch?$fields=playerResponse',
+      android({ playerRequest: { videoId: 'dsMFmonKDD4' } }),
+    );
     const body = (await res.json()) as { playerResponse: { videoDetails: { videoId: string } } };
     expect(body.playerResponse.videoDetails.videoId).toBe('dsMFmonKDD4');
   });

@@ -28,7 +28,12 @@ describe('loading recordings', () => {
     expect(replies?.key.keys.continuation).toMatch(/^Eg0SC3hhUUpib3pZX0lz/);
     expect(replies?.key.keys.continuation).toMatch(/==$/); // %3D%3D decoded
     const reel = report.recordings.find((r) => r.id.endsWith('player/rCAS2eD-mcw.android_reel_item_watch.json'));
-    expect(reel?.key).toMatchObject({ endpoint: 'reel/reel_item_watch', clientName: 'ANDROID', fields: 'playerResponse', keys: { videoId: 'rCAS2eD-mcw' } });
+    expect(reel?.key).toMatchObject({
+      endpoint: 'reel/reel_item_watch',
+      clientName: 'ANDROID',
+      fields: 'playerResponse',
+      keys: { videoId: 'rCAS2eD-mcw' },
+    });
     expect(reel?.recordedAt).toBe(Date.parse('Sun, 07 Jun 2026 21:18:20 GMT'));
   });
 

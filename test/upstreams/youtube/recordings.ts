@@ -129,12 +129,7 @@ function resolveBodyFile(relative: string, replayDirs: string[]): string | undef
   return undefined;
 }
 
-function fromProject(
-  id: string,
-  file: string,
-  exchange: ProjectExchange,
-  replayDirs: string[],
-): Recording | { skipped: string } {
+function fromProject(id: string, file: string, exchange: ProjectExchange, replayDirs: string[]): Recording | { skipped: string } {
   const { request, response } = exchange;
   const body = request.body
     ? JSON.stringify(request.clientName ? { context: { client: { clientName: request.clientName } }, ...request.body } : request.body)

@@ -103,9 +103,7 @@ export function requestKeyOf(request: RawRequest): RequestKey | null {
   const body = parseJsonBody(request.body);
   const context = body.context as { client?: { clientName?: unknown } } | undefined;
   const headerClient = headerValue(request.headers, 'x-youtube-client-name');
-  const clientName =
-    str(context?.client?.clientName) ??
-    (headerClient ? (clientNamesById[headerClient] ?? headerClient) : null);
+  const clientName = str(context?.client?.clientName) ?? (headerClient ? (clientNamesById[headerClient] ?? headerClient) : null);
   return { endpoint, clientName, fields, keys: innertubeKeys(body) };
 }
 

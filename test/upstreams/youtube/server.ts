@@ -56,7 +56,13 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 
 // The shape Google APIs use for HTTP-level errors, so clients parse injected failures as real ones.
 function googleError(status: number): unknown {
-  const statusName: Record<number, string> = { 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+  const statusName: Record<number, string> = {
+    400: 'INVALID_ARGUMENT',
+    403: 'PERMISSION_DENIED',
+    429: 'RESOURCE_EXHAUSTED',
+    500: 'INTERNAL',
+    503: 'UNAVAILABLE',
+  };
   return { error: { code: status, message: `injected fault: HTTP ${status}`, status: statusName[status] ?? 'UNKNOWN' } };
 }
 
@@ -118,7 +124,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
       return sendJson(
         res,
         200,
-        index.all().map(({ id, key, recordedAt, status, note }) => ({ id, ...key, recordedAt: new Date(recordedAt).toISOString(), status, note })),
+        index
+          .all()
+          .map(({ id, key, recordedAt, status, note }) => ({ id, ...key, recordedAt: new Date(recordedAt).toISOString(), status, note })),
       );
     }
     sendJson(res, 404, { error: `unknown control route ${req.method} /__control/${route}` });
@@ -136,7 +144,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     try {
       key = requestKeyOf({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
     } catch (error) {
-      return sendJson(res, 400, { error: { code: 400, status: 'INVALID_ARGUMENT', message: `Invalid JSON payload: ${(error as Error).message}` } });
+      return sendJson(res, 400, {
+        error: { code: 400, status: 'INVALID_ARGUMENT', message: `Invalid JSON payload: ${(error as Error).message}` },
+      });
     }
     const fault = faults.decide(key, endpoint);
     if (fault.kind === 'timeout') return; // never answered; close() drops the connection

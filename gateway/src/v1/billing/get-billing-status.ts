@@ -5,7 +5,15 @@ import { authenticatedErrors } from '../errors';
 
 export const getBillingStatus = protectedProcedure
   .meta({
-    openapi: { method: 'GET', path: '/billing', operationId: 'getBillingStatus', tags: ['Billing'], summary: 'Plan, subscription and credit balance', protect: true, errorResponses: [...authenticatedErrors] },
+    openapi: {
+      method: 'GET',
+      path: '/billing',
+      operationId: 'getBillingStatus',
+      tags: ['Billing'],
+      summary: 'Plan, subscription and credit balance',
+      protect: true,
+      errorResponses: [...authenticatedErrors],
+    },
     auth: { scopes: ['account:access'] },
   })
   .input(z.object({}))

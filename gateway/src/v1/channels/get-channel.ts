@@ -12,7 +12,8 @@ export const getChannel = protectedProcedure
       operationId: 'getChannel',
       tags: ['Channels'],
       summary: 'Inspect a channel',
-      description: 'Title, handle, description, subscriber and video counts, thumbnails and recent uploads. 404 `CHANNEL_NOT_FOUND` for unknown or removed channels.',
+      description:
+        'Title, handle, description, subscriber and video counts, thumbnails and recent uploads. 404 `CHANNEL_NOT_FOUND` for unknown or removed channels.',
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
@@ -21,4 +22,6 @@ export const getChannel = protectedProcedure
   })
   .input(z.object({ provider: providerParam(), id: channelIdParam(), refresh: refreshParam() }))
   .output(channelSchema)
-  .query(async ({ ctx, input }) => charged(ctx, await ctx.services.provider.channels.get.query({ channel: input.id, refresh: input.refresh })));
+  .query(async ({ ctx, input }) =>
+    charged(ctx, await ctx.services.provider.channels.get.query({ channel: input.id, refresh: input.refresh })),
+  );

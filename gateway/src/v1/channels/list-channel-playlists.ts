@@ -12,7 +12,8 @@ export const listChannelPlaylists = protectedProcedure
       operationId: 'listChannelPlaylists',
       tags: ['Channels'],
       summary: "A channel's playlists",
-      description: "The channel's Playlists tab, ordered as `sort` asks (`newest`: date added, the default; `last-video-added`), one page at a time.",
+      description:
+        "The channel's Playlists tab, ordered as `sort` asks (`newest`: date added, the default; `last-video-added`), one page at a time.",
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
@@ -32,6 +33,11 @@ export const listChannelPlaylists = protectedProcedure
   .query(async ({ ctx, input }) =>
     charged(
       ctx,
-      await ctx.services.provider.channels.listPlaylists.query({ channel: input.id, sort: input.sort, continuation: input.continuation, refresh: input.refresh }),
+      await ctx.services.provider.channels.listPlaylists.query({
+        channel: input.id,
+        sort: input.sort,
+        continuation: input.continuation,
+        refresh: input.refresh,
+      }),
     ),
   );

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { clampTrendSampleSize, defaultTrendSampleSize, maxTrendSampleSize, minTrendSampleSize, providerParam, trendModes, trendReportSchema, trendTopic } from '@vrs/contracts';
+import {
+  clampTrendSampleSize,
+  defaultTrendSampleSize,
+  maxTrendSampleSize,
+  minTrendSampleSize,
+  providerParam,
+  trendModes,
+  trendReportSchema,
+  trendTopic,
+} from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 import { providerFieldCodes } from '../providers/provider-params';
@@ -13,7 +22,7 @@ export const getTopicTrends = protectedProcedure
       tags: ['Discovery'],
       summary: 'Calculate public trend signals for a topic',
       description:
-        'Methodology 3.0 (see `methodology`): a diversified sample of the topic\'s videos, enriched with exact counts; a metric snapshot per video is saved, and when an earlier one exists the signals are `observed` (views gained since, acceleration), otherwise `lifetime`. Scores are percentiles within the sample. With `mode=ai` (default) `insights` adds themes and content gaps citing the sample\'s videos; it is omitted, with a warning, when no model is configured or the model fails.',
+        "Methodology 3.0 (see `methodology`): a diversified sample of the topic's videos, enriched with exact counts; a metric snapshot per video is saved, and when an earlier one exists the signals are `observed` (views gained since, acceleration), otherwise `lifetime`. Scores are percentiles within the sample. With `mode=ai` (default) `insights` adds themes and content gaps citing the sample's videos; it is omitted, with a warning, when no model is configured or the model fails.",
       protect: true,
       errorResponses: [...meteredErrors, 422],
     },
@@ -27,10 +36,14 @@ export const getTopicTrends = protectedProcedure
       sampleSize: z
         .number()
         .int()
-        .describe(`Videos to enrich: values outside ${minTrendSampleSize}–${maxTrendSampleSize} are clamped into that range (default ${defaultTrendSampleSize}).`)
+        .describe(
+          `Videos to enrich: values outside ${minTrendSampleSize}–${maxTrendSampleSize} are clamped into that range (default ${defaultTrendSampleSize}).`,
+        )
         .optional(),
       mode: z.enum(trendModes).default('ai').describe('`ai` adds insights from the model; `deterministic` skips the AI analysis.'),
     }),
   )
   .output(trendReportSchema)
-  .query(({ ctx, input }) => ctx.services.trends.reports.generate.mutate({ q: input.q, sampleSize: clampTrendSampleSize(input.sampleSize), mode: input.mode }));
+  .query(({ ctx, input }) =>
+    ctx.services.trends.reports.generate.mutate({ q: input.q, sampleSize: clampTrendSampleSize(input.sampleSize), mode: input.mode }),
+  );

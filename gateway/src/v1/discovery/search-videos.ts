@@ -24,9 +24,13 @@ export const searchVideos = protectedProcedure
     z.object({
       provider: providerParam(),
       q: z.string().trim().min(1).max(200).describe('What to search for.'),
-      sort: videoSearchSortSchema.default('relevance').describe('Extension: the order of the results (`relevance`, `upload_date` or `view_count`).'),
+      sort: videoSearchSortSchema
+        .default('relevance')
+        .describe('Extension: the order of the results (`relevance`, `upload_date` or `view_count`).'),
       continuation: continuationParam(),
     }),
   )
   .output(videoSearchResultsSchema)
-  .query(async ({ ctx, input }) => charged(ctx, await ctx.services.provider.videos.search.query({ q: input.q, sort: input.sort, continuation: input.continuation })));
+  .query(async ({ ctx, input }) =>
+    charged(ctx, await ctx.services.provider.videos.search.query({ q: input.q, sort: input.sort, continuation: input.continuation })),
+  );

@@ -13,7 +13,7 @@ export const createExport = protectedProcedure
       tags: ['Exports'],
       summary: 'Create a project export',
       description:
-        'Starts writing the project\'s evidence as a `json`, `csv` or `markdown` file. The export is `pending` until its file is written (`ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.',
+        "Starts writing the project's evidence as a `json`, `csv` or `markdown` file. The export is `pending` until its file is written (`ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.",
       requestHeaders: idempotencyHeaders(),
       protect: true,
       errorResponses: [...meteredErrors, 404, 409, 422],

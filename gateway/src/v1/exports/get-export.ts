@@ -19,4 +19,7 @@ export const getExport = protectedProcedure
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
   .output(exportSchema)
-  .query(async ({ ctx, input }) => (await ctx.services.research.exports.get.query({ accountId: ctx.principal.accountId, exportId: input.id })).export);
+  .query(
+    async ({ ctx, input }) =>
+      (await ctx.services.research.exports.get.query({ accountId: ctx.principal.accountId, exportId: input.id })).export,
+  );

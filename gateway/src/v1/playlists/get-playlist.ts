@@ -21,9 +21,17 @@ export const getPlaylist = protectedProcedure
     fieldCodes: providerFieldCodes,
   })
   .input(
-    z.object({ provider: providerParam(), id: z.string().min(1).max(200).describe('YouTube playlist id.'), refresh: refreshParam(), continuation: continuationParam() }),
+    z.object({
+      provider: providerParam(),
+      id: z.string().min(1).max(200).describe('YouTube playlist id.'),
+      refresh: refreshParam(),
+      continuation: continuationParam(),
+    }),
   )
   .output(playlistSchema)
   .query(async ({ ctx, input }) =>
-    charged(ctx, await ctx.services.provider.playlists.get.query({ playlistId: input.id, continuation: input.continuation, refresh: input.refresh })),
+    charged(
+      ctx,
+      await ctx.services.provider.playlists.get.query({ playlistId: input.id, continuation: input.continuation, refresh: input.refresh }),
+    ),
   );

@@ -5,7 +5,15 @@ import { meteredErrors } from '../errors';
 
 export const createProject = protectedProcedure
   .meta({
-    openapi: { method: 'POST', path: '/projects', operationId: 'createProject', tags: ['Projects'], summary: 'Create a project', protect: true, errorResponses: [...meteredErrors, 422] },
+    openapi: {
+      method: 'POST',
+      path: '/projects',
+      operationId: 'createProject',
+      tags: ['Projects'],
+      summary: 'Create a project',
+      protect: true,
+      errorResponses: [...meteredErrors, 422],
+    },
     auth: { scopes: ['data:write'] },
   })
   .input(z.object({ name: projectName() }))

@@ -5,7 +5,15 @@ import { authenticatedErrors } from '../errors';
 
 export const getProject = protectedProcedure
   .meta({
-    openapi: { method: 'GET', path: '/projects/{projectId}', operationId: 'getProject', tags: ['Projects'], summary: 'Get a project', protect: true, errorResponses: [...authenticatedErrors, 404, 422] },
+    openapi: {
+      method: 'GET',
+      path: '/projects/{projectId}',
+      operationId: 'getProject',
+      tags: ['Projects'],
+      summary: 'Get a project',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
     auth: { scopes: ['data:read'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100) }))

@@ -11,7 +11,8 @@ export const listProjects = protectedProcedure
       operationId: 'listProjects',
       tags: ['Projects'],
       summary: "List the caller's projects",
-      description: 'Newest first. Page with `limit` and `startingAfter` (the id of the last project of the previous page) while `hasMore` is true.',
+      description:
+        'Newest first. Page with `limit` and `startingAfter` (the id of the last project of the previous page) while `hasMore` is true.',
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },

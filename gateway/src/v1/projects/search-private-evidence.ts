@@ -11,7 +11,8 @@ export const searchPrivateEvidence = protectedProcedure
       operationId: 'searchPrivateEvidence',
       tags: ['Discovery'],
       summary: "Search a project's indexed evidence",
-      description: 'Full-text search (BM25) over the evidence of a project the caller owns. Results are best first; `index` is the 1-based rank.',
+      description:
+        'Full-text search (BM25) over the evidence of a project the caller owns. Results are best first; `index` is the 1-based rank.',
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },

@@ -13,7 +13,11 @@ export const providerFieldCodes: FieldCodes = { provider: { invalid: 'PROVIDER_N
 
 /** A boolean query switch as `true` / `false` (a coerced boolean would read "false" as true). */
 export const queryFlag = (description: string) =>
-  z.enum(['true', 'false']).default('false').transform((value) => value === 'true').describe(description);
+  z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe(description);
 
 export const refreshParam = () =>
   queryFlag(

@@ -11,7 +11,8 @@ export const cancelJob = protectedProcedure
       operationId: 'cancelJob',
       tags: ['Research'],
       summary: 'Cancel a job',
-      description: 'Stops a queued or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.',
+      description:
+        'Stops a queued or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 409],
     },

@@ -19,4 +19,6 @@ export const createComparison = protectedProcedure
   })
   .input(comparisonBody())
   .output(comparisonSchema)
-  .mutation(({ ctx, input }) => ctx.services.research.comparisons.create.mutate({ accountId: ctx.principal.accountId, type: input.type, ids: input.ids }));
+  .mutation(({ ctx, input }) =>
+    ctx.services.research.comparisons.create.mutate({ accountId: ctx.principal.accountId, type: input.type, ids: input.ids }),
+  );

@@ -12,7 +12,7 @@ export const createReport = protectedProcedure
       tags: ['Research'],
       summary: 'Generate an evidence-first report',
       description:
-        'Retrieves the project\'s evidence for the prompt first (the same ranking as project search), then writes the report from it alone: every citation is a stored Evidence item of the project, and claims are marked `[n]` by citation `index`. Same modes, warnings and 503 `AI_UNAVAILABLE` as answers. Readable again with `GET /v1/operations/{operationId}`.',
+        "Retrieves the project's evidence for the prompt first (the same ranking as project search), then writes the report from it alone: every citation is a stored Evidence item of the project, and claims are marked `[n]` by citation `index`. Same modes, warnings and 503 `AI_UNAVAILABLE` as answers. Readable again with `GET /v1/operations/{operationId}`.",
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },

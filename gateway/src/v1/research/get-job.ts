@@ -11,7 +11,8 @@ export const getJob = protectedProcedure
       operationId: 'getJob',
       tags: ['Research'],
       summary: 'Get a job',
-      description: 'Status (`queued`, `running`, `completed`, `failed`, `cancelled`), `progress {done, total}` in videos, each handled video once, warnings and errors.',
+      description:
+        'Status (`queued`, `running`, `completed`, `failed`, `cancelled`), `progress {done, total}` in videos, each handled video once, warnings and errors.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404],
     },

@@ -5,7 +5,16 @@ const healthSchema = z.object({ status: z.literal('ok'), version: z.string() }).
 
 export const getHealth = publicProcedure
   .meta({
-    openapi: { method: 'GET', path: '/health', operationId: 'getHealth', tags: ['System'], summary: 'Liveness probe', description: 'Answers 200 while the gateway process is up. Public: probes carry no credentials.', protect: false, errorResponses: [429, 500] },
+    openapi: {
+      method: 'GET',
+      path: '/health',
+      operationId: 'getHealth',
+      tags: ['System'],
+      summary: 'Liveness probe',
+      description: 'Answers 200 while the gateway process is up. Public: probes carry no credentials.',
+      protect: false,
+      errorResponses: [429, 500],
+    },
     auth: 'public',
   })
   .input(z.object({}))

@@ -15,7 +15,8 @@ export const getReadiness = publicProcedure
       operationId: 'getReadiness',
       tags: ['System'],
       summary: 'Readiness probe',
-      description: 'Checks every dependency (event bus, services and their stores, rate-limit store). 503 with each dependency\'s status in `error.details.dependencies` when one is down.',
+      description:
+        "Checks every dependency (event bus, services and their stores, rate-limit store). 503 with each dependency's status in `error.details.dependencies` when one is down.",
       protect: false,
       errorResponses: [429, 500, 503],
     },

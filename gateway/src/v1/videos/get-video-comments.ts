@@ -4,7 +4,8 @@ import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 import { charged, continuationParam, providerFieldCodes, queryFlag, refreshParam, videoIdParam } from '../providers/provider-params';
 
-const newestWithContinuation = 'continuation pages through the default ranking; a newest-first collection always starts from the newest comment';
+const newestWithContinuation =
+  'continuation pages through the default ranking; a newest-first collection always starts from the newest comment';
 
 export const getVideoComments = protectedProcedure
   .meta({

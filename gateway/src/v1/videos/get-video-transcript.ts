@@ -27,10 +27,21 @@ export const getVideoTranscript = protectedProcedure
       refresh: refreshParam(),
       lang: languageCodeSchema.optional().describe('Wanted transcript language (e.g. `en`, `pt-BR`).'),
       detail: transcriptDetailSchema.default('words').describe('`text`, `segments` or `words` (default).'),
-      format: z.enum(['json', 'srt', 'vtt']).default('json').describe('Extension: `srt` or `vtt` answer a subtitle file of the segments instead of JSON.'),
+      format: z
+        .enum(['json', 'srt', 'vtt'])
+        .default('json')
+        .describe('Extension: `srt` or `vtt` answer a subtitle file of the segments instead of JSON.'),
     }),
   )
   .output(transcriptSchema)
   .query(async ({ ctx, input }) =>
-    charged(ctx, await ctx.services.provider.transcripts.get.query({ videoId: input.id, lang: input.lang, detail: input.detail, refresh: input.refresh })),
+    charged(
+      ctx,
+      await ctx.services.provider.transcripts.get.query({
+        videoId: input.id,
+        lang: input.lang,
+        detail: input.detail,
+        refresh: input.refresh,
+      }),
+    ),
   );

@@ -22,4 +22,6 @@ export const getVideo = protectedProcedure
   })
   .input(z.object({ provider: providerParam(), id: videoIdParam(), refresh: refreshParam() }))
   .output(videoSchema)
-  .query(async ({ ctx, input }) => charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, refresh: input.refresh })));
+  .query(async ({ ctx, input }) =>
+    charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, refresh: input.refresh })),
+  );

@@ -79,7 +79,9 @@ describe('embedded store persistence', () => {
       staleLog = await readFile(logPath).catch(() => Buffer.alloc(0));
       const store = await openEmbeddedStore(dir, { compactAfterBytes: 1024 });
       version++;
-      await store.collection<Note>('notes').updateOne({ _id: 'n0' }, { $set: { text: `v${version}`, pad: 'x'.repeat(100) } }, { upsert: true });
+      await store
+        .collection<Note>('notes')
+        .updateOne({ _id: 'n0' }, { $set: { text: `v${version}`, pad: 'x'.repeat(100) } }, { upsert: true });
       await store.close();
     }
     expect((await stat(logPath)).size).toBe(0);

@@ -15,9 +15,7 @@ export function toStored(value: unknown): unknown {
   } catch (error) {
     if (!(error instanceof NotJsonError)) throw error;
     const at = error.path.length ? ` at "${error.path.join('.')}"` : '';
-    throw new TypeError(
-      `the embedded store keeps plain JSON values only (store dates as ISO strings); got ${error.found}${at}`,
-    );
+    throw new TypeError(`the embedded store keeps plain JSON values only (store dates as ISO strings); got ${error.found}${at}`);
   }
 }
 

@@ -23,7 +23,7 @@ function isScalar(value: unknown): value is Scalar {
 
 /** undefined: this value needs MongoDB's full rules (arrays, documents, null). */
 function scalarOrMissing(value: unknown): Scalar | null | undefined {
-  if (value === undefined || isScalar(value)) return value as Scalar | undefined ?? null;
+  if (value === undefined || isScalar(value)) return (value as Scalar | undefined) ?? null;
   return undefined;
 }
 

@@ -4,7 +4,12 @@ import type { IndexSpec, StoreDocument } from '../port';
 
 /** MongoDB's generated index name: `a_1_b_-1`. */
 export function indexName(spec: IndexSpec): string {
-  return spec.name ?? Object.entries(spec.key).map(([field, direction]) => `${field}_${direction}`).join('_');
+  return (
+    spec.name ??
+    Object.entries(spec.key)
+      .map(([field, direction]) => `${field}_${direction}`)
+      .join('_')
+  );
 }
 
 /**

@@ -13,7 +13,11 @@ describe('mongo adapter without a server', () => {
   it('turns duplicate-key errors into DuplicateKeyError, single and bulk', async () => {
     // Shaped as the driver builds it: each write error wraps the server's raw error in `err`.
     const bulk = new MongoBulkWriteError(
-      { message: 'E11000 duplicate key error', code: 11000, writeErrors: [{ err: { index: 1, code: 11000, errmsg: 'E11000', keyPattern: { _id: 1 } } }] } as never,
+      {
+        message: 'E11000 duplicate key error',
+        code: 11000,
+        writeErrors: [{ err: { index: 1, code: 11000, errmsg: 'E11000', keyPattern: { _id: 1 } } }],
+      } as never,
       {} as BulkWriteResult,
     );
     const driver = {
@@ -26,7 +30,10 @@ describe('mongo adapter without a server', () => {
     const single = await collection.insertOne({ _id: 'a' }).catch((error: unknown) => error);
     expect(single).toBeInstanceOf(DuplicateKeyError);
     expect(single).toMatchObject({ code: 11000, keyPattern: { email: 1 } });
-    await expect(collection.insertMany([{ _id: 'a' }, { _id: 'a' }])).rejects.toMatchObject({ name: 'DuplicateKeyError', keyPattern: { _id: 1 } });
+    await expect(collection.insertMany([{ _id: 'a' }, { _id: 'a' }])).rejects.toMatchObject({
+      name: 'DuplicateKeyError',
+      keyPattern: { _id: 1 },
+    });
     await expect(collection.updateOne({}, { $set: { a: 1 } })).rejects.toBeInstanceOf(MongoServerError);
     await expect(collection.insertOne({} as StoreDocument)).rejects.toThrow(/string _id/);
   });
@@ -63,7 +70,11 @@ describe('mongo adapter without a server', () => {
   });
 
   it('reports an unreachable server through ping', async () => {
-    const store = await openStore({ service: 'unreachable', mongodbUrl: 'mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=200', dataDir: tmpdir() });
+    const store = await openStore({
+      service: 'unreachable',
+      mongodbUrl: 'mongodb://127.0.0.1:9/?serverSelectionTimeoutMS=200',
+      dataDir: tmpdir(),
+    });
     expect(store.kind).toBe('mongo');
     await expect(store.ping()).rejects.toThrow();
     await store.close();

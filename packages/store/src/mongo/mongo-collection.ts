@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { MongoBulkWriteError, MongoServerError, type Collection as DriverCollection, type Document, type Filter as DriverFilter, type UpdateFilter } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoServerError,
+  type Collection as DriverCollection,
+  type Document,
+  type Filter as DriverFilter,
+  type UpdateFilter,
+} from 'mongodb';
 import { requireStringId } from '../document-id';
 import { DuplicateKeyError } from '../errors';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';

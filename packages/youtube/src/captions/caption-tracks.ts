@@ -24,7 +24,7 @@ function defaultTrackIndex(tracklist: Tracklist): number {
     return manual >= 0 ? manual : declared;
   }
   const firstManual = tracks.findIndex((t) => t.kind !== 'asr');
-  return firstManual >= 0 ? firstManual : 0;
+  return Math.max(firstManual, 0);
 }
 
 export function captionCatalog(tracklist: Tracklist | undefined): CaptionCatalog {

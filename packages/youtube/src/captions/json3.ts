@@ -19,9 +19,7 @@ export function parseJson3(body: string): ParsedCue[] {
     const startMs = event.tStartMs;
     const timed = event.segs.length > 1 || event.segs.some((seg) => seg.tOffsetMs !== undefined);
     const words = timed
-      ? event.segs
-          .map((seg) => ({ startMs: startMs + (seg.tOffsetMs ?? 0), text: cleanText(seg.utf8 ?? '') }))
-          .filter((word) => word.text)
+      ? event.segs.map((seg) => ({ startMs: startMs + (seg.tOffsetMs ?? 0), text: cleanText(seg.utf8 ?? '') })).filter((word) => word.text)
       : undefined;
     cues.push({ startMs, endMs: startMs + (event.dDurationMs ?? 0), text, words });
   }

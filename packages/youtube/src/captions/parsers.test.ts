@@ -11,7 +11,15 @@ describe('caption body parsers', () => {
 <p t="4000" d="1500"><s>one</s><s t="700"> two</s></p></body></timedtext>`;
     expect(parseSrv3(xml)).toEqual([
       { startMs: 1000, endMs: 3000, text: "Fish & chips 'n' peas", words: undefined },
-      { startMs: 4000, endMs: 5500, text: 'one two', words: [{ startMs: 4000, text: 'one' }, { startMs: 4700, text: 'two' }] },
+      {
+        startMs: 4000,
+        endMs: 5500,
+        text: 'one two',
+        words: [
+          { startMs: 4000, text: 'one' },
+          { startMs: 4700, text: 'two' },
+        ],
+      },
     ]);
   });
 
@@ -26,7 +34,15 @@ describe('caption body parsers', () => {
     });
     expect(parseJson3(body)).toEqual([
       { startMs: 0, endMs: 2000, text: 'Hello there.', words: undefined },
-      { startMs: 2000, endMs: 4000, text: 'hi you', words: [{ startMs: 2000, text: 'hi' }, { startMs: 2400, text: 'you' }] },
+      {
+        startMs: 2000,
+        endMs: 4000,
+        text: 'hi you',
+        words: [
+          { startMs: 2000, text: 'hi' },
+          { startMs: 2400, text: 'you' },
+        ],
+      },
     ]);
   });
 });

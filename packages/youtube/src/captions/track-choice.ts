@@ -17,9 +17,7 @@ const baseLanguage = (code: string) => code.toLowerCase().split('-')[0];
 function inLanguage(tracks: CaptionTrack[], lang: string): CaptionTrack | undefined {
   const rank = (track: CaptionTrack) =>
     (track.kind === 'manual' ? 0 : 2) + (track.languageCode.toLowerCase() === lang.toLowerCase() ? 0 : 1);
-  return tracks
-    .filter((track) => baseLanguage(track.languageCode) === baseLanguage(lang))
-    .sort((a, b) => rank(a) - rank(b))[0];
+  return tracks.filter((track) => baseLanguage(track.languageCode) === baseLanguage(lang)).sort((a, b) => rank(a) - rank(b))[0];
 }
 
 /**

@@ -22,7 +22,9 @@ function fromLockup(lockup: LockupView, channel: PlaylistSummary['channel']): Pl
   const image = lockup.content_image?.is(YTNodes.CollectionThumbnailView)
     ? lockup.content_image.primary_thumbnail
     : lockup.content_image?.as(YTNodes.ThumbnailView);
-  const badges = (image?.overlays ?? []).filter((overlay) => overlay.is(YTNodes.ThumbnailOverlayBadgeView)).flatMap((overlay) => overlay.as(YTNodes.ThumbnailOverlayBadgeView).badges);
+  const badges = (image?.overlays ?? [])
+    .filter((overlay) => overlay.is(YTNodes.ThumbnailOverlayBadgeView))
+    .flatMap((overlay) => overlay.as(YTNodes.ThumbnailOverlayBadgeView).badges);
   const countBadge = badges.find((badge) => /\d/.test(badge.text ?? ''));
   const playPath = (lockup.renderer_context?.command_context?.on_tap?.metadata as { url?: string } | undefined)?.url;
   return summary({

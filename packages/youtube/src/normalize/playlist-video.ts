@@ -19,7 +19,11 @@ export function normalizePlaylistVideo(video: Node): PlaylistVideo {
     type: 'video',
     id: video.id,
     title: video.title.toString(),
-    channel: { id: video.author.id ?? '', name: video.author.name ?? '', url: absoluteUrl(video.author.url) ?? channelUrl(video.author.id ?? '') },
+    channel: {
+      id: video.author.id ?? '',
+      name: video.author.name ?? '',
+      url: absoluteUrl(video.author.url) ?? channelUrl(video.author.id ?? ''),
+    },
     thumbnails: normalizeThumbnails(video.thumbnails),
     isLive,
     url: videoUrl(video.id),

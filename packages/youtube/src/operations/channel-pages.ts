@@ -6,7 +6,12 @@ import type { Upstream } from '../transport/upstream';
 export const channelTabParams = { videos: 'EgZ2aWRlb3PyBgQKAjoA', playlists: 'EglwbGF5bGlzdHPyBgQKAkIA' } as const;
 
 export function channelNotFound(id: string, platformReason: string): YouTubeError {
-  return new YouTubeError({ code: 'CHANNEL_NOT_FOUND', reason: 'not_found', platformReason, message: `Channel ${id} not found: ${platformReason}` });
+  return new YouTubeError({
+    code: 'CHANNEL_NOT_FOUND',
+    reason: 'not_found',
+    platformReason,
+    message: `Channel ${id} not found: ${platformReason}`,
+  });
 }
 
 /**
@@ -18,7 +23,8 @@ export async function resolveChannelId(upstream: Upstream, idOrHandle: string): 
   if (!isUrl && !idOrHandle.startsWith('@')) return idOrHandle;
   const url = isUrl ? idOrHandle : `https://www.youtube.com/${idOrHandle}`;
   const resolved = await upstream.parsed('/navigation/resolve_url', { url }).catch((error: unknown) => {
-    if (error instanceof YouTubeError && (error.httpStatus === 400 || error.httpStatus === 404)) throw channelNotFound(idOrHandle, 'YouTube could not resolve the handle');
+    if (error instanceof YouTubeError && (error.httpStatus === 400 || error.httpStatus === 404))
+      throw channelNotFound(idOrHandle, 'YouTube could not resolve the handle');
     throw error;
   });
   const browseId = (resolved.endpoint?.payload as { browseId?: string } | undefined)?.browseId;

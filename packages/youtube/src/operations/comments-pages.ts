@@ -56,7 +56,9 @@ export async function fetchThreadPage(upstream: Upstream, token: string): Promis
 export async function fetchReplyPage(upstream: Upstream, token: string, parentId: string): Promise<ReplyPage> {
   const page = await upstream.parsed('/next', { continuation: token });
   const nodes = continuationContents(page);
-  const replies = nodes.filter((node) => node.is(YTNodes.CommentView)).map((node) => normalizeComment(node.as(YTNodes.CommentView), parentId));
+  const replies = nodes
+    .filter((node) => node.is(YTNodes.CommentView))
+    .map((node) => normalizeComment(node.as(YTNodes.CommentView), parentId));
   return { replies, continuation: nextToken(nodes) };
 }
 

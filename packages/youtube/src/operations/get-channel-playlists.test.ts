@@ -39,7 +39,11 @@ describe.skipIf(!hasRecorded)('getChannelPlaylists over the recordings', () => {
     const client = testClient(fake);
     const first = channelPlaylistsSchema.parse(await client.getChannelPlaylists(eevblog));
     expect(first.playlists).toHaveLength(30);
-    expect(first.playlists[0]).toMatchObject({ id: 'PLvOlSehNtuHv268f0mW5m1t_hq_RVGRSA', title: 'Jellybean Components Series', videoCount: 5 });
+    expect(first.playlists[0]).toMatchObject({
+      id: 'PLvOlSehNtuHv268f0mW5m1t_hq_RVGRSA',
+      title: 'Jellybean Components Series',
+      videoCount: 5,
+    });
     expect(first.playlists[0].playUrl).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=XYdmX8w8xwI&list=/);
     const second = await client.getChannelPlaylists(eevblog, { continuation: first.continuation });
     expect(second.playlists).toHaveLength(30);

@@ -33,12 +33,17 @@ describe.skipIf(!hasRecorded)('getChannel over the recordings', () => {
   });
 
   it('maps the recorded HTTP 400 for an invalid id to CHANNEL_NOT_FOUND, without retrying it', async () => {
-    await expect(testClient(fake, { retries: 3 }).getChannel('DOESNT-EXIST')).rejects.toMatchObject({ code: 'CHANNEL_NOT_FOUND', reason: 'not_found' });
+    await expect(testClient(fake, { retries: 3 }).getChannel('DOESNT-EXIST')).rejects.toMatchObject({
+      code: 'CHANNEL_NOT_FOUND',
+      reason: 'not_found',
+    });
     expect(fake.hits().byEndpoint.browse).toBe(1);
   });
 
   it('never turns an unanswered request into an empty success', async () => {
-    const error = await testClient(fake).getChannelPlaylists('UCxxxxxxxxxxxxxxxxxxxxxx').catch((e: unknown) => e);
+    const error = await testClient(fake)
+      .getChannelPlaylists('UCxxxxxxxxxxxxxxxxxxxxxx')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'upstream_error', httpStatus: 404 });
   });
 });

@@ -17,7 +17,13 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     expect(page.comments[0]).toEqual({
       id: 'UgwSOM0QHBLysE3vZE54AaABAg',
       text: expect.stringMatching(/^The 12,022 Calendar is sold out/),
-      author: { id: 'UCsXVk37bltHxD1rDPwtNM8Q', name: '@kurzgesagt', url: 'https://www.youtube.com/@kurzgesagt', isCreator: true, isVerified: true },
+      author: {
+        id: 'UCsXVk37bltHxD1rDPwtNM8Q',
+        name: '@kurzgesagt',
+        url: 'https://www.youtube.com/@kurzgesagt',
+        isCreator: true,
+        isVerified: true,
+      },
       likeCount: 9800,
       replyCount: 327,
       publishedTimeText: '4 years ago (edited)',
@@ -72,7 +78,16 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
 
   it('collects newest first through the recorded "Newest" token and the continuations, completely', async () => {
     const result = newestCommentsSchema.parse(await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 500 }));
-    expect(result).toMatchObject({ complete: true, partial: false, pagesFetched: 3, topLevelCount: 20, replyCount: 0, remainingContinuations: 0, totalCount: 21051, warnings: [] });
+    expect(result).toMatchObject({
+      complete: true,
+      partial: false,
+      pagesFetched: 3,
+      topLevelCount: 20,
+      replyCount: 0,
+      remainingContinuations: 0,
+      totalCount: 21051,
+      warnings: [],
+    });
     expect(result.comments[0].isPinned).toBe(true);
     expect(new Set(result.comments.map((c) => c.id)).size).toBe(20);
   });
@@ -90,7 +105,10 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
   it('follows the replies token of a thread (commentRepliesRenderer.contents) when asked', async () => {
     const result = await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 11, includeReplies: true });
     expect(result).toMatchObject({ topLevelCount: 1, replyCount: 10, partial: true, remainingContinuations: 2 });
-    expect(result.comments[1]).toMatchObject({ parentId: 'UgwSOM0QHBLysE3vZE54AaABAg', id: expect.stringMatching(/^UgwSOM0QHBLysE3vZE54AaABAg\./) });
+    expect(result.comments[1]).toMatchObject({
+      parentId: 'UgwSOM0QHBLysE3vZE54AaABAg',
+      id: expect.stringMatching(/^UgwSOM0QHBLysE3vZE54AaABAg\./),
+    });
   });
 
   it('returns what it collected, marked partial, when a later page fails', async () => {
@@ -102,6 +120,8 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
 
   it('throws when nothing could be collected', async () => {
     fake.addFault({ match: { endpoint: 'next', videoId: 'xaQJbozY_Is' }, kind: 'status', status: 503 });
-    await expect(testClient(fake, { retries: 0 }).getNewestComments('xaQJbozY_Is', { limit: 10 })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    await expect(testClient(fake, { retries: 0 }).getNewestComments('xaQJbozY_Is', { limit: 10 })).rejects.toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+    });
   });
 });

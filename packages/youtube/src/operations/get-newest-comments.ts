@@ -26,7 +26,8 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
   let truncated = false; // comments of a fetched page left out because the bound was reached
 
   const sectionToken = await commentsSectionToken(upstream, videoId);
-  if (!sectionToken) return summary([], { complete: true, pagesFetched, remaining: 0, totalCount: undefined, warnings: [noCommentsSection] });
+  if (!sectionToken)
+    return summary([], { complete: true, pagesFetched, remaining: 0, totalCount: undefined, warnings: [noCommentsSection] });
 
   const topPage = await fetchThreadPage(upstream, sectionToken);
   pagesFetched += 1;

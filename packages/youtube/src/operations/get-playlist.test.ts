@@ -49,7 +49,11 @@ describe.skipIf(!hasRecorded)('getPlaylist over the recordings', () => {
     fake.select('youtube/playlist/2024-first-pages.json#0');
     const client = testClient(fake);
     const first = playlistSchema.parse(await client.getPlaylist(top150));
-    expect(first).toMatchObject({ title: "TOP 150 Songs 2024 - List of Best Music 2024 (Today's Hits Playlist)", videoCount: 150, updatedTimeText: 'Updated 3 days ago' });
+    expect(first).toMatchObject({
+      title: "TOP 150 Songs 2024 - List of Best Music 2024 (Today's Hits Playlist)",
+      videoCount: 150,
+      updatedTimeText: 'Updated 3 days ago',
+    });
     expect(first.videos).toHaveLength(100);
     expect(first.videos[0].id).toBe('kPa7bsKwL-c');
     const second = await client.getPlaylist(top150, { continuation: first.continuation });
@@ -59,7 +63,11 @@ describe.skipIf(!hasRecorded)('getPlaylist over the recordings', () => {
 
   it('reads a small 2024 playlist without continuation', async () => {
     const playlist = playlistSchema.parse(await testClient(fake).getPlaylist('PLXJg25X-OulsVsnvZ7RVtSDW-id9_RzAO'));
-    expect(playlist).toMatchObject({ title: 'Top 10 Copyright Free Music Tracks 2021', videoCount: 17, channel: { name: 'Audio Lounge Music' } });
+    expect(playlist).toMatchObject({
+      title: 'Top 10 Copyright Free Music Tracks 2021',
+      videoCount: 17,
+      channel: { name: 'Audio Lounge Music' },
+    });
     expect(playlist.videos).toHaveLength(17);
     expect(playlist.continuation).toBeUndefined();
   });
@@ -68,6 +76,11 @@ describe.skipIf(!hasRecorded)('getPlaylist over the recordings', () => {
     ['INVALID_ID', 'This playlist type is unviewable.'],
     ['PL11111111111111111111111111111111', 'The playlist does not exist.'],
   ])('maps the recorded alert for %s to PLAYLIST_NOT_FOUND', async (id, platformReason) => {
-    await expect(testClient(fake).getPlaylist(id)).rejects.toMatchObject({ code: 'PLAYLIST_NOT_FOUND', reason: 'not_found', platformReason, transient: false });
+    await expect(testClient(fake).getPlaylist(id)).rejects.toMatchObject({
+      code: 'PLAYLIST_NOT_FOUND',
+      reason: 'not_found',
+      platformReason,
+      transient: false,
+    });
   });
 });

@@ -14,7 +14,12 @@ const headerPath = '/browse?$fields=sidebar,header,microformat,alerts';
 const playlistParams = 'wgYCCAA%3D';
 
 function notFound(id: string, platformReason: string): YouTubeError {
-  return new YouTubeError({ code: 'PLAYLIST_NOT_FOUND', reason: 'not_found', platformReason, message: `Playlist ${id} not found: ${platformReason}` });
+  return new YouTubeError({
+    code: 'PLAYLIST_NOT_FOUND',
+    reason: 'not_found',
+    platformReason,
+    message: `Playlist ${id} not found: ${platformReason}`,
+  });
 }
 
 function errorAlert(page: IParsedResponse): string | undefined {

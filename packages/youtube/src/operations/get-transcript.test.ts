@@ -8,24 +8,27 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('getTranscript over the recorded 
   const fake = useReplay();
   afterEach(() => vi.useRealTimers());
 
-  it.each(['srv3', 'json3'] as const)('takes the default source track (manual English) in %s, without inventing word timing', async (format) => {
-    const transcript = transcriptSchema.parse(await testClient(fake).getTranscript('rCAS2eD-mcw', { format }));
-    expect(transcript.track).toEqual({
-      id: '.en',
-      name: 'English',
-      languageCode: 'en',
-      kind: 'manual',
-      isTranslatable: true,
-      isDefault: true,
-      provenance: 'manual',
-    });
-    expect(transcript.translatedTo).toBeUndefined();
-    expect(transcript.segments[0]).toEqual({ startMs: 0, endMs: 4200, text: 'Hello and welcome back to ABCs of Anaesthesia.' });
-    expect(transcript.segments[1].startMs).toBe(4200);
-    expect(transcript.words).toBeUndefined();
-    expect(transcript.warnings.join(' ')).toMatch(/no word timing/);
-    expect(transcript.text.startsWith('Hello and welcome back to ABCs of Anaesthesia. Today we look at')).toBe(true);
-  });
+  it.each(['srv3', 'json3'] as const)(
+    'takes the default source track (manual English) in %s, without inventing word timing',
+    async (format) => {
+      const transcript = transcriptSchema.parse(await testClient(fake).getTranscript('rCAS2eD-mcw', { format }));
+      expect(transcript.track).toEqual({
+        id: '.en',
+        name: 'English',
+        languageCode: 'en',
+        kind: 'manual',
+        isTranslatable: true,
+        isDefault: true,
+        provenance: 'manual',
+      });
+      expect(transcript.translatedTo).toBeUndefined();
+      expect(transcript.segments[0]).toEqual({ startMs: 0, endMs: 4200, text: 'Hello and welcome back to ABCs of Anaesthesia.' });
+      expect(transcript.segments[1].startMs).toBe(4200);
+      expect(transcript.words).toBeUndefined();
+      expect(transcript.warnings.join(' ')).toMatch(/no word timing/);
+      expect(transcript.text.startsWith('Hello and welcome back to ABCs of Anaesthesia. Today we look at')).toBe(true);
+    },
+  );
 
   it('uses the track of the wanted language when one exists, without translating', async () => {
     const transcript = await testClient(fake).getTranscript('rCAS2eD-mcw', { lang: 'de' });
@@ -64,16 +67,24 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('getTranscript over the recorded 
   });
 
   it('reports a video without caption tracks as TRANSCRIPT_UNAVAILABLE', async () => {
-    await expect(testClient(fake).getTranscript('dsMFmonKDD4')).rejects.toMatchObject({ code: 'TRANSCRIPT_UNAVAILABLE', reason: 'no_captions' });
+    await expect(testClient(fake).getTranscript('dsMFmonKDD4')).rejects.toMatchObject({
+      code: 'TRANSCRIPT_UNAVAILABLE',
+      reason: 'no_captions',
+    });
   });
 
   it('reports a live stream without captions as TRANSCRIPT_UNAVAILABLE', async () => {
-    await expect(testClient(fake).getTranscript('X4VbdwhkE10')).rejects.toMatchObject({ code: 'TRANSCRIPT_UNAVAILABLE', reason: 'no_captions' });
+    await expect(testClient(fake).getTranscript('X4VbdwhkE10')).rejects.toMatchObject({
+      code: 'TRANSCRIPT_UNAVAILABLE',
+      reason: 'no_captions',
+    });
   });
 
   it('turns the recorded empty caption body (PO token required) into captions_withheld, not an empty transcript', async () => {
     fake.select('youtube/youtube-transcript-api.index.json#1');
-    const error = await testClient(fake).getTranscript('GJLlxj_dtq8').catch((e: unknown) => e);
+    const error = await testClient(fake)
+      .getTranscript('GJLlxj_dtq8')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'captions_withheld' });
     expect(fake.hits().byEndpoint.timedtext).toBe(1);
   });

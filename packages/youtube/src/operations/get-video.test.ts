@@ -55,7 +55,9 @@ describe.skipIf(!hasRecorded)('getVideo over the recordings', () => {
     ['Njp5uhTorCo', 'VIDEO_RESTRICTED', 'age', /inappropriate/],
   ];
   it.each(errorCases)('maps the recorded player of %s to %s / %s', async (id, code, reason, platformReason) => {
-    const error = await testClient(fake).getVideo(id).catch((e: unknown) => e);
+    const error = await testClient(fake)
+      .getVideo(id)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(YouTubeError);
     expect(error).toMatchObject({ code, reason, transient: false });
     expect((error as YouTubeError).platformReason ?? (error as YouTubeError).message).toMatch(platformReason);
@@ -63,7 +65,9 @@ describe.skipIf(!hasRecorded)('getVideo over the recordings', () => {
 
   it('maps the bot check to a transient UPSTREAM_UNAVAILABLE', async () => {
     fake.select('youtube/youtube-transcript-api.index.json#5');
-    const error = await testClient(fake).getVideo('Njp5uhTorCo').catch((e: unknown) => e);
+    const error = await testClient(fake)
+      .getVideo('Njp5uhTorCo')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'bot_check', transient: true });
     expect((error as YouTubeError).platformReason).toMatch(/not a bot/);
   });

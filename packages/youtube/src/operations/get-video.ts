@@ -43,13 +43,19 @@ export async function getVideo(upstream: Upstream, videoId: string): Promise<Vid
     optional('comment count (/next)', warnings, () => upstream.raw('/next', { videoId, contentCheckOk: true, racyCheckOk: true })),
   ]);
   const merged = { ...player, microformat: web?.microformat ?? player.microformat };
-  const info = new YT.VideoInfo([{ data: merged } as never, next ? ({ data: next } as never) : undefined].filter(Boolean) as never, {} as never, '');
+  const info = new YT.VideoInfo(
+    [{ data: merged } as never, next ? ({ data: next } as never) : undefined].filter(Boolean) as never,
+    {} as never,
+    '',
+  );
   const basic = info.basic_info;
   const microformat = info.page[0].microformat?.as(YTNodes.PlayerMicroformat);
   const captions = captionCatalog(info.captions);
   const description = basic.short_description ?? '';
   const channelId = basic.channel_id ?? basic.channel?.id ?? '';
-  const likeCount = toInt(basic.like_count) ?? parseCount((web?.microformat as { playerMicroformatRenderer?: { likeCount?: string } })?.playerMicroformatRenderer?.likeCount);
+  const likeCount =
+    toInt(basic.like_count) ??
+    parseCount((web?.microformat as { playerMicroformatRenderer?: { likeCount?: string } })?.playerMicroformatRenderer?.likeCount);
   const publishDate = microformat?.publish_date ?? null;
   if (!publishDate && web) warnings.push('publish date not reported by YouTube');
   const commentCount = commentCountOf(next, info);

@@ -52,7 +52,7 @@ describe('search orders over the authored cold brew topic', () => {
     return { client, sent };
   }
 
-  it('sends the search filter protobuf of each order and gets that order\'s page back', async () => {
+  it("sends the search filter protobuf of each order and gets that order's page back", async () => {
     const { client, sent } = recordingClient();
     const relevance = await client.search('cold brew');
     const uploadDate = await client.search('cold brew', { sort: 'upload_date' });

@@ -56,7 +56,10 @@ export function normalizeSearchVideo(video: VideoNode): SearchVideo {
 
 function videoNodes(page: IParsedResponse): { nodes: Helpers.YTNode[]; videos: VideoNode[] } {
   const continued = continuationContents(page);
-  const memo = [...(page.contents_memo?.getType(YTNodes.Video) ?? []), ...(page.on_response_received_commands_memo?.getType(YTNodes.Video) ?? [])];
+  const memo = [
+    ...(page.contents_memo?.getType(YTNodes.Video) ?? []),
+    ...(page.on_response_received_commands_memo?.getType(YTNodes.Video) ?? []),
+  ];
   const continuations = [
     ...(page.contents_memo?.getType(YTNodes.ContinuationItem) ?? []),
     ...continued.filter((node) => node.is(YTNodes.ContinuationItem)),
@@ -65,7 +68,9 @@ function videoNodes(page: IParsedResponse): { nodes: Helpers.YTNode[]; videos: V
 }
 
 export async function search(upstream: Upstream, query: string, options: SearchOptions = {}): Promise<SearchResults> {
-  const body = options.continuation ? { continuation: options.continuation } : { query, params: searchParams(options.filter, options.sort) };
+  const body = options.continuation
+    ? { continuation: options.continuation }
+    : { query, params: searchParams(options.filter, options.sort) };
   const page = await upstream.parsed('/search', body);
   const { nodes, videos } = videoNodes(page);
   const continuation = nextToken(nodes);

@@ -5,10 +5,12 @@ describe('origin rewrite', () => {
   const fake = new URL('http://127.0.0.1:8090');
 
   it('points every YouTube host at the configured origin, keeping path and query', () => {
-    expect(rewriteToOrigin(new URL('https://youtubei.googleapis.com/youtubei/v1/reel/reel_item_watch?$fields=playerResponse'), fake).toString()).toBe(
-      'http://127.0.0.1:8090/youtubei/v1/reel/reel_item_watch?$fields=playerResponse',
+    expect(
+      rewriteToOrigin(new URL('https://youtubei.googleapis.com/youtubei/v1/reel/reel_item_watch?$fields=playerResponse'), fake).toString(),
+    ).toBe('http://127.0.0.1:8090/youtubei/v1/reel/reel_item_watch?$fields=playerResponse');
+    expect(rewriteToOrigin(new URL('https://www.youtube.com/api/timedtext?v=x&lang=en'), fake).toString()).toBe(
+      'http://127.0.0.1:8090/api/timedtext?v=x&lang=en',
     );
-    expect(rewriteToOrigin(new URL('https://www.youtube.com/api/timedtext?v=x&lang=en'), fake).toString()).toBe('http://127.0.0.1:8090/api/timedtext?v=x&lang=en');
   });
 
   it('leaves other hosts, and everything when the origin is YouTube itself', () => {

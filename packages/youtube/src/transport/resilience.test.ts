@@ -18,21 +18,27 @@ describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against
 
   it('gives up after the bounded retries with a transient upstream_error', async () => {
     fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 503 });
-    const error = await testClient(fake, { retries: 2 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    const error = await testClient(fake, { retries: 2 })
+      .getVideo('rCAS2eD-mcw')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'upstream_error', transient: true, httpStatus: 503 });
     expect(fake.hits().byEndpoint[reel]).toBe(3);
   });
 
   it('maps 429 to rate_limited (and retries it)', async () => {
     fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 429 });
-    const error = await testClient(fake, { retries: 1 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    const error = await testClient(fake, { retries: 1 })
+      .getVideo('rCAS2eD-mcw')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'rate_limited', transient: true });
     expect(fake.hits().byEndpoint[reel]).toBe(2);
   });
 
   it('does not retry a non-transient answer', async () => {
     fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 403 });
-    const error = await testClient(fake, { retries: 3 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    const error = await testClient(fake, { retries: 3 })
+      .getVideo('rCAS2eD-mcw')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'upstream_error', transient: false, httpStatus: 403 });
     expect(fake.hits().byEndpoint[reel]).toBe(1);
   });
@@ -40,7 +46,9 @@ describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against
   it('times out an upstream that never answers', async () => {
     fake.addFault({ match: { endpoint: reel }, kind: 'timeout' });
     const started = Date.now();
-    const error = await testClient(fake, { timeoutMs: 150, retries: 1 }).getVideo('rCAS2eD-mcw').catch((e: unknown) => e);
+    const error = await testClient(fake, { timeoutMs: 150, retries: 1 })
+      .getVideo('rCAS2eD-mcw')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', reason: 'timeout', transient: true });
     expect(fake.hits().byEndpoint[reel]).toBe(2);
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -53,7 +61,8 @@ describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against
     expect(fake.hits().byEndpoint[reel]).toBe(3);
 
     // Open: calls fail fast and YouTube sees none of them.
-    for (let i = 0; i < 5; i += 1) await expect(client.getVideo('rCAS2eD-mcw')).rejects.toMatchObject({ reason: 'circuit_open', transient: true });
+    for (let i = 0; i < 5; i += 1)
+      await expect(client.getVideo('rCAS2eD-mcw')).rejects.toMatchObject({ reason: 'circuit_open', transient: true });
     expect(fake.hits().byEndpoint[reel]).toBe(3);
 
     // Half-open after the configured time: one trial call goes through and, succeeding, closes it.

@@ -1,5 +1,5 @@
 import { fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
-import { upstreamError, YouTubeError } from '../errors';
+import { upstreamError, type YouTubeError } from '../errors';
 import { rewriteToOrigin } from './origin-rewrite';
 
 export type FetchFunction = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
@@ -38,7 +38,10 @@ export function createUpstreamCall(options: UpstreamFetchOptions): UpstreamCall 
   const send: FetchFunction =
     options.fetch ??
     ((input, init) =>
-      undiciFetch(input as string, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>);
+      undiciFetch(
+        input as string,
+        { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1],
+      ) as unknown as Promise<Response>);
 
   return async (input, init, signal) => {
     const request = input instanceof Request ? input : undefined;

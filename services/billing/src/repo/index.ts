@@ -68,7 +68,14 @@ export function createBillingRepo(store: Store) {
         // Independent writes: issued together, their disk syncs overlap instead of queuing.
         const [account] = await Promise.all([
           accounts.release(accountId, held, charged),
-          ledger.append({ accountId, kind: outcome === 'settled' ? 'settle' : 'refund', amount: held - charged, operation, reservationId, requestId }),
+          ledger.append({
+            accountId,
+            kind: outcome === 'settled' ? 'settle' : 'refund',
+            amount: held - charged,
+            operation,
+            reservationId,
+            requestId,
+          }),
         ]);
         // Accounts are never deleted, so a reservation always has its account.
         if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);

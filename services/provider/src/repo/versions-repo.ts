@@ -27,7 +27,13 @@ export function createVersionsRepo(store: Store) {
       versions.findOne({ kind, key }, { sort: { fetchedAt: -1, _id: -1 } }) as Promise<VersionDoc<T> | null>,
 
     async save<T>(kind: VersionKind, key: string, data: T): Promise<VersionDoc<T>> {
-      const version: VersionDoc<T> = { _id: `ver_${randomUUID().replaceAll('-', '')}`, kind, key, fetchedAt: new Date().toISOString(), data };
+      const version: VersionDoc<T> = {
+        _id: `ver_${randomUUID().replaceAll('-', '')}`,
+        kind,
+        key,
+        fetchedAt: new Date().toISOString(),
+        data,
+      };
       await versions.insertOne(version);
       return version;
     },

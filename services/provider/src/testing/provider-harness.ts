@@ -39,7 +39,14 @@ export async function startProvider(youtube: Partial<YouTubeClientOptions> = {})
     bus: recordingBus(bus, published),
     logger: rootLogger.child({ component: 'provider-test' }, { level: 'silent' }),
     config: {
-      youtube: { origin: fake.url, timeoutMs: 2_000, retries: 1, retryBaseDelayMs: 5, breaker: { failureThreshold: 50, halfOpenAfterMs: 60_000 }, ...youtube },
+      youtube: {
+        origin: fake.url,
+        timeoutMs: 2_000,
+        retries: 1,
+        retryBaseDelayMs: 5,
+        breaker: { failureThreshold: 50, halfOpenAfterMs: 60_000 },
+        ...youtube,
+      },
     },
   });
   await module.start();

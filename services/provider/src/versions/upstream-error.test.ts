@@ -4,9 +4,14 @@ import { YouTubeError } from '@vrs/youtube';
 import { toAppError } from './upstream-error';
 
 describe('upstream errors', () => {
-  it('keep the code, say which case it was in YouTube\'s own words, and whether a retry may help', () => {
+  it("keep the code, say which case it was in YouTube's own words, and whether a retry may help", () => {
     const error = toAppError(
-      new YouTubeError({ code: 'VIDEO_RESTRICTED', reason: 'private', platformReason: 'This video is private', message: 'The video is restricted: This video is private' }),
+      new YouTubeError({
+        code: 'VIDEO_RESTRICTED',
+        reason: 'private',
+        platformReason: 'This video is private',
+        message: 'The video is restricted: This video is private',
+      }),
     );
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({

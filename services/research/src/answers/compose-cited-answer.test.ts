@@ -30,9 +30,15 @@ describe('composeCitedAnswer', () => {
       evidence,
     );
     expect(composed.answer).toBe('Grind finer for speed. [1] Ratio and grind both matter. [2, 1]');
-    expect(composed.citations.map((c) => [c.id, c.index])).toEqual([['ev_b', 1], ['ev_a', 2]]);
+    expect(composed.citations.map((c) => [c.id, c.index])).toEqual([
+      ['ev_b', 1],
+      ['ev_a', 2],
+    ]);
     expect(composed).toMatchObject({ mode: 'llm', model: 'm' });
-    expect(composed.warnings).toEqual(['Removed unknown sources (ev_x) from a claim.', 'Dropped a claim citing only unknown sources (ev_y).']);
+    expect(composed.warnings).toEqual([
+      'Removed unknown sources (ev_x) from a claim.',
+      'Dropped a claim citing only unknown sources (ev_y).',
+    ]);
   });
 
   it('says the evidence is insufficient when there is none, or when every claim was invented', async () => {
@@ -45,6 +51,8 @@ describe('composeCitedAnswer', () => {
     const composed = await composeCitedAnswer(null, 'espresso', evidence);
     expect(composed.mode).toBe('extractive');
     expect(composed.citations.map((c) => c.id)).toEqual(['ev_a', 'ev_b', 'ev_c']);
-    expect(composed.answer).toMatch(/^Extractive answer .* "Finer grinds extract faster\." \[1\] "A 1:2 ratio is balanced\." \[2\] "Steam milk below 70 °C\." \[3\]$/);
+    expect(composed.answer).toMatch(
+      /^Extractive answer .* "Finer grinds extract faster\." \[1\] "A 1:2 ratio is balanced\." \[2\] "Steam milk below 70 °C\." \[3\]$/,
+    );
   });
 });

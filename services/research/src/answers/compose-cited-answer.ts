@@ -65,7 +65,12 @@ function extractive(evidence: readonly Evidence[]): ComposedAnswer {
  * claims are joined with their `[n]` markers. The text is built here, so every marker points at a
  * citation; checkCitedText still guards it. Both models failing is the model's AI_UNAVAILABLE.
  */
-export async function composeCitedAnswer(llm: Llm | null, task: string, evidence: readonly Evidence[], signal?: AbortSignal): Promise<ComposedAnswer> {
+export async function composeCitedAnswer(
+  llm: Llm | null,
+  task: string,
+  evidence: readonly Evidence[],
+  signal?: AbortSignal,
+): Promise<ComposedAnswer> {
   if (evidence.length < minEvidence) return insufficient(task);
   if (!llm) return extractive(evidence);
   const given = evidence.slice(0, maxEvidence);

@@ -17,7 +17,14 @@ const transcriptsRead = 3;
 export const publicEvidenceId = (sourceKey: string) => `ev_${createHash('sha256').update(sourceKey).digest('hex').slice(0, 32)}`;
 
 function item(videoId: string, sourceKey: string, text: string, startMs?: number): IndexableEvidence {
-  return { _id: publicEvidenceId(sourceKey), text, sourceKey, entityId: videoId, provider: 'youtube', ...(startMs === undefined ? {} : { startMs }) };
+  return {
+    _id: publicEvidenceId(sourceKey),
+    text,
+    sourceKey,
+    entityId: videoId,
+    provider: 'youtube',
+    ...(startMs === undefined ? {} : { startMs }),
+  };
 }
 
 /**
@@ -25,7 +32,11 @@ function item(videoId: string, sourceKey: string, text: string, startMs?: number
  * results, and transcript chunks of the best few (a video without a transcript just adds none).
  * The items are ranked against the question with the same BM25 as project search.
  */
-export async function gatherPublicEvidence(provider: ProviderClient, question: string, limit: number): Promise<{ evidence: Evidence[]; warnings: string[] }> {
+export async function gatherPublicEvidence(
+  provider: ProviderClient,
+  question: string,
+  limit: number,
+): Promise<{ evidence: Evidence[]; warnings: string[] }> {
   const { result } = await provider.videos.search.query({ q: question.slice(0, 200) });
   const videos = result.videos.slice(0, searchResultsUsed);
   const warnings = [...result.meta.warnings];

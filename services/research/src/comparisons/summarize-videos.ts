@@ -37,7 +37,15 @@ export async function summarizeVideos(
         for (const chunk of spread(chunkTranscript(result.segments ?? []), perVideo)) {
           const sourceKey = videoSourceKey(video.id, `transcript:${chunk.startMs}`);
           // Not ranked against a query: every video's excerpts weigh the same.
-          evidence.push({ id: publicEvidenceId(sourceKey), score: 0, text: `${video.title}: ${chunk.text}`, provider: 'youtube', entityId: video.id, startMs: chunk.startMs, sourceKey });
+          evidence.push({
+            id: publicEvidenceId(sourceKey),
+            score: 0,
+            text: `${video.title}: ${chunk.text}`,
+            provider: 'youtube',
+            entityId: video.id,
+            startMs: chunk.startMs,
+            sourceKey,
+          });
         }
       } catch {
         warnings.push(`${video.id}: no transcript, so the summary cannot say what it says.`);

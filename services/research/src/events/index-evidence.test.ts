@@ -29,7 +29,11 @@ describe('index-evidence handler', () => {
   afterEach(() => h.close());
 
   it('is idempotent: handling the same event again changes no result', async () => {
-    const { items } = await h.api.evidence.add({ accountId, projectId, items: [{ text: 'editing pace keeps viewers' }, { text: 'viewers like captions' }] });
+    const { items } = await h.api.evidence.add({
+      accountId,
+      projectId,
+      items: [{ text: 'editing pace keeps viewers' }, { text: 'viewers like captions' }],
+    });
     const input = { accountId, projectId, q: 'viewers' };
     const before = await eventually(async () => {
       const result = await h.api.evidence.search(input);

@@ -27,12 +27,18 @@ export function createIndexEvidenceHandler(deps: IndexEvidenceDeps): EventHandle
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const project = await projects.findById(projectId);
       if (!project) {
-        logger.warn({ projectId, evidenceIds: evidenceIds.length }, 'evidence added to a project this store does not have; acknowledged without indexing');
+        logger.warn(
+          { projectId, evidenceIds: evidenceIds.length },
+          'evidence added to a project this store does not have; acknowledged without indexing',
+        );
         return;
       }
       const marked = await evidence.markIndexed(projectId, evidenceIds, project.indexVersion + 1);
       if (marked === 0) {
-        logger.warn({ projectId, evidenceIds: evidenceIds.length }, 'none of the added evidence is in this store; acknowledged without indexing');
+        logger.warn(
+          { projectId, evidenceIds: evidenceIds.length },
+          'none of the added evidence is in this store; acknowledged without indexing',
+        );
         return;
       }
       if (await projects.advanceIndexVersion(projectId, project.indexVersion)) {

@@ -19,8 +19,19 @@ describe('writing an export', () => {
     await h.api.evidence.add({ accountId, projectId: project.id, items });
     const exportsRepo = createExportsRepo(h.store);
     const record = await exportsRepo.create({ accountId, projectId: project.id, projectName: 'Big', format: 'json' });
-    const handler = createWriteExportHandler({ exports: exportsRepo, evidence: createEvidenceRepo(h.store), logger: createLogger('test'), pageSize: 4, chunkChars: 300 });
-    const event = { id: 'e1', type: 'research.export.requested', occurredAt: new Date().toISOString(), data: { accountId, exportId: record._id } };
+    const handler = createWriteExportHandler({
+      exports: exportsRepo,
+      evidence: createEvidenceRepo(h.store),
+      logger: createLogger('test'),
+      pageSize: 4,
+      chunkChars: 300,
+    });
+    const event = {
+      id: 'e1',
+      type: 'research.export.requested',
+      occurredAt: new Date().toISOString(),
+      data: { accountId, exportId: record._id },
+    };
 
     await handler(event);
     const ready = (await exportsRepo.findById(record._id))!;
@@ -30,14 +41,18 @@ describe('writing an export', () => {
     for (let seq = 0; seq < ready.chunkCount!; seq++) chunks.push(await exportsRepo.readChunk(record._id, seq));
     const file = chunks.join('');
     expect(Buffer.byteLength(file)).toBe(ready.sizeBytes);
-    expect(JSON.parse(file).evidence.map((item: { sourceKey: string }) => item.sourceKey).sort()).toEqual(items.map((item) => item.sourceKey).sort());
+    expect(
+      JSON.parse(file)
+        .evidence.map((item: { sourceKey: string }) => item.sourceKey)
+        .sort(),
+    ).toEqual(items.map((item) => item.sourceKey).sort());
 
     // A redelivered event finds the export ready and leaves it alone.
     await handler(event);
     expect(await exportsRepo.findById(record._id)).toEqual(ready);
   });
 
-  it('refuses chunks of an export that is not ready (409 EXPORT_NOT_READY), and of another account\'s (404)', async () => {
+  it("refuses chunks of an export that is not ready (409 EXPORT_NOT_READY), and of another account's (404)", async () => {
     const accountId = newAccountId();
     const project = await h.api.projects.create({ accountId, name: 'Pending' });
     // Written straight to the repo, with no event published: the export stays pending.
@@ -46,6 +61,8 @@ describe('writing an export', () => {
       appCode: 'EXPORT_NOT_READY',
       details: { status: 'pending' },
     });
-    expect(await failureOf(h.api.exports.readChunk({ accountId: newAccountId(), exportId: record._id, seq: 0 }))).toMatchObject({ appCode: 'EXPORT_NOT_FOUND' });
+    expect(await failureOf(h.api.exports.readChunk({ accountId: newAccountId(), exportId: record._id, seq: 0 }))).toMatchObject({
+      appCode: 'EXPORT_NOT_FOUND',
+    });
   });
 });

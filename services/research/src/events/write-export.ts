@@ -24,7 +24,7 @@ export function createWriteExportHandler(deps: WriteExportDeps): EventHandler<ty
   const { exports, evidence, logger, pageSize = 500, chunkChars = 256 * 1024 } = deps;
   return async ({ data }) => {
     const record = await exports.findById(data.exportId);
-    if (!record || record.status !== 'pending') return;
+    if (record?.status !== 'pending') return;
     const formatter = exportFormatters[record.format];
     await exports.clearChunks(record._id);
     let buffer = formatter.head({ projectId: record.projectId, projectName: record.projectName, exportedAt: new Date().toISOString() });

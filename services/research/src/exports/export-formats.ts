@@ -20,7 +20,16 @@ export interface ExportFormatter {
 const fields = ['id', 'sourceKey', 'provider', 'entityId', 'startMs', 'text', 'createdAt', 'updatedAt'] as const;
 
 function publicItem(doc: EvidenceDoc): Record<(typeof fields)[number], string | number | undefined> {
-  return { id: doc._id, sourceKey: doc.sourceKey, provider: doc.provider, entityId: doc.entityId, startMs: doc.startMs, text: doc.text, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+  return {
+    id: doc._id,
+    sourceKey: doc.sourceKey,
+    provider: doc.provider,
+    entityId: doc.entityId,
+    startMs: doc.startMs,
+    text: doc.text,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 /** RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes. */
@@ -41,7 +50,8 @@ export const exportFormatters: Record<ExportFormat, ExportFormatter> = {
   json: {
     contentType: 'application/json; charset=utf-8',
     extension: 'json',
-    head: (header) => `{"project":${JSON.stringify({ id: header.projectId, name: header.projectName })},"exportedAt":${JSON.stringify(header.exportedAt)},"evidence":[`,
+    head: (header) =>
+      `{"project":${JSON.stringify({ id: header.projectId, name: header.projectName })},"exportedAt":${JSON.stringify(header.exportedAt)},"evidence":[`,
     item: (doc, position) => `${position > 0 ? ',' : ''}\n${JSON.stringify(publicItem(doc))}`,
     tail: (itemCount) => `${itemCount > 0 ? '\n' : ''}],"itemCount":${itemCount}}\n`,
   },
@@ -55,10 +65,20 @@ export const exportFormatters: Record<ExportFormat, ExportFormatter> = {
   markdown: {
     contentType: 'text/markdown; charset=utf-8',
     extension: 'md',
-    head: (header) => `# ${header.projectName.replace(/\s+/g, ' ')}\n\nEvidence exported ${header.exportedAt} from project \`${header.projectId}\`.\n`,
+    head: (header) =>
+      `# ${header.projectName.replace(/\s+/g, ' ')}\n\nEvidence exported ${header.exportedAt} from project \`${header.projectId}\`.\n`,
     item: (doc) => {
-      const where = [doc.sourceKey && `\`${doc.sourceKey}\``, doc.entityId && `video ${doc.entityId}`, doc.startMs !== undefined && `at ${timestamp(doc.startMs)}`].filter(Boolean).join(' · ');
-      return `\n## ${doc._id}\n\n${doc.text.split('\n').map((line) => `> ${line}`).join('\n')}\n${where ? `\n${where}\n` : ''}`;
+      const where = [
+        doc.sourceKey && `\`${doc.sourceKey}\``,
+        doc.entityId && `video ${doc.entityId}`,
+        doc.startMs !== undefined && `at ${timestamp(doc.startMs)}`,
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      return `\n## ${doc._id}\n\n${doc.text
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n')}\n${where ? `\n${where}\n` : ''}`;
     },
     tail: (itemCount) => `\n---\n${itemCount} evidence item${itemCount === 1 ? '' : 's'}.\n`,
   },

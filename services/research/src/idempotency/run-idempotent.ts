@@ -17,7 +17,11 @@ export interface IdempotentRequest {
  * request is IDEMPOTENCY_KEY_REUSED; while the first is still running, IDEMPOTENCY_KEY_IN_USE. A
  * failed first request frees its key, so a retry does the work instead of replaying the failure.
  */
-export async function runIdempotent<T>(idempotency: IdempotencyRepo, request: IdempotentRequest, create: () => Promise<T>): Promise<{ result: T; replayed: boolean }> {
+export async function runIdempotent<T>(
+  idempotency: IdempotencyRepo,
+  request: IdempotentRequest,
+  create: () => Promise<T>,
+): Promise<{ result: T; replayed: boolean }> {
   if (request.key === undefined) return { result: await create(), replayed: false };
   const fingerprint = idempotency.fingerprintOf(request.request);
   const claim = await idempotency.claim(request.accountId, request.operation, request.key, fingerprint);

@@ -22,10 +22,14 @@ export interface VideoImport {
 }
 
 /** The unit each evidence item stands for; unique within a project, so a re-import updates in place. */
-export const videoSourceKey = (videoId: string, unit: 'metadata' | `transcript:${number}` | `comment:${string}`) => `youtube:video:${videoId}:${unit}`;
+export const videoSourceKey = (videoId: string, unit: 'metadata' | `transcript:${number}` | `comment:${string}`) =>
+  `youtube:video:${videoId}:${unit}`;
 
 function metadataText(video: Video): string {
-  return [video.title, `Channel: ${video.channel.name}`, video.description].filter((part) => part.trim()).join('\n').slice(0, 20_000);
+  return [video.title, `Channel: ${video.channel.name}`, video.description]
+    .filter((part) => part.trim())
+    .join('\n')
+    .slice(0, 20_000);
 }
 
 /**
@@ -33,7 +37,12 @@ function metadataText(video: Video): string {
  * request includes them. A missing transcript or comments section is a warning, not a failure; a
  * video that cannot be read at all is the job's error for that video.
  */
-export async function importVideo(deps: ImportVideoDeps, target: { accountId: string; projectId: string }, videoId: string, include: ImportInclude): Promise<VideoImport> {
+export async function importVideo(
+  deps: ImportVideoDeps,
+  target: { accountId: string; projectId: string },
+  videoId: string,
+  include: ImportInclude,
+): Promise<VideoImport> {
   const { provider, evidence, bus } = deps;
   const warnings: string[] = [];
   let video: Video;
@@ -49,7 +58,12 @@ export async function importVideo(deps: ImportVideoDeps, target: { accountId: st
     try {
       const { result } = await provider.transcripts.get.query({ videoId, detail: 'segments' });
       for (const chunk of chunkTranscript(result.segments ?? [])) {
-        items.push({ ...base, text: chunk.text, startMs: chunk.startMs, sourceKey: videoSourceKey(videoId, `transcript:${chunk.startMs}`) });
+        items.push({
+          ...base,
+          text: chunk.text,
+          startMs: chunk.startMs,
+          sourceKey: videoSourceKey(videoId, `transcript:${chunk.startMs}`),
+        });
       }
     } catch (error) {
       const failure = providerFailureOf(error);
@@ -60,7 +74,8 @@ export async function importVideo(deps: ImportVideoDeps, target: { accountId: st
     try {
       const { result } = await provider.comments.getPage.query({ videoId });
       for (const comment of result.comments.slice(0, maxComments)) {
-        if (comment.text.trim()) items.push({ ...base, text: comment.text.slice(0, 20_000), sourceKey: videoSourceKey(videoId, `comment:${comment.id}`) });
+        if (comment.text.trim())
+          items.push({ ...base, text: comment.text.slice(0, 20_000), sourceKey: videoSourceKey(videoId, `comment:${comment.id}`) });
       }
     } catch (error) {
       const failure = providerFailureOf(error);

@@ -23,15 +23,33 @@ export async function resolveVideos(provider: ProviderClient, source: ImportSour
       return { videoIds: unique(source.ids, source.ids.length), warnings: [] };
     case 'playlist': {
       const { result } = await provider.playlists.get.query({ playlistId: source.id });
-      return { videoIds: unique(result.videos.map((video) => video.id), source.limit), warnings: result.meta.warnings };
+      return {
+        videoIds: unique(
+          result.videos.map((video) => video.id),
+          source.limit,
+        ),
+        warnings: result.meta.warnings,
+      };
     }
     case 'channel': {
       const { result } = await provider.channels.get.query({ channel: source.id });
-      return { videoIds: unique(result.recentUploads.map((video) => video.id), source.limit), warnings: result.meta.warnings };
+      return {
+        videoIds: unique(
+          result.recentUploads.map((video) => video.id),
+          source.limit,
+        ),
+        warnings: result.meta.warnings,
+      };
     }
     case 'search': {
       const { result } = await provider.videos.search.query({ q: source.query });
-      return { videoIds: unique(result.videos.map((video) => video.id), source.limit), warnings: result.meta.warnings };
+      return {
+        videoIds: unique(
+          result.videos.map((video) => video.id),
+          source.limit,
+        ),
+        warnings: result.meta.warnings,
+      };
     }
   }
 }

@@ -7,7 +7,12 @@ const segment = (startMs: number, text: string) => ({ startMs, endMs: startMs + 
 describe('chunkTranscript', () => {
   it('closes a chunk at the first sentence end past the minimum, on a segment boundary', () => {
     const chunks = chunkTranscript(
-      [segment(0, 'Grind finer.'), segment(2000, 'It extracts faster and tastes'), segment(4000, 'sweeter.'), segment(6000, 'Then dial the dose.')],
+      [
+        segment(0, 'Grind finer.'),
+        segment(2000, 'It extracts faster and tastes'),
+        segment(4000, 'sweeter.'),
+        segment(6000, 'Then dial the dose.'),
+      ],
       limits,
     );
     expect(chunks).toEqual([
@@ -21,6 +26,11 @@ describe('chunkTranscript', () => {
     const chunks = chunkTranscript(words, limits);
     expect(chunks.every((chunk) => chunk.text.length <= 80 + 30)).toBe(true);
     expect(chunks.map((chunk) => chunk.startMs)).toEqual([0, 8000, 14000, 20000]);
-    expect(chunks.map((c) => c.text).join(' ').split('words').length - 1).toBe(11);
+    expect(
+      chunks
+        .map((c) => c.text)
+        .join(' ')
+        .split('words').length - 1,
+    ).toBe(11);
   });
 });

@@ -13,7 +13,11 @@ export function createComparisonsRepo(store: Store) {
     ensureIndexes: () => comparisons.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
 
     async save(accountId: string, comparison: Omit<Comparison, 'id' | 'createdAt'>): Promise<Comparison> {
-      const { _id, accountId: _owner, ...stored }: ComparisonDoc = { _id: `cmp_${randomUUID().replaceAll('-', '')}`, accountId, ...comparison, createdAt: new Date().toISOString() };
+      const {
+        _id,
+        accountId: _owner,
+        ...stored
+      }: ComparisonDoc = { _id: `cmp_${randomUUID().replaceAll('-', '')}`, accountId, ...comparison, createdAt: new Date().toISOString() };
       await comparisons.insertOne({ _id, accountId, ...stored });
       return { id: _id, ...stored };
     },

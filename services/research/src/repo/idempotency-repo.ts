@@ -12,9 +12,7 @@ interface IdempotencyDoc {
   createdAt: string;
 }
 
-export type IdempotencyClaim =
-  | { kind: 'claimed'; id: string }
-  | { kind: 'existing'; fingerprint: string; response?: unknown };
+export type IdempotencyClaim = { kind: 'claimed'; id: string } | { kind: 'existing'; fingerprint: string; response?: unknown };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -41,7 +41,17 @@ export function createJobsRepo(store: Store) {
 
     async create(fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include'>): Promise<JobDoc> {
       const createdAt = now();
-      const job: JobDoc = { ...fields, type: 'import', status: 'queued', progress: { done: 0, total: 0 }, videos: [], warnings: [], errors: [], createdAt, updatedAt: createdAt };
+      const job: JobDoc = {
+        ...fields,
+        type: 'import',
+        status: 'queued',
+        progress: { done: 0, total: 0 },
+        videos: [],
+        warnings: [],
+        errors: [],
+        createdAt,
+        updatedAt: createdAt,
+      };
       await jobs.insertOne(job);
       return job;
     },
@@ -58,7 +68,10 @@ export function createJobsRepo(store: Store) {
     async start(jobId: string, videoIds: string[], warnings: string[]): Promise<void> {
       await jobs.updateOne(
         { _id: jobId, status: { $in: activeJobStatuses }, videoIds: { $exists: false } },
-        { $set: { status: 'running', videoIds, 'progress.total': videoIds.length, updatedAt: now() }, $push: { warnings: { $each: warnings } } },
+        {
+          $set: { status: 'running', videoIds, 'progress.total': videoIds.length, updatedAt: now() },
+          $push: { warnings: { $each: warnings } },
+        },
       );
     },
 
@@ -76,12 +89,18 @@ export function createJobsRepo(store: Store) {
 
     /** Moves a running or queued job to a final state; a job cancelled meanwhile stays cancelled. */
     async finish(jobId: string, status: 'completed' | 'failed', errors: JobError[] = []): Promise<void> {
-      await jobs.updateOne({ _id: jobId, status: { $in: activeJobStatuses } }, { $set: { status, updatedAt: now() }, $push: { errors: { $each: errors } } });
+      await jobs.updateOne(
+        { _id: jobId, status: { $in: activeJobStatuses } },
+        { $set: { status, updatedAt: now() }, $push: { errors: { $each: errors } } },
+      );
     },
 
     /** True when the job was queued or running and is now cancelled. */
     async cancel(accountId: string, jobId: string): Promise<boolean> {
-      const result = await jobs.updateOne({ _id: jobId, accountId, status: { $in: activeJobStatuses } }, { $set: { status: 'cancelled', updatedAt: now() } });
+      const result = await jobs.updateOne(
+        { _id: jobId, accountId, status: { $in: activeJobStatuses } },
+        { $set: { status: 'cancelled', updatedAt: now() } },
+      );
       return result.modifiedCount === 1;
     },
   };

@@ -22,8 +22,7 @@ export function createProjectsRepo(store: Store) {
   const projects = store.collection<ProjectDoc>('projects');
 
   return {
-    ensureIndexes: () =>
-      projects.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' }]),
+    ensureIndexes: () => projects.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' }]),
 
     async create(accountId: string, name: string): Promise<ProjectDoc> {
       const project: ProjectDoc = { _id: randomUUID(), accountId, name, createdAt: new Date().toISOString(), indexVersion: 0 };

@@ -3,7 +3,7 @@ import { createEvidenceIndex, searchIndex } from './evidence-index';
 
 function indexOf(texts: string[]) {
   const index = createEvidenceIndex();
-  texts.forEach((text, i) => index.add({ _id: `ev_${i}`, text } as never));
+  for (const [i, text] of texts.entries()) index.add({ _id: `ev_${i}`, text } as never);
   return index;
 }
 
@@ -21,7 +21,12 @@ describe('searchIndex', () => {
     const index = indexOf(['espresso espresso crema', 'espresso', 'espressos are strong', 'tea']);
     const hits = searchIndex(index, 'espresso', 10);
     expect(hits.map((hit) => hit.index)).toEqual(hits.map((_, i) => i + 1));
-    expect(hits.slice(0, 2).map((hit) => hit.id).sort()).toEqual(['ev_0', 'ev_1']);
+    expect(
+      hits
+        .slice(0, 2)
+        .map((hit) => hit.id)
+        .sort(),
+    ).toEqual(['ev_0', 'ev_1']);
     expect(hits.map((hit) => hit.id)).toContain('ev_2');
     expect(hits.map((hit) => hit.id)).not.toContain('ev_3');
   });

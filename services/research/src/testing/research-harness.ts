@@ -11,15 +11,25 @@ import type { ProviderClient } from '../provider-client';
 export { eventually } from '../../../../test/support/api-client';
 
 /** Stands in for the provider where a test never imports: any call fails loudly. */
-const noProvider = new Proxy({}, {
-  get: (_target, name) => {
-    throw new Error(`this research test has no provider (it called provider.${String(name)})`);
+const noProvider = new Proxy(
+  {},
+  {
+    get: (_target, name) => {
+      throw new Error(`this research test has no provider (it called provider.${String(name)})`);
+    },
   },
-}) as ProviderClient;
+) as ProviderClient;
 
 /** One research service instance, called the way the gateway calls it (full procedure pipeline). */
 export async function startResearch(store: Store, bus: EventBus, options: Partial<ResearchModuleOptions> = {}) {
-  const module = await createResearchModule({ store, bus, logger: createLogger('research-test'), provider: noProvider, llm: null, ...options });
+  const module = await createResearchModule({
+    store,
+    bus,
+    logger: createLogger('research-test'),
+    provider: noProvider,
+    llm: null,
+    ...options,
+  });
   await module.start();
   return { module, api: module.router.createCaller({ requestId: 't', caller: 'test' }) };
 }

@@ -25,17 +25,29 @@ export function reportConfidence(input: ConfidenceInput): TrendReport['confidenc
     reasons.push(reason);
   };
   if (input.enrichedVideos < smallSampleThreshold) {
-    penalize(2 * (smallSampleThreshold - input.enrichedVideos), `Small sample: ${input.enrichedVideos} videos enriched (${smallSampleThreshold} or more give stable percentiles).`);
+    penalize(
+      2 * (smallSampleThreshold - input.enrichedVideos),
+      `Small sample: ${input.enrichedVideos} videos enriched (${smallSampleThreshold} or more give stable percentiles).`,
+    );
   }
   const withoutHistory = input.enrichedVideos - input.observedVideos;
   if (withoutHistory > 0 && input.enrichedVideos > 0) {
-    penalize(Math.round((30 * withoutHistory) / input.enrichedVideos), `No earlier snapshot for ${withoutHistory} of ${input.enrichedVideos} videos: lifetime velocity used.`);
+    penalize(
+      Math.round((30 * withoutHistory) / input.enrichedVideos),
+      `No earlier snapshot for ${withoutHistory} of ${input.enrichedVideos} videos: lifetime velocity used.`,
+    );
   }
   if (input.failedEnrichments > 0) {
-    penalize(Math.min(30, 10 * input.failedEnrichments), `Enrichment failed for ${input.failedEnrichments} of ${input.sampleSize} sampled videos.`);
+    penalize(
+      Math.min(30, 10 * input.failedEnrichments),
+      `Enrichment failed for ${input.failedEnrichments} of ${input.sampleSize} sampled videos.`,
+    );
   }
   if (input.channelsWithoutBaseline > 0) {
-    penalize(Math.min(20, 5 * input.channelsWithoutBaseline), `No channel baseline for ${input.channelsWithoutBaseline} of ${input.channels} channels.`);
+    penalize(
+      Math.min(20, 5 * input.channelsWithoutBaseline),
+      `No channel baseline for ${input.channelsWithoutBaseline} of ${input.channels} channels.`,
+    );
   }
   if (reasons.length === 0) reasons.push('Full sample, observed history for every video, every channel baseline read.');
   const clamped = Math.max(0, Math.min(100, score));

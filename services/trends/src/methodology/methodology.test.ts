@@ -31,11 +31,24 @@ describe('methodology 3.0 against the worked example', () => {
       accelerationPercent: 100,
       effectiveViewsPerHour: 3000,
     });
-    expect(byId('B')).toMatchObject({ signalSource: 'observed', observationHours: 6, viewDelta: 6000, observedViewsPerHour: 1000, previousViewsPerHour: 1545.45, accelerationPercent: -35.3 });
+    expect(byId('B')).toMatchObject({
+      signalSource: 'observed',
+      observationHours: 6,
+      viewDelta: 6000,
+      observedViewsPerHour: 1000,
+      previousViewsPerHour: 1545.45,
+      accelerationPercent: -35.3,
+    });
     expect(byId('C')).toMatchObject({ signalSource: 'lifetime', effectiveViewsPerHour: 500 });
     expect(byId('C').observedViewsPerHour).toBeUndefined();
     // A snapshot younger than 15 minutes measures nothing.
-    expect(observedSignals({ views: 10, likes: 0, comments: 0, at: exampleNow }, [{ views: 5, likes: 0, comments: 0, at: '2026-01-20T11:50:00.000Z' }], '2026-01-19T12:00:00.000Z')).toBeNull();
+    expect(
+      observedSignals(
+        { views: 10, likes: 0, comments: 0, at: exampleNow },
+        [{ views: 5, likes: 0, comments: 0, at: '2026-01-20T11:50:00.000Z' }],
+        '2026-01-19T12:00:00.000Z',
+      ),
+    ).toBeNull();
   });
 
   it('§3 channel baseline and lift; engagement', () => {
@@ -80,7 +93,9 @@ describe('methodology 3.0 against the worked example', () => {
       { tag: '#coffee', count: 2, share: 0.5, medianVelocity: 1750 },
       { tag: '#recipe', count: 1, share: 0.25, medianVelocity: 500 },
     ]);
-    const patterns = Object.fromEntries(scored.titlePatterns.map(({ pattern, count, medianVelocity }) => [pattern, [count, medianVelocity]]));
+    const patterns = Object.fromEntries(
+      scored.titlePatterns.map(({ pattern, count, medianVelocity }) => [pattern, [count, medianVelocity]]),
+    );
     expect(patterns).toEqual({
       question: [1, 1000],
       number: [3, 500],
@@ -102,7 +117,16 @@ describe('methodology 3.0 against the worked example', () => {
   });
 
   it('§7 report confidence', () => {
-    expect(reportConfidence({ sampleSize: 4, enrichedVideos: 4, observedVideos: 2, failedEnrichments: 0, channels: 4, channelsWithoutBaseline: 1 })).toEqual({
+    expect(
+      reportConfidence({
+        sampleSize: 4,
+        enrichedVideos: 4,
+        observedVideos: 2,
+        failedEnrichments: 0,
+        channels: 4,
+        channelsWithoutBaseline: 1,
+      }),
+    ).toEqual({
       score: 64,
       level: 'medium',
       reasons: [
@@ -111,8 +135,26 @@ describe('methodology 3.0 against the worked example', () => {
         'No channel baseline for 1 of 4 channels.',
       ],
     });
-    expect(reportConfidence({ sampleSize: 20, enrichedVideos: 20, observedVideos: 20, failedEnrichments: 0, channels: 10, channelsWithoutBaseline: 0 })).toMatchObject({ score: 100, level: 'high' });
-    expect(reportConfidence({ sampleSize: 20, enrichedVideos: 17, observedVideos: 0, failedEnrichments: 3, channels: 10, channelsWithoutBaseline: 0 })).toMatchObject({ score: 40, level: 'low' });
+    expect(
+      reportConfidence({
+        sampleSize: 20,
+        enrichedVideos: 20,
+        observedVideos: 20,
+        failedEnrichments: 0,
+        channels: 10,
+        channelsWithoutBaseline: 0,
+      }),
+    ).toMatchObject({ score: 100, level: 'high' });
+    expect(
+      reportConfidence({
+        sampleSize: 20,
+        enrichedVideos: 17,
+        observedVideos: 0,
+        failedEnrichments: 3,
+        channels: 10,
+        channelsWithoutBaseline: 0,
+      }),
+    ).toMatchObject({ score: 40, level: 'low' });
   });
 });
 
@@ -128,8 +170,15 @@ describe('the diversified sample', () => {
   });
 
   it('deduplicates, caps each channel at 2 and reserves 30 % of the slots for recent uploads', () => {
-    const relevance = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].map((id, i) => result(id, `ch${i % 3}`, '2 months ago'));
-    const second = [result('v1', 'ch0', '2 months ago'), result('new1', 'ch9', '2 days ago'), result('new2', 'ch8', '5 hours ago'), result('new3', 'ch7', '6 days ago')];
+    const relevance = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10'].map((id, i) =>
+      result(id, `ch${i % 3}`, '2 months ago'),
+    );
+    const second = [
+      result('v1', 'ch0', '2 months ago'),
+      result('new1', 'ch9', '2 days ago'),
+      result('new2', 'ch8', '5 hours ago'),
+      result('new3', 'ch7', '6 days ago'),
+    ];
     const sample = diversifiedSample([relevance, second], 10);
     expect(sample.candidates).toHaveLength(13);
     expect(sample.recentCandidates).toBe(3);

@@ -49,11 +49,23 @@ export function hashtagPatterns(videos: readonly PatternInput[]): TrendReport['h
 }
 
 export function titlePatterns(videos: readonly PatternInput[]): TrendReport['titlePatterns'] {
-  return titlePatternNames.map((pattern) => ({ pattern, ...group(videos, videos.filter((video) => titleTests[pattern](video.title))) }));
+  return titlePatternNames.map((pattern) => ({
+    pattern,
+    ...group(
+      videos,
+      videos.filter((video) => titleTests[pattern](video.title)),
+    ),
+  }));
 }
 
 export function durationMix(videos: readonly PatternInput[]): TrendReport['durationMix'] {
-  return durationBuckets.map((bucket) => ({ bucket, ...group(videos, videos.filter((video) => durationBucketOf(video.durationSeconds) === bucket)) }));
+  return durationBuckets.map((bucket) => ({
+    bucket,
+    ...group(
+      videos,
+      videos.filter((video) => durationBucketOf(video.durationSeconds) === bucket),
+    ),
+  }));
 }
 
 const patternAdvice: Record<TitlePatternName, string> = {
@@ -81,11 +93,17 @@ export function deterministicPlan(
     [...items].filter((item) => item.count >= 2).sort((a, b) => b.medianVelocity - a.medianVelocity);
   const buckets = byVelocity(patterns.durationMix);
   const format = (buckets[0] ?? [...patterns.durationMix].sort((a, b) => b.count - a.count)[0]!).bucket as DurationBucket;
-  const winningPatterns = byVelocity(patterns.titlePatterns).filter((item) => item.medianVelocity > sampleMedian).map((item) => item.pattern);
-  const hashtags = byVelocity(patterns.hashtags).slice(0, 3).map((item) => item.tag);
+  const winningPatterns = byVelocity(patterns.titlePatterns)
+    .filter((item) => item.medianVelocity > sampleMedian)
+    .map((item) => item.pattern);
+  const hashtags = byVelocity(patterns.hashtags)
+    .slice(0, 3)
+    .map((item) => item.tag);
   const steps = [
     `Make a ${format} video: it has the highest median velocity in this sample.`,
-    ...winningPatterns.map((pattern) => `In the title, ${patternAdvice[pattern as TitlePatternName]}: titles doing so beat the sample's median velocity.`),
+    ...winningPatterns.map(
+      (pattern) => `In the title, ${patternAdvice[pattern as TitlePatternName]}: titles doing so beat the sample's median velocity.`,
+    ),
     ...(hashtags.length > 0 ? [`Tag it ${hashtags.join(' ')}: the fastest hashtags used by at least two videos.`] : []),
   ];
   return { format, titlePatterns: winningPatterns, hashtags, steps };

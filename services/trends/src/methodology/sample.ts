@@ -28,7 +28,11 @@ export interface DiversifiedSample {
  * `maxVideosPerChannel` per channel; ceil(30 %) of the slots go first to uploads inside the window
  * (in rank order), the rest to the best-ranked remaining candidates.
  */
-export function diversifiedSample(searches: readonly (readonly SearchVideo[])[], sampleSize: number, windowDays = recencyWindowDays): DiversifiedSample {
+export function diversifiedSample(
+  searches: readonly (readonly SearchVideo[])[],
+  sampleSize: number,
+  windowDays = recencyWindowDays,
+): DiversifiedSample {
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const video of searches.flat()) {

@@ -106,6 +106,10 @@ export function scoreSample(enriched: readonly EnrichedVideo[], now: string, win
     durationSeconds: m.item.video.durationSeconds,
     effectiveViewsPerHour: m.effectiveViewsPerHour,
   }));
-  const patterns = { hashtags: hashtagPatterns(patternInput), titlePatterns: titlePatterns(patternInput), durationMix: durationMix(patternInput) };
+  const patterns = {
+    hashtags: hashtagPatterns(patternInput),
+    titlePatterns: titlePatterns(patternInput),
+    durationMix: durationMix(patternInput),
+  };
   return { videos, summary, ...patterns, plan: deterministicPlan(patternInput, patterns) };
 }

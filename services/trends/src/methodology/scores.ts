@@ -79,6 +79,9 @@ export const youngVideoHours = 6;
 export function videoConfidenceScore(video: { observed: boolean; hasBaseline: boolean; partial: boolean; ageHours: number }): number {
   const p = videoConfidencePenalties;
   const penalty =
-    (video.observed ? 0 : p.lifetime) + (video.hasBaseline ? 0 : p.noBaseline) + (video.partial ? p.partial : 0) + (video.ageHours < youngVideoHours ? p.young : 0);
+    (video.observed ? 0 : p.lifetime) +
+    (video.hasBaseline ? 0 : p.noBaseline) +
+    (video.partial ? p.partial : 0) +
+    (video.ageHours < youngVideoHours ? p.young : 0);
   return Math.max(0, 100 - penalty);
 }

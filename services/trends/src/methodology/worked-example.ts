@@ -8,7 +8,13 @@ import type { EnrichedVideo } from './score-sample';
  */
 export const exampleNow = '2026-01-20T12:00:00.000Z';
 
-function video(id: string, title: string, counts: { views: number; likes: number; comments: number }, durationSeconds: number, hashtags: string[]): Video {
+function video(
+  id: string,
+  title: string,
+  counts: { views: number; likes: number; comments: number },
+  durationSeconds: number,
+  hashtags: string[],
+): Video {
   return {
     id,
     title,
@@ -51,7 +57,10 @@ export const exampleVideos: EnrichedVideo[] = [
     baselineViewsPerHour: 2_000,
   },
   {
-    video: video('C', '7 cold brew mistakes (and how to fix them)', { views: 5_000, likes: 400, comments: 100 }, 480, ['#coldbrew', '#recipe']),
+    video: video('C', '7 cold brew mistakes (and how to fix them)', { views: 5_000, likes: 400, comments: 100 }, 480, [
+      '#coldbrew',
+      '#recipe',
+    ]),
     publishDate: '2026-01-20T02:00:00.000Z',
     searchRank: 3,
     publishedTimeText: '10 hours ago',
@@ -59,7 +68,13 @@ export const exampleVideos: EnrichedVideo[] = [
     baselineViewsPerHour: 250,
   },
   {
-    video: video('D', 'The ultimate cold brew guide for beginners, with every ratio and grind size [2026]', { views: 168_000, likes: 1_680, comments: 168 }, 1_800, ['#coffee']),
+    video: video(
+      'D',
+      'The ultimate cold brew guide for beginners, with every ratio and grind size [2026]',
+      { views: 168_000, likes: 1_680, comments: 168 },
+      1_800,
+      ['#coffee'],
+    ),
     publishDate: '2026-01-06T12:00:00.000Z',
     searchRank: 4,
     publishedTimeText: '2 weeks ago',

@@ -33,7 +33,12 @@ export function createSnapshotsRepo(store: Store) {
           snapshots.find({ videoId, at: { $lt: before, $gte: since } }, { sort: { at: -1 }, limit: snapshotsReadPerVideo }),
         ),
       );
-      return new Map(videoIds.map((videoId, index) => [videoId, found[index]!.map(({ views, likes, comments, at }) => ({ views, likes, comments, at }))]));
+      return new Map(
+        videoIds.map((videoId, index) => [
+          videoId,
+          found[index]!.map(({ views, likes, comments, at }) => ({ views, likes, comments, at })),
+        ]),
+      );
     },
 
     save: (reportId: string, taken: readonly (CountsAt & { videoId: string; channelId: string })[]) =>

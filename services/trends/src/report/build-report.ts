@@ -13,7 +13,7 @@ export const methodologySummary = [
   `Methodology ${trendsMethodologyVersion}.`,
   'Sample: three searches of the topic run side by side (relevance, two pages; upload date; view count), deduplicated, at most 2 videos per channel, 30% of the slots reserved for uploads of the last 7 days, each video enriched with exact counts.',
   'Velocity: views / age in hours (age at least 1 h); with an earlier snapshot (at least 15 min old, within 30 days) observed velocity = view delta / hours between snapshots, and acceleration = (observed − previous) / previous × 100, previous being the rate between the two earlier snapshots or the lifetime rate at the earlier one.',
-  'Channel baseline: median views/hour of the channel\'s recent uploads; lift = effective views/hour / baseline (1 without a baseline). Engagement = (likes + comments) / views.',
+  "Channel baseline: median views/hour of the channel's recent uploads; lift = effective views/hour / baseline (1 without a baseline). Engagement = (likes + comments) / views.",
   'Percentiles are mid-rank within the sample; trend score = 0.35 velocity + 0.15 freshness + 0.20 channel performance + 0.15 engagement + 0.15 acceleration; bands Breakout ≥ 80, Rising ≥ 60, Steady ≥ 40, else Cooling.',
   'Confidence starts at 100 and loses points for a small sample, missing history, failed enrichment and missing channel baselines (high ≥ 75, medium ≥ 50, else low).',
 ].join(' ');
@@ -96,7 +96,10 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
         ),
       ),
     ).then((entries) => new Map(entries)),
-    snapshots.earlier(sample.chosen.map((candidate) => candidate.video.id), now),
+    snapshots.earlier(
+      sample.chosen.map((candidate) => candidate.video.id),
+      now,
+    ),
   ]);
 
   const enriched: EnrichedVideo[] = [];
@@ -114,17 +117,35 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
       warnings.push(`Video ${candidate.video.id} has no usable publish date; left out of the sample.`);
       continue;
     }
-    enriched.push(toEnriched(candidate, outcome.video, publishDate, earlier.get(candidate.video.id) ?? [], baselines.get(outcome.video.channel.id) ?? null));
+    enriched.push(
+      toEnriched(
+        candidate,
+        outcome.video,
+        publishDate,
+        earlier.get(candidate.video.id) ?? [],
+        baselines.get(outcome.video.channel.id) ?? null,
+      ),
+    );
   }
   const channelsWithoutBaseline = [...baselines.values()].filter((baseline) => baseline === null).length;
-  if (channelsWithoutBaseline > 0) warnings.push(`No channel baseline for ${channelsWithoutBaseline} of ${channelIds.length} channels (channel page unavailable or without dated uploads).`);
+  if (channelsWithoutBaseline > 0)
+    warnings.push(
+      `No channel baseline for ${channelsWithoutBaseline} of ${channelIds.length} channels (channel page unavailable or without dated uploads).`,
+    );
 
   const scored = scoreSample(enriched, now, recencyWindowDays);
   const reportId = `trr_${randomUUID().replaceAll('-', '')}`;
   // Saved after the read above, so a report never measures against its own snapshot.
   await snapshots.save(
     reportId,
-    scored.videos.map((video) => ({ videoId: video.id, channelId: video.channel.id, views: video.viewCount, likes: video.likeCount, comments: video.commentCount, at: now })),
+    scored.videos.map((video) => ({
+      videoId: video.id,
+      channelId: video.channel.id,
+      views: video.viewCount,
+      likes: video.likeCount,
+      comments: video.commentCount,
+      at: now,
+    })),
   );
   const observedVideos = scored.videos.filter((video) => video.signalSource === 'observed').length;
   const recentVideos = scored.videos.filter((video) => video.ageHours <= recencyWindowDays * 24).length;
@@ -165,11 +186,33 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
     ...(insights ? { insights } : {}),
   };
   await bus
-    .publish(trendsReportGenerated, { reportId, query: request.q, mode: request.mode, videoIds: report.videos.map((video) => video.id), observedVideos, generatedAt: now })
-    .catch((error: unknown) => logger.error({ err: error, reportId }, 'trends.report.generated not published; the report and its snapshots are saved'));
+    .publish(trendsReportGenerated, {
+      reportId,
+      query: request.q,
+      mode: request.mode,
+      videoIds: report.videos.map((video) => video.id),
+      observedVideos,
+      generatedAt: now,
+    })
+    .catch((error: unknown) =>
+      logger.error({ err: error, reportId }, 'trends.report.generated not published; the report and its snapshots are saved'),
+    );
   return report;
 }
 
-function toEnriched(candidate: Candidate, video: Video, publishDate: string, earlier: EnrichedVideo['earlier'], baseline: number | null): EnrichedVideo {
-  return { video, publishDate, searchRank: candidate.searchRank, publishedTimeText: candidate.video.publishedTimeText, earlier, baselineViewsPerHour: baseline };
+function toEnriched(
+  candidate: Candidate,
+  video: Video,
+  publishDate: string,
+  earlier: EnrichedVideo['earlier'],
+  baseline: number | null,
+): EnrichedVideo {
+  return {
+    video,
+    publishDate,
+    searchRank: candidate.searchRank,
+    publishedTimeText: candidate.video.publishedTimeText,
+    earlier,
+    baselineViewsPerHour: baseline,
+  };
 }

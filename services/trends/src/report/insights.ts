@@ -15,14 +15,20 @@ const system =
   'You analyse a sample of YouTube videos on one topic. Name the themes that drive the fastest videos and the content gaps ' +
   'nobody covers well yet. Cite only videoId values listed in the sample.';
 
-export type InsightsOutcome = { insights: NonNullable<TrendReport['insights']>; warnings: string[] } | { insights: undefined; warnings: string[] };
+export type InsightsOutcome =
+  | { insights: NonNullable<TrendReport['insights']>; warnings: string[] }
+  | { insights: undefined; warnings: string[] };
 
 /**
  * AI insights of a report, each theme and gap citing videos of the sample (grounded: unknown ids are
  * removed, a claim left with none is dropped). A missing or failing model is not an error: the
  * report goes without insights and says why in a warning.
  */
-export async function generateInsights(llm: Llm | null, sample: Parameters<typeof describeSample>[0], logger: Logger): Promise<InsightsOutcome> {
+export async function generateInsights(
+  llm: Llm | null,
+  sample: Parameters<typeof describeSample>[0],
+  logger: Logger,
+): Promise<InsightsOutcome> {
   if (!llm) return { insights: undefined, warnings: ['Insights omitted: no AI model is configured.'] };
   try {
     const { object, model } = await llm.generateObject({ schema: insightsDraftSchema, system, prompt: describeSample(sample) });
@@ -31,7 +37,10 @@ export async function generateInsights(llm: Llm | null, sample: Parameters<typeo
       groundCitations({ claims, allowedIds, getIds: (claim) => claim.videoIds, setIds: (claim, videoIds) => ({ ...claim, videoIds }) });
     const themes = ground(object.themes);
     const contentGaps = ground(object.contentGaps);
-    return { insights: { model, themes: themes.claims, contentGaps: contentGaps.claims }, warnings: [...themes.warnings, ...contentGaps.warnings] };
+    return {
+      insights: { model, themes: themes.claims, contentGaps: contentGaps.claims },
+      warnings: [...themes.warnings, ...contentGaps.warnings],
+    };
   } catch (error) {
     logger.warn({ err: error }, 'trend insights failed; report goes without them');
     return { insights: undefined, warnings: ['Insights omitted: the AI model is unavailable.'] };

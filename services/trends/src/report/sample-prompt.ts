@@ -4,7 +4,9 @@ import type { TrendReportInput } from '@vrs/contracts';
  * The sample as a model reads it: the topic first, then one line per video led by `videoId:` so the
  * model has exact ids to cite (and grounding can hold it to them).
  */
-export function describeSample(report: Pick<TrendReportInput, 'query' | 'videos' | 'summary' | 'durationMix' | 'titlePatterns' | 'hashtags'>): string {
+export function describeSample(
+  report: Pick<TrendReportInput, 'query' | 'videos' | 'summary' | 'durationMix' | 'titlePatterns' | 'hashtags'>,
+): string {
   const videos = report.videos.map(
     (video) =>
       `videoId: ${video.id} | "${video.title}" | channel ${video.channel.name} | band ${video.trendBand ?? 'n/a'} | score ${video.trendScore} | ` +

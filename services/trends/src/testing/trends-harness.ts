@@ -17,7 +17,10 @@ import { createTrendsModule } from '../module';
  */
 export async function startTrends(options: { llm?: Llm | null; clockControl?: boolean } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-trends-'));
-  const [providerStore, trendsStore] = await Promise.all([openStore({ service: 'provider', dataDir }), openStore({ service: 'trends', dataDir })]);
+  const [providerStore, trendsStore] = await Promise.all([
+    openStore({ service: 'provider', dataDir }),
+    openStore({ service: 'trends', dataDir }),
+  ]);
   const bus = createMemoryBus();
   const fake = await startReplay();
   const logger = rootLogger.child({ component: 'trends-test' }, { level: 'silent' });
@@ -25,7 +28,15 @@ export async function startTrends(options: { llm?: Llm | null; clockControl?: bo
     store: providerStore,
     bus,
     logger,
-    config: { youtube: { origin: fake.url, timeoutMs: 2_000, retries: 0, retryBaseDelayMs: 5, breaker: { failureThreshold: 1_000, halfOpenAfterMs: 60_000 } } },
+    config: {
+      youtube: {
+        origin: fake.url,
+        timeoutMs: 2_000,
+        retries: 0,
+        retryBaseDelayMs: 5,
+        breaker: { failureThreshold: 1_000, halfOpenAfterMs: 60_000 },
+      },
+    },
   });
   const trends = await createTrendsModule({
     store: trendsStore,

@@ -45,7 +45,9 @@ describe('demo accounts', () => {
 
 describe('status', () => {
   it('an unknown account is ACCOUNT_NOT_FOUND', async () => {
-    await expect(billing.call.status.get({ accountId: 'acct_missing' })).rejects.toMatchObject({ cause: { code: 'ACCOUNT_NOT_FOUND', status: 404 } });
+    await expect(billing.call.status.get({ accountId: 'acct_missing' })).rejects.toMatchObject({
+      cause: { code: 'ACCOUNT_NOT_FOUND', status: 404 },
+    });
   });
 
   it('health reports the store', async () => {

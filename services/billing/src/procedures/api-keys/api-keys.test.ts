@@ -26,7 +26,9 @@ describe('api keys', () => {
 
   it('every key is different', async () => {
     const accountId = await newAccount();
-    const keys = await Promise.all(Array.from({ length: 20 }, () => billing.call.apiKeys.create({ accountId, name: 'k', scopes: ['data:read'] })));
+    const keys = await Promise.all(
+      Array.from({ length: 20 }, () => billing.call.apiKeys.create({ accountId, name: 'k', scopes: ['data:read'] })),
+    );
     expect(new Set(keys.map((created) => created.key)).size).toBe(20);
   });
 
@@ -49,7 +51,9 @@ describe('api keys', () => {
     const owner = await newAccount();
     const stranger = await newAccount();
     const created = await billing.call.apiKeys.create({ accountId: owner, name: 'mine', scopes: ['data:read'] });
-    await expect(billing.call.apiKeys.revoke({ accountId: stranger, keyId: created.id })).rejects.toMatchObject({ cause: { code: 'NOT_FOUND' } });
+    await expect(billing.call.apiKeys.revoke({ accountId: stranger, keyId: created.id })).rejects.toMatchObject({
+      cause: { code: 'NOT_FOUND' },
+    });
     expect(await billing.call.apiKeys.verify({ key: created.key })).not.toBeNull();
   });
 
@@ -58,7 +62,14 @@ describe('api keys', () => {
     const created = await billing.call.apiKeys.create({ accountId, name: 'listed', scopes: ['data:read', 'account:access'] });
     const listed = await billing.call.apiKeys.list({ accountId });
     expect(listed).toEqual([
-      { id: created.id, name: 'listed', prefix: created.prefix, scopes: ['data:read', 'account:access'], createdAt: expect.any(String), revokedAt: null },
+      {
+        id: created.id,
+        name: 'listed',
+        prefix: created.prefix,
+        scopes: ['data:read', 'account:access'],
+        createdAt: expect.any(String),
+        revokedAt: null,
+      },
     ]);
   });
 

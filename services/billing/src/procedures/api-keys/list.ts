@@ -19,6 +19,13 @@ export function listApiKeys({ repo }: BillingDeps) {
     .output(z.array(apiKeySummarySchema))
     .query(async ({ input }) => {
       const apiKeys = await repo.apiKeys.listByAccount(input.accountId);
-      return apiKeys.map(({ _id, name, prefix, scopes, createdAt, revokedAt }) => ({ id: _id, name, prefix, scopes, createdAt, revokedAt }));
+      return apiKeys.map(({ _id, name, prefix, scopes, createdAt, revokedAt }) => ({
+        id: _id,
+        name,
+        prefix,
+        scopes,
+        createdAt,
+        revokedAt,
+      }));
     });
 }

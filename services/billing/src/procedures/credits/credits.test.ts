@@ -151,7 +151,9 @@ describe('insufficient credits', () => {
   it('300 concurrent reservations of 1 against 100 credits: exactly 100 succeed', async () => {
     const accountId = await newAccount(100);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 300 }, (_, i) => billing.call.credits.reserve({ accountId, amount: 1, operation: 'searchPrivateEvidence', requestId: `req_${i}` })),
+      Array.from({ length: 300 }, (_, i) =>
+        billing.call.credits.reserve({ accountId, amount: 1, operation: 'searchPrivateEvidence', requestId: `req_${i}` }),
+      ),
     );
     const reserved = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
@@ -162,7 +164,9 @@ describe('insufficient credits', () => {
     // Settle half, refund the other half, all at once: the books must still balance.
     await Promise.all(
       reserved.map(({ value }, i) =>
-        i % 2 === 0 ? billing.call.credits.settle({ reservationId: value.reservationId, amount: 1 }) : billing.call.credits.refund({ reservationId: value.reservationId }),
+        i % 2 === 0
+          ? billing.call.credits.settle({ reservationId: value.reservationId, amount: 1 })
+          : billing.call.credits.refund({ reservationId: value.reservationId }),
       ),
     );
     expect(await expectConsistent(accountId)).toEqual({ balance: 50, reserved: 0, granted: 100, spent: 50 });
@@ -194,6 +198,8 @@ describe('ledger pages', () => {
   });
 
   it('an unknown account is ACCOUNT_NOT_FOUND', async () => {
-    await expect(billing.call.ledger.list({ accountId: 'acct_missing', limit: 10 })).rejects.toMatchObject({ cause: { code: 'ACCOUNT_NOT_FOUND' } });
+    await expect(billing.call.ledger.list({ accountId: 'acct_missing', limit: 10 })).rejects.toMatchObject({
+      cause: { code: 'ACCOUNT_NOT_FOUND' },
+    });
   });
 });

@@ -19,11 +19,10 @@ export function reserveCredits({ repo }: BillingDeps) {
         // Read only to explain the refusal; the decision was the conditional update's.
         const current = await repo.accounts.findById(accountId);
         if (!current) throw new AppError('ACCOUNT_NOT_FOUND');
-        throw new AppError(
-          'INSUFFICIENT_CREDITS',
-          `This operation needs ${amount} credits; the account has ${current.balance}.`,
-          { balance: current.balance, required: amount },
-        );
+        throw new AppError('INSUFFICIENT_CREDITS', `This operation needs ${amount} credits; the account has ${current.balance}.`, {
+          balance: current.balance,
+          required: amount,
+        });
       }
       const reservationId = newId('res');
       const requestId = input.requestId ?? ctx.requestId;

@@ -21,7 +21,8 @@ export function settleCredits({ repo }: BillingDeps) {
         });
       }
       const { reservation: closed, balance } = await repo.closeReservation(reservation, 'settled', amount);
-      if (closed.status !== 'settled') throw new AppError('CONFLICT', `The reservation was already ${closed.status}.`, { status: closed.status });
+      if (closed.status !== 'settled')
+        throw new AppError('CONFLICT', `The reservation was already ${closed.status}.`, { status: closed.status });
       if (closed.charged !== amount) {
         throw new AppError('CONFLICT', `The reservation was already settled for ${closed.charged} credits.`, { charged: closed.charged });
       }

@@ -35,7 +35,7 @@ describe('transcripts', () => {
     expect(h.fake.hits().byEndpoint.timedtext).toBe(1);
   });
 
-  it('says so in meta.warnings instead of inventing word timing, and reads a saved video\'s caption URLs', async () => {
+  it("says so in meta.warnings instead of inventing word timing, and reads a saved video's caption URLs", async () => {
     await h.call.videos.get({ videoId });
     const players = h.fake.hits().byEndpoint['reel/reel_item_watch'];
     const german = await h.call.transcripts.get({ videoId, lang: 'de' });

@@ -9,6 +9,11 @@ export const createAnswer = ({ provider, llm, operations }: ResearchDeps) =>
   procedure.input(createAnswerInputSchema).mutation(async ({ input, signal }): Promise<CitedAnswer> => {
     const { evidence, warnings } = await gatherPublicEvidence(provider, input.question, maxEvidence);
     const composed = await composeCitedAnswer(llm, input.question, evidence, signal);
-    const operation = await operations.save(input.accountId, { kind: 'answer', question: input.question, ...composed, warnings: [...warnings, ...composed.warnings] });
+    const operation = await operations.save(input.accountId, {
+      kind: 'answer',
+      question: input.question,
+      ...composed,
+      warnings: [...warnings, ...composed.warnings],
+    });
     return { ...composed, warnings: operation.warnings, operationId: operation.id };
   });

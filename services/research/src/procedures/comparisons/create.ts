@@ -14,7 +14,9 @@ export const createComparison = ({ provider, llm, comparisons }: ResearchDeps) =
   procedure.input(createComparisonInputSchema).mutation(async ({ input, signal }): Promise<Comparison> => {
     const { accountId, type, ids } = input;
     if (type === 'channel') {
-      const channels = (await Promise.all(ids.map((channel) => viaProvider(provider.channels.get.query({ channel }))))).map(({ result }) => result);
+      const channels = (await Promise.all(ids.map((channel) => viaProvider(provider.channels.get.query({ channel }))))).map(
+        ({ result }) => result,
+      );
       // What the provider could not get (an empty videos tab) explains empty medians.
       const warnings = channels.flatMap((channel) => channel.meta.warnings.map((warning) => `${channel.id}: ${warning}`));
       return comparisons.save(accountId, { type, channels: channels.map(channelMetrics), warnings });

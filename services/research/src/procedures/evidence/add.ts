@@ -15,10 +15,13 @@ function rejectRepeatedSourceKeys(items: EvidenceInputItem[]): void {
     if (sourceKey === undefined) return;
     const first = firstIndexByKey.get(sourceKey);
     if (first === undefined) firstIndexByKey.set(sourceKey, index);
-    else issues.push({ path: `items.${index}.sourceKey`, message: `repeats the sourceKey of items.${first}`, code: 'duplicate_source_key' });
+    else
+      issues.push({ path: `items.${index}.sourceKey`, message: `repeats the sourceKey of items.${first}`, code: 'duplicate_source_key' });
   });
   if (issues.length > 0) {
-    throw new AppError('VALIDATION_FAILED', `A sourceKey may appear only once per request: ${issues.map((i) => i.path).join(', ')}.`, { issues });
+    throw new AppError('VALIDATION_FAILED', `A sourceKey may appear only once per request: ${issues.map((i) => i.path).join(', ')}.`, {
+      issues,
+    });
   }
 }
 
@@ -35,6 +38,10 @@ export const addEvidence = ({ projects, evidence, bus }: ResearchDeps) =>
     rejectRepeatedSourceKeys(input.items);
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
     const docs = await evidence.add(project._id, input.items);
-    await bus.publish(researchEvidenceAdded, { accountId: input.accountId, projectId: project._id, evidenceIds: docs.map((doc) => doc._id) });
+    await bus.publish(researchEvidenceAdded, {
+      accountId: input.accountId,
+      projectId: project._id,
+      evidenceIds: docs.map((doc) => doc._id),
+    });
     return { items: docs.map(toStoredEvidence) };
   });

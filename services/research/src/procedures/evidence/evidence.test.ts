@@ -30,7 +30,10 @@ describe('evidence', () => {
     const { items } = await h.api.evidence.add({
       accountId,
       projectId,
-      items: [{ text: 'Hook viewers in the first five seconds', sourceKey: 'vid1:0', entityId: 'vid1', startMs: 0 }, { text: 'Plain note' }],
+      items: [
+        { text: 'Hook viewers in the first five seconds', sourceKey: 'vid1:0', entityId: 'vid1', startMs: 0 },
+        { text: 'Plain note' },
+      ],
     });
     expect(items).toHaveLength(2);
     expect(items[0]).toEqual({
@@ -48,8 +51,15 @@ describe('evidence', () => {
   });
 
   it('updates the item in place when its sourceKey is posted again', async () => {
-    const [original] = (await h.api.evidence.add({ accountId, projectId, items: [{ text: 'old wording about thumbnails', sourceKey: 'k1', entityId: 'v1', startMs: 5 }] })).items;
-    const [updated] = (await h.api.evidence.add({ accountId, projectId, items: [{ text: 'new wording about titles', sourceKey: 'k1' }] })).items;
+    const [original] = (
+      await h.api.evidence.add({
+        accountId,
+        projectId,
+        items: [{ text: 'old wording about thumbnails', sourceKey: 'k1', entityId: 'v1', startMs: 5 }],
+      })
+    ).items;
+    const [updated] = (await h.api.evidence.add({ accountId, projectId, items: [{ text: 'new wording about titles', sourceKey: 'k1' }] }))
+      .items;
 
     expect(updated.id).toBe(original.id);
     expect(updated.createdAt).toBe(original.createdAt);
@@ -67,7 +77,9 @@ describe('evidence', () => {
 
   it('keeps one item when the same new sourceKey is posted concurrently', async () => {
     const posts = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => h.api.evidence.add({ accountId, projectId, items: [{ text: `version ${i}`, sourceKey: 'same' }] })),
+      Array.from({ length: 6 }, (_, i) =>
+        h.api.evidence.add({ accountId, projectId, items: [{ text: `version ${i}`, sourceKey: 'same' }] }),
+      ),
     );
     const ids = new Set(posts.map((post) => post.items[0].id));
     expect(ids.size).toBe(1);
@@ -85,7 +97,9 @@ describe('evidence', () => {
 
   it('answers PROJECT_NOT_FOUND for another account’s project, to add and to search', async () => {
     const stranger = newAccountId();
-    expect((await failureOf(h.api.evidence.add({ accountId: stranger, projectId, items: [{ text: 'x' }] }))).appCode).toBe('PROJECT_NOT_FOUND');
+    expect((await failureOf(h.api.evidence.add({ accountId: stranger, projectId, items: [{ text: 'x' }] }))).appCode).toBe(
+      'PROJECT_NOT_FOUND',
+    );
     expect((await failureOf(h.api.evidence.search({ accountId: stranger, projectId, q: 'x' }))).appCode).toBe('PROJECT_NOT_FOUND');
     expect(await countStored()).toBe(0);
   });
@@ -101,7 +115,12 @@ describe('evidence', () => {
       projectId,
       items: [
         { text: 'Cooking pasta at home with fresh tomatoes' },
-        { text: 'YouTube channel monetization needs 1000 subscribers and 4000 watch hours', sourceKey: 'best', entityId: 'v9', startMs: 1200 },
+        {
+          text: 'YouTube channel monetization needs 1000 subscribers and 4000 watch hours',
+          sourceKey: 'best',
+          entityId: 'v9',
+          startMs: 1200,
+        },
         { text: 'Growing a YouTube channel with shorts' },
         { text: 'Monetization tips for podcasts' },
       ],
@@ -180,6 +199,6 @@ describe('evidence', () => {
     expect(updatedReplica.results.map(({ id, text, index }) => ({ id, text, index }))).toEqual(
       updatedFirst.results.map(({ id, text, index }) => ({ id, text, index })),
     );
-    updatedReplica.results.forEach((result, i) => expect(result.score).toBeCloseTo(updatedFirst.results[i].score, 3));
+    for (const [i, result] of updatedReplica.results.entries()) expect(result.score).toBeCloseTo(updatedFirst.results[i].score, 3);
   });
 });

@@ -10,10 +10,14 @@ export const createExport = ({ projects, exports, idempotency, bus }: ResearchDe
   procedure.input(createExportInputSchema).mutation(async ({ input }): Promise<{ export: Export; replayed: boolean }> => {
     const { accountId, projectId, format, idempotencyKey } = input;
     const project = await requireOwnedProject(projects, accountId, projectId);
-    const { result, replayed } = await runIdempotent(idempotency, { accountId, operation: 'createExport', key: idempotencyKey, request: { projectId, format } }, async () => {
-      const record = await exports.create({ accountId, projectId: project._id, projectName: project.name, format });
-      await bus.publish(researchExportRequested, { accountId, exportId: record._id }, { eventId: record._id });
-      return toExport(record);
-    });
+    const { result, replayed } = await runIdempotent(
+      idempotency,
+      { accountId, operation: 'createExport', key: idempotencyKey, request: { projectId, format } },
+      async () => {
+        const record = await exports.create({ accountId, projectId: project._id, projectName: project.name, format });
+        await bus.publish(researchExportRequested, { accountId, exportId: record._id }, { eventId: record._id });
+        return toExport(record);
+      },
+    );
     return { export: result, replayed };
   });

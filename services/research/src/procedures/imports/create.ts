@@ -11,10 +11,14 @@ export const createImport = ({ projects, jobs, idempotency, bus }: ResearchDeps)
   procedure.input(createImportInputSchema).mutation(async ({ input }): Promise<{ job: Job; replayed: boolean }> => {
     const { accountId, projectId, source, include, idempotencyKey } = input;
     const project = await requireOwnedProject(projects, accountId, projectId);
-    const { result, replayed } = await runIdempotent(idempotency, { accountId, operation: 'createImport', key: idempotencyKey, request: { projectId, source, include } }, async () => {
-      const job = toJob(await jobs.create({ _id: newJobId(), accountId, projectId: project._id, source, include }));
-      await bus.publish(researchImportRequested, { accountId, projectId: project._id, jobId: job.id }, { eventId: job.id });
-      return job;
-    });
+    const { result, replayed } = await runIdempotent(
+      idempotency,
+      { accountId, operation: 'createImport', key: idempotencyKey, request: { projectId, source, include } },
+      async () => {
+        const job = toJob(await jobs.create({ _id: newJobId(), accountId, projectId: project._id, source, include }));
+        await bus.publish(researchImportRequested, { accountId, projectId: project._id, jobId: job.id }, { eventId: job.id });
+        return job;
+      },
+    );
     return { job: result, replayed };
   });

@@ -16,7 +16,11 @@ describe('projects', () => {
     const second = await h.api.projects.create({ accountId: alice, name: 'Podcasts' });
     const bobs = await h.api.projects.create({ accountId: bob, name: 'Bob’s' });
 
-    expect(first).toEqual({ id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), name: 'Shorts research', createdAt: expect.any(String) });
+    expect(first).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      name: 'Shorts research',
+      createdAt: expect.any(String),
+    });
     const alicesList = await h.api.projects.list({ accountId: alice });
     expect(alicesList.hasMore).toBe(false);
     expect(alicesList.projects.map((p) => p.id).sort()).toEqual([first.id, second.id].sort());

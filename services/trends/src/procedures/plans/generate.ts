@@ -11,11 +11,17 @@ const planDraftSchema = z.object({
   audience: z.string().min(1).max(500),
   hook: z.string().min(1).max(500),
   recommendedDurationSeconds: z.number().int().min(15).max(7200),
-  outline: z.array(z.object({ section: z.string().min(1), goal: z.string().min(1) })).min(2).max(10),
+  outline: z
+    .array(z.object({ section: z.string().min(1), goal: z.string().min(1) }))
+    .min(2)
+    .max(10),
   titleIdeas: z.array(z.string().min(1)).min(2).max(8),
   hashtags: z.array(z.string().min(1)).max(10),
   differentiation: z.array(z.string().min(1)).min(1).max(6),
-  evidence: z.array(z.object({ claim: z.string().min(1), videoIds: z.array(z.string()).min(1).max(10).describe('videoId values of the sample') })).min(1).max(8),
+  evidence: z
+    .array(z.object({ claim: z.string().min(1), videoIds: z.array(z.string()).min(1).max(10).describe('videoId values of the sample') }))
+    .min(1)
+    .max(8),
   caveats: z.array(z.string()).max(6),
 });
 
