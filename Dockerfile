@@ -15,6 +15,7 @@ COPY services/provider/package.json services/provider/
 COPY services/trends/package.json services/trends/
 COPY packages/ai/package.json packages/ai/
 COPY gateway/package.json gateway/
+COPY packages/testing/package.json packages/testing/
 COPY test/package.json test/
 RUN npm ci --no-audit --no-fund
 COPY . .

@@ -8,9 +8,9 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchGateway } from '../support/bench-gateway';
-import { apiClient } from '../../test/support/api-client';
-import { hasRecorded, projectDir, recordedDir } from '../../test/upstreams/youtube/fixture-dirs';
-import { startFakeYouTube } from '../../test/upstreams/youtube/server';
+import { apiClient } from '@vrs/testing/api-client';
+import { hasRecorded, projectDir, recordedDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 
 const target = Number(process.env.BENCH_COMMENTS ?? 1000);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);

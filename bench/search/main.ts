@@ -7,9 +7,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startProcess, type RunningProcess } from '../../test/support/processes';
+import { startProcess, type RunningProcess } from '@vrs/testing/processes';
 import { startBenchGateway } from '../support/bench-gateway';
-import { apiClient, eventually } from '../../test/support/api-client';
+import { apiClient, eventually } from '@vrs/testing/api-client';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);

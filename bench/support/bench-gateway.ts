@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { deleteNamespace } from '@vrs/bus';
-import { startGatewayProcess, type RunningProcess } from '../../test/support/processes';
+import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
 
 /**
  * The whole system in one process, as `npm start` runs it, tuned for measuring: quiet logs, demo

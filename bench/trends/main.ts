@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TrendReport } from '@vrs/contracts';
 import { startBenchGateway } from '../support/bench-gateway';
-import { apiClient } from '../../test/support/api-client';
-import { trendsFixtureTopic } from '../../test/upstreams/youtube/author-trends-fixtures';
-import { projectDir } from '../../test/upstreams/youtube/fixture-dirs';
-import { startFakeYouTube } from '../../test/upstreams/youtube/server';
+import { apiClient } from '@vrs/testing/api-client';
+import { trendsFixtureTopic } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
+import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 5);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient } from '../support/api-client';
-import { startGatewayProcess, type RunningProcess } from '../support/processes';
+import { apiClient } from '@vrs/testing/api-client';
+import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
 
 const stackEnv = inject('stackEnv');
 const logDir = inject('logDir');

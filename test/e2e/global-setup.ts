@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { deleteNamespace } from '@vrs/bus';
-import { ensureNatsServer } from '../support/nats';
-import { startGatewayProcess, startServiceProcess, type RunningProcess } from '../support/processes';
-import { defaultReplayDirs, parseReplayDirs } from '../upstreams/youtube/replay-dirs';
-import { startFakeYouTube } from '../upstreams/youtube/server';
-import { startFakeLlm } from '../upstreams/llm/server';
+import { ensureNatsServer } from '@vrs/testing/nats';
+import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
+import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
+import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
+import { startFakeLlm } from '@vrs/testing/upstreams/llm/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {

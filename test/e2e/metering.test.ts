@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { apiClient, createApiKey } from '../support/api-client';
+import { apiClient, createApiKey } from '@vrs/testing/api-client';
 
 const gatewayUrl = inject('gatewayUrl');
 const stackEnv = inject('stackEnv');

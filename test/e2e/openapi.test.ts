@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { apiClient } from '../support/api-client';
+import { apiClient } from '@vrs/testing/api-client';
 
 const api = apiClient(inject('gatewayUrl'));
 

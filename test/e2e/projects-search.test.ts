@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { apiClient, eventually } from '../support/api-client';
+import { apiClient, eventually } from '@vrs/testing/api-client';
 
 const gatewayUrl = inject('gatewayUrl');
 

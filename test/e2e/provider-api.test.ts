@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, createApiKey, type ApiResponse } from '../support/api-client';
+import { apiClient, createApiKey, type ApiResponse } from '@vrs/testing/api-client';
 
 const gatewayUrl = inject('gatewayUrl');
 const stackEnv = inject('stackEnv');

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { apiClient, type ApiResponse } from '../support/api-client';
-import { fakeYouTubeControl } from '../upstreams/youtube/control-client';
-import { hasRecorded, reportMissingShared } from '../upstreams/youtube/fixture-dirs';
+import { apiClient, type ApiResponse } from '@vrs/testing/api-client';
+import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
+import { hasRecorded, reportMissingShared } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 
 reportMissingShared('provider channels, playlists and search (e2e)');
 

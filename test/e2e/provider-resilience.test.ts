@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { deleteNamespace } from '@vrs/bus';
-import { apiClient, eventually, type ApiCall, type ApiResponse } from '../support/api-client';
-import { startGatewayProcess, type RunningProcess } from '../support/processes';
-import { projectDir } from '../upstreams/youtube/fixture-dirs';
-import { startFakeYouTube, type FakeYouTube } from '../upstreams/youtube/server';
+import { apiClient, eventually, type ApiCall, type ApiResponse } from '@vrs/testing/api-client';
+import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
+import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube, type FakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 
 const stackEnv = inject('stackEnv');
 const reel = 'reel/reel_item_watch';

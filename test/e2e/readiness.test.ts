@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { apiClient, eventually } from '../support/api-client';
-import { startNatsServer } from '../support/nats';
-import { startGatewayProcess } from '../support/processes';
+import { apiClient, eventually } from '@vrs/testing/api-client';
+import { startNatsServer } from '@vrs/testing/nats';
+import { startGatewayProcess } from '@vrs/testing/processes';
 
 describe('readiness', () => {
   it('reports each dependency and answers 503 when NATS goes down', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { apiClient, eventually, type ApiCall } from '../support/api-client';
+import { apiClient, eventually, type ApiCall } from '@vrs/testing/api-client';
 
 const gatewayUrl = inject('gatewayUrl');
 

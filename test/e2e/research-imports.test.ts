@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { apiClient, eventually, type ApiCall } from '../support/api-client';
-import { hasRecorded, hasSynthetic } from '../upstreams/youtube/fixture-dirs';
+import { apiClient, eventually, type ApiCall } from '@vrs/testing/api-client';
+import { hasRecorded, hasSynthetic } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 
 const gatewayUrl = inject('gatewayUrl');
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { apiClient, eventually, type ApiCall } from '../support/api-client';
-import { fakeLlmControl } from '../upstreams/llm/control-client';
-import { hasRecorded, hasSynthetic } from '../upstreams/youtube/fixture-dirs';
+import { apiClient, eventually, type ApiCall } from '@vrs/testing/api-client';
+import { fakeLlmControl } from '@vrs/testing/upstreams/llm/control-client';
+import { hasRecorded, hasSynthetic } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 
 /*
  * Every test that drives the research service's model lives in this file, so no other file runs

@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deleteNamespace } from '@vrs/bus';
-import { apiClient, eventually, type ApiCall } from '../support/api-client';
-import { uniqueNamespace } from '../support/nats';
-import { startGatewayProcess, startProcess, startServiceProcess, type RunningProcess } from '../support/processes';
-import { hasRecorded, hasSynthetic } from '../upstreams/youtube/fixture-dirs';
-import { parseReplayDirs } from '../upstreams/youtube/replay-dirs';
-import { startFakeYouTube, type FakeYouTube } from '../upstreams/youtube/server';
+import { apiClient, eventually, type ApiCall } from '@vrs/testing/api-client';
+import { uniqueNamespace } from '@vrs/testing/nats';
+import { startGatewayProcess, startProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
+import { hasRecorded, hasSynthetic } from '@vrs/testing/upstreams/youtube/fixture-dirs';
+import { parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
+import { startFakeYouTube, type FakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 
 const stackEnv = inject('stackEnv');
 const logDir = inject('logDir');

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createServiceClient } from '@vrs/kit';
 import type { TrendReport } from '@vrs/contracts';
 import type { TrendsRouter } from '@vrs/trends';
-import { apiClient, type ApiResponse } from '../support/api-client';
-import { fakeLlmControl } from '../upstreams/llm/control-client';
-import { trendsFixtureNow, trendsFixtureTopic } from '../upstreams/youtube/author-trends-fixtures';
-import { fakeYouTubeControl } from '../upstreams/youtube/control-client';
+import { apiClient, type ApiResponse } from '@vrs/testing/api-client';
+import { fakeLlmControl } from '@vrs/testing/upstreams/llm/control-client';
+import { trendsFixtureNow, trendsFixtureTopic } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
+import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
 
 /*
  * Trends through the gateway, over the authored "cold brew" topic. One file, run in order: the

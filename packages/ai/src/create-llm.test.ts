@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AppError, ConfigError, createLogger } from '@vrs/kit';
-import { startFakeLlm, type FakeLlm } from '../../../test/upstreams/llm/server';
+import { startFakeLlm, type FakeLlm } from '@vrs/testing/upstreams/llm/server';
 import { checkCitedText } from './check-cited-text';
 import { llmEnvSchema } from './config';
 import { createLlm, type Llm } from './create-llm';

@@ -3,7 +3,7 @@ import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import type { EventDefinition } from '@vrs/contracts';
-import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '../../../test/support/nats';
+import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '@vrs/testing/nats';
 import { behaviourTimings, describeEventBusBehaviour, probeSent } from './event-bus-behaviour';
 import type { EventBus } from './event-bus';
 import { createJetStreamBus } from './jetstream-bus';

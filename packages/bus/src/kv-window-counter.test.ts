@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '../../../test/support/nats';
+import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '@vrs/testing/nats';
 import { createKvWindowCounter } from './kv-window-counter';
 import { kvBucketNameFor } from './names';
 import { deleteNamespace } from './namespace-cleanup';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ensureNatsServer, type NatsServerHandle } from '../../../test/support/nats';
+import { ensureNatsServer, type NatsServerHandle } from '@vrs/testing/nats';
 import { isNatsReachable } from './nats-reachability';
 
 let server: NatsServerHandle;

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordedDir } from '../../../test/upstreams/youtube/fixture-dirs';
+import { recordedDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { playabilityError } from './playability';
-import { hasRecorded, reportMissingShared } from './test-support/fake-upstream';
+import { hasRecorded, reportMissingShared } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('playability');
 

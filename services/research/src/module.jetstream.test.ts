@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJetStreamBus, deleteNamespace, type EventBus } from '@vrs/bus';
-import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '../../../test/support/nats';
+import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '@vrs/testing/nats';
 import { createHarness, eventually, newAccountId, type Harness, type ResearchInstance } from './testing/research-harness';
 
 /** Two replicas, each with its own NATS connection, sharing one store and the durable consumer. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelPlaylistsSchema } from '../shapes/playlist';
-import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('getChannelPlaylists');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelSchema } from '../shapes/channel';
-import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('getChannel');
 

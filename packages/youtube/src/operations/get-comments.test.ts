@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commentsPageSchema, newestCommentsSchema } from '../shapes/comments';
-import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('comments');
 

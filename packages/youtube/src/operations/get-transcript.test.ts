@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { transcriptSchema } from '../shapes/transcript';
-import { hasRecorded, hasSynthetic, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, hasSynthetic, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('getTranscript');
 

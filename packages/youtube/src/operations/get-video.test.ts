@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { YouTubeError } from '../errors';
 import { videoRecordSchema } from '../shapes/video';
-import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('getVideo');
 

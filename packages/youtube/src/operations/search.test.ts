@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchResultsSchema } from '../shapes/search';
-import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('search');
 

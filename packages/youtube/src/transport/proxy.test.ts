@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeYouTube } from '../../../../test/upstreams/youtube/server';
-import { hasRecorded, reportMissingShared, startReplay, testClient } from '../test-support/fake-upstream';
+import type { FakeYouTube } from '@vrs/testing/upstreams/youtube/server';
+import { hasRecorded, reportMissingShared, startReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('proxy');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasRecorded, reportMissingShared, useReplay, testClient } from '../test-support/fake-upstream';
+import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('resilience');
 

@@ -5,7 +5,7 @@ import { createMemoryBus, type EventBus } from '@vrs/bus';
 import { createCallerFactory, rootLogger } from '@vrs/kit';
 import { openStore } from '@vrs/store';
 import type { YouTubeClientOptions } from '@vrs/youtube';
-import { startReplay } from '@vrs/youtube/test-support/fake-upstream';
+import { startReplay } from '@vrs/testing/youtube-replay';
 import { createProviderModule } from '../module';
 
 export interface PublishedEvent {

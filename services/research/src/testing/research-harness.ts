@@ -8,7 +8,7 @@ import type { TRPCError } from '@trpc/server';
 import { createResearchModule, type ResearchModuleOptions } from '../module';
 import type { ProviderClient } from '../provider-client';
 
-export { eventually } from '../../../../test/support/api-client';
+export { eventually } from '@vrs/testing/api-client';
 
 /** Stands in for the provider where a test never imports: any call fails loudly. */
 const noProvider = new Proxy(

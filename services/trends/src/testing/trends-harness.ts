@@ -6,7 +6,7 @@ import { createMemoryBus } from '@vrs/bus';
 import { createCallerFactory, createServiceClient, rootLogger } from '@vrs/kit';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { openStore } from '@vrs/store';
-import { startReplay } from '@vrs/youtube/test-support/fake-upstream';
+import { startReplay } from '@vrs/testing/youtube-replay';
 import { createTrendsModule } from '../module';
 
 /**

@@ -3,7 +3,7 @@ import { appErrorDataOf } from '@vrs/kit';
 import type { TRPCError } from '@trpc/server';
 import { startProvider, type ProviderHarness } from '../../testing/provider-harness';
 
-// The project's own fixture video (test/fixtures/youtube/video): always available.
+// The project's own fixture video (packages/testing/fixtures/youtube/video): always available.
 const videoId = 'vrsFixture1';
 
 describe('transcripts', () => {

@@ -1,9 +1,9 @@
-import { projectDir, recordedDir, syntheticDir } from '../../../../test/upstreams/youtube/fixture-dirs';
-import { startFakeYouTube, type FakeYouTube } from '../../../../test/upstreams/youtube/server';
+import { projectDir, recordedDir, syntheticDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube, type FakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createYouTubeClient, type YouTubeClientOptions } from '../client';
+import { createYouTubeClient, type YouTubeClientOptions } from '@vrs/youtube';
 
-export { hasRecorded, hasSynthetic, reportMissingShared } from '../../../../test/upstreams/youtube/fixture-dirs';
+export { hasRecorded, hasSynthetic, reportMissingShared } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 
 /** The fake upstream over the shared recordings and the project's fixtures, on a free port. */
 export function startReplay(): Promise<FakeYouTube> {

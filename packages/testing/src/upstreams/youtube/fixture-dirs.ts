@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from './replay-dirs';
+import { repoRoot } from '@vrs/kit';
 
 /** The shared recordings (not ours) and the project's own fixtures, as tests use them. */
 export const recordedDir = path.resolve(repoRoot, '../shared/fixtures/youtube-recorded');
 export const syntheticDir = path.resolve(repoRoot, '../shared/fixtures/youtube-synthetic');
-export const projectDir = path.resolve(repoRoot, 'test/fixtures/youtube');
+export const projectDir = path.resolve(repoRoot, 'packages/testing/fixtures/youtube');
 
 export const hasRecorded = existsSync(recordedDir);
 export const hasSynthetic = existsSync(syntheticDir);
