@@ -10,5 +10,6 @@ export type {
   UpdateResult,
 } from './port';
 export { DuplicateKeyError } from './errors';
+export { StoreLockedError } from './embedded/directory-lock';
 export { openStore, type OpenStoreOptions } from './open-store';
 export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store';

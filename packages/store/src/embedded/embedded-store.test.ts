@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DuplicateKeyError } from '../errors';
+import { StoreLockedError } from './directory-lock';
 import type { StoreDocument } from '../port';
 import { openEmbeddedStore } from './embedded-store';
 
@@ -178,5 +181,43 @@ describe('embedded store contract', () => {
     await expect(notes.insertOne({ _id: 'late' })).rejects.toThrow(/closed/);
     expect(() => store.collection('others')).toThrow(/closed/);
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('embedded store ownership', () => {
+  it('refuses a second opener while the first holds the directory, and lets it in after close', async () => {
+    const first = await openEmbeddedStore(dir);
+    await expect(openEmbeddedStore(dir)).rejects.toThrow(StoreLockedError);
+    await first.close();
+    const second = await openEmbeddedStore(dir);
+    await second.close();
+  });
+
+  it('names the live process that owns the directory', async () => {
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      await writeFile(join(dir, 'LOCK'), JSON.stringify({ pid: owner.pid, host: 'elsewhere', since: 'then' }));
+      const refused = await openEmbeddedStore(dir).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(StoreLockedError);
+      expect((refused as StoreLockedError).ownerPid).toBe(owner.pid);
+      expect((refused as Error).message).toMatch(/in use by another process .*DATA_DIR/);
+    } finally {
+      owner.kill('SIGKILL');
+    }
+  });
+
+  it('takes over a lock left by a process that died without closing', async () => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await once(dead, 'exit');
+    await writeFile(join(dir, 'LOCK'), JSON.stringify({ pid: dead.pid, host: 'here', since: 'then' }));
+    const store = await openEmbeddedStore(dir);
+    expect(JSON.parse(await readFile(join(dir, 'LOCK'), 'utf8')).pid).toBe(process.pid);
+    await store.close();
+  });
+
+  it('releases the directory when opening fails', async () => {
+    await writeFile(join(dir, 'notes.log'), 'garbage\n');
+    await expect(openEmbeddedStore(dir)).rejects.toThrow(/unreadable record/);
+    expect(await readdir(dir)).toEqual(['notes.log']);
   });
 });

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, readdir } from 'node:fs/promises';
 import type { AnyObject } from 'mingo/types';
 import type { Collection, Store, StoreDocument } from '../port';
+import { lockDirectory } from './directory-lock';
 import { EmbeddedCollection } from './embedded-collection';
 
 export interface EmbeddedStoreOptions {
@@ -16,18 +17,25 @@ const COLLECTION_FILE = /^(.+)\.(log|snapshot)$/;
 
 /**
  * The in-process store: every collection in memory, persisted under `dir` (one snapshot + log
- * pair per collection). One process owns a directory at a time; nothing locks it.
+ * pair per collection). One process owns a directory at a time: `LOCK` names it, and a second
+ * opener gets StoreLockedError instead of two processes appending to the same logs.
  */
 export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptions = {}): Promise<Store> {
   await mkdir(dir, { recursive: true });
-  const store = new EmbeddedStore(dir, options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES);
-  const names = new Set<string>();
-  for (const file of await readdir(dir)) {
-    const match = COLLECTION_FILE.exec(file);
-    if (match) names.add(match[1]);
+  const unlock = await lockDirectory(dir);
+  try {
+    const store = new EmbeddedStore(dir, options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, unlock);
+    const names = new Set<string>();
+    for (const file of await readdir(dir)) {
+      const match = COLLECTION_FILE.exec(file);
+      if (match) names.add(match[1]);
+    }
+    await Promise.all(Array.from(names, (name) => store.load(name)));
+    return store;
+  } catch (error) {
+    await unlock();
+    throw error;
   }
-  await Promise.all(Array.from(names, (name) => store.load(name)));
-  return store;
 }
 
 class EmbeddedStore implements Store {
@@ -35,11 +43,13 @@ class EmbeddedStore implements Store {
   readonly #dir: string;
   readonly #compactAfterBytes: number;
   readonly #collections = new Map<string, EmbeddedCollection<StoreDocument>>();
+  readonly #unlock: () => Promise<void>;
   #closed = false;
 
-  constructor(dir: string, compactAfterBytes: number) {
+  constructor(dir: string, compactAfterBytes: number, unlock: () => Promise<void>) {
     this.#dir = dir;
     this.#compactAfterBytes = compactAfterBytes;
+    this.#unlock = unlock;
   }
 
   load(name: string): Promise<void> {
@@ -61,8 +71,10 @@ class EmbeddedStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
     await Promise.all(Array.from(this.#collections.values(), (collection) => collection.close()));
+    await this.#unlock();
   }
 
   #get(name: string): EmbeddedCollection<StoreDocument> {
