@@ -1,7 +1,8 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { busHealthCheck, createKvWindowCounter, createMemoryWindowCounter, type EventBus, type WindowCounter } from '@vrs/bus';
-import { checkDependencies, createLogger, createShutdown, type HealthReport } from '@vrs/kit';
-import { exitOnConfigError, openBus } from '@vrs/runtime';
+import { checkDependencies, createLogger, createShutdown, listen, type HealthReport } from '@vrs/kit';
+import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
 import { connectServices } from './services-host';
@@ -68,11 +69,8 @@ async function main() {
       }),
   });
 
-  const server = app.listen(config.PORT, config.HOST);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  const server = createServer(app);
+  await listen(server, { port: config.PORT, host: config.HOST, setting: 'PORT' });
   server.keepAliveTimeout = 65_000;
   shutdown.onShutdown(
     'http',
@@ -84,11 +82,30 @@ async function main() {
   );
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
-  logger.info({ url, mode: config.SERVICES_MODE, demoMode: config.DEMO_MODE }, 'gateway listening');
+  if (config.SERVICES_MODE === 'inprocess') {
+    await writeRuntimeRecord(config.DATA_DIR, {
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      gatewayUrl: url,
+      natsNamespace: config.NATS_NAMESPACE,
+      services: connection.internalUrls,
+    });
+    shutdown.onShutdown('runtime record', () => removeRuntimeRecord(config.DATA_DIR));
+  }
+  logger.info(
+    {
+      url,
+      mode: config.SERVICES_MODE,
+      demoMode: config.DEMO_MODE,
+      natsNamespace: bus?.kind === 'memory' ? undefined : config.NATS_NAMESPACE,
+    },
+    'gateway listening',
+  );
   console.log(`Video Research Service listening on ${url}  (API reference: ${url}/v1/docs)`);
 }
 
 main().catch((error) => {
+  exitOnOperatorError(error);
   logger.fatal({ err: error }, 'gateway failed to start');
   process.exit(1);
 });

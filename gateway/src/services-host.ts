@@ -2,6 +2,7 @@ import type { AnyRouter } from '@trpc/server';
 import { createServiceClient, startServiceServer, type Logger, type ServiceModule } from '@vrs/kit';
 import { openStore } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
+import type { ServiceName } from '@vrs/contracts';
 import { createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
@@ -17,9 +18,12 @@ import type { GatewayServices } from './services';
  * store under DATA_DIR/<service>) and calls them through tRPC's local link; in `http` mode it calls
  * the service processes at their *_SERVICE_URL with the internal token.
  */
-export async function connectServices(config: GatewayConfig, options: { bus: EventBus | null; logger: Logger }) {
+export async function connectServices(config: GatewayConfig, options: { bus: EventBus | null; logger: Logger; env?: NodeJS.ProcessEnv }) {
+  const env = options.env ?? process.env;
   const hosted: ServiceModule[] = [];
   const closers: (() => Promise<void>)[] = [];
+  /** Where each hosted service answers internal calls, as bound (free ports unless configured). */
+  const internalUrls: Partial<Record<ServiceName, string>> = {};
 
   function client<TRouter extends AnyRouter>(module: ServiceModule<TRouter> | null, url: string) {
     if (config.SERVICES_MODE === 'inprocess')
@@ -28,7 +32,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   }
 
   async function host<TRouter extends AnyRouter>(
-    service: string,
+    service: ServiceName,
     url: string,
     create: (store: Awaited<ReturnType<typeof openStore>>) => Promise<ServiceModule<TRouter>>,
   ) {
@@ -41,23 +45,23 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     return module;
   }
 
-  // Hosted services still answer internal tRPC callers (other teams, scripts/create-api-key) at
-  // their usual *_SERVICE_URL, so a typed client works the same in every mode.
-  async function serveInternally(service: string, url: string, router: AnyRouter) {
+  // Hosted services still answer internal tRPC callers (scripts/create-api-key, other teams' tools).
+  // Their ports are free ones chosen now unless *_SERVICE_URL is set, so a second instance on this
+  // machine never collides; tools find them in DATA_DIR/runtime.json.
+  async function serveInternally(service: ServiceName, url: string, router: AnyRouter) {
     if (!config.INTERNAL_TOKEN || !config.SERVE_HOSTED_SERVICES) return;
-    try {
-      const server = await startServiceServer({
-        service,
-        router,
-        port: Number(new URL(url).port),
-        host: config.HOST,
-        internalToken: config.INTERNAL_TOKEN,
-        logger: options.logger,
-      });
-      closers.push(() => server.close());
-    } catch (error) {
-      options.logger.warn({ service, url, err: error }, 'internal tRPC endpoint not started (port in use?)');
-    }
+    const setting = `${service.toUpperCase()}_SERVICE_URL`;
+    const server = await startServiceServer({
+      service,
+      router,
+      port: env[setting] ? Number(new URL(url).port) : 0,
+      host: config.HOST,
+      portSetting: setting,
+      internalToken: config.INTERNAL_TOKEN,
+      logger: options.logger,
+    });
+    closers.push(() => server.close());
+    internalUrls[service] = server.url;
   }
 
   let billingModule: ServiceModule<BillingRouter> | null = null;
@@ -114,6 +118,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
 
   return {
     services,
+    internalUrls,
     async close() {
       for (const module of hosted.reverse()) await module.stop();
       for (const close of closers.reverse()) await close();

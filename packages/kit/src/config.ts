@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** Where `npm start` keeps its state unless DATA_DIR says otherwise. */
+export const defaultDataDir = join(repoRoot, '.data');
 
 /** Raised when the environment does not satisfy a config schema; names every bad variable. */
 export class ConfigError extends Error {
@@ -19,16 +22,14 @@ export const baseEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   SERVICES_MODE: z.enum(['inprocess', 'http']).default('inprocess'),
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  DATA_DIR: z.string().min(1).default(join(repoRoot, '.data')),
+  DATA_DIR: z.string().min(1).default(defaultDataDir),
   MONGODB_URL: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL')
     .optional(),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
-  NATS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of A-Z, a-z, 0-9, _ or -')
-    .default('vrs'),
+  /** Unset: derived from where the state lives (see `defaultNamespaceOf`), so two instances never share events. */
+  NATS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of A-Z, a-z, 0-9, _ or -'),
   BUS_ACK_WAIT_MS: z.coerce.number().int().min(100).default(30_000),
   BUS_MAX_DELIVER: z.coerce.number().int().min(1).default(10),
   BILLING_SERVICE_URL: z.url().default('http://127.0.0.1:4101'),
@@ -45,9 +46,22 @@ export type BaseConfig = z.infer<typeof baseEnvSchema>;
 
 export { booleanFromEnv };
 
+/**
+ * The bus namespace of an instance whose state lives in MongoDB at `mongodbUrl`, or else in the
+ * embedded store under `dataDir`: processes sharing state share events, and a second checkout or
+ * `DATA_DIR` on the same nats-server gets streams and consumers of its own.
+ */
+export function defaultNamespaceOf(state: { mongodbUrl?: string; dataDir: string }): string {
+  const location = state.mongodbUrl ?? `file:${resolve(state.dataDir)}`;
+  return `vrs-${createHash('sha256').update(location).digest('hex').slice(0, 12)}`;
+}
+
 /** Parses the environment with a zod schema; a bad value stops start-up with a message naming the variable. */
 export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const cleaned: Record<string, string | undefined> = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  if ('NATS_NAMESPACE' in schema.shape && cleaned.NATS_NAMESPACE === undefined) {
+    cleaned.NATS_NAMESPACE = defaultNamespaceOf({ mongodbUrl: cleaned.MONGODB_URL, dataDir: cleaned.DATA_DIR ?? defaultDataDir });
+  }
   const result = schema.safeParse(cleaned);
   if (result.success) {
     const config = result.data as z.infer<S> & Partial<BaseConfig>;

@@ -3,6 +3,8 @@ export * from './logger';
 export * from './app-error';
 export * from './config';
 export * from './trpc';
+export * from './listen';
+export * from './process-alive';
 export * from './service-server';
 export * from './service-client';
 export * from './shutdown';

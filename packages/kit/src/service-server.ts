@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import type { AnyRouter } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { listen } from './listen';
 import { newRequestId, runWithRequestContext } from './request-context';
 import type { Logger } from './logger';
 
@@ -36,6 +37,8 @@ export async function startServiceServer(options: {
   router: AnyRouter;
   port: number;
   host: string;
+  /** The setting that chose `port`, named when the port is taken. */
+  portSetting?: string;
   internalToken: string;
   logger: Logger;
 }): Promise<ServiceServer> {
@@ -65,10 +68,7 @@ export async function startServiceServer(options: {
   });
   server.keepAliveTimeout = 65_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  await listen(server, { port: options.port, host: options.host, setting: options.portSetting ?? 'SERVICE_PORT' });
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}`;
   logger.info({ service: options.service, url }, 'service listening');

@@ -1,4 +1,4 @@
-import { openStore, type Store } from '@vrs/store';
+import { openStore, StoreLockedError, type Store } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
 import {
@@ -7,6 +7,7 @@ import {
   loadConfig,
   startServiceServer,
   ConfigError,
+  PortInUseError,
   type BaseConfig,
   type Logger,
   type ServiceModule,
@@ -30,6 +31,18 @@ export function exitOnConfigError(error: unknown): never {
 }
 
 /**
+ * Start-up problems a person fixes by choosing something else (a port, a data directory) are one
+ * line on stderr and exit code 1; anything else is a bug and keeps its stack trace.
+ */
+export function exitOnOperatorError(error: unknown): void {
+  if (error instanceof ConfigError) exitOnConfigError(error);
+  if (error instanceof PortInUseError || error instanceof StoreLockedError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+/**
  * `main.ts` of every service: reads config, opens the service's own store and the bus, starts the
  * module and serves its router over HTTP (`SERVICES_MODE=http`), and stops cleanly on SIGTERM.
  */
@@ -47,9 +60,26 @@ export async function runServiceProcess<S extends z.ZodObject, C extends BaseCon
     exitOnConfigError(error);
   }
   if (!config.INTERNAL_TOKEN) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
+
+  try {
+    await startServiceProcess(options, config, logger);
+  } catch (error) {
+    exitOnOperatorError(error);
+    throw error;
+  }
+}
+
+async function startServiceProcess<C extends BaseConfig>(
+  options: {
+    service: ServiceName;
+    ownUrl: (config: C) => string;
+    createModule: (deps: ServiceDependencies, config: C) => Promise<ServiceModule>;
+  },
+  config: C,
+  logger: Logger,
+): Promise<void> {
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
-
   const store = await openStore({ service: options.service, mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR });
   shutdown.onShutdown('store', () => store.close());
   const bus = await openBus(config, { name: options.service, allowMemoryFallback: false, logger });
@@ -64,6 +94,7 @@ export async function runServiceProcess<S extends z.ZodObject, C extends BaseCon
     router: module.router,
     port,
     host: config.HOST,
+    portSetting: config.SERVICE_PORT === undefined ? `${options.service.toUpperCase()}_SERVICE_URL` : 'SERVICE_PORT',
     internalToken: config.INTERNAL_TOKEN!,
     logger,
   });

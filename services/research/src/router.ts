@@ -15,6 +15,7 @@ import { getOperation } from './procedures/operations/get';
 import { createProject } from './procedures/projects/create';
 import { getProject } from './procedures/projects/get';
 import { listProjects } from './procedures/projects/list';
+import { reindexProject } from './procedures/projects/reindex';
 import { createReport } from './procedures/reports/create';
 import type { ResearchDeps } from './research-deps';
 
@@ -26,6 +27,7 @@ export function createResearchRouter(deps: ResearchDeps) {
       create: createProject(deps),
       list: listProjects(deps),
       get: getProject(deps),
+      reindex: reindexProject(deps),
     }),
     evidence: router({
       add: addEvidence(deps),

@@ -1,6 +1,7 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isProcessAlive } from '@vrs/kit';
 
 /** Another live process owns the directory: opening it too would interleave two logs of the same collections. */
 export class StoreLockedError extends Error {
@@ -24,16 +25,6 @@ interface LockRecord {
 /** Directories this process holds: a lock file naming our own pid is stale unless we hold it (a container restarted as pid 1). */
 const heldHere = new Set<string>();
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function readRecord(file: string): Promise<LockRecord | undefined> {
   try {
     return JSON.parse(await readFile(file, 'utf8')) as LockRecord;
@@ -46,7 +37,7 @@ async function readRecord(file: string): Promise<LockRecord | undefined> {
 function ownedByAnother(record: LockRecord | undefined, dir: string): record is LockRecord {
   if (!record) return false;
   if (record.pid === process.pid) return heldHere.has(dir);
-  return isAlive(record.pid);
+  return isProcessAlive(record.pid);
 }
 
 /**

@@ -101,6 +101,12 @@ export function createEvidenceRepo(store: Store) {
       return result.matchedCount;
     },
 
+    /** Marks every document of the project at `version` (a reindex); returns how many there are. */
+    async markAllIndexed(projectId: string, version: number): Promise<number> {
+      const result = await evidence.updateMany({ projectId }, { $max: { indexedVersion: version } });
+      return result.matchedCount;
+    },
+
     /** One page of a project's evidence in id order, after `afterId`: exports walk a project with it. */
     pageInIdOrder: (projectId: string, afterId: string | undefined, limit: number): Promise<EvidenceDoc[]> =>
       evidence.find(afterId === undefined ? { projectId } : { projectId, _id: { $gt: afterId } }, { sort: { _id: 1 }, limit }),

@@ -35,6 +35,12 @@ export function createProjectsRepo(store: Store) {
 
     findById: (projectId: string) => projects.findOne({ _id: projectId }),
 
+    /** Every project's id, oldest first: what an operator's full reindex walks. */
+    async allIds(): Promise<string[]> {
+      const docs = await projects.find({}, { sort: { createdAt: 1, _id: 1 }, projection: { _id: 1 } });
+      return docs.map((doc) => doc._id);
+    },
+
     /**
      * Newest first. `(createdAt, _id)` is the sort key, so projects created in the same millisecond
      * still page without skipping or repeating; `after` is the last project of the previous page.
