@@ -158,6 +158,17 @@ describe('trend reports', () => {
       const ids = new Set(second.videos.map((item) => item.id));
       expect(response.body.evidence.length).toBeGreaterThan(0);
       expect(response.body.evidence.every((claim: { videoIds: string[] }) => claim.videoIds.every((id) => ids.has(id)))).toBe(true);
+
+      // Its operationId resolves, for its owner only, to the plan as it was returned.
+      const { operationId, ...returned } = response.body;
+      const readBack = await api('GET', `/v1/operations/${operationId}`);
+      expect(readBack.status, readBack.text).toBe(200);
+      expect(readBack.body).toEqual({ id: operationId, kind: 'plan', query: second.query, createdAt: returned.generatedAt, ...returned });
+      expect(charged(readBack)).toBe(0);
+      const stranger = apiClient(inject('gatewayUrl'), { 'x-demo-user': `trends-stranger-${Date.now()}` });
+      const hidden = await stranger('GET', `/v1/operations/${operationId}`);
+      expect(hidden.status).toBe(404);
+      expect(hidden.body.error.code).toBe('OPERATION_NOT_FOUND');
     });
 
     it('falls back when the primary fails, and keeps unknown enum values', async () => {

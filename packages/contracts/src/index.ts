@@ -6,3 +6,4 @@ export * from './billing';
 export * from './research';
 export * from './provider';
 export * from './trends';
+export * from './operations';

@@ -180,7 +180,7 @@ export const citedAnswerSchema = z
   .meta({ id: 'CitedAnswer' });
 export type CitedAnswer = z.infer<typeof citedAnswerSchema>;
 
-export const operationSchema = citedAnswerSchema
+export const answerOperationSchema = citedAnswerSchema
   .omit({ operationId: true })
   .extend({
     id: z.uuid(),
@@ -190,8 +190,8 @@ export const operationSchema = citedAnswerSchema
     projectId: z.string().optional(),
     createdAt: z.iso.datetime(),
   })
-  .meta({ id: 'Operation' });
-export type Operation = z.infer<typeof operationSchema>;
+  .meta({ id: 'AnswerOperation' });
+export type AnswerOperation = z.infer<typeof answerOperationSchema>;
 
 export const createAnswerInputSchema = z.object({ accountId: accountIdSchema, question: questionText() });
 export const createReportInputSchema = projectRefInputSchema.extend({ prompt: reportPrompt() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountIdSchema } from './billing';
 import { providerIdSchema, thumbnailSchema } from './shapes';
 
 /*
@@ -163,6 +164,18 @@ export const videoPlanSchema = z
   .meta({ id: 'VideoPlan' });
 export type VideoPlan = z.infer<typeof videoPlanSchema>;
 
+/** A generated plan read again by its operationId: the plan as it was returned, and what it was made for. */
+export const planOperationSchema = videoPlanSchema
+  .omit({ operationId: true })
+  .extend({
+    id: z.uuid(),
+    kind: z.literal('plan'),
+    query: z.string().describe('The topic of the trend report the plan was made from.'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'PlanOperation' });
+export type PlanOperation = z.infer<typeof planOperationSchema>;
+
 /* Internal procedure I/O of the trends service. */
 
 export const trendTopic = () => z.string().trim().min(1).max(200);
@@ -171,7 +184,8 @@ export const generateTrendReportInputSchema = z.object({
   sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).default(defaultTrendSampleSize),
   mode: z.enum(trendModes).default('ai'),
 });
-export const generateVideoPlanInputSchema = z.object({ report: trendReportInputSchema });
+export const generateVideoPlanInputSchema = z.object({ accountId: accountIdSchema, report: trendReportInputSchema });
+export const planRefInputSchema = z.object({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
 /** Test-only: `now` fixes the trends clock, null lets it follow real time again. */
 export const setTrendsClockInputSchema = z.object({ now: z.iso.datetime().nullable() });
 

@@ -5,6 +5,7 @@ import type { Logger, ServiceModule } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import type { Store } from '@vrs/store';
 import { createClock } from './clock';
+import { createPlansRepo } from './repo/plans-repo';
 import { createSnapshotsRepo } from './repo/snapshots-repo';
 import { createTrendsRouter, type TrendsRouter } from './router';
 import type { TrendsModuleConfig } from './trends-deps';
@@ -27,12 +28,13 @@ export async function createTrendsModule({
   config,
 }: TrendsModuleOptions): Promise<ServiceModule<TrendsRouter>> {
   const snapshots = createSnapshotsRepo(store);
+  const plans = createPlansRepo(store);
   const clock = createClock();
   return {
     name: 'trends',
-    router: createTrendsRouter({ provider, llm, snapshots, bus, clock, logger, config }),
+    router: createTrendsRouter({ provider, llm, snapshots, plans, bus, clock, logger, config }),
     async start() {
-      await Promise.all([snapshots.ensureIndexes(), bus.ensureStreams(['trends'])]);
+      await Promise.all([snapshots.ensureIndexes(), plans.ensureIndexes(), bus.ensureStreams(['trends'])]);
       logger.info({ models: llm?.models ?? [], clockControl: config.clockControl }, 'trends started');
     },
     // The store, bus and provider client belong to the host.

@@ -2,6 +2,7 @@ import { router } from '@vrs/kit';
 import { setClock } from './procedures/clock/set';
 import { checkHealth } from './procedures/health/check';
 import { generatePlan } from './procedures/plans/generate';
+import { getPlan } from './procedures/plans/get';
 import { generateReport } from './procedures/reports/generate';
 import type { TrendsDeps } from './trends-deps';
 
@@ -10,7 +11,7 @@ export function createTrendsRouter(deps: TrendsDeps) {
   return router({
     health: checkHealth(deps),
     reports: router({ generate: generateReport(deps) }),
-    plans: router({ generate: generatePlan(deps) }),
+    plans: router({ generate: generatePlan(deps), get: getPlan(deps) }),
     clock: router({ set: setClock(deps) }),
   });
 }

@@ -4,6 +4,7 @@ import type { EventBus } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import type { ControllableClock } from './clock';
+import type { PlansRepo } from './repo/plans-repo';
 import type { SnapshotsRepo } from './repo/snapshots-repo';
 
 export interface TrendsModuleConfig {
@@ -19,6 +20,7 @@ export interface TrendsDeps {
   /** Null when no model is configured: reports go without insights, plans answer 503. */
   llm: Llm | null;
   snapshots: SnapshotsRepo;
+  plans: PlansRepo;
   bus: EventBus;
   clock: ControllableClock;
   logger: Logger;

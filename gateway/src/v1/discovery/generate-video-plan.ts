@@ -20,4 +20,4 @@ export const generateVideoPlan = protectedProcedure
   })
   .input(z.object({ report: trendReportInput() }))
   .output(videoPlanSchema)
-  .mutation(({ ctx, input }) => ctx.services.trends.plans.generate.mutate({ report: input.report }));
+  .mutation(({ ctx, input }) => ctx.services.trends.plans.generate.mutate({ accountId: ctx.principal.accountId, report: input.report }));

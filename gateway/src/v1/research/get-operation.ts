@@ -1,7 +1,29 @@
+import { TRPCClientError } from '@trpc/client';
 import { z } from 'zod';
-import { operationSchema } from '@vrs/contracts';
+import { operationSchema, type Operation } from '@vrs/contracts';
+import type { GatewayContext } from '../../context';
+import { fromServiceError } from '../../errors/to-app-error';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
+
+const isNotFound = (error: unknown) => error instanceof TRPCClientError && fromServiceError(error).code === 'OPERATION_NOT_FOUND';
+
+/** Answers and reports live in research, plans in trends; an id is looked up in one, then the other. */
+export async function getOperationHandler({
+  ctx,
+  input,
+}: {
+  ctx: GatewayContext & { principal: { accountId: string } };
+  input: { id: string };
+}): Promise<Operation> {
+  const ref = { accountId: ctx.principal.accountId, operationId: input.id };
+  try {
+    return await ctx.services.research.operations.get.query(ref);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  return ctx.services.trends.plans.get.query(ref);
+}
 
 export const getOperation = protectedProcedure
   .meta({
@@ -10,8 +32,9 @@ export const getOperation = protectedProcedure
       path: '/operations/{id}',
       operationId: 'getOperation',
       tags: ['Research'],
-      summary: 'Get a stored answer or report',
-      description: 'The answer or report an `operationId` names, as it was returned, with what it was asked.',
+      summary: 'Get a stored answer, report or video plan',
+      description:
+        'Whatever an `operationId` we returned names — a cited answer or report (`kind` `answer` or `report`, with what it was asked) or a video plan (`kind` `plan`, with the topic of its report) — as it was returned. Another account’s operation is a 404 like an unknown one.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404],
     },
@@ -19,4 +42,4 @@ export const getOperation = protectedProcedure
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
   .output(operationSchema)
-  .query(({ ctx, input }) => ctx.services.research.operations.get.query({ accountId: ctx.principal.accountId, operationId: input.id }));
+  .query(getOperationHandler);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Operation } from '@vrs/contracts';
+import type { AnswerOperation } from '@vrs/contracts';
 import type { Store } from '@vrs/store';
 
-export interface OperationDoc extends Omit<Operation, 'id'> {
+export interface OperationDoc extends Omit<AnswerOperation, 'id'> {
   _id: string;
   accountId: string;
 }
@@ -13,7 +13,7 @@ export function createOperationsRepo(store: Store) {
   return {
     ensureIndexes: () => operations.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
 
-    async save(accountId: string, operation: Omit<Operation, 'id' | 'createdAt'>): Promise<Operation> {
+    async save(accountId: string, operation: Omit<AnswerOperation, 'id' | 'createdAt'>): Promise<AnswerOperation> {
       const doc: OperationDoc = { _id: randomUUID(), accountId, ...operation, createdAt: new Date().toISOString() };
       await operations.insertOne(doc);
       const { _id, accountId: _owner, ...stored } = doc;

@@ -34,11 +34,11 @@ const system =
  * (`model` names the producer). Evidence may cite only videos of the report: unknown ids are
  * removed, a claim left without any is dropped, and the caveats say so. No model → 503 AI_UNAVAILABLE.
  */
-export const generatePlan = ({ llm, clock, bus, logger }: TrendsDeps) =>
+export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
   procedure
     .input(generateVideoPlanInputSchema)
     .output(videoPlanSchema)
-    .mutation(async ({ input: { report } }): Promise<VideoPlan> => {
+    .mutation(async ({ input: { accountId, report } }): Promise<VideoPlan> => {
       if (!llm) throw new AppError('AI_UNAVAILABLE', 'No AI model is configured, so no plan can be written.');
       const { object, model } = await llm.generateObject({ schema: planDraftSchema, system, prompt: describeSample(report) });
       const grounded = groundCitations({
@@ -56,6 +56,9 @@ export const generatePlan = ({ llm, clock, bus, logger }: TrendsDeps) =>
         caveats: [...object.caveats, ...grounded.warnings],
         operationId: randomUUID(),
       };
+      // Stored before it is returned, so the operationId resolves as soon as the caller has it.
+      const { operationId, ...returned } = plan;
+      await plans.save(accountId, { id: operationId, kind: 'plan', query: report.query, createdAt: plan.generatedAt, ...returned });
       await bus
         .publish(trendsPlanGenerated, { operationId: plan.operationId, query: report.query, model, generatedAt: plan.generatedAt })
         .catch((error: unknown) => logger.error({ err: error, operationId: plan.operationId }, 'trends.plan.generated not published'));

@@ -58,8 +58,10 @@ describe('trends service over an in-process provider, without a model', () => {
 
   it('a plan without a model is AI_UNAVAILABLE', async () => {
     const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 8, mode: 'deterministic' });
-    await expect(trends.call.plans.generate({ report })).rejects.toMatchObject({ cause: expect.any(AppError) });
-    await expect(trends.call.plans.generate({ report })).rejects.toMatchObject({ cause: { code: 'AI_UNAVAILABLE' } });
+    await expect(trends.call.plans.generate({ accountId: 'acct_test', report })).rejects.toMatchObject({ cause: expect.any(AppError) });
+    await expect(trends.call.plans.generate({ accountId: 'acct_test', report })).rejects.toMatchObject({
+      cause: { code: 'AI_UNAVAILABLE' },
+    });
   });
 });
 
