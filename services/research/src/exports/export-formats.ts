@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import type { ExportFormat } from '@vrs/contracts';
 import type { EvidenceDoc } from '../repo/evidence-repo';
 
@@ -32,12 +33,11 @@ function publicItem(doc: EvidenceDoc): Record<(typeof fields)[number], string | 
   };
 }
 
-/** RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes. */
-function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+/**
+ * One RFC 4180 record (CRLF). A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`,
+ * tab, CR first) gets a leading `'`: evidence text comes from YouTube and from users.
+ */
+const csvRecord = (cells: (string | number | undefined)[]) => stringify([cells], { escape_formulas: true, record_delimiter: 'windows' });
 
 /** `1:02:03` from milliseconds, for people reading a Markdown export. */
 function timestamp(ms: number): string {
@@ -58,8 +58,8 @@ export const exportFormatters: Record<ExportFormat, ExportFormatter> = {
   csv: {
     contentType: 'text/csv; charset=utf-8',
     extension: 'csv',
-    head: () => `${fields.join(',')}\r\n`,
-    item: (doc) => `${fields.map((field) => csvField(publicItem(doc)[field])).join(',')}\r\n`,
+    head: () => csvRecord([...fields]),
+    item: (doc) => csvRecord(fields.map((field) => publicItem(doc)[field])),
     tail: () => '',
   },
   markdown: {
