@@ -7,3 +7,4 @@ export * from './research';
 export * from './provider';
 export * from './trends';
 export * from './operations';
+export * from './relative-time';

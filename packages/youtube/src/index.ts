@@ -4,4 +4,3 @@ export type { NewestCommentsOptions } from './operations/get-newest-comments';
 export type { CaptionFormat, TranscriptOptions } from './operations/get-transcript';
 export type { SearchFilter, SearchOptions } from './operations/search';
 export * from './shapes';
-export { hoursFromRelativeText } from './normalize/relative-time';

@@ -1,5 +1,4 @@
-import type { Channel, Comparison, Video } from '@vrs/contracts';
-import { hoursFromRelativeText } from '@vrs/youtube';
+import { hoursFromRelativeText, type Channel, type Comparison, type Video } from '@vrs/contracts';
 
 type ComparedVideo = NonNullable<Comparison['videos']>[number];
 type ComparedChannel = NonNullable<Comparison['channels']>[number];

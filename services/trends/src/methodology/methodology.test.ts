@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchVideo } from '@vrs/contracts';
+import { hoursFromRelativeText, type SearchVideo } from '@vrs/contracts';
 import { reportConfidence } from './confidence';
 import { diversifiedSample } from './sample';
-import { hoursFromRelativeText } from '@vrs/youtube';
 import { percentileRank, median } from './stats';
 import { scoreSample } from './score-sample';
 import { channelBaselineViewsPerHour, observedSignals } from './signals';

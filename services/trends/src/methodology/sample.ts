@@ -1,5 +1,4 @@
-import type { SearchVideo } from '@vrs/contracts';
-import { hoursFromRelativeText } from '@vrs/youtube';
+import { hoursFromRelativeText, type SearchVideo } from '@vrs/contracts';
 
 /** At most this many videos of one channel: one channel must not make the trend. */
 export const maxVideosPerChannel = 2;

@@ -1,4 +1,4 @@
-import { hoursFromRelativeText } from '@vrs/youtube';
+import { hoursFromRelativeText } from '@vrs/contracts';
 import { median, round } from './stats';
 
 /** A video's public counts at one moment: what a snapshot keeps. */
