@@ -1,20 +1,40 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '@vrs/kit';
 import type { Scope } from '@vrs/contracts';
 import type { Principal } from '../context';
 import type { GatewayServices } from '../services';
 import { bearerToken, singleHeader, type Authenticator } from './authenticator';
-import { TtlCache } from './ttl-cache';
 
 export const apiKeyPrefix = 'aty_';
 
-/** Verifies keys with the billing service; a short-lived cache keeps the hot path free of a service call. */
-export function createApiKeyVerifier(services: GatewayServices, options: { cacheTtlMs: number }) {
-  const cache = new TtlCache<string, { accountId: string; keyId: string; scopes: Scope[] } | null>(options.cacheTtlMs, 10_000);
-  return async (key: string) => {
-    const cached = cache.get(key);
-    if (cached !== undefined) return cached;
+interface VerifiedKey {
+  accountId: string;
+  keyId: string;
+  scopes: Scope[];
+}
+
+/**
+ * Verifies keys with the billing service; short-lived caches keep the hot path free of a service
+ * call. Known and unknown keys are cached apart, so a flood of made-up keys only churns the unknown
+ * ones and never evicts a customer's key. Entries are keyed by the key's hash, not the key.
+ */
+export function createApiKeyVerifier(services: GatewayServices, options: { cacheTtlMs: number; maxKeys?: number }) {
+  const caching = options.cacheTtlMs > 0;
+  const known = new LRUCache<string, VerifiedKey>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
+  const unknown = new LRUCache<string, true>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
+  return async (key: string): Promise<VerifiedKey | null> => {
+    const hash = createHash('sha256').update(key).digest('base64url');
+    if (caching) {
+      const cached = known.get(hash);
+      if (cached) return cached;
+      if (unknown.has(hash)) return null;
+    }
     const verified = await services.billing.apiKeys.verify.query({ key });
-    cache.set(key, verified);
+    if (caching) {
+      if (verified) known.set(hash, verified);
+      else unknown.set(hash, true);
+    }
     return verified;
   };
 }

@@ -1,7 +1,7 @@
 import { AppError } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 import { singleHeader, type Authenticator } from './authenticator';
-import { TtlCache } from './ttl-cache';
+import { LRUCache } from 'lru-cache';
 
 /**
  * `X-Demo-User: <value>` selects an isolated demo account per value, for local development only.
@@ -9,8 +9,8 @@ import { TtlCache } from './ttl-cache';
  * production 401 for a missing key.
  */
 export function demoUserAuthenticator(services: GatewayServices, options: { enabled: boolean }): Authenticator {
-  // A demo value maps to one account forever, so the mapping can be cached without expiry worries.
-  const accounts = new TtlCache<string, string>(3_600_000, 10_000);
+  // A demo value maps to one account forever, so the mapping is cached without expiry.
+  const accounts = new LRUCache<string, string>({ max: 10_000 });
   return {
     scheme: 'demoUser',
     async authenticate(req) {

@@ -60,4 +60,42 @@ describe('index cache', () => {
     await cache.indexFor('b', 1);
     expect(loads).toEqual([['b', 0]]);
   });
+
+  it('keeps the indexes within maxLoadedChars, dropping the least recently searched first', async () => {
+    const text = (n: number) => 'word '.repeat(n / 5);
+    const { repo, loads } = recordingRepo({
+      small: [{ _id: 's1', text: text(100) }],
+      big: [{ _id: 'b1', text: text(800) }],
+      big2: [{ _id: 'c1', text: text(800) }],
+      huge: [{ _id: 'h1', text: text(5_000) }],
+    });
+    const cache = createIndexCache(repo, { maxProjects: 10, maxLoadedChars: 1_000 });
+    await cache.indexFor('small', 1);
+    await cache.indexFor('big', 1);
+    loads.length = 0;
+    await cache.indexFor('small', 1);
+    await cache.indexFor('big', 1);
+    expect(loads).toEqual([]);
+
+    // Larger than the whole budget: searched, never kept, and it does not push the others out.
+    expect((await cache.indexFor('huge', 1)).documentCount).toBe(1);
+    await cache.indexFor('huge', 1);
+    expect(loads).toEqual([
+      ['huge', 0],
+      ['huge', 0],
+    ]);
+    loads.length = 0;
+    await cache.indexFor('small', 1);
+    await cache.indexFor('big', 1);
+    expect(loads).toEqual([]);
+
+    // Another large project fits only by dropping the least recently searched one (big, not small).
+    await cache.indexFor('small', 1);
+    await cache.indexFor('big2', 1);
+    loads.length = 0;
+    await cache.indexFor('small', 1);
+    await cache.indexFor('big2', 1);
+    await cache.indexFor('big', 1);
+    expect(loads).toEqual([['big', 0]]);
+  });
 });

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { GatewayServices } from '../services';
+import { createApiKeyVerifier } from './api-key-authenticators';
+
+/** Billing's verify procedure, answering from a fixed set of keys and counting its calls. */
+function billingWithKeys(keys: Record<string, string>) {
+  const calls: string[] = [];
+  const services = {
+    billing: {
+      apiKeys: {
+        verify: {
+          query: async ({ key }: { key: string }) => {
+            calls.push(key);
+            const accountId = keys[key];
+            return accountId ? { accountId, keyId: `key_${accountId}`, scopes: ['data:read'] } : null;
+          },
+        },
+      },
+    },
+  } as unknown as GatewayServices;
+  return { services, calls };
+}
+
+describe('API key verification cache', () => {
+  it('serves a known key from the cache, however many unknown keys flood in', async () => {
+    const { services, calls } = billingWithKeys({ aty_good: 'acct_1' });
+    const verify = createApiKeyVerifier(services, { cacheTtlMs: 60_000, maxKeys: 100 });
+    expect(await verify('aty_good')).toMatchObject({ accountId: 'acct_1' });
+    for (let n = 0; n < 1_000; n++) expect(await verify(`aty_bad_${n}`)).toBeNull();
+    calls.length = 0;
+    expect(await verify('aty_good')).toMatchObject({ accountId: 'acct_1' });
+    // A recently refused key is refused from the cache too.
+    expect(await verify('aty_bad_999')).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
+  it('asks billing every time when caching is off (AUTH_CACHE_TTL_MS=0), so revocation is immediate', async () => {
+    const { services, calls } = billingWithKeys({ aty_good: 'acct_1' });
+    const verify = createApiKeyVerifier(services, { cacheTtlMs: 0 });
+    await verify('aty_good');
+    await verify('aty_good');
+    await verify('aty_bad');
+    await verify('aty_bad');
+    expect(calls).toEqual(['aty_good', 'aty_good', 'aty_bad', 'aty_bad']);
+  });
+});
