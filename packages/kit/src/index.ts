@@ -3,6 +3,7 @@ export * from './logger';
 export * from './app-error';
 export * from './config';
 export * from './trpc';
+export * from './ids';
 export * from './listen';
 export * from './process-alive';
 export * from './service-server';

@@ -1,5 +1,5 @@
+import { newId } from './ids';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
 
 /** What follows one request through tRPC calls and NATS events: its id and who made it. */
 export interface RequestContext {
@@ -23,5 +23,5 @@ export function currentRequestId(): string | undefined {
 }
 
 export function newRequestId(): string {
-  return `req_${randomUUID().replaceAll('-', '')}`;
+  return newId('req');
 }

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
 
-/** An opaque id such as `acct_<uuid without dashes>`: unguessable and unique without coordination. */
-export function newId(prefix: string): string {
-  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
-}
-
 let lastMs = 0;
 let sequence = 0;
 

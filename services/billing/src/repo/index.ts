@@ -1,7 +1,7 @@
 import type { Store } from '@vrs/store';
 import { createAccountsRepo, type AccountDoc } from './accounts';
 import { createApiKeysRepo } from './api-keys';
-import { newId } from './ids';
+import { newId } from '@vrs/kit';
 import { createLedgerRepo } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
 

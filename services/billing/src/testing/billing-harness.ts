@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryBus } from '@vrs/bus';
 import { createCallerFactory, rootLogger } from '@vrs/kit';
 import { openStore } from '@vrs/store';
+import { openTestBus } from '@vrs/testing/test-bus';
 import { createBillingModule } from '../module';
 
 export const startingCredits = 50;
@@ -12,7 +12,7 @@ export const startingCredits = 50;
 export async function startBilling() {
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-billing-'));
   const store = await openStore({ service: 'billing', dataDir });
-  const bus = createMemoryBus();
+  const bus = await openTestBus('billing');
   const module = await createBillingModule({
     store,
     bus,

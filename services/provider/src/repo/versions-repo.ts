@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Store } from '@vrs/store';
+import { newId } from '@vrs/kit';
 
 /** What a version holds; `data` is the YouTube adapter's output, shaped for the public answer on read. */
 export type VersionKind = 'video' | 'transcript' | 'comments' | 'newestComments' | 'channel' | 'channelPlaylists' | 'playlist' | 'search';
@@ -28,7 +28,7 @@ export function createVersionsRepo(store: Store) {
 
     async save<T>(kind: VersionKind, key: string, data: T): Promise<VersionDoc<T>> {
       const version: VersionDoc<T> = {
-        _id: `ver_${randomUUID().replaceAll('-', '')}`,
+        _id: newId('ver'),
         kind,
         key,
         fetchedAt: new Date().toISOString(),

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Comparison } from '@vrs/contracts';
 import type { Store } from '@vrs/store';
+import { newId } from '@vrs/kit';
 
 export interface ComparisonDoc extends Omit<Comparison, 'id'> {
   _id: string;
@@ -17,7 +17,7 @@ export function createComparisonsRepo(store: Store) {
         _id,
         accountId: _owner,
         ...stored
-      }: ComparisonDoc = { _id: `cmp_${randomUUID().replaceAll('-', '')}`, accountId, ...comparison, createdAt: new Date().toISOString() };
+      }: ComparisonDoc = { _id: newId('cmp'), accountId, ...comparison, createdAt: new Date().toISOString() };
       await comparisons.insertOne({ _id, accountId, ...stored });
       return { id: _id, ...stored };
     },

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
 import { DuplicateKeyError, type Store } from '@vrs/store';
+import { newId } from '@vrs/kit';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
 /** An item made by an import: it also names the platform it came from. */
@@ -27,7 +27,7 @@ export type IndexableEvidence = Pick<EvidenceDoc, '_id' | 'text' | 'sourceKey' |
 const indexableProjection = { text: 1, sourceKey: 1, entityId: 1, startMs: 1, provider: 1 } as const;
 
 export function newEvidenceId(): string {
-  return `ev_${randomUUID().replaceAll('-', '')}`;
+  return newId('ev');
 }
 
 export function createEvidenceRepo(store: Store) {

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Export } from '@vrs/contracts';
 import type { Store } from '@vrs/store';
+import { newId } from '@vrs/kit';
 
 export interface ExportDoc extends Omit<Export, 'id'> {
   _id: string;
@@ -23,7 +23,7 @@ interface ExportChunkDoc {
 }
 
 export function newExportId(): string {
-  return `exp_${randomUUID().replaceAll('-', '')}`;
+  return newId('exp');
 }
 
 export function createExportsRepo(store: Store) {

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
 import type { Store } from '@vrs/store';
+import { newId } from '@vrs/kit';
 
 export type JobVideo = z.infer<typeof jobVideoSchema>;
 export type JobError = z.infer<typeof jobErrorSchema>;
@@ -29,7 +29,7 @@ export interface JobDoc {
 export const activeJobStatuses: JobStatus[] = ['queued', 'running'];
 
 export function newJobId(): string {
-  return `job_${randomUUID().replaceAll('-', '')}`;
+  return newId('job');
 }
 
 export function createJobsRepo(store: Store) {

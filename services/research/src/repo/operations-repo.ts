@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { AnswerOperation } from '@vrs/contracts';
 import type { Store } from '@vrs/store';
+import { newUuid } from '@vrs/kit';
 
 export interface OperationDoc extends Omit<AnswerOperation, 'id'> {
   _id: string;
@@ -14,7 +14,7 @@ export function createOperationsRepo(store: Store) {
     ensureIndexes: () => operations.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
 
     async save(accountId: string, operation: Omit<AnswerOperation, 'id' | 'createdAt'>): Promise<AnswerOperation> {
-      const doc: OperationDoc = { _id: randomUUID(), accountId, ...operation, createdAt: new Date().toISOString() };
+      const doc: OperationDoc = { _id: newUuid(), accountId, ...operation, createdAt: new Date().toISOString() };
       await operations.insertOne(doc);
       const { _id, accountId: _owner, ...stored } = doc;
       return { id: _id, ...stored };

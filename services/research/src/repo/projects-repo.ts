@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Store } from '@vrs/store';
+import { newUuid } from '@vrs/kit';
 
 export interface ProjectDoc {
   _id: string;
@@ -25,7 +25,7 @@ export function createProjectsRepo(store: Store) {
     ensureIndexes: () => projects.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' }]),
 
     async create(accountId: string, name: string): Promise<ProjectDoc> {
-      const project: ProjectDoc = { _id: randomUUID(), accountId, name, createdAt: new Date().toISOString(), indexVersion: 0 };
+      const project: ProjectDoc = { _id: newUuid(), accountId, name, createdAt: new Date().toISOString(), indexVersion: 0 };
       await projects.insertOne(project);
       return project;
     },

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Store } from '@vrs/store';
 import type { CountsAt } from '../methodology/signals';
+import { newId } from '@vrs/kit';
 
 /** One video's public counts as one report saw them. Snapshots are only ever added. */
 export interface SnapshotDoc extends CountsAt {
@@ -44,7 +44,7 @@ export function createSnapshotsRepo(store: Store) {
     save: (reportId: string, taken: readonly (CountsAt & { videoId: string; channelId: string })[]) =>
       taken.length === 0
         ? Promise.resolve()
-        : snapshots.insertMany(taken.map((snapshot) => ({ _id: `snap_${randomUUID().replaceAll('-', '')}`, reportId, ...snapshot }))),
+        : snapshots.insertMany(taken.map((snapshot) => ({ _id: newId('snap'), reportId, ...snapshot }))),
 
     ping: () => store.ping(),
   };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import { trendsMethodologyVersion, trendsReportGenerated, type SearchVideo, type TrendReport, type Video } from '@vrs/contracts';
 import type { TrendsDeps } from '../trends-deps';
@@ -7,6 +6,7 @@ import { diversifiedSample, recencyWindowDays, type Candidate } from '../methodo
 import { scoreSample, type EnrichedVideo } from '../methodology/score-sample';
 import { channelBaselineViewsPerHour, hoursBetween } from '../methodology/signals';
 import { generateInsights } from './insights';
+import { newId } from '@vrs/kit';
 
 /** One sentence per formula of docs/methodology/trends-3.0.md, as the report's `methodology` field. */
 export const methodologySummary = [
@@ -134,7 +134,7 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
     );
 
   const scored = scoreSample(enriched, now, recencyWindowDays);
-  const reportId = `trr_${randomUUID().replaceAll('-', '')}`;
+  const reportId = newId('trr');
   // Saved after the read above, so a report never measures against its own snapshot.
   await snapshots.save(
     reportId,

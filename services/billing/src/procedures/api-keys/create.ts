@@ -1,8 +1,7 @@
 import { createApiKeyInputSchema, createdApiKeySchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, newId, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { displayPrefixLength, generateApiKey, hashApiKey } from '../../repo/api-keys';
-import { newId } from '../../repo/ids';
 
 /** Issues a key. The key is in this response only; what is stored is its hash and a display prefix. */
 export function createApiKey({ repo, logger }: BillingDeps) {

@@ -1,7 +1,6 @@
 import { reservationSchema, reserveCreditsInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, newId, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
-import { newId } from '../../repo/ids';
 
 /**
  * Holds credits before a metered operation runs. The hold is one conditional update on the account

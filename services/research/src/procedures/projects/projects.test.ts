@@ -17,7 +17,7 @@ describe('projects', () => {
     const bobs = await h.api.projects.create({ accountId: bob, name: 'Bob’s' });
 
     expect(first).toEqual({
-      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       name: 'Shorts research',
       createdAt: expect.any(String),
     });

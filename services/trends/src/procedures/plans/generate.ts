@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { groundCitations } from '@vrs/ai';
 import { generateVideoPlanInputSchema, trendsPlanGenerated, videoPlanSchema, type VideoPlan } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, newUuid, procedure } from '@vrs/kit';
 import { describeSample } from '../../report/sample-prompt';
 import type { TrendsDeps } from '../../trends-deps';
 
@@ -54,7 +53,7 @@ export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
         ...object,
         evidence: grounded.claims,
         caveats: [...object.caveats, ...grounded.warnings],
-        operationId: randomUUID(),
+        operationId: newUuid(),
       };
       // Stored before it is returned, so the operationId resolves as soon as the caller has it.
       const { operationId, ...returned } = plan;
