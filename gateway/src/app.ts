@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import { AppError, createLogger, newRequestId, runWithRequestContext, type HealthReport } from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
+import { accessLog } from './access-log';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
 import type { GatewayServices } from './services';
@@ -119,6 +120,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.use(assignRequestId);
+  app.use(accessLog(createLogger('access')));
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
   app.use(emptyBodyAsJson);
   app.use(enterRequestContext);
