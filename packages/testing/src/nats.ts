@@ -21,6 +21,9 @@ export function uniqueNamespace(label: string): string {
   return `t_${label}_${process.pid}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** Servers already named in this process: harnesses ask for one per test. */
+const announced = new Set<string>();
+
 function log(message: string): void {
   console.info(`[nats] ${message}`);
 }
@@ -148,7 +151,8 @@ async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
 export async function ensureNatsServer(preferredUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222'): Promise<NatsServerHandle> {
   const running = await probeNats(preferredUrl);
   if (running?.jetstream) {
-    log(`using the running server at ${preferredUrl}`);
+    if (!announced.has(preferredUrl)) log(`using the running server at ${preferredUrl}`);
+    announced.add(preferredUrl);
     return { url: preferredUrl, stop: async () => {} };
   }
   if (running) throw new Error(`The NATS server at ${preferredUrl} runs without JetStream. ${howToGetNats}`);

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryBus, type EventBus } from '@vrs/bus';
+import type { EventBus } from '@vrs/bus';
 import { createCallerFactory, rootLogger } from '@vrs/kit';
 import { openStore } from '@vrs/store';
 import type { YouTubeClientOptions } from '@vrs/youtube';
 import { startReplay } from '@vrs/testing/youtube-replay';
+import { openTestBus } from '@vrs/testing/test-bus';
 import { createProviderModule } from '../module';
 
 export interface PublishedEvent {
@@ -32,7 +33,7 @@ export async function startProvider(youtube: Partial<YouTubeClientOptions> = {})
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-provider-'));
   const store = await openStore({ service: 'provider', dataDir });
   const published: PublishedEvent[] = [];
-  const bus = createMemoryBus();
+  const bus = await openTestBus('provider');
   const fake = await startReplay();
   const module = await createProviderModule({
     store,

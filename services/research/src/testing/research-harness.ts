@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryBus, type EventBus } from '@vrs/bus';
+import type { EventBus } from '@vrs/bus';
 import { appErrorDataOf, createLogger, type AppErrorData } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
+import { openTestBus } from '@vrs/testing/test-bus';
 import type { TRPCError } from '@trpc/server';
 import { createResearchModule, type ResearchModuleOptions } from '../module';
 import type { ProviderClient } from '../provider-client';
@@ -36,10 +37,12 @@ export async function startResearch(store: Store, bus: EventBus, options: Partia
 export type ResearchInstance = Awaited<ReturnType<typeof startResearch>>;
 
 /**
- * An embedded store in a fresh temp dir, a bus (the in-process one unless given), and one started
- * instance over them. `close` stops every instance, then closes the bus and the store.
+ * An embedded store in a fresh temp dir, a bus (JetStream on the machine's nats-server, in a
+ * namespace of this harness's own, unless given), and one started instance over them. `close` stops
+ * every instance, then closes the bus (deleting its namespace) and the store.
  */
-export async function createHarness(bus: EventBus = createMemoryBus()) {
+export async function createHarness(givenBus?: EventBus) {
+  const bus = givenBus ?? (await openTestBus('research'));
   const dataDir = await mkdtemp(join(tmpdir(), 'research-test-'));
   const store = await openStore({ service: 'research', dataDir });
   const instances: ResearchInstance[] = [];

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Llm } from '@vrs/ai';
-import { createMemoryBus } from '@vrs/bus';
 import { createCallerFactory, createServiceClient, rootLogger } from '@vrs/kit';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { openStore } from '@vrs/store';
 import { startReplay } from '@vrs/testing/youtube-replay';
+import { openTestBus } from '@vrs/testing/test-bus';
 import { createTrendsModule } from '../module';
 
 /**
@@ -21,7 +21,7 @@ export async function startTrends(options: { llm?: Llm | null; clockControl?: bo
     openStore({ service: 'provider', dataDir }),
     openStore({ service: 'trends', dataDir }),
   ]);
-  const bus = createMemoryBus();
+  const bus = await openTestBus('trends');
   const fake = await startReplay();
   const logger = rootLogger.child({ component: 'trends-test' }, { level: 'silent' });
   const provider = await createProviderModule({
