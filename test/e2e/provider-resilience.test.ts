@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { deleteNamespace } from '@vrs/bus';
-import { apiClient, eventually, type ApiCall, type ApiResponse } from '@vrs/testing/api-client';
+import { apiClient, type ApiCall, type ApiResponse } from '@vrs/testing/api-client';
 import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { startFakeYouTube, type FakeYouTube } from '@vrs/testing/upstreams/youtube/server';
@@ -21,7 +21,7 @@ function expectError(response: ApiResponse, status: number, code: string, detail
 /**
  * A stack of its own: one gateway hosting every service in-process, its provider talking to a fake
  * upstream nobody else uses, with a short timeout and a breaker that opens after 3 consecutive
- * transport failures. Upstream hits are then this file's alone, and an open breaker stops nobody else.
+ * transport failures and stays open for the rest of the file (so that test comes last). Upstream hits are then this file's alone, and an open breaker stops nobody else.
  */
 describe('upstream failures, retries and the circuit breaker (a stack of its own)', () => {
   let fake: FakeYouTube;
@@ -47,7 +47,9 @@ describe('upstream failures, retries and the circuit breaker (a stack of its own
         YOUTUBE_RETRIES: '1',
         YOUTUBE_RETRY_BASE_DELAY_MS: '5',
         YOUTUBE_BREAKER_THRESHOLD: '3',
-        YOUTUBE_BREAKER_HALF_OPEN_MS: '400',
+        // Long enough that the circuit can never half-open during the test, however loaded the machine:
+        // its recovery is tested against a controlled clock in packages/youtube (resilience.test.ts).
+        YOUTUBE_BREAKER_HALF_OPEN_MS: '600000',
       },
       inject('logDir'),
     );
@@ -97,7 +99,7 @@ describe('upstream failures, retries and the circuit breaker (a stack of its own
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('opens the circuit after consecutive failures, stops calling YouTube, and closes again', async () => {
+  it('opens the circuit after consecutive failures and stops calling YouTube, while saved versions are served', async () => {
     // A success first: the breaker counts consecutive failures, and earlier tests left some.
     expect((await api('GET', videoPath('vrsFixture1', '?refresh=true'))).status).toBe(200);
     fake.reset();
@@ -107,7 +109,9 @@ describe('upstream failures, retries and the circuit breaker (a stack of its own
     expectError(await api('GET', videoPath('vrsFixture1', '?refresh=true')), 503, 'UPSTREAM_UNAVAILABLE', { reason: 'circuit_open' });
     expect(reelHits()).toBe(3);
 
-    // Open: requests fail fast and YouTube sees none of them; saved versions are still served.
+    // Open: requests fail fast and YouTube sees none of them, even once it has recovered; saved
+    // versions are still served.
+    fake.reset();
     for (let i = 0; i < 5; i++) {
       expectError(await api('GET', videoPath('vrsFixture1', '?refresh=true')), 503, 'UPSTREAM_UNAVAILABLE', {
         reason: 'circuit_open',
@@ -115,17 +119,6 @@ describe('upstream failures, retries and the circuit breaker (a stack of its own
       });
     }
     expect((await api('GET', videoPath('vrsFixture1'))).status).toBe(200);
-    expect(reelHits()).toBe(3);
-
-    // YouTube recovers; once the breaker lets a trial call through, it closes.
-    fake.reset();
-    await eventually(async () => ((await api('GET', videoPath('vrsFixture1', '?refresh=true'))).status === 200 ? true : undefined), {
-      timeoutMs: 10_000,
-      intervalMs: 50,
-      what: 'the circuit to close',
-    });
-    expect(reelHits()).toBe(1);
-    expect((await api('GET', videoPath('vrsFixture1', '?refresh=true'))).status).toBe(200);
-    expect(reelHits()).toBe(2);
+    expect(reelHits()).toBe(0);
   });
 });

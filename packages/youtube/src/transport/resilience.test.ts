@@ -1,9 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('resilience');
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const reel = 'reel/reel_item_watch';
 
 describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against the fake upstream', () => {
@@ -54,7 +53,14 @@ describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('opens the circuit after consecutive failures, stops calling upstream, and closes again', async () => {
+    // The breaker reads Date.now(): frozen, however slow this machine is, the circuit cannot half-open
+    // before the test says the time has passed. Timers and sockets stay real.
+    vi.useFakeTimers({ toFake: ['Date'] });
     const client = testClient(fake, { retries: 0, breaker: { failureThreshold: 3, halfOpenAfterMs: 300 } });
     fake.addFault({ match: { endpoint: reel }, kind: 'status', status: 500 });
     for (let i = 0; i < 3; i += 1) await expect(client.getVideo('rCAS2eD-mcw')).rejects.toMatchObject({ reason: 'upstream_error' });
@@ -65,9 +71,13 @@ describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against
       await expect(client.getVideo('rCAS2eD-mcw')).rejects.toMatchObject({ reason: 'circuit_open', transient: true });
     expect(fake.hits().byEndpoint[reel]).toBe(3);
 
-    // Half-open after the configured time: one trial call goes through and, succeeding, closes it.
+    // Still open just before the configured time; half-open after it: one trial call goes through and,
+    // succeeding, closes it.
     fake.reset();
-    await sleep(350);
+    vi.advanceTimersByTime(299);
+    await expect(client.getVideo('rCAS2eD-mcw')).rejects.toMatchObject({ reason: 'circuit_open' });
+    expect(fake.hits().byEndpoint[reel] ?? 0).toBe(0);
+    vi.advanceTimersByTime(1);
     await expect(client.getVideo('rCAS2eD-mcw')).resolves.toMatchObject({ id: 'rCAS2eD-mcw' });
     await expect(client.getVideo('rCAS2eD-mcw')).resolves.toMatchObject({ id: 'rCAS2eD-mcw' });
     expect(fake.hits().byEndpoint[reel]).toBe(2);
