@@ -1,8 +1,18 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
-import { AppError, createLogger, newRequestId, runWithRequestContext, type HealthReport } from '@vrs/kit';
+import {
+  AppError,
+  createLogger,
+  internalTokenHeader,
+  isInternalToken,
+  newRequestId,
+  runWithRequestContext,
+  type HealthReport,
+} from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
 import { accessLog } from './access-log';
+import { canonicalPath } from './edge/canonical-path';
+import { assertJsonDepth, JsonTooDeepError } from './edge/json-depth';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
 import type { GatewayServices } from './services';
@@ -58,12 +68,19 @@ function emptyBodyAsJson(req: Request, _res: Response, next: NextFunction) {
   next();
 }
 
+/**
+ * body-parser's failures, in our codes. Anything else it refuses with a 4xx (a body shorter than its
+ * Content-Length, a gzip header on a plain body, an aborted upload) is a body we could not read.
+ */
 function bodyParserError(error: unknown): AppError | undefined {
-  const type = (error as { type?: string }).type;
+  if (error instanceof JsonTooDeepError) return new AppError('JSON_TOO_DEEP');
+  const { type, status } = error as { type?: string; status?: number };
   if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON');
   if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.');
+  if (type === 'charset.unsupported') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 JSON.');
+  if (type === 'encoding.unsupported')
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body uncompressed, or with Content-Encoding gzip, deflate or br.');
+  if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('MALFORMED_BODY');
   return undefined;
 }
 
@@ -91,6 +108,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     authError: request.authError,
     credits: {},
     services,
+    internalCaller: isInternalToken(request.get(internalTokenHeader), config.INTERNAL_TOKEN),
     readiness: deps.readiness,
     log,
   });
@@ -121,7 +139,8 @@ export function createGatewayApp(deps: GatewayDependencies) {
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   app.use(assignRequestId);
   app.use(accessLog(createLogger('access')));
-  app.use(express.json({ limit: config.BODY_LIMIT_BYTES }));
+  app.use(canonicalPath);
+  app.use(express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body) => assertJsonDepth(body) }));
   app.use(emptyBodyAsJson);
   app.use(enterRequestContext);
 

@@ -31,6 +31,8 @@ export interface GatewayContext {
   authError?: AppError;
   credits: CreditFigures;
   services: GatewayServices;
+  /** The caller presented the internal token (operators, orchestrators): it may see dependency details. */
+  internalCaller: boolean;
   /** Checks every dependency this gateway needs (readiness probe). */
   readiness: () => Promise<HealthReport>;
   log: Logger;

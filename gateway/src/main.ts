@@ -5,6 +5,7 @@ import { checkDependencies, createLogger, createShutdown, listen, type HealthRep
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
+import { answerClientErrorsInEnvelope } from './edge/client-errors';
 import { connectServices } from './services-host';
 import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthenticator } from './auth/api-key-authenticators';
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
@@ -70,6 +71,7 @@ async function main() {
   });
 
   const server = createServer(app);
+  answerClientErrorsInEnvelope(server, logger);
   await listen(server, { port: config.PORT, host: config.HOST, setting: 'PORT' });
   server.keepAliveTimeout = 65_000;
   shutdown.onShutdown(

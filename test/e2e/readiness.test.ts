@@ -17,7 +17,7 @@ describe('readiness', () => {
       inject('logDir'),
     );
     try {
-      const api = apiClient(gateway.url);
+      const api = apiClient(gateway.url, { 'x-internal-token': inject('stackEnv').INTERNAL_TOKEN! });
       const ready = await api('GET', '/v1/health/ready');
       expect(ready.status).toBe(200);
       expect(Object.keys(ready.body.dependencies).sort()).toEqual(['billing', 'bus', 'provider', 'rateLimitStore', 'research', 'trends']);
@@ -36,6 +36,11 @@ describe('readiness', () => {
       expect((await api('GET', '/v1/health')).status).toBe(200);
       // And it still serves: rate-limit counters are unreachable, which lets requests through rather than failing them.
       const served = await api('GET', '/v1/projects', { headers: { 'x-demo-user': 'during-outage' } });
+      // The public sees that it is down, not why.
+      const anonymous = await apiClient(gateway.url)('GET', '/v1/health/ready');
+      expect(anonymous.status).toBe(503);
+      expect(anonymous.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(anonymous.body.error.details).toBeUndefined();
       expect(served.status).toBe(200);
     } finally {
       await gateway.stop();

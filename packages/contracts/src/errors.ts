@@ -4,6 +4,10 @@
  */
 export const errorCodes = {
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  JSON_TOO_DEEP: { status: 400, message: 'The JSON body nests arrays and objects deeper than 64 levels.' },
+  MALFORMED_BODY: { status: 400, message: 'The request body could not be read: truncated, or not in its declared Content-Encoding.' },
+  MALFORMED_PATH: { status: 400, message: 'The request path has a malformed percent-escape.' },
+  MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP/1.1.' },
   UNAUTHENTICATED: { status: 401, message: 'Authentication required: send an API key as `Authorization: Bearer aty_…` or `X-API-Key`.' },
   INVALID_API_KEY: { status: 401, message: 'The API key is not valid or has been revoked.' },
   DEMO_MODE_DISABLED: { status: 401, message: 'X-Demo-User is accepted only when demo mode is on.' },
@@ -37,6 +41,7 @@ export const errorCodes = {
   VALIDATION_FAILED: { status: 422, message: 'The request failed validation.' },
   QUERY_REQUIRED: { status: 422, message: 'The query parameter `q` is required and must not be blank.' },
   PROVIDER_NOT_SUPPORTED: { status: 422, message: 'Unsupported provider: the only supported provider is `youtube`.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers exceed 16 KB.' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded. Retry after the time given in Retry-After.' },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A service this operation depends on is unavailable.' },

@@ -11,6 +11,11 @@ export const internalTokenHeader = 'x-internal-token';
 export const requestIdHeader = 'x-request-id';
 export const callerHeader = 'x-caller';
 
+/** Constant-time comparison of a presented internal token with the configured one. */
+export function isInternalToken(given: string | undefined, expected: string | undefined): boolean {
+  return expected !== undefined && sameSecret(given, expected);
+}
+
 function sameSecret(given: string | undefined, expected: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);

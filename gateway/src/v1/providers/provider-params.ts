@@ -27,9 +27,21 @@ export const refreshParam = () =>
 export const continuationParam = () =>
   z.string().min(1).max(4000).optional().describe('Opaque token from the `continuation` of the previous page.');
 
-export const videoIdParam = () => z.string().min(1).max(100).describe('YouTube video id.');
+export const videoIdParam = () =>
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a YouTube video id (letters, digits, - and _)')
+    .describe('YouTube video id.');
 
-export const channelIdParam = () => z.string().min(1).max(200).describe('Channel id (`UC…`) or handle (`@name`).');
+export const channelIdParam = () =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s/%?#\p{Cc}]+$/u, 'must be a channel id (`UC…`) or a handle (`@name`)')
+    .describe('Channel id (`UC…`) or handle (`@name`).');
 
 /**
  * Hands the result on and tells metering which price applies: the cached one when a saved version

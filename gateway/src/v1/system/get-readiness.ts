@@ -4,7 +4,13 @@ import { publicProcedure } from '../../trpc';
 
 const dependencyStatusSchema = z.object({ ok: z.boolean(), latencyMs: z.number(), detail: z.string().optional() });
 const readinessSchema = z
-  .object({ status: z.literal('ready'), dependencies: z.record(z.string(), dependencyStatusSchema) })
+  .object({
+    status: z.literal('ready'),
+    dependencies: z
+      .record(z.string(), dependencyStatusSchema)
+      .optional()
+      .describe('Each dependency with its latency: only for callers presenting the internal token (X-Internal-Token).'),
+  })
   .meta({ id: 'Readiness' });
 
 export const getReadiness = publicProcedure
@@ -16,7 +22,7 @@ export const getReadiness = publicProcedure
       tags: ['System'],
       summary: 'Readiness probe',
       description:
-        "Checks every dependency (event bus, services and their stores, rate-limit store). 503 with each dependency's status in `error.details.dependencies` when one is down.",
+        'Checks every dependency (event bus, services and their stores, rate-limit store): `{status: "ready"}`, or 503 `SERVICE_UNAVAILABLE` when one is down. Which dependencies exist and how they answer is for operators: only a caller presenting the internal token (`X-Internal-Token`) gets them, in `dependencies` and `error.details.dependencies`.',
       protect: false,
       errorResponses: [429, 500, 503],
     },
@@ -26,6 +32,11 @@ export const getReadiness = publicProcedure
   .output(readinessSchema)
   .query(async ({ ctx }) => {
     const report = await ctx.readiness();
-    if (!report.ok) throw new AppError('SERVICE_UNAVAILABLE', 'A dependency is not ready.', { dependencies: report.dependencies });
-    return { status: 'ready' as const, dependencies: report.dependencies };
+    if (!report.ok)
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'A dependency is not ready.',
+        ctx.internalCaller ? { dependencies: report.dependencies } : undefined,
+      );
+    return ctx.internalCaller ? { status: 'ready' as const, dependencies: report.dependencies } : { status: 'ready' as const };
   });
