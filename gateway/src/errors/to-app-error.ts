@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { TRPCClientError } from '@trpc/client';
 import { ZodError } from 'zod';
 import type { ErrorCode } from '@vrs/contracts';
-import { AppError, isAppErrorData } from '@vrs/kit';
+import { AppError, appErrorOfServiceCall } from '@vrs/kit';
 
 export interface ValidationIssue {
   path: string;
@@ -29,9 +29,7 @@ function validationError(zodError: ZodError, input: unknown, fieldCodes: FieldCo
 
 /** An error of a service call, as the service described it; a call that never got an answer is a 503. */
 export function fromServiceError(error: TRPCClientError<never>): AppError {
-  const data = (error.shape as { data?: unknown } | undefined)?.data ?? error.data;
-  if (isAppErrorData(data)) return new AppError(data.appCode, error.message, data.details);
-  return new AppError('SERVICE_UNAVAILABLE', 'A service this operation depends on did not answer.');
+  return appErrorOfServiceCall(error) ?? new AppError('SERVICE_UNAVAILABLE', 'A service this operation depends on did not answer.');
 }
 
 const codeByTrpcCode: Partial<Record<TRPCError['code'], ErrorCode>> = {

@@ -1,3 +1,4 @@
+import { TRPCClientError } from '@trpc/client';
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { isErrorCode, type ErrorCode } from '@vrs/contracts';
 import { ZodError } from 'zod';
@@ -73,13 +74,25 @@ const t = initTRPC.context<ServiceContext>().create({
   },
 });
 
-/** Turns thrown AppErrors into tRPC errors and logs unexpected failures once, where they happen. */
+/** The AppError a downstream service call failed with (in-process or over HTTP), if it carried one. */
+export function appErrorOfServiceCall(error: unknown): AppError | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const data = (error.shape as { data?: unknown } | undefined)?.data ?? error.data;
+  return isAppErrorData(data) ? new AppError(data.appCode, error.message, data.details) : undefined;
+}
+
+/**
+ * Turns thrown AppErrors into tRPC errors — including one a downstream service answered with and
+ * this procedure let through, so a provider's 503 stays a 503 through trends — and logs unexpected
+ * failures once, where they happen.
+ */
 const errorBoundary = t.middleware(async ({ next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof AppError) {
-      result.error = toTRPCError(cause);
+    const appError = cause instanceof AppError ? cause : appErrorOfServiceCall(cause);
+    if (appError) {
+      result.error = toTRPCError(appError);
     } else if (result.error.code === 'INTERNAL_SERVER_ERROR') {
       log.error({ err: cause ?? result.error, path }, 'procedure failed');
     }
