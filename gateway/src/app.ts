@@ -18,7 +18,7 @@ import type { GatewayContext } from './context';
 import type { GatewayServices } from './services';
 import type { Authenticator } from './auth/authenticator';
 import { resolvePrincipal } from './auth/resolve-principal';
-import { envelopeOf, sendError } from './errors/envelope';
+import { envelopeOf, sendError, setRetryAfter } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
 import { createRateLimiters } from './rate-limit/limiters';
 import { buildOpenApiDocument } from './openapi/document';
@@ -161,6 +161,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
       if (!req.appError) return end(...args);
       const body = JSON.stringify(envelopeOf(req.appError, req.requestId));
       res.statusCode = req.appError.status;
+      setRetryAfter(res, req.appError);
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('Content-Length', Buffer.byteLength(body));
       return end(body);

@@ -113,10 +113,10 @@ describe('upstream failures, retries and the circuit breaker (a stack of its own
     // versions are still served.
     fake.reset();
     for (let i = 0; i < 5; i++) {
-      expectError(await api('GET', videoPath('vrsFixture1', '?refresh=true')), 503, 'UPSTREAM_UNAVAILABLE', {
-        reason: 'circuit_open',
-        retryable: true,
-      });
+      const paused = await api('GET', videoPath('vrsFixture1', '?refresh=true'));
+      expectError(paused, 503, 'UPSTREAM_UNAVAILABLE', { reason: 'circuit_open', retryable: true, retryAfterSeconds: 600 });
+      // At the latest when the breaker lets a trial call through.
+      expect(paused.headers.get('retry-after')).toBe('600');
     }
     expect((await api('GET', videoPath('vrsFixture1'))).status).toBe(200);
     expect(reelHits()).toBe(0);

@@ -48,6 +48,20 @@ describe('a YouTube failure seen through another service keeps its type (issue 1
     expect(await balanceOf(api)).toBe(before);
   });
 
+  it('YouTube rate-limiting us: 503 with reason rate_limited and its Retry-After, through the provider and through trends', async () => {
+    const q = topic('limited');
+    await youtube.addFault({ match: { endpoint: 'search', query: q }, kind: 'status', status: 429 });
+    for (const path of [
+      `/v1/providers/youtube/search?q=${encodeURIComponent(q)}`,
+      `/v1/providers/youtube/trends?q=${encodeURIComponent(q)}&mode=deterministic`,
+    ]) {
+      const response = await api('GET', path);
+      expectUpstreamFailure(response, 'rate_limited', true);
+      expect(response.body.error.details.retryAfterSeconds).toBe(1);
+      expect(response.headers.get('retry-after')).toBe('1');
+    }
+  });
+
   it('the provider itself answers the same way', async () => {
     const response = await api('GET', `/v1/providers/youtube/search?q=${encodeURIComponent(topic('search'))}`);
     expectUpstreamFailure(response, 'upstream_error', false);

@@ -40,6 +40,8 @@ export interface YouTubeErrorInit {
   /** Overrides the default of the reason, e.g. an HTTP 4xx `upstream_error` is not transient. */
   transient?: boolean;
   httpStatus?: number;
+  /** When the same request may be tried again, if known (YouTube's Retry-After, the breaker's pause). */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -50,6 +52,7 @@ export class YouTubeError extends Error {
   readonly platformReason?: string;
   readonly transient: boolean;
   readonly httpStatus?: number;
+  readonly retryAfterMs?: number;
 
   constructor(init: YouTubeErrorInit) {
     super(init.message, { cause: init.cause });
@@ -59,6 +62,7 @@ export class YouTubeError extends Error {
     this.platformReason = init.platformReason;
     this.transient = init.transient ?? transientReasons.has(init.reason);
     this.httpStatus = init.httpStatus;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

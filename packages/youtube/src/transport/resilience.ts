@@ -59,7 +59,11 @@ export function createResilience(options: ResilienceOptions): Guarded {
       return await retryPolicy.execute(() => breakerPolicy.execute(() => limit(() => timed(attempt))));
     } catch (error) {
       if (error instanceof BrokenCircuitError) {
-        throw upstreamError('circuit_open', 'Calls to YouTube are paused after repeated failures (circuit open)', { cause: error });
+        // The pause started at most halfOpenAfterMs ago: a trial call is allowed within that.
+        throw upstreamError('circuit_open', 'Calls to YouTube are paused after repeated failures (circuit open)', {
+          cause: error,
+          retryAfterMs: options.breaker.halfOpenAfterMs,
+        });
       }
       throw error;
     }

@@ -18,10 +18,21 @@ function bodySnippet(text: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMsOf(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
 /** Maps an HTTP failure to the typed error the table in issue 3 asks for. */
-export function httpStatusError(status: number, url: string, body: string): YouTubeError {
+export function httpStatusError(status: number, url: string, body: string, retryAfter: string | null = null): YouTubeError {
   const detail = `${status} from ${new URL(url).pathname}: ${bodySnippet(body)}`;
-  if (status === 429) return upstreamError('rate_limited', `YouTube rate-limited the request (${detail})`, { httpStatus: status });
+  const retryAfterMs = retryAfterMsOf(retryAfter);
+  if (status === 429)
+    return upstreamError('rate_limited', `YouTube rate-limited the request (${detail})`, { httpStatus: status, retryAfterMs });
+  if (status === 503 && retryAfterMs !== undefined)
+    return upstreamError('upstream_error', `YouTube failed (${detail})`, { httpStatus: status, retryAfterMs });
   if (status >= 500) return upstreamError('upstream_error', `YouTube failed (${detail})`, { httpStatus: status });
   return upstreamError('upstream_error', `YouTube refused the request (${detail})`, { httpStatus: status, transient: false });
 }
@@ -56,7 +67,7 @@ export function createUpstreamCall(options: UpstreamFetchOptions): UpstreamCall 
       if (signal.aborted) throw error;
       throw upstreamError('upstream_error', `Network error talking to YouTube: ${(error as Error).message}`, { cause: error });
     }
-    if (!response.ok) throw httpStatusError(response.status, url.toString(), await response.text());
+    if (!response.ok) throw httpStatusError(response.status, url.toString(), await response.text(), response.headers.get('retry-after'));
     return response;
   };
 }

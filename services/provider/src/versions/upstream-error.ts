@@ -35,5 +35,8 @@ export function toAppError(error: unknown): unknown {
     reason: error.reason,
     ...(error.platformReason ? { platformReason: error.platformReason } : {}),
     retryable: error.transient,
+    ...(error.transient && error.retryAfterMs !== undefined
+      ? { retryAfterSeconds: Math.max(1, Math.ceil(error.retryAfterMs / 1000)) }
+      : {}),
   });
 }
