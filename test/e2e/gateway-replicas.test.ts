@@ -56,7 +56,8 @@ describe('a gateway with demo mode off', () => {
     }
   });
 
-  it('will not start with demo mode in production, naming the variable', async () => {
+  // Each refused start still loads the whole gateway first: on a loaded 2-core machine that takes a while.
+  it('will not start with demo mode in production, naming the variable', { timeout: 120_000 }, async () => {
     await expect(startGatewayProcess('gateway-bad', { ...stackEnv, DEMO_MODE: 'true', NODE_ENV: 'production' }, logDir)).rejects.toThrow(
       /DEMO_MODE/,
     );

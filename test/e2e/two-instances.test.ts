@@ -88,7 +88,7 @@ describe('two local instances on one nats-server', () => {
     dataDirs.push(join(workDir, 'a'), join(workDir, 'b'));
     // Started together, as two terminals would.
     instances.push(...(await Promise.all(dataDirs.map((dir, n) => startInstance(`instance-${'ab'[n]}`, dir, workDir)))));
-  }, 90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
@@ -104,7 +104,7 @@ describe('two local instances on one nats-server', () => {
     for (const instance of instances) expect(instance.output()).not.toMatch(/project this store does not have|EADDRINUSE/);
   });
 
-  it('record their own internal endpoints, and the key script talks to the instance of its DATA_DIR', async () => {
+  it('record their own internal endpoints, and the key script talks to the instance of its DATA_DIR', { timeout: 120_000 }, async () => {
     const [recordA, recordB] = await Promise.all(
       dataDirs.map(async (dir) => JSON.parse(await readFile(join(dir, 'runtime.json'), 'utf8'))),
     );
@@ -118,7 +118,7 @@ describe('two local instances on one nats-server', () => {
     expect((await apiClient(b!.url, { authorization: `Bearer ${key}` })('GET', '/v1/projects')).status).toBe(401);
   });
 
-  it('reindex rebuilds a project of the instance of its DATA_DIR from the store', async () => {
+  it('reindex rebuilds a project of the instance of its DATA_DIR from the store', { timeout: 120_000 }, async () => {
     const projectId = await readmeDemo(instances[0]!.url, 'carol');
     const env = { ...process.env, ...instanceEnv(dataDirs[0]!) };
     const { stdout } = await run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/reindex.ts'), '--project', projectId], {
@@ -134,7 +134,8 @@ describe('two local instances on one nats-server', () => {
     expect(elsewhere).toMatchObject({ code: 1, stdout: `${projectId}: no such project\n` });
   });
 
-  it('a port or data directory already in use is one clear line, not a stack trace', async () => {
+  // Each refused start loads the whole system first: on a loaded 2-core machine that takes a while.
+  it('a port or data directory already in use is one clear line, not a stack trace', { timeout: 180_000 }, async () => {
     const takenPort = new URL(instances[0]!.url).port;
     dataDirs.push(join(workDir, 'c'));
     const portClash = await refusedStart(instanceEnv(dataDirs[2]!, takenPort));

@@ -54,8 +54,8 @@ export function startProcess(options: {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${options.name} did not start within ${options.timeoutMs ?? 30_000} ms; output:\n${output.slice(-4000)}`));
-    }, options.timeoutMs ?? 30_000);
+      reject(new Error(`${options.name} did not start within ${options.timeoutMs ?? 60_000} ms; output:\n${output.slice(-4000)}`));
+    }, options.timeoutMs ?? 60_000);
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       append(chunk);
