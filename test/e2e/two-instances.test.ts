@@ -42,7 +42,7 @@ function startInstance(name: string, dataDir: string, logDir: string) {
     env: instanceEnv(dataDir),
     logDir,
     readyMessage: 'gateway listening',
-    timeoutMs: 60_000,
+    timeoutMs: 150_000,
   });
 }
 
@@ -72,7 +72,7 @@ async function readmeDemo(gatewayUrl: string, user: string) {
       const search = await api('GET', `/v1/projects/${project.body.id}/search?q=espresso`);
       return search.status === 200 && search.body.results.length === 1 ? search : undefined;
     },
-    { what: `${user}'s evidence to be indexed on ${gatewayUrl}`, timeoutMs: 15_000 },
+    { what: `${user}'s evidence to be indexed on ${gatewayUrl}`, timeoutMs: 60_000 },
   );
   expect(found.body.results[0].text).toBe(`Espresso grind notes of ${user}`);
   return project.body.id as string;
