@@ -96,7 +96,7 @@ describe('two local instances on one nats-server', () => {
     await rm(workDir, { recursive: true, force: true });
   });
 
-  it('keep their events apart: the demo works on both, however often it runs', async () => {
+  it('keep their events apart: the demo works on both, however often it runs', { timeout: 120_000 }, async () => {
     const [a, b] = instances;
     for (let round = 0; round < 3; round++) {
       await Promise.all([readmeDemo(a!.url, `alice-${round}`), readmeDemo(b!.url, `bob-${round}`)]);
