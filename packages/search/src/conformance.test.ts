@@ -1,14 +1,54 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { describeSearchConformance } from './conformance';
-import { openEmbeddedSearchInThread } from './embedded/embedded-search';
+import { openEmbeddedSearch, openEmbeddedSearchInThread } from './embedded/embedded-search';
+import { openMongoSearch } from './mongo/mongo-search';
+
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'search-conformance-'));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
 
 describeSearchConformance('embedded (in thread)', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'search-conformance-'));
-  return {
-    index: openEmbeddedSearchInThread(dir, { batchSize: 100 }),
-    reopen: async () => openEmbeddedSearchInThread(dir),
-    cleanup: () => rm(dir, { recursive: true, force: true }),
-  };
+  const { dir, cleanup } = await tempDir();
+  return { index: openEmbeddedSearchInThread(dir, { batchSize: 100 }), reopen: async () => openEmbeddedSearchInThread(dir), cleanup };
 });
+
+describeSearchConformance('embedded (worker thread)', async () => {
+  const { dir, cleanup } = await tempDir();
+  return { index: openEmbeddedSearch(dir, { batchSize: 100 }), reopen: async () => openEmbeddedSearch(dir), cleanup };
+});
+
+const mongodbUrl = process.env.MONGODB_URL;
+const mongoSkipReason = mongodbUrl ? undefined : 'MONGODB_URL not set: Mongo Search conformance skipped';
+if (mongoSkipReason) console.warn(mongoSkipReason);
+let mongoDatabases = 0;
+
+describeSearchConformance(
+  'mongo search',
+  async () => {
+    const database = `search_conformance_${process.pid}_${++mongoDatabases}`;
+    return {
+      index: openMongoSearch(mongodbUrl!, { database, batchSize: 100 }),
+      reopen: async () => openMongoSearch(mongodbUrl!, { database }),
+      async cleanup() {
+        const client = new MongoClient(mongodbUrl!);
+        await client.db(database).dropDatabase();
+        await client.close();
+      },
+    };
+  },
+  // Mongo Search builds the index and replicates writes asynchronously: poll until the answer is there.
+  async (read, ready) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const value = await read().catch((error) => (Date.now() < deadline ? undefined : Promise.reject(error)));
+      if (value !== undefined && ready(value)) return value;
+      if (Date.now() >= deadline) return value as never;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  },
+  mongoSkipReason,
+);

@@ -1,2 +1,3 @@
 export type { SearchDocument, SearchHit, SearchIndex, StoredFields, VersionMove } from './port';
-export { openEmbeddedSearchInThread, type EmbeddedSearchOptions } from './embedded/embedded-search';
+export { openEmbeddedSearch, openEmbeddedSearchInThread, type EmbeddedSearchOptions } from './embedded/embedded-search';
+export { openSearch, type OpenSearchOptions } from './open-search';
