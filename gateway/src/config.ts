@@ -4,6 +4,7 @@ import { billingEnvSchema } from '@vrs/billing/config';
 import { youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
+import { searchEnvShape } from '@vrs/research/config';
 
 export const gatewayEnvSchema = z.object({
   ...baseEnvShape,
@@ -14,6 +15,8 @@ export const gatewayEnvSchema = z.object({
   // Read too when the gateway hosts the trends service in-process.
   ...llmEnvShape,
   ...trendsEnvShape,
+  // Read too when the gateway hosts research in-process.
+  ...searchEnvShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Accept `X-Demo-User`. `npm start` turns it on; it is refused whenever NODE_ENV=production. */
   DEMO_MODE: booleanFromEnv.default(false),
@@ -36,6 +39,9 @@ export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const config = loadConfig(gatewayEnvSchema, env);
+  if (config.SEARCH_ENGINE === 'mongo' && !config.MONGODB_URL) {
+    throw new Error('Invalid configuration:\n  - SEARCH_ENGINE: mongo needs MONGODB_URL');
+  }
   if (config.DEMO_MODE && config.NODE_ENV === 'production') {
     throw new Error('Invalid configuration:\n  - DEMO_MODE: must not be on when NODE_ENV=production');
   }

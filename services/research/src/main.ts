@@ -2,6 +2,7 @@ import { createLlm } from '@vrs/ai';
 import { createServiceClient } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
+import { openSearch } from '@vrs/search';
 import { researchEnvSchema, type ResearchConfig } from './config';
 import { createResearchModule } from './module';
 
@@ -9,9 +10,16 @@ await runServiceProcess({
   service: 'research',
   envSchema: researchEnvSchema,
   ownUrl: (config: ResearchConfig) => config.RESEARCH_SERVICE_URL,
-  createModule: (deps, config: ResearchConfig) =>
-    createResearchModule({
+  createModule: async (deps, config: ResearchConfig) => {
+    const search = await openSearch({
+      service: 'research',
+      engine: config.SEARCH_ENGINE,
+      dataDir: config.DATA_DIR,
+      mongodbUrl: config.MONGODB_URL,
+    });
+    const module = await createResearchModule({
       ...deps,
+      search,
       provider: createServiceClient<ProviderRouter>({
         mode: 'http',
         url: config.PROVIDER_SERVICE_URL,
@@ -19,5 +27,14 @@ await runServiceProcess({
         caller: 'research',
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
-    }),
+    });
+    // The search engine is closed with the module: its consumers are stopped first.
+    return {
+      ...module,
+      async stop() {
+        await module.stop();
+        await search.close();
+      },
+    };
+  },
 });

@@ -134,7 +134,8 @@ class ScopeDb {
 /**
  * The embedded engine's synchronous core: one SQLite database (FTS5) per scope under `dir`, so
  * BM25's statistics are the scope's own (a project's ranking never depends on other projects), a
- * scope is dropped by deleting its file, and open scopes are bounded by an LRU.
+ * scope is dropped by deleting its file, and open scopes are bounded by an LRU. With `dir` null the
+ * databases live in memory (a one-off ranking; see `rankDocuments`).
  */
 export class SqliteSearchCore {
   private readonly open = new Map<string, ScopeDb>();
@@ -142,10 +143,10 @@ export class SqliteSearchCore {
   private readonly cacheKiB: number;
 
   constructor(
-    private readonly dir: string,
+    private readonly dir: string | null,
     options: SqliteSearchOptions = {},
   ) {
-    mkdirSync(dir, { recursive: true });
+    if (dir !== null) mkdirSync(dir, { recursive: true });
     this.maxOpenScopes = options.maxOpenScopes ?? 64;
     this.cacheKiB = options.cacheKiB ?? 8192;
   }
@@ -158,7 +159,7 @@ export class SqliteSearchCore {
       this.open.set(scope, db);
       return db;
     }
-    db = new ScopeDb(join(this.dir, scopeFileName(scope)), this.cacheKiB);
+    db = new ScopeDb(this.dir === null ? ':memory:' : join(this.dir, scopeFileName(scope)), this.cacheKiB);
     this.open.set(scope, db);
     for (const [oldest, oldestDb] of this.open) {
       if (this.open.size <= this.maxOpenScopes) break;
@@ -183,6 +184,7 @@ export class SqliteSearchCore {
   drop(scope: string): void {
     this.open.get(scope)?.close();
     this.open.delete(scope);
+    if (this.dir === null) return;
     const file = join(this.dir, scopeFileName(scope));
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   }
