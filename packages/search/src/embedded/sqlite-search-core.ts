@@ -51,9 +51,10 @@ class ScopeDb {
       unindexText: this.db.prepare("INSERT INTO fts(fts, rowid, text) VALUES('delete', ?, ?)"),
       // The top rows by BM25 alone, then their documents: only `limit` rows are joined.
       search: this.db.prepare(
-        `SELECT d.id, d.text, d.stored, -s.rank AS score
-         FROM (SELECT rowid, bm25(fts) AS rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?) s
-         JOIN docs d ON d.rowid = s.rowid ORDER BY s.rank, d.id`,
+        // Ordered by bm25() itself: FTS5's own `rank` column sorts every match and is twice as slow.
+        `SELECT d.id, d.text, d.stored, -s.bm25 AS score
+         FROM (SELECT rowid, bm25(fts) AS bm25 FROM fts WHERE fts MATCH ? ORDER BY bm25 LIMIT ?) s
+         JOIN docs d ON d.rowid = s.rowid ORDER BY s.bm25, d.id`,
       ),
       wordsFrom: this.db.prepare('SELECT term FROM vocab WHERE term >= ? AND term < ?'),
     };
