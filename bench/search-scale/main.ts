@@ -6,7 +6,7 @@
 // longest event-loop block while the service indexes and searches, and evidence ingestion
 // through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
 // Run: npm run bench:search-scale [-- --million]   Env: BENCH_QUERIES (200), BENCH_INGEST (10000).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -131,7 +131,9 @@ async function measureSize(size: number, runDir: string) {
  * search; with sourceKeys (each item an upsert in the store) or without (plain inserts).
  */
 async function measureIngestion(runDir: string, withSourceKeys: boolean) {
-  const gateway = await startBenchGateway(`bench-search-scale-${withSourceKeys}`, join(runDir, `ingest-${withSourceKeys}`), {
+  const ingestDir = join(runDir, `ingest-${withSourceKeys}`);
+  await mkdir(ingestDir, { recursive: true });
+  const gateway = await startBenchGateway(`bench-search-scale-${withSourceKeys}`, ingestDir, {
     RATE_LIMIT_STORE: 'memory',
   });
   try {

@@ -21,8 +21,22 @@ describeSearchConformance('embedded (worker thread)', async () => {
   return { index: openEmbeddedSearch(dir, { batchSize: 100 }), reopen: async () => openEmbeddedSearch(dir), cleanup };
 });
 
+/** Why the Mongo Search suite cannot run here: no MONGODB_URL, or a deployment without mongot. */
+async function mongoSearchUnavailable(url: string | undefined): Promise<string | undefined> {
+  if (!url) return 'MONGODB_URL not set: Mongo Search conformance skipped';
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
+  try {
+    await client.db('search_probe').collection('probe').aggregate([{ $listSearchIndexes: {} }]).toArray();
+    return undefined;
+  } catch (error) {
+    return `MONGODB_URL has no Mongo Search (Atlas, or Community 8.2+ with mongot): ${(error as Error).message.slice(0, 120)}`;
+  } finally {
+    await client.close();
+  }
+}
+
 const mongodbUrl = process.env.MONGODB_URL;
-const mongoSkipReason = mongodbUrl ? undefined : 'MONGODB_URL not set: Mongo Search conformance skipped';
+const mongoSkipReason = await mongoSearchUnavailable(mongodbUrl);
 if (mongoSkipReason) console.warn(mongoSkipReason);
 let mongoDatabases = 0;
 
