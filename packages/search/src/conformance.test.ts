@@ -26,7 +26,11 @@ async function mongoSearchUnavailable(url: string | undefined): Promise<string |
   if (!url) return 'MONGODB_URL not set: Mongo Search conformance skipped';
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000 });
   try {
-    await client.db('search_probe').collection('probe').aggregate([{ $listSearchIndexes: {} }]).toArray();
+    await client
+      .db('search_probe')
+      .collection('probe')
+      .aggregate([{ $listSearchIndexes: {} }])
+      .toArray();
     return undefined;
   } catch (error) {
     return `MONGODB_URL has no Mongo Search (Atlas, or Community 8.2+ with mongot): ${(error as Error).message.slice(0, 120)}`;
