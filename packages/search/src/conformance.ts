@@ -83,6 +83,23 @@ export function describeSearchConformance(
         expect(await index.search(scope, 'youtube monetization', 1)).toEqual([hits[0]]);
       });
 
+      it('ranks items with a rare word first when the other word is in nearly every item, and fills the page with the rest', async () => {
+        await index.apply(scope, [
+          ...Array.from({ length: 30 }, (_, i) => ({ id: `plain${String(i).padStart(2, '0')}`, text: `sourdough loaf number ${i}` })),
+          { id: 'crumb1', text: 'sourdough crumb structure' },
+          { id: 'crumb2', text: 'an open crumb and a sourdough crust, crumb everywhere' },
+          { id: 'crumbOnly', text: 'crumb shot' },
+        ]);
+        const top = await searchUntil('sourdough crumb', 3, 3);
+        expect(new Set(top.map((hit) => hit.id))).toEqual(new Set(['crumb1', 'crumb2', 'crumbOnly']));
+        const page = await index.search(scope, 'sourdough crumb', 10);
+        expect(page.slice(0, 3)).toEqual(top);
+        expect(page.slice(3).every((hit) => hit.id.startsWith('plain'))).toBe(true);
+        expect(page).toHaveLength(10);
+        const scores = page.map((hit) => hit.score);
+        expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+      });
+
       it('replaces a document by id, forgetting its old words', async () => {
         await index.apply(scope, [{ id: 'a', text: 'old words about thumbnails' }]);
         await searchUntil('thumbnails', 10, 1);

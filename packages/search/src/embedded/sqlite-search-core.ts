@@ -57,6 +57,11 @@ class ScopeDb {
          JOIN docs d ON d.rowid = s.rowid ORDER BY s.bm25, d.id`,
       ),
       wordsFrom: this.db.prepare('SELECT term FROM vocab WHERE term >= ? AND term < ?'),
+      documentsWith: this.db.prepare('SELECT doc FROM vocab WHERE term = ?'),
+      documentCount: this.db.prepare("SELECT value FROM meta WHERE key = 'documents'"),
+      countDocuments: this.db.prepare(
+        "INSERT INTO meta(key, value) VALUES('documents', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
+      ),
     };
   }
 
@@ -68,12 +73,14 @@ class ScopeDb {
   apply(documents: SearchDocument[], move?: VersionMove): boolean {
     const s = this.statements;
     const write = this.db.transaction(() => {
+      let inserted = 0;
       for (const doc of documents) {
         const stored = JSON.stringify(doc.stored ?? {});
         const existing = s.existing.get(doc.id) as { rowid: number; text: string } | undefined;
         if (!existing) {
           const { lastInsertRowid } = s.insertDoc.run(doc.id, doc.text, stored);
           s.indexText.run(lastInsertRowid, doc.text);
+          inserted++;
           continue;
         }
         // The old text is taken out of the index with the words it had, so BM25's statistics
@@ -82,6 +89,7 @@ class ScopeDb {
         s.updateDoc.run(doc.text, stored, existing.rowid);
         if (existing.text !== doc.text) s.indexText.run(existing.rowid, doc.text);
       }
+      if (inserted > 0) s.countDocuments.run(inserted);
       if (!move) return true;
       if (this.version() !== move.from) return false;
       s.setVersion.run(move.to);
@@ -112,10 +120,31 @@ class ScopeDb {
     return variants;
   }
 
+  /**
+   * The query words that carry weight: FTS5's BM25 gives a word in half or more of the documents
+   * the idf floor (1e-6), so it adds at most ~2e-6 to a score and only breaks near-ties. Matching
+   * without such words spares scoring nearly every document of the scope when a query mixes them
+   * with rarer ones ("sourdough crumb" in a project about sourdough); the caller falls back to all
+   * words when the weighted ones cannot fill the page.
+   */
+  private weightedWords(words: string[]): string[] {
+    if (words.length < 2) return words;
+    const documents = (this.statements.documentCount.get() as { value: number } | undefined)?.value ?? 0;
+    return words.filter((word) => {
+      const containing = (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0;
+      return containing * 2 < documents;
+    });
+  }
+
   search(query: string, limit: number): SearchHit[] {
     const words = queryWords(query);
     if (words.length === 0 || limit < 1) return [];
     // Words are letters and digits only, so quoting them makes each a plain FTS5 string.
+    const weighted = this.weightedWords(words);
+    if (weighted.length > 0 && weighted.length < words.length) {
+      const hits = this.run(weighted.map((word) => `"${word}"`).join(' OR '), limit);
+      if (hits.length >= limit) return hits;
+    }
     const exact = this.run(words.map((word) => `"${word}"`).join(' OR '), limit);
     if (exact.length >= limit) return exact;
     const widenedTerms = words.flatMap((word) => [
