@@ -74,6 +74,10 @@ async function measureSize(size: number, runDir: string) {
 
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  // The baseline for the blocks below: this thread doing nothing, on this machine, in this run.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const idleBlockMs = loop.max / 1e6;
+  loop.reset();
   const buildStarted = performance.now();
   // Batches as the service's catch-up writes them; generating them is the bench's own work, kept small.
   const batch = 500;
@@ -121,11 +125,12 @@ async function measureSize(size: number, runDir: string) {
   }
   loop.disable();
   const hits = (await api.evidence.search({ accountId, projectId: project.id, q: queries.common })).results.length;
+  if (hits !== 10) throw new Error(`expected a full page of 10 results at ${size} chunks, got ${hits}`);
   engine.close();
   await module.stop();
   await search.close();
   await store.close();
-  return { size, buildSeconds, buildBlockMs, serviceBlockMs, rssAfterBuild, rows, hits };
+  return { size, buildSeconds, idleBlockMs, buildBlockMs, serviceBlockMs, rssAfterBuild, rows };
 }
 
 /**
@@ -184,11 +189,13 @@ async function main() {
         console.log(
           `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} |`,
         );
-    console.log('\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches |');
+    console.log(
+      '\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches / idle 2 s (baseline) |',
+    );
     console.log('|---:|---:|---:|---:|---:|');
     for (const result of results)
       console.log(
-        `| ${result.size} | ${result.buildSeconds.toFixed(1)} | ${Math.round(result.size / result.buildSeconds)} | ${mb(result.rssAfterBuild)} | ${result.buildBlockMs.toFixed(0)} ms / ${result.serviceBlockMs.toFixed(0)} ms |`,
+        `| ${result.size} | ${result.buildSeconds.toFixed(1)} | ${Math.round(result.size / result.buildSeconds)} | ${mb(result.rssAfterBuild)} | ${result.buildBlockMs.toFixed(0)} / ${result.serviceBlockMs.toFixed(0)} / ${result.idleBlockMs.toFixed(0)} ms |`,
       );
     console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
     console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
