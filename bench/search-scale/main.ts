@@ -99,13 +99,13 @@ async function measureSize(size: number, runDir: string) {
     const serviceTimes: number[] = [];
     const engineTimes: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await api.evidence.search({ accountId, projectId: project.id, q });
+      await api.evidence.search({ accountId, projectId: project.id, q, limit: 10 });
       engine.search(project.id, q, 10);
     }
     for (let i = 0; i < runs; i++) {
       let started = performance.now();
       loop.reset();
-      await api.evidence.search({ accountId, projectId: project.id, q });
+      await api.evidence.search({ accountId, projectId: project.id, q, limit: 10 });
       serviceTimes.push(performance.now() - started);
       serviceBlockMs = Math.max(serviceBlockMs, loop.max / 1e6);
       started = performance.now();
@@ -124,7 +124,7 @@ async function measureSize(size: number, runDir: string) {
     });
   }
   loop.disable();
-  const hits = (await api.evidence.search({ accountId, projectId: project.id, q: queries.common })).results.length;
+  const hits = (await api.evidence.search({ accountId, projectId: project.id, q: queries.common, limit: 10 })).results.length;
   if (hits !== 10) throw new Error(`expected a full page of 10 results at ${size} chunks, got ${hits}`);
   engine.close();
   await module.stop();
