@@ -29,9 +29,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='docs', content_
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, row);
 `;
 
+/** Words whose document counts one scope remembers between writes. */
+const maxCountedWords = 10_000;
+
 class ScopeDb {
   readonly db: Db;
   private readonly statements;
+  /**
+   * Documents containing each recently queried word, valid until the next write: fts5vocab counts
+   * them by walking the word's whole posting list, which for a common word of a large scope costs
+   * as much as a query.
+   */
+  private readonly documentsWithWord = new Map<string, number>();
 
   constructor(file: string, cacheKiB: number) {
     this.db = new Database(file);
@@ -72,6 +81,7 @@ class ScopeDb {
 
   apply(documents: SearchDocument[], move?: VersionMove): boolean {
     const s = this.statements;
+    this.documentsWithWord.clear();
     const write = this.db.transaction(() => {
       let inserted = 0;
       for (const doc of documents) {
@@ -130,10 +140,17 @@ class ScopeDb {
   private weightedWords(words: string[]): string[] {
     if (words.length < 2) return words;
     const documents = (this.statements.documentCount.get() as { value: number } | undefined)?.value ?? 0;
-    return words.filter((word) => {
-      const containing = (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0;
-      return containing * 2 < documents;
-    });
+    return words.filter((word) => this.documentsWith(word) * 2 < documents);
+  }
+
+  private documentsWith(word: string): number {
+    let count = this.documentsWithWord.get(word);
+    if (count === undefined) {
+      count = (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0;
+      if (this.documentsWithWord.size >= maxCountedWords) this.documentsWithWord.clear();
+      this.documentsWithWord.set(word, count);
+    }
+    return count;
   }
 
   search(query: string, limit: number): SearchHit[] {
