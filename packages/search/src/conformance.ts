@@ -133,6 +133,12 @@ export function describeSearchConformance(
         expect(await index.apply(scope, [], { from: 1, to: 3 })).toBe(true);
         expect(await index.version(scope)).toBe(3);
         expect((await searchUntil('alpha', 10, 2)).map((hit) => hit.id).sort()).toEqual(['ev_0', 'late']);
+        // Built for the target of its first move; a drop forgets it, and the next first move sets it again.
+        expect(await index.builtFor(scope)).toBe(1);
+        await index.drop(scope);
+        expect(await index.builtFor(scope)).toBe(0);
+        expect(await index.apply(scope, [], { from: 0, to: 4 })).toBe(true);
+        expect(await index.builtFor(scope)).toBe(4);
       });
 
       it('writes many documents at once and finds each', async () => {

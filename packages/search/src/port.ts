@@ -33,6 +33,12 @@ export interface SearchIndex {
   /** The source version the scope reflects: 0 for a scope never indexed (or dropped). */
   version(scope: string): Promise<number>;
   /**
+   * The version the scope was first built for: the target of its first move from 0 (0 until then).
+   * A caller whose source removed documents after it (which marks cannot say) drops the scope and
+   * builds it again.
+   */
+  builtFor(scope: string): Promise<number>;
+  /**
    * Adds the documents, replacing any with the same id, then applies `move` if given. Returns false
    * (and still keeps the documents) when the version was no longer `move.from`. Large lists are
    * written in several short transactions, the version move in the last one: a crash in between

@@ -11,6 +11,7 @@ export interface EmbeddedSearchOptions extends SqliteSearchOptions {
 /** The core's calls, as the worker protocol names them. */
 export interface CoreCalls {
   version(scope: string): number;
+  builtFor(scope: string): number;
   apply(scope: string, documents: SearchDocument[], move?: VersionMove): boolean;
   search(scope: string, query: string, limit: number): SearchHit[];
   drop(scope: string): void;
@@ -26,6 +27,7 @@ function batchedIndex(call: Call, batchSize: number, between: () => Promise<unkn
   return {
     kind: 'embedded',
     version: (scope) => call('version', [scope]),
+    builtFor: (scope) => call('builtFor', [scope]),
     async apply(scope, documents, move) {
       for (let start = 0; start + batchSize < documents.length; start += batchSize) {
         await call('apply', [scope, documents.slice(start, start + batchSize)]);

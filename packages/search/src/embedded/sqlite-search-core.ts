@@ -50,6 +50,10 @@ class ScopeDb {
     this.db.exec(schema);
     this.statements = {
       version: this.db.prepare("SELECT value FROM meta WHERE key = 'version'"),
+      builtFor: this.db.prepare("SELECT value FROM meta WHERE key = 'built_for'"),
+      setBuiltFor: this.db.prepare(
+        "INSERT INTO meta(key, value) VALUES('built_for', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ),
       setVersion: this.db.prepare(
         "INSERT INTO meta(key, value) VALUES('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
       ),
@@ -79,6 +83,11 @@ class ScopeDb {
     return row?.value ?? 0;
   }
 
+  builtFor(): number {
+    const row = this.statements.builtFor.get() as { value: number } | undefined;
+    return row?.value ?? 0;
+  }
+
   apply(documents: SearchDocument[], move?: VersionMove): boolean {
     const s = this.statements;
     this.documentsWithWord.clear();
@@ -103,6 +112,7 @@ class ScopeDb {
       if (!move) return true;
       if (this.version() !== move.from) return false;
       s.setVersion.run(move.to);
+      if (move.from === 0) s.setBuiltFor.run(move.to);
       return true;
     });
     return write() as boolean;
@@ -218,6 +228,10 @@ export class SqliteSearchCore {
 
   version(scope: string): number {
     return this.scopeDb(scope).version();
+  }
+
+  builtFor(scope: string): number {
+    return this.scopeDb(scope).builtFor();
   }
 
   apply(scope: string, documents: SearchDocument[], move?: VersionMove): boolean {

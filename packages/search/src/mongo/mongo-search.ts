@@ -13,6 +13,7 @@ interface DocumentRecord {
 interface ScopeRecord {
   _id: string;
   version: number;
+  builtFor: number;
 }
 
 export interface MongoSearchOptions {
@@ -71,6 +72,9 @@ export function openMongoSearch(url: string, options: MongoSearchOptions): Searc
     async version(scope) {
       return (await scopes.findOne({ _id: scope }))?.version ?? 0;
     },
+    async builtFor(scope) {
+      return (await scopes.findOne({ _id: scope }))?.builtFor ?? 0;
+    },
     async apply(scope: string, batch: SearchDocument[], move?: VersionMove) {
       for (let start = 0; start < batch.length; start += batchSize) {
         const operations: AnyBulkWriteOperation<DocumentRecord>[] = batch.slice(start, start + batchSize).map((doc) => ({
@@ -85,11 +89,8 @@ export function openMongoSearch(url: string, options: MongoSearchOptions): Searc
       if (!move) return true;
       try {
         // Only a scope never versioned may be created by the move; otherwise it must still be at `from`.
-        const result = await scopes.updateOne(
-          { _id: scope, version: move.from },
-          { $set: { version: move.to } },
-          { upsert: move.from === 0 },
-        );
+        const $set = move.from === 0 ? { version: move.to, builtFor: move.to } : { version: move.to };
+        const result = await scopes.updateOne({ _id: scope, version: move.from }, { $set }, { upsert: move.from === 0 });
         return result.modifiedCount + result.upsertedCount === 1;
       } catch (error) {
         // The upsert of a first move raced with a scope that exists at another version.

@@ -112,6 +112,30 @@ describe('evidence search over the search port', () => {
     expect((await search.search('p1', 4, 'item 2499', 1))[0].id).toBe('e02499');
   });
 
+  it('rebuilds from scratch an index built before the project’s last reset, so removed documents go', async () => {
+    const docs: MarkedEvidence[] = [
+      { _id: 'e1', text: 'kept', indexedVersion: 1 },
+      { _id: 'e2', text: 'removed', indexedVersion: 1 },
+    ];
+    const { repo, pages } = recordingRepo(docs);
+    const search = createEvidenceSearch(repo, index);
+    expect(await search.search('p1', 1, 'removed', 10)).toHaveLength(1);
+    docs.splice(1, 1);
+    expect(await search.search('p1', 2, 'removed', 10, 2)).toEqual([]);
+    expect((await search.search('p1', 2, 'kept', 10, 2)).map((hit) => hit.id)).toEqual(['e1']);
+    // Built for the reset version itself, it is current: later versions load only newer marks.
+    await search.search('p1', 3, 'kept', 10, 2);
+    expect(pages).toEqual([
+      [0, undefined],
+      [0, undefined],
+      [2, undefined],
+    ]);
+    expect(await index.builtFor('p1')).toBe(2);
+
+    await search.forget('p1');
+    expect(await index.version('p1')).toBe(0);
+  });
+
   it('serializes one project’s loads: concurrent searches share the catch-up', async () => {
     const { repo, pages } = recordingRepo([{ _id: 'e1', text: 'alpha', indexedVersion: 2 }]);
     const search = createEvidenceSearch(repo, index);

@@ -39,8 +39,8 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
  * in this process, so an older load can never overwrite a newer one.
  */
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex) {
-  /** Index versions this process has seen: a search of a current project asks the engine nothing extra. */
-  const known = new LRUCache<string, number>({ max: 100_000 });
+  /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
+  const known = new LRUCache<string, { version: number; builtFor: number }>({ max: 100_000 });
   const queues = new Map<string, Promise<unknown>>();
 
   function serialized<T>(projectId: string, work: () => Promise<T>): Promise<T> {
@@ -54,8 +54,22 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex)
     return next;
   }
 
-  function noteVersion(projectId: string, version: number) {
-    if ((known.get(projectId) ?? 0) < version) known.set(projectId, version);
+  async function noteVersion(projectId: string, version: number) {
+    if ((known.get(projectId)?.version ?? 0) < version) known.set(projectId, { version, builtFor: await index.builtFor(projectId) });
+  }
+
+  const isCurrent = (projectId: string, version: number, resetVersion: number) => {
+    const state = known.get(projectId);
+    return state !== undefined && state.version >= version && state.builtFor >= resetVersion;
+  };
+
+  /** Drops an index built before the project's last removal (marks cannot say "gone"), then catches up. */
+  async function bringUpToDate(projectId: string, version: number, resetVersion: number): Promise<void> {
+    if (resetVersion > 0 && (await index.builtFor(projectId)) < resetVersion) {
+      await index.drop(projectId);
+      known.delete(projectId);
+    }
+    await catchUp(projectId, version);
   }
 
   /** Loads the evidence marked after the index's version, page by page, and moves it to `target`. */
@@ -82,10 +96,12 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex)
   return {
     /**
      * The best `limit` items of the project for the query, with the index brought up to `version`
-     * (the project's `indexVersion`, read by the caller) first.
+     * (the project's `indexVersion`, read by the caller) first. `resetVersion`: the version at which
+     * evidence was last removed from the project; an index built before it is built again.
      */
-    async search(projectId: string, version: number, query: string, limit: number): Promise<Evidence[]> {
-      if (version > 0 && (known.get(projectId) ?? 0) < version) await serialized(projectId, () => catchUp(projectId, version));
+    async search(projectId: string, version: number, query: string, limit: number, resetVersion = 0): Promise<Evidence[]> {
+      if (version > 0 && !isCurrent(projectId, version, resetVersion))
+        await serialized(projectId, () => bringUpToDate(projectId, version, resetVersion));
       return toEvidence(await index.search(projectId, query, limit));
     },
 
@@ -103,6 +119,14 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex)
           if (await index.apply(projectId, docs.map(toSearchDocument), { from, to })) return noteVersion(projectId, to);
         }
         await catchUp(projectId, to);
+      });
+    },
+
+    /** Drops the project's index from the engine (the project was deleted). */
+    forget(projectId: string): Promise<void> {
+      return serialized(projectId, async () => {
+        await index.drop(projectId);
+        known.delete(projectId);
       });
     },
 
