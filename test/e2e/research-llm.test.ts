@@ -73,6 +73,11 @@ describe('evidence-first reports and cited answers', () => {
     const { operationId, ...answer } = report.body;
     expect(readBack.body).toMatchObject({ ...answer, id: operationId, kind: 'report', prompt: 'espresso grind and ratio', projectId });
     expect((await demoUser('other')('GET', `/v1/operations/${operationId}`)).body.error.code).toBe('OPERATION_NOT_FOUND');
+
+    // Listed among the caller's operations, and nobody else's.
+    const listed = await api('GET', '/v1/operations');
+    expect(listed.body).toEqual({ data: [readBack.body], hasMore: false, nextCursor: null });
+    expect((await demoUser('other')('GET', '/v1/operations')).body.data).toEqual([]);
   });
 
   it('answers 404 for another user’s project, uncharged', async () => {
@@ -174,6 +179,8 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('comparisons', () => {
 
     expect((await api('GET', `/v1/comparisons/${comparison.body.id}`)).body).toEqual(comparison.body);
     expect((await demoUser('other')('GET', `/v1/comparisons/${comparison.body.id}`)).body.error.code).toBe('COMPARISON_NOT_FOUND');
+    expect((await api('GET', '/v1/comparisons')).body).toEqual({ data: [comparison.body], hasMore: false, nextCursor: null });
+    expect((await demoUser('other')('GET', '/v1/comparisons')).body.data).toEqual([]);
   });
 
   it('keeps the metrics when the model is down, and fails, uncharged, when a video cannot be read', async () => {
