@@ -15,7 +15,10 @@ async function walk(api: ApiCall, path: string, limit: number) {
   let cursor: string | null = null;
   const separator = path.includes('?') ? '&' : '?';
   do {
-    const page = await api('GET', `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page: { status: number; text: string; body: any } = await api(
+      'GET',
+      `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     expect(page.status, page.text).toBe(200);
     expect(Object.keys(page.body).sort()).toEqual(['data', 'hasMore', 'nextCursor']);
     expect(page.body.data.length).toBeLessThanOrEqual(limit);

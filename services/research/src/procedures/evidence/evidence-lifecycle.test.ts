@@ -131,14 +131,14 @@ describe('saved evidence can be browsed, changed and removed', () => {
     await h.api.evidence.add({ accountId, projectId: keptId, items: [{ text: 'kept note' }] });
     const now = new Date().toISOString();
     const job = { accountId, type: 'import', status: 'completed', progress: { done: 0, total: 0 }, videos: [], warnings: [], errors: [] };
-    await h.store.collection('jobs').insertMany([
+    await h.store.collection<any>('jobs').insertMany([
       { _id: 'job_gone', projectId, ...job, source: { type: 'video', id: 'v' }, createdAt: now, updatedAt: now },
       { _id: 'job_kept', projectId: keptId, ...job, source: { type: 'video', id: 'v' }, createdAt: now, updatedAt: now },
     ]);
     await h.store
-      .collection('exports')
+      .collection<any>('exports')
       .insertOne({ _id: 'exp_gone', accountId, projectId, format: 'json', status: 'ready', createdAt: now, updatedAt: now });
-    await h.store.collection('export_chunks').insertOne({ _id: 'exp_gone:0', exportId: 'exp_gone', seq: 0, data: '{}' });
+    await h.store.collection<any>('export_chunks').insertOne({ _id: 'exp_gone:0', exportId: 'exp_gone', seq: 0, data: '{}' });
 
     expect((await h.api.jobs.list({ accountId, projectId })).data.map((j) => j.id)).toEqual(['job_gone']);
     expect((await h.api.exports.list({ accountId })).data.map((e) => e.id)).toEqual(['exp_gone']);
