@@ -1,6 +1,8 @@
 import { researchEvidenceAdded, type ImportInclude, type Video } from '@vrs/contracts';
 import type { EventBus } from '@vrs/bus';
 import type { EvidenceRepo, ImportedEvidenceItem } from '../repo/evidence-repo';
+import type { ProjectsRepo } from '../repo/projects-repo';
+import { resetProjectIndex } from '../search/index-project-evidence';
 import type { JobError } from '../repo/jobs-repo';
 import { providerFailureOf, type ProviderClient } from '../provider-client';
 import { chunkDescription } from './description-chunks';
@@ -12,6 +14,7 @@ const maxComments = 20;
 export interface ImportVideoDeps {
   provider: ProviderClient;
   evidence: EvidenceRepo;
+  projects: ProjectsRepo;
   bus: EventBus;
 }
 
@@ -95,5 +98,11 @@ export async function importVideo(
   // Two segments starting at the same millisecond would name one unit twice; the later one wins.
   const docs = await evidence.add(target.projectId, [...new Map(items.map((item) => [item.sourceKey, item])).values()]);
   await bus.publish(researchEvidenceAdded, { ...target, evidenceIds: docs.map((doc) => doc._id) });
+  if (include.metadata) {
+    // A description edited since the last import may now make fewer chunks: the extra ones go.
+    const descriptionKeys = items.flatMap((item) => (item.sourceKey?.includes(':description:') ? [item.sourceKey] : []));
+    const stale = await evidence.deleteStaleUnits(target.projectId, `youtube:video:${videoId}:description:`, descriptionKeys);
+    if (stale > 0) await resetProjectIndex(deps, target.projectId);
+  }
   return { evidenceCount: docs.length, warnings };
 }

@@ -139,6 +139,15 @@ export function createEvidenceRepo(store: Store) {
       return (await evidence.deleteOne({ _id: evidenceId, projectId })).deletedCount === 1;
     },
 
+    /**
+     * Removes the project's items whose sourceKey starts with `prefix` but is not in `keep`: units a
+     * source no longer has (a description re-imported into fewer chunks). Returns how many went.
+     */
+    async deleteStaleUnits(projectId: string, prefix: string, keep: string[]): Promise<number> {
+      const startsWith = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      return (await evidence.deleteMany({ projectId, sourceKey: { $regex: startsWith, $nin: keep } })).deletedCount;
+    },
+
     /** Removes every item of the project; returns how many there were. */
     async deleteAll(projectId: string): Promise<number> {
       return (await evidence.deleteMany({ projectId })).deletedCount;
