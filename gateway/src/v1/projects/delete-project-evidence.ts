@@ -13,7 +13,7 @@ export const deleteProjectEvidence = protectedProcedure
       summary: 'Delete a saved evidence item',
       description: 'Search no longer finds it once this answers. Deleting it again is a 404.',
       protect: true,
-      errorResponses: [...authenticatedErrors, 404],
+      errorResponses: [...authenticatedErrors, 404, 422],
     },
     auth: { scopes: ['data:write'] },
   })

@@ -14,7 +14,7 @@ export const deleteProject = protectedProcedure
       description:
         'Removes the project, its evidence and search index, its import jobs (a running one stops before its next video) and its exports with their files. Answers and reports made from it stay. Deleting it again is a 404.',
       protect: true,
-      errorResponses: [...authenticatedErrors, 404],
+      errorResponses: [...authenticatedErrors, 404, 422],
     },
     auth: { scopes: ['data:write'] },
   })

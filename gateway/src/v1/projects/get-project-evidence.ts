@@ -12,7 +12,7 @@ export const getProjectEvidence = protectedProcedure
       tags: ['Projects'],
       summary: 'Get one saved evidence item',
       protect: true,
-      errorResponses: [...authenticatedErrors, 404],
+      errorResponses: [...authenticatedErrors, 404, 422],
     },
     auth: { scopes: ['data:read'] },
   })
