@@ -22,7 +22,7 @@ describe('credit metering', () => {
     expect(refused.headers.get('x-credits-remaining')).toBe('0');
     // The refused operation did not happen.
     const list = await api('GET', '/v1/projects');
-    expect(list.body.projects.map((p: { name: string }) => p.name).sort()).toEqual(['one', 'two']);
+    expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['one', 'two']);
   });
 
   it('the ledger equals the sum of X-Credits-Charged over a burst of concurrent requests, failures refunded', async () => {
@@ -47,13 +47,13 @@ describe('credit metering', () => {
 
     // Walk the whole ledger: the entries made by the burst add up to exactly what was charged.
     const entries: { amount: number; kind: string; createdAt: string }[] = [];
-    let startingAfter: string | undefined;
+    let cursor: string | undefined;
     for (;;) {
-      const page = await api('GET', `/v1/billing/ledger?limit=100${startingAfter ? `&startingAfter=${startingAfter}` : ''}`);
+      const page = await api('GET', `/v1/billing/ledger?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.status).toBe(200);
-      entries.push(...page.body.entries);
+      entries.push(...page.body.data);
       if (!page.body.hasMore) break;
-      startingAfter = page.body.entries.at(-1).id;
+      cursor = page.body.nextCursor;
     }
     const total = entries.reduce((sum, entry) => sum + entry.amount, 0);
     expect(total).toBe(after.body.credits.balance);

@@ -62,7 +62,7 @@ describe('imports into projects, as jobs', () => {
     expect(job).toMatchObject({
       status: 'completed',
       progress: { done: 1, total: 1 },
-      videos: [{ videoId: 'vrsFixture1', status: 'imported', evidenceCount: 2 }],
+      videos: [{ videoId: 'vrsFixture1', status: 'imported', evidenceCount: 3 }],
       errors: [],
     });
 
@@ -76,6 +76,10 @@ describe('imports into projects, as jobs', () => {
     const [metadata] = await searchFor(api, projectId, 'fixture', 'youtube:video:vrsFixture1:metadata');
     expect(metadata).toMatchObject({ provider: 'youtube', entityId: 'vrsFixture1' });
     expect(metadata).not.toHaveProperty('startMs');
+    // The description is evidence of its own, without its hashtag row.
+    const [description] = await searchFor(api, projectId, 'authored', 'youtube:video:vrsFixture1:description:0');
+    expect(description.text).toMatch(/^A short video authored for the project's own tests/);
+    expect(description.text).not.toContain('#fixtures');
 
     // Re-importing updates the same items in place: same ids, no copies.
     const again = await api('POST', `/v1/projects/${projectId}/imports`, {
@@ -104,6 +108,42 @@ describe('imports into projects, as jobs', () => {
       text: 'Hold the mask like a pen, with your index finger at the junction of the cuff and the tube. Press the tip against the hard palate and slide it along the palate in one smooth movement.',
     });
   });
+
+  it.skipIf(!hasRecorded)(
+    'imports a description as evidence in chunks, without its link lists, handles, hashtags and disclaimer',
+    async () => {
+      const api = demoUser('description');
+      const projectId = await newProject(api);
+      const created = await api('POST', `/v1/projects/${projectId}/imports`, {
+        json: { source: { type: 'video', id: 'rCAS2eD-mcw' }, include: { transcript: false } },
+      });
+      expect((await finishedJob(api, created.body.id)).status).toBe('completed');
+      const listed = await api('GET', `/v1/projects/${projectId}/evidence?limit=100`);
+      const descriptionItems = (listed.body.data as { sourceKey: string; text: string }[]).filter((item) =>
+        item.sourceKey.includes(':description:'),
+      );
+      expect(descriptionItems.length).toBeGreaterThan(0);
+      const text = descriptionItems.map((item) => item.text).join('\n');
+      expect(text).toContain('critical steps for LMA insertion');
+      expect(text).toContain('Insertion technique');
+      for (const boilerplate of [
+        'http',
+        'Instagram',
+        'Twitter',
+        'patreon',
+        '#Anesthesiology',
+        '@gmail.com',
+        'Disclaimer',
+        'warranties',
+        'Contractology',
+      ]) {
+        expect(text, boilerplate).not.toContain(boilerplate);
+      }
+      expect(descriptionItems.every((item) => item.text.length <= 480)).toBe(true);
+      const metadata = (listed.body.data as { sourceKey: string; text: string }[]).find((item) => item.sourceKey.endsWith(':metadata'));
+      expect(metadata?.text).not.toContain('LMA insertion and a few high yield');
+    },
+  );
 
   it('replays an Idempotency-Key: the first response, charged once; another request with the key is refused', async () => {
     const api = demoUser('idempotency');

@@ -169,6 +169,9 @@ describe('trend reports', () => {
       const hidden = await stranger('GET', `/v1/operations/${operationId}`);
       expect(hidden.status).toBe(404);
       expect(hidden.body.error.code).toBe('OPERATION_NOT_FOUND');
+      // Listed among the caller's operations (newest first), and not among anyone else's.
+      expect((await api('GET', '/v1/operations?limit=1')).body.data).toEqual([readBack.body]);
+      expect((await stranger('GET', '/v1/operations')).body.data).toEqual([]);
     });
 
     it('falls back when the primary fails, and keeps unknown enum values', async () => {

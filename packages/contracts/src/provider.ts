@@ -168,7 +168,10 @@ export const commentsSchema = z
     meta: metaSchema,
     totalCount: z.number().int().min(0).optional().describe('Total reported by the platform, when available.'),
     continuation: z.string().optional().describe('Opaque token for the next page (page mode).'),
-    complete: z.boolean().optional().describe('Newest-first collection: every continuation was followed.'),
+    complete: z
+      .boolean()
+      .optional()
+      .describe("Newest-first collection: every continuation was followed and the threads account for the platform's totalCount."),
     pagesFetched: z.number().int().min(0).optional(),
     topLevelCount: z.number().int().min(0).optional(),
     replyCount: z.number().int().min(0).optional(),

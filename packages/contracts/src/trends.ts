@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountIdSchema } from './billing';
+import { listPage } from './lists';
 import { providerIdSchema, thumbnailSchema } from './shapes';
 
 /*
@@ -186,6 +187,7 @@ export const generateTrendReportInputSchema = z.object({
 });
 export const generateVideoPlanInputSchema = z.object({ accountId: accountIdSchema, report: trendReportInputSchema });
 export const planRefInputSchema = z.object({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
+export const planOperationListSchema = listPage(planOperationSchema, 'PlanOperationList');
 /** Test-only: `now` fixes the trends clock, null lets it follow real time again. */
 export const setTrendsClockInputSchema = z.object({ now: z.iso.datetime().nullable() });
 

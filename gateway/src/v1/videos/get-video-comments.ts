@@ -16,7 +16,7 @@ export const getVideoComments = protectedProcedure
       tags: ['Videos'],
       summary: 'Video comments',
       description:
-        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached or a page failed. A collection is priced apart from a page.",
+        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page.",
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },

@@ -71,7 +71,9 @@ export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<
       if (outcome.error) logger.warn({ jobId, videoId, code: outcome.error.code }, 'video not imported');
       else logger.info({ jobId, videoId, evidence: outcome.evidenceCount }, 'video imported');
     }
-    const finished = (await jobs.findById(jobId))!;
+    const finished = await jobs.findById(jobId);
+    // Deleted with its project meanwhile: nothing is left to finish.
+    if (!finished) return;
     const allFailed = finished.videos.length > 0 && finished.videos.every((video) => video.status === 'failed');
     await jobs.finish(jobId, allFailed ? 'failed' : 'completed');
     logger.info({ jobId, videos: finished.videos.length }, 'import job finished');

@@ -1,5 +1,5 @@
 import type { Export } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ExportDoc extends Omit<Export, 'id'> {
@@ -47,6 +47,18 @@ export function createExportsRepo(store: Store) {
 
     findOwned: (accountId: string, exportId: string) => exports.findOne({ _id: exportId, accountId }),
     findById: (exportId: string) => exports.findOne({ _id: exportId }),
+
+    /** A page of the account's exports, of one project when given, newest first (ADR 0020). */
+    pageOwned: (accountId: string, projectId: string | undefined, page: PageRequest) =>
+      findPage(exports, 'exports', projectId === undefined ? { accountId } : { accountId, projectId }, page),
+
+    /** Removes the project's exports and their files; returns how many exports there were. */
+    async deleteAllOfProject(projectId: string): Promise<number> {
+      const ids = (await exports.find({ projectId }, { projection: { _id: 1 } })).map((doc) => doc._id);
+      if (ids.length === 0) return 0;
+      await chunks.deleteMany({ exportId: { $in: ids } });
+      return (await exports.deleteMany({ projectId })).deletedCount;
+    },
 
     /** Forgets a half-written file (a writer that crashed): the rewrite starts from chunk 0. */
     clearChunks: async (exportId: string) => {

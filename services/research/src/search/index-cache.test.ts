@@ -41,6 +41,29 @@ describe('index cache', () => {
     expect(index.search('new').map((hit) => hit.text)).toEqual(['new words']);
   });
 
+  it('rebuilds from scratch an index built before the project’s last reset, so removed documents go', async () => {
+    const docs = {
+      p1: [
+        { _id: 'e1', text: 'kept' },
+        { _id: 'e2', text: 'removed' },
+      ] as IndexableEvidence[],
+    };
+    const { repo, loads } = recordingRepo(docs);
+    const cache = createIndexCache(repo, { maxProjects: 10 });
+    await cache.indexFor('p1', 1);
+    docs.p1 = [{ _id: 'e1', text: 'kept' }];
+    const rebuilt = await cache.indexFor('p1', 2, 2);
+    expect(rebuilt.search('removed')).toEqual([]);
+    expect(rebuilt.documentCount).toBe(1);
+    // Built for the reset version itself, it is current: later versions load only newer marks.
+    await cache.indexFor('p1', 3, 2);
+    expect(loads).toEqual([
+      ['p1', 0],
+      ['p1', 0],
+      ['p1', 2],
+    ]);
+  });
+
   it('shares one load between concurrent searches of a project', async () => {
     const { repo, loads } = recordingRepo({});
     const cache = createIndexCache(repo, { maxProjects: 10 });

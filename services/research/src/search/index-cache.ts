@@ -6,6 +6,8 @@ interface CachedIndex {
   index: EvidenceIndex;
   /** The project `indexVersion` this index is known to reflect (0: nothing loaded yet). */
   version: number;
+  /** The version it was first built for: an index built before the project's last reset is stale. */
+  builtFor: number;
   /** Characters of text loaded into the index: its memory, roughly (replaced documents count again). */
   loadedChars: number;
   /** The one load in flight for this project: concurrent searches wait for it instead of loading too. */
@@ -58,12 +60,13 @@ export function createIndexCache(evidence: EvidenceRepo, options: IndexCacheOpti
   return {
     /**
      * The project's index, reflecting at least `version` (the project's current `indexVersion`).
+     * An index built before `resetVersion` (evidence was removed then) is dropped and built anew.
      * When the cached index is current this touches no store.
      */
-    async indexFor(projectId: string, version: number): Promise<EvidenceIndex> {
+    async indexFor(projectId: string, version: number, resetVersion = 0): Promise<EvidenceIndex> {
       let entry = entries.get(projectId);
-      if (!entry) {
-        entry = { index: createEvidenceIndex(), version: 0, loadedChars: 0 };
+      if (!entry || entry.builtFor < resetVersion) {
+        entry = { index: createEvidenceIndex(), version: 0, builtFor: version, loadedChars: 0 };
         entries.set(projectId, entry);
       }
       while (entry.version < version) {
@@ -74,6 +77,11 @@ export function createIndexCache(evidence: EvidenceRepo, options: IndexCacheOpti
         await entry.loading;
       }
       return entry.index;
+    },
+
+    /** Drops a project's index from this process (the project was deleted). */
+    forget(projectId: string): void {
+      entries.delete(projectId);
     },
   };
 }

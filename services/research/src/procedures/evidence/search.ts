@@ -17,6 +17,6 @@ export const searchEvidence = ({ projects, indexCache }: ResearchDeps) =>
     const query = input.q?.trim();
     if (!query) throw new AppError('QUERY_REQUIRED');
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const index = await indexCache.indexFor(project._id, project.indexVersion);
+    const index = await indexCache.indexFor(project._id, project.indexVersion, project.indexResetVersion);
     return { query, results: searchIndex(index, query, input.limit) };
   });

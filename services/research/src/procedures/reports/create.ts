@@ -12,7 +12,7 @@ import { requireOwnedProject } from '../projects/require-owned-project';
 export const createReport = ({ projects, indexCache, llm, operations }: ResearchDeps) =>
   procedure.input(createReportInputSchema).mutation(async ({ input, signal }): Promise<CitedAnswer> => {
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const index = await indexCache.indexFor(project._id, project.indexVersion);
+    const index = await indexCache.indexFor(project._id, project.indexVersion, project.indexResetVersion);
     const composed = await composeCitedAnswer(llm, input.prompt, searchIndex(index, input.prompt, maxEvidence), signal);
     const operation = await operations.save(input.accountId, { kind: 'report', prompt: input.prompt, projectId: project._id, ...composed });
     return { ...composed, operationId: operation.id };

@@ -1,0 +1,33 @@
+import { projectRefInputSchema, type Deleted } from '@vrs/contracts';
+import { procedure } from '@vrs/kit';
+import type { z } from 'zod';
+import type { ResearchDeps } from '../../research-deps';
+import { requireOwnedProject } from './require-owned-project';
+
+/**
+ * Deletes a project with everything saved in it: its import jobs (a running one stops before its
+ * next video), exports and their files, evidence, and this process's index (other replicas' cached
+ * indexes are never read again: the project is gone, and the LRU drops them). The project itself
+ * goes last, so a deletion cut short can simply be sent again; its evidence is swept once more after
+ * it, for items a video being imported meanwhile wrote. Answers and reports made from it stay: they
+ * are the account's operations.
+ */
+export async function deleteProjectHandler({
+  ctx,
+  input,
+}: {
+  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'jobs' | 'exports' | 'indexCache'>;
+  input: z.infer<typeof projectRefInputSchema>;
+}): Promise<Deleted> {
+  const project = await requireOwnedProject(ctx.projects, input.accountId, input.projectId);
+  await ctx.jobs.deleteAllOfProject(project._id);
+  await ctx.exports.deleteAllOfProject(project._id);
+  await ctx.evidence.deleteAll(project._id);
+  await ctx.projects.deleteOwned(input.accountId, project._id);
+  await ctx.evidence.deleteAll(project._id);
+  ctx.indexCache.forget(project._id);
+  return { id: project._id, deleted: true };
+}
+
+export const deleteProject = (deps: ResearchDeps) =>
+  procedure.input(projectRefInputSchema).mutation(({ input }) => deleteProjectHandler({ ctx: deps, input }));
