@@ -158,7 +158,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     if (fault.kind === 'timeout') return; // never answered; close() drops the connection
     if (fault.kind !== 'none' && fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.kind === 'status') {
-      return sendJson(res, fault.status, googleError(fault.status), fault.status === 429 ? { 'retry-after': '1' } : {});
+      const retryAfter: Record<string, string> =
+        fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      return sendJson(res, fault.status, googleError(fault.status), retryAfter);
     }
     const answer = key ? index.find(key) : undefined;
     if (!answer) {
