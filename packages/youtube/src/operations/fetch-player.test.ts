@@ -16,7 +16,6 @@ describe.skipIf(!hasRecorded)('the player-client fallback chain over the recorde
       .getTranscript('rwcfPqbAx-0')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(YouTubeError);
-    // The recorded WEB answer's wording ("Sign in to confirm your age") wins over the TV embed's "Please sign in".
     expect(error).toMatchObject({ code: 'VIDEO_AGE_RESTRICTED', reason: 'age', transient: false });
     expect((error as YouTubeError).platformReason).toMatch(/Sign in to confirm your age/);
     expect(fake.hits().byClient).toMatchObject({ [android]: 1, [tvEmbedded]: 1, [web]: 1 });
@@ -38,8 +37,10 @@ describe.skipIf(!hasRecorded)('the player-client fallback chain over the recorde
     const error = await testClient(fake)
       .getVideo('rwcfPqbAx-0')
       .catch((e: unknown) => e);
-    // The refused request says nothing about the video; the recorded TV embed and WEB answers do.
+    // The refused request says nothing about the video; the recorded TV embed and WEB answers do,
+    // and the web player's words are the more precise ones.
     expect(error).toMatchObject({ code: 'VIDEO_AGE_RESTRICTED' });
+    expect((error as YouTubeError).platformReason).toMatch(/^Sign in to confirm your age/);
     expect(fake.hits().byClient).toMatchObject({ [android]: 1, [tvEmbedded]: 1, [web]: 1 });
   });
 

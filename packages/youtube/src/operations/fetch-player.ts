@@ -73,10 +73,12 @@ const isRestriction = (error: YouTubeError) => error.code.startsWith('VIDEO_') &
 
 /**
  * The most telling refusal: a restriction (it says the video exists and why it does not play) over
- * "unavailable" and refused requests, the earliest client's among equals.
+ * "unavailable" over refused requests. Among restrictions the latest client's: the chain ends with
+ * the web player, whose wording is the most precise ("Sign in to confirm your age", not the TV
+ * embed's "Please sign in"); among the rest the earliest.
  */
 function verdictOf(refusals: YouTubeError[]): YouTubeError {
-  return refusals.find(isRestriction) ?? refusals.find((error) => error.code === 'VIDEO_UNAVAILABLE') ?? refusals[0];
+  return refusals.findLast(isRestriction) ?? refusals.find((error) => error.code === 'VIDEO_UNAVAILABLE') ?? (refusals[0] as YouTubeError);
 }
 
 /**
