@@ -163,7 +163,11 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
       if (!operation?.responses) continue;
       if (!operation.security) operation.security = [];
       const metered = priceOf(operation.operationId ?? '') > 0;
-      for (const [status, response] of Object.entries(operation.responses)) {
+      for (const [status, generated] of Object.entries(operation.responses)) {
+        // The generator shares one response object between statuses it has no tRPC code for (451
+        // and 500 alike) and between operations: each gets its own before it is finished.
+        const response = { ...generated };
+        operation.responses[status] = response;
         const code = Number(status);
         response.headers = { ...response.headers, ...requestIdHeader };
         if (code >= 400) {
