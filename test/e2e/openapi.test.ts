@@ -33,6 +33,21 @@ describe('OpenAPI document and reference page', () => {
       'sessionCookie',
     ]);
 
+    // A restricted video answers its own code and status (ADR 0017).
+    const transcript = doc.paths['/providers/{provider}/videos/{id}/transcript'].get;
+    expect(Object.keys(transcript.responses)).toEqual(expect.arrayContaining(['403', '404', '409', '451']));
+    expect(transcript.responses['451'].description).toMatch(/VIDEO_REGION_BLOCKED/);
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining([
+        'VIDEO_AGE_RESTRICTED',
+        'VIDEO_PRIVATE',
+        'VIDEO_MEMBERS_ONLY',
+        'VIDEO_PAID',
+        'VIDEO_REGION_BLOCKED',
+        'VIDEO_LIVE_NOT_ENDED',
+      ]),
+    );
+
     expect(doc.paths['/projects'].post).toMatchObject({ operationId: 'createProject', tags: ['Projects'] });
     expect(doc.paths['/health'].get.security).toEqual([]);
     // Every error response points at the one envelope; no generator leftovers remain.

@@ -47,11 +47,12 @@ const statusDescriptions: Record<number, string> = {
   400: 'Malformed request (code MALFORMED_JSON)',
   401: 'Authentication required',
   402: 'Insufficient credits (code INSUFFICIENT_CREDITS); carries both credit headers',
-  403: 'Not allowed (FORBIDDEN, INSUFFICIENT_SCOPE)',
+  403: 'Not allowed (FORBIDDEN, INSUFFICIENT_SCOPE), or a restricted video (VIDEO_AGE_RESTRICTED, VIDEO_PRIVATE, VIDEO_MEMBERS_ONLY, VIDEO_PAID, VIDEO_RESTRICTED)',
   404: 'Not found',
-  409: 'Conflict with the resource state',
+  409: 'Conflict with the resource state (e.g. VIDEO_LIVE_NOT_ENDED)',
   413: 'Request body too large',
   415: 'Unsupported media type',
+  451: 'The video is blocked in the region the service reaches YouTube from (VIDEO_REGION_BLOCKED)',
   422: 'Validation failed (VALIDATION_FAILED, or a field-specific code such as QUERY_REQUIRED); `details.issues` names each field',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Unexpected error',
@@ -162,7 +163,11 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
       if (!operation?.responses) continue;
       if (!operation.security) operation.security = [];
       const metered = priceOf(operation.operationId ?? '') > 0;
-      for (const [status, response] of Object.entries(operation.responses)) {
+      for (const [status, generated] of Object.entries(operation.responses)) {
+        // The generator shares one response object between statuses it has no tRPC code for (451
+        // and 500 alike) and between operations: each gets its own before it is finished.
+        const response = { ...generated };
+        operation.responses[status] = response;
         const code = Number(status);
         response.headers = { ...response.headers, ...requestIdHeader };
         if (code >= 400) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commentsSchema, defaultNewestCommentsLimit, maxNewestCommentsLimit, providerParam } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
-import { meteredErrors } from '../errors';
+import { meteredErrors, videoErrors } from '../errors';
 import { charged, continuationParam, providerFieldCodes, queryFlag, refreshParam, videoIdParam } from '../providers/provider-params';
 
 const newestWithContinuation =
@@ -16,9 +16,9 @@ export const getVideoComments = protectedProcedure
       tags: ['Videos'],
       summary: 'Video comments',
       description:
-        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page.",
+        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page. A video that cannot be read answers as for its metadata (404 `VIDEO_UNAVAILABLE`, 403/451 restrictions).",
       protect: true,
-      errorResponses: [...meteredErrors, 404, 422],
+      errorResponses: [...meteredErrors, ...videoErrors, 422],
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,

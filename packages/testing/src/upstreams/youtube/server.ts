@@ -20,6 +20,8 @@ export interface FakeYouTubeOptions {
 export interface HitCounts {
   total: number;
   byEndpoint: Record<string, number>;
+  /** `<endpoint> <clientName>` for InnerTube requests: which clients a fallback chain asked. */
+  byClient: Record<string, number>;
   unmatched: number;
 }
 
@@ -74,14 +76,14 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
   const index = new ReplayIndex(report.recordings);
   const faults = new FaultPlan();
   const counts = new CountOverrides();
-  let hitCounts: HitCounts = { total: 0, byEndpoint: {}, unmatched: 0 };
+  let hitCounts: HitCounts = { total: 0, byEndpoint: {}, byClient: {}, unmatched: 0 };
   let unmatchedLog: UnmatchedRequest[] = [];
 
   const reset = () => {
     faults.reset();
     counts.reset();
     index.clearSelections();
-    hitCounts = { total: 0, byEndpoint: {}, unmatched: 0 };
+    hitCounts = { total: 0, byEndpoint: {}, byClient: {}, unmatched: 0 };
     unmatchedLog = [];
   };
   const select = (id: string) => {
@@ -148,11 +150,17 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
         error: { code: 400, status: 'INVALID_ARGUMENT', message: `Invalid JSON payload: ${(error as Error).message}` },
       });
     }
+    if (key?.clientName) {
+      const asked = `${endpoint} ${key.clientName}`;
+      hitCounts.byClient[asked] = (hitCounts.byClient[asked] ?? 0) + 1;
+    }
     const fault = faults.decide(key, endpoint);
     if (fault.kind === 'timeout') return; // never answered; close() drops the connection
     if (fault.kind !== 'none' && fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.kind === 'status') {
-      return sendJson(res, fault.status, googleError(fault.status), fault.status === 429 ? { 'retry-after': '1' } : {});
+      const retryAfter: Record<string, string> =
+        fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      return sendJson(res, fault.status, googleError(fault.status), retryAfter);
     }
     const answer = key ? index.find(key) : undefined;
     if (!answer) {
