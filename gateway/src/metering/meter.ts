@@ -22,11 +22,26 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
   }
   const { reservationId } = reservation;
   return {
-    /** Settles `amount` (at most the reserved price); the rest goes back to the balance. */
+    /**
+     * Settles `amount` (at most the reserved price); the rest goes back to the balance. The work is
+     * done by now, so a failed settle never turns its result into an error: the caller gets the
+     * result, the headers say what is due and what the hold left, and the reservation stays held
+     * for reconciliation (logged with its id), never charged twice nor lost.
+     */
     async settle(amount: number) {
-      const settlement = await ctx.services.billing.credits.settle.mutate({ reservationId, amount: Math.min(amount, price) });
-      ctx.credits.charged = settlement.charged;
-      ctx.credits.remaining = settlement.balance;
+      const due = Math.min(amount, price);
+      try {
+        const settlement = await ctx.services.billing.credits.settle.mutate({ reservationId, amount: due });
+        ctx.credits.charged = settlement.charged;
+        ctx.credits.remaining = settlement.balance;
+      } catch (err) {
+        ctx.log.error(
+          { err, reservationId, operation, amount: due },
+          'settle failed after the work was done; the reservation is left to reconcile',
+        );
+        ctx.credits.charged = due;
+        ctx.credits.remaining = reservation.balance;
+      }
     },
     async refund() {
       try {

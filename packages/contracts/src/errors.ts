@@ -39,6 +39,10 @@ export const errorCodes = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, message: 'The request failed validation.' },
+  UNKNOWN_PARAMETER: {
+    status: 422,
+    message: 'The request names a parameter or field this operation does not declare; `details.parameters` lists them.',
+  },
   QUERY_REQUIRED: { status: 422, message: 'The query parameter `q` is required and must not be blank.' },
   PROVIDER_NOT_SUPPORTED: { status: 422, message: 'Unsupported provider: the only supported provider is `youtube`.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers exceed 16 KB.' },

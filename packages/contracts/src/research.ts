@@ -64,9 +64,12 @@ export const listProjectsInputSchema = z.object({
 });
 export const projectRefInputSchema = z.object({ accountId: accountIdSchema, projectId: projectIdSchema });
 export const addEvidenceInputSchema = projectRefInputSchema.extend(addEvidenceBodySchema.shape);
+/** How many results a project search answers: `limit`'s default and most. */
+export const defaultEvidenceSearchLimit = 20;
+export const maxEvidenceSearchLimit = 100;
 export const searchEvidenceInputSchema = projectRefInputSchema.extend({
   q: z.string().trim().min(1).max(500),
-  limit: z.number().int().min(1).max(100).default(20),
+  limit: z.number().int().min(1).max(maxEvidenceSearchLimit).default(defaultEvidenceSearchLimit),
 });
 
 /* Imports and jobs (issue 4, ADR 0011). */

@@ -17,6 +17,7 @@ await runServiceProcess({
         url: config.PROVIDER_SERVICE_URL,
         internalToken: config.INTERNAL_TOKEN!,
         caller: 'research',
+        timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
     }),

@@ -7,6 +7,8 @@ import { charged, continuationParam, providerFieldCodes, queryFlag, refreshParam
 const newestWithContinuation =
   'continuation pages through the default ranking; a newest-first collection always starts from the newest comment';
 
+const onlyWithNewest = "applies to a newest-first collection only: add newest=true (a page of the default ranking has YouTube's own size)";
+
 export const getVideoComments = protectedProcedure
   .meta({
     openapi: {
@@ -37,16 +39,26 @@ export const getVideoComments = protectedProcedure
           .int()
           .min(1)
           .max(maxNewestCommentsLimit)
-          .default(defaultNewestCommentsLimit)
-          .describe('Extension, with `newest=true`: the most comments to collect (replies included).'),
-        replies: queryFlag('Extension, with `newest=true`: also collect the replies of each comment (they count against `limit`).'),
+          .optional()
+          .describe(
+            `Extension, only with \`newest=true\`: the most comments to collect (replies included; default ${defaultNewestCommentsLimit}). A page is YouTube's size, so \`limit\` without \`newest=true\` is a 422.`,
+          ),
+        replies: queryFlag(
+          'Extension, only with `newest=true`: also collect the replies of each comment (they count against `limit`); `replies=true` without it is a 422.',
+        ),
       })
-      .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation }),
+      .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation })
+      .refine((input) => input.newest || input.limit === undefined, { path: ['limit'], message: onlyWithNewest })
+      .refine((input) => input.newest || !input.replies, { path: ['replies'], message: onlyWithNewest }),
   )
   .output(commentsSchema)
   .query(async ({ ctx, input }) => {
     const { comments } = ctx.services.provider;
     const { id: videoId, refresh } = input;
     if (!input.newest) return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, refresh }));
-    return charged(ctx, await comments.collectNewest.query({ videoId, limit: input.limit, replies: input.replies, refresh }), 'collection');
+    return charged(
+      ctx,
+      await comments.collectNewest.query({ videoId, limit: input.limit ?? defaultNewestCommentsLimit, replies: input.replies, refresh }),
+      'collection',
+    );
   });
