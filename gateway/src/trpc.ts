@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { priceOf, type ErrorCode, type PriceVariant, type Scope } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { GatewayContext } from './context';
-import { fromServiceError } from './errors/to-app-error';
+import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
 import { undeclaredKeys } from './validation/declared-input';
@@ -29,6 +29,12 @@ export interface GatewayMeta {
    * highest price of the operation is reserved.
    */
   reserveVariant?: (rawInput: Record<string, unknown>) => PriceVariant;
+  /**
+   * For a read that may be answered from saved data, the variant it costs then, read from the raw
+   * request (none when it asks for a refresh). When the balance is short of the full price but
+   * covers this one, this is reserved and the read may only be answered from saved data.
+   */
+  savedVariant?: (rawInput: Record<string, unknown>) => PriceVariant | undefined;
 }
 
 const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create({ isDev: false });
@@ -109,13 +115,18 @@ const authenticated = t.middleware(({ ctx, meta, next }) => {
 /** Reserve before the work, settle after it, refund when it fails; figures go to the response headers. */
 const metered = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const operationId = meta?.openapi?.operationId;
-  const reserveAs = meta?.reserveVariant?.(((await getRawInput()) ?? {}) as Record<string, unknown>);
-  const price = operationId ? priceOf(operationId, reserveAs) : 0;
+  const rawInput = ((await getRawInput()) ?? {}) as Record<string, unknown>;
+  const price = operationId ? priceOf(operationId, meta?.reserveVariant?.(rawInput)) : 0;
   if (price === 0 || !ctx.principal) return next();
-  const debit = await debitForOperation(ctx, operationId!, price);
+  const savedVariant = meta?.savedVariant?.(rawInput);
+  const debit = await debitForOperation(ctx, operationId!, price, savedVariant ? priceOf(operationId!, savedVariant) : undefined);
   const result = await next();
   if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));
-  else await debit.refund();
+  else {
+    await debit.refund();
+    const refusal = debit.refusalIfNotSaved(toAppError(result.error));
+    if (refusal) throw refusal;
+  }
   return result;
 });
 

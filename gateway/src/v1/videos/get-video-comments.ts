@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { commentsSchema, defaultNewestCommentsLimit, maxNewestCommentsLimit, providerParam } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, continuationParam, providerFieldCodes, queryFlag, refreshParam, videoIdParam } from '../providers/provider-params';
+import {
+  charged,
+  continuationParam,
+  providerFieldCodes,
+  queryFlag,
+  readMode,
+  refreshParam,
+  videoIdParam,
+} from '../providers/provider-params';
 
 const newestWithContinuation =
   'continuation pages through the default ranking; a newest-first collection always starts from the newest comment';
@@ -25,6 +33,7 @@ export const getVideoComments = protectedProcedure
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
     reserveVariant: (raw) => (raw.newest === 'true' ? 'collectionFresh' : 'fresh'),
+    savedVariant: (raw) => (raw.refresh === 'true' ? undefined : raw.newest === 'true' ? 'collectionCached' : 'cached'),
   })
   .input(
     z
@@ -54,11 +63,12 @@ export const getVideoComments = protectedProcedure
   .output(commentsSchema)
   .query(async ({ ctx, input }) => {
     const { comments } = ctx.services.provider;
-    const { id: videoId, refresh } = input;
-    if (!input.newest) return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, refresh }));
+    const videoId = input.id;
+    const mode = readMode(ctx, input);
+    if (!input.newest) return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, ...mode }));
     return charged(
       ctx,
-      await comments.collectNewest.query({ videoId, limit: input.limit ?? defaultNewestCommentsLimit, replies: input.replies, refresh }),
+      await comments.collectNewest.query({ videoId, limit: input.limit ?? defaultNewestCommentsLimit, replies: input.replies, ...mode }),
       'collection',
     );
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { languageCodeSchema, providerParam, transcriptDetailSchema, transcriptSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, providerFieldCodes, refreshParam, videoIdParam } from '../providers/provider-params';
+import { charged, providerFieldCodes, refreshParam, videoIdParam, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const getVideoTranscript = protectedProcedure
   .meta({
@@ -19,6 +19,7 @@ export const getVideoTranscript = protectedProcedure
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
+    savedVariant: savedUnlessRefresh,
   })
   .input(
     z.object({
@@ -41,7 +42,7 @@ export const getVideoTranscript = protectedProcedure
         videoId: input.id,
         lang: input.lang,
         detail: input.detail,
-        refresh: input.refresh,
+        ...readMode(ctx, input),
       }),
     ),
   );
