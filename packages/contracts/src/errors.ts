@@ -43,6 +43,10 @@ export const errorCodes = {
     status: 422,
     message: 'The request names a parameter or field this operation does not declare; `details.parameters` lists them.',
   },
+  DUPLICATE_IDS: {
+    status: 422,
+    message: 'Two of the ids name the same video or channel (a channel by handle and by id, say); `details.duplicates` says which.',
+  },
   QUERY_REQUIRED: { status: 422, message: 'The query parameter `q` is required and must not be blank.' },
   PROVIDER_NOT_SUPPORTED: { status: 422, message: 'Unsupported provider: the only supported provider is `youtube`.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers exceed 16 KB.' },

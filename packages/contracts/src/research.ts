@@ -236,8 +236,14 @@ export const comparisonBody = () =>
       .array(z.string().trim().min(1).max(200))
       .min(2)
       .max(5)
-      .refine((ids) => new Set(ids).size === ids.length, 'ids must be different'),
+      .refine((ids) => new Set(ids.map(comparedIdentity)).size === ids.length, {
+        message: 'ids must name different videos or channels',
+        params: { code: 'DUPLICATE_IDS' },
+      }),
   });
+
+/** Handles are case-insensitive (`@EEVblog` is `@eevblog`); video and channel ids are not. */
+export const comparedIdentity = (id: string) => (id.startsWith('@') ? id.toLowerCase() : id);
 
 export const comparedVideoSchema = z
   .object({
