@@ -25,6 +25,10 @@ export interface CreditFigures {
    * answered from saved data or not at all (ADR 0019).
    */
   savedOnly?: boolean;
+  /** What metering reserved for this request, for an operation that hands it to a job (ADR 0019). */
+  hold?: { reservationId: string; amount: number };
+  /** The operation handed `hold` to a job that settles it when it ends: nothing is settled now. */
+  heldByJob?: boolean;
 }
 
 export interface GatewayContext {

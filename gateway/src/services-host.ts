@@ -100,6 +100,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         bus,
         logger: options.logger.child({ service: 'research' }),
         provider: providerForResearch,
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
         llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
       }),
     );

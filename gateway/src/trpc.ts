@@ -121,7 +121,8 @@ const metered = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const savedVariant = meta?.savedVariant?.(rawInput);
   const debit = await debitForOperation(ctx, operationId!, price, savedVariant ? priceOf(operationId!, savedVariant) : undefined);
   const result = await next();
-  if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));
+  if (result.ok && ctx.credits.heldByJob) debit.handedToJob();
+  else if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));
   else {
     await debit.refund();
     const refusal = debit.refusalIfNotSaved(toAppError(result.error));

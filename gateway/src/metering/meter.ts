@@ -52,7 +52,16 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
     refusedFullPrice = { error: error as AppError, balance: shortfall.balance };
   }
   const { reservationId } = reservation;
+  ctx.credits.hold = { reservationId, amount: reserved };
   return {
+    /**
+     * The operation handed the reservation to a job that settles it when it ends: nothing is
+     * charged yet, and the balance is what the hold left.
+     */
+    handedToJob() {
+      ctx.credits.charged = 0;
+      ctx.credits.remaining = reservation.balance;
+    },
     /**
      * Settles `amount` (at most the reserved price); the rest goes back to the balance. The work is
      * done by now, so a failed settle never turns its result into an error: the caller gets the

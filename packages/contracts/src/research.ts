@@ -151,10 +151,17 @@ export type Job = z.infer<typeof jobSchema>;
 /** An `Idempotency-Key` header: printable ASCII, as Stripe accepts it. */
 export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 printable ASCII characters without spaces');
 
+/**
+ * Credits held by the gateway for a job (ADR 0019): the job settles them when it finishes, charged
+ * in full if it imported anything, refunded if it imported nothing.
+ */
+export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: z.number().int().min(0) });
+export type CreditHold = z.infer<typeof creditHoldSchema>;
 export const createImportInputSchema = projectRefInputSchema.extend({
   source: importSourceSchema,
   include: importIncludeSchema,
   idempotencyKey: idempotencyKey().optional(),
+  credits: creditHoldSchema.optional(),
 });
 /** `replayed`: an earlier request with the same Idempotency-Key answered; nothing new was done. */
 export const createImportResultSchema = z.object({ job: jobSchema, replayed: z.boolean() });

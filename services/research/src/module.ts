@@ -6,6 +6,7 @@ import type { Store } from '@vrs/store';
 import { createIndexEvidenceHandler } from './events/index-evidence';
 import { createRunImportJobHandler } from './events/run-import-job';
 import { createWriteExportHandler } from './events/write-export';
+import type { BillingClient } from './billing-client';
 import type { ProviderClient } from './provider-client';
 import { createComparisonsRepo } from './repo/comparisons-repo';
 import { createEvidenceRepo } from './repo/evidence-repo';
@@ -23,6 +24,8 @@ export interface ResearchModuleOptions {
   logger: Logger;
   /** Where imports read videos, transcripts, comments, playlists, channels and searches. */
   provider: ProviderClient;
+  /** Where a job settles the credits the gateway held for it. */
+  billing: BillingClient;
   /** Writes answers, reports and comparison summaries; null = none configured (extractive answers). */
   llm: Llm | null;
   /** Projects whose search index one process keeps in memory (least recently searched dropped first). */
@@ -93,6 +96,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           evidence,
           bus,
           provider,
+          billing: options.billing,
           logger: logger.child({ component: importerConsumerName }),
           stopping: () => stopping,
         }),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
+import type { CreditHold, ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
 import type { Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
@@ -21,6 +21,8 @@ export interface JobDoc {
   videos: JobVideo[];
   warnings: string[];
   errors: JobError[];
+  /** Credits the gateway held for this job, settled by the job when it ends (ADR 0019). */
+  credits?: CreditHold;
   createdAt: string;
   updatedAt: string;
 }
@@ -39,7 +41,7 @@ export function createJobsRepo(store: Store) {
   return {
     ensureIndexes: () => jobs.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
 
-    async create(fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include'>): Promise<JobDoc> {
+    async create(fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include' | 'credits'>): Promise<JobDoc> {
       const createdAt = now();
       const job: JobDoc = {
         ...fields,
