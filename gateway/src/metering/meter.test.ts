@@ -44,7 +44,7 @@ describe('settling after the work is done (issue 13)', () => {
     const { ctx, logged, calls } = contextWithFailingSettle();
     const debit = await debitForOperation(ctx, 'getVideo', 3);
     await expect(debit.settle(2)).resolves.toBeUndefined();
-    expect(ctx.credits).toEqual({ charged: 2, remaining: 7 });
+    expect(ctx.credits).toMatchObject({ charged: 2, remaining: 7 });
     // Neither refunded (the work was done) nor retried here: the reservation stays held.
     expect(calls).toEqual(['reserve', 'settle']);
     expect(logged).toEqual([
