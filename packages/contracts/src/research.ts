@@ -152,8 +152,8 @@ export type Job = z.infer<typeof jobSchema>;
 export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 printable ASCII characters without spaces');
 
 /**
- * Credits held by the gateway for a job (ADR 0019): the job settles them when it finishes, charged
- * in full if it imported anything, refunded if it imported nothing.
+ * Credits held by the gateway for work that finishes later (ADR 0019): an import job or an export
+ * settles them when it ends, charged if it delivered something, refunded if it delivered nothing.
  */
 export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: z.number().int().min(0) });
 export type CreditHold = z.infer<typeof creditHoldSchema>;
@@ -230,6 +230,7 @@ export type Export = z.infer<typeof exportSchema>;
 export const createExportInputSchema = projectRefInputSchema.extend({
   format: exportFormatSchema,
   idempotencyKey: idempotencyKey().optional(),
+  credits: creditHoldSchema.optional(),
 });
 export const exportRefInputSchema = z.object({ accountId: accountIdSchema, exportId: z.string().min(1).max(100) });
 export const exportChunkInputSchema = exportRefInputSchema.extend({ seq: z.number().int().min(0) });

@@ -104,7 +104,12 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
       exporter = await bus.subscribe(
         exporterConsumerName,
         researchExportRequested,
-        createWriteExportHandler({ exports, evidence, logger: logger.child({ component: exporterConsumerName }) }),
+        createWriteExportHandler({
+          exports,
+          evidence,
+          billing: options.billing,
+          logger: logger.child({ component: exporterConsumerName }),
+        }),
       );
     },
     async stop() {

@@ -3,7 +3,7 @@ import type { EventBus, EventHandler } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { BillingClient } from '../billing-client';
 import { importVideo } from '../imports/import-video';
-import { settleJobCredits } from '../imports/settle-job-credits';
+import { settleJobCredits } from '../credits/settle-held-credits';
 import { resolveVideos } from '../imports/resolve-videos';
 import type { EvidenceRepo } from '../repo/evidence-repo';
 import { activeJobStatuses, type JobsRepo } from '../repo/jobs-repo';

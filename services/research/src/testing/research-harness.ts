@@ -23,7 +23,7 @@ const noProvider = new Proxy(
 ) as ProviderClient;
 
 /** Stands in for billing where a test's jobs hold no credits: any call fails loudly. */
-const noBilling = new Proxy(
+export const noBilling = new Proxy(
   {},
   {
     get: (_target, name) => {
