@@ -84,6 +84,16 @@ function bodyParserError(error: unknown): AppError | undefined {
   return undefined;
 }
 
+/** trpc-to-openapi's own 415 message leaves its quote open; this one names the type and what to send. */
+function unsupportedMediaType(contentType: string | undefined): AppError {
+  return new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    contentType
+      ? `Unsupported content-type ${JSON.stringify(contentType)}; send application/json.`
+      : 'Missing content-type header; send application/json.',
+  );
+}
+
 export function createGatewayApp(deps: GatewayDependencies) {
   const { config, services } = deps;
   const routes = buildRouteTable(v1Router);
@@ -117,7 +127,10 @@ export function createGatewayApp(deps: GatewayDependencies) {
     maxBodySize: config.BODY_LIMIT_BYTES,
     createContext: ({ req, res }): GatewayContext => contextOf(req as unknown as Request, res as unknown as Response),
     onError: ({ error, req, input, path }) => {
-      const appError = toAppError(error, { input, fieldCodes: path ? routes.metaOf(path)?.fieldCodes : undefined });
+      const appError =
+        error.code === 'UNSUPPORTED_MEDIA_TYPE'
+          ? unsupportedMediaType(req.headers['content-type'])
+          : toAppError(error, { input, fieldCodes: path ? routes.metaOf(path)?.fieldCodes : undefined });
       if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path }, 'request failed');
       (req as unknown as Request).appError = appError;
     },
@@ -148,7 +161,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  v1.use(referencePage('/v1/openapi.json'));
+  v1.use(referencePage('/v1/openapi.json', '/v1'));
   v1.use(limiters.perIp);
   v1.use(resolvePrincipal(deps.authenticators));
   v1.use(limiters.perAccount);

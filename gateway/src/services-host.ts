@@ -28,7 +28,13 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   function client<TRouter extends AnyRouter>(module: ServiceModule<TRouter> | null, url: string) {
     if (config.SERVICES_MODE === 'inprocess')
       return createServiceClient<TRouter>({ mode: 'inprocess', router: module!.router, caller: 'gateway' });
-    return createServiceClient<TRouter>({ mode: 'http', url, internalToken: config.INTERNAL_TOKEN!, caller: 'gateway' });
+    return createServiceClient<TRouter>({
+      mode: 'http',
+      url,
+      internalToken: config.INTERNAL_TOKEN!,
+      caller: 'gateway',
+      timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
+    });
   }
 
   async function host<TRouter extends AnyRouter>(
@@ -94,6 +100,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         bus,
         logger: options.logger.child({ service: 'research' }),
         provider: providerForResearch,
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
         llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
       }),
     );

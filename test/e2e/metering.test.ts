@@ -60,4 +60,29 @@ describe('credit metering', () => {
     const grants = entries.filter((e) => e.kind === 'grant').reduce((sum, e) => sum + e.amount, 0);
     expect(grants - total).toBe(after.body.credits.spent);
   });
+
+  it('reserves what a read will cost: at a balance of 1, saved data answers for 1; unsaved or refreshed is a 402 that charges nothing (issue 13)', async () => {
+    const demo = apiClient(gatewayUrl, { 'x-demo-user': `saver-${Date.now()}` });
+    expect((await demo('GET', '/v1/providers/youtube/videos/rCAS2eD-mcw')).status).toBe(200);
+    expect((await demo('GET', '/v1/providers/youtube/videos/rCAS2eD-mcw/transcript')).status).toBe(200);
+
+    for (const path of ['/v1/providers/youtube/videos/rCAS2eD-mcw', '/v1/providers/youtube/videos/rCAS2eD-mcw/transcript?detail=text']) {
+      const { key } = await createApiKey(stackEnv, { credits: 1 });
+      const api = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
+      const saved = await api('GET', path);
+      expect(saved.status, path).toBe(200);
+      expect([saved.headers.get('x-credits-charged'), saved.headers.get('x-credits-remaining')]).toEqual(['1', '0']);
+    }
+
+    const { key } = await createApiKey(stackEnv, { credits: 1 });
+    const api = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
+    for (const path of ['/v1/providers/youtube/videos/neverSaved01', '/v1/providers/youtube/videos/rCAS2eD-mcw?refresh=true']) {
+      const refused = await api('GET', path);
+      expect(refused.status, path).toBe(402);
+      expect(refused.body.error).toMatchObject({ code: 'INSUFFICIENT_CREDITS', details: { balance: 1, required: 2 } });
+      expect([refused.headers.get('x-credits-charged'), refused.headers.get('x-credits-remaining')]).toEqual(['0', '1']);
+    }
+    const billing = await api('GET', '/v1/billing');
+    expect(billing.body.credits).toMatchObject({ balance: 1, reserved: 0, spent: 0 });
+  });
 });

@@ -64,4 +64,17 @@ describe('OpenAPI document and reference page', () => {
     expect(script.status).toBe(200);
     expect(script.text.length).toBeGreaterThan(100_000);
   });
+
+  it('serves the same working page at /v1/docs/ (trailing slash): every asset it names loads from there (issue 13)', async () => {
+    const page = await api('GET', '/v1/docs/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const assets = [...page.text.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      const loaded = await fetch(new URL(asset, `${inject('gatewayUrl')}/v1/docs/`));
+      expect(loaded.status, asset).toBe(200);
+      await loaded.arrayBuffer();
+    }
+  });
 });

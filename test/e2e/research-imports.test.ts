@@ -46,7 +46,8 @@ describe('imports into projects, as jobs', () => {
     const projectId = await newProject(api);
     const created = await api('POST', `/v1/projects/${projectId}/imports`, { json: { source: { type: 'video', id: 'vrsFixture1' } } });
     expect(created.status, created.text).toBe(202);
-    expect(Number(created.headers.get('x-credits-charged'))).toBe(5);
+    // The price is held, not yet charged: the job settles it when it ends (ADR 0019).
+    expect(Number(created.headers.get('x-credits-charged'))).toBe(0);
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^job_/),
       type: 'import',
@@ -144,6 +145,42 @@ describe('imports into projects, as jobs', () => {
       expect(metadata?.text).not.toContain('LMA insertion and a few high yield');
     },
   );
+  it('charges a job that imported something in full, and refunds one that imported nothing (issue 13)', async () => {
+    const api = demoUser('import-credits');
+    const projectId = await newProject(api);
+    const credits = async () => (await api('GET', '/v1/billing')).body.credits;
+    const settled = async (expected: { spent: number }) =>
+      eventually(
+        async () => {
+          const now = await credits();
+          return now.reserved === 0 && now.spent === expected.spent ? now : undefined;
+        },
+        { what: `the job's credits to settle at ${expected.spent} spent` },
+      );
+    const before = await credits();
+
+    // A non-existent video, and a list whose every video fails: nothing imported, everything refunded.
+    for (const source of [
+      { type: 'video', id: 'INVALID_ID_' },
+      { type: 'videos', ids: ['INVALID_ID_', 'INVALID_ID2'] },
+    ]) {
+      const created = await api('POST', `/v1/projects/${projectId}/imports`, { json: { source } });
+      expect(created.status, created.text).toBe(202);
+      expect((await finishedJob(api, created.body.id)).status).toBe('failed');
+      expect(await settled({ spent: before.spent })).toMatchObject({ balance: before.balance });
+    }
+
+    // Partial success (one of two videos imported) costs the full price.
+    const partial = await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'videos', ids: ['vrsFixture1', 'INVALID_ID_'] } },
+    });
+    expect((await finishedJob(api, partial.body.id)).status).toBe('completed');
+    expect(await settled({ spent: before.spent + 5 })).toMatchObject({ balance: before.balance - 5 });
+
+    const ledger = await api('GET', '/v1/billing/ledger?limit=100');
+    const kinds = ledger.body.data.slice(0, 6).map((entry: { kind: string; amount: number }) => `${entry.kind} ${entry.amount}`);
+    expect(kinds).toEqual(['settle 0', 'reserve -5', 'refund 5', 'reserve -5', 'refund 5', 'reserve -5']);
+  });
 
   it('replays an Idempotency-Key: the first response, charged once; another request with the key is refused', async () => {
     const api = demoUser('idempotency');
@@ -157,7 +194,7 @@ describe('imports into projects, as jobs', () => {
     });
     expect(replay.status, replay.text).toBe(202);
     expect(replay.body).toEqual(first.body);
-    expect(Number(first.headers.get('x-credits-charged'))).toBe(5);
+    expect(Number(first.headers.get('x-credits-charged'))).toBe(0);
     expect(Number(replay.headers.get('x-credits-charged'))).toBe(0);
     expect(Number(replay.headers.get('x-credits-remaining'))).toBe(Number(first.headers.get('x-credits-remaining')));
 

@@ -224,6 +224,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('comparisons', () => {
     expect(missing.body.error.code).toBe('VIDEO_UNAVAILABLE');
     expect(missing.headers.get('x-credits-charged')).toBeNull();
     expect((await api('POST', '/v1/comparisons', { json: { type: 'video', ids: ['vrsFixture1'] } })).status).toBe(422);
-    expect((await api('POST', '/v1/comparisons', { json: { type: 'video', ids: ['vrsFixture1', 'vrsFixture1'] } })).status).toBe(422);
+    const twice = await api('POST', '/v1/comparisons', { json: { type: 'video', ids: ['vrsFixture1', 'vrsFixture1'] } });
+    expect([twice.status, twice.body.error.code]).toEqual([422, 'DUPLICATE_IDS']);
   });
 });

@@ -20,6 +20,7 @@ const trends = createServiceClient<TrendsRouter>({
   url: inject('trendsServiceUrl'),
   internalToken: inject('stackEnv').INTERNAL_TOKEN!,
   caller: 'e2e',
+  timeoutMs: 30_000,
 });
 const api = apiClient(inject('gatewayUrl'), { 'x-demo-user': `trends-${Date.now()}` });
 

@@ -49,6 +49,14 @@ export const errorCodes = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, message: 'The request failed validation.' },
   INVALID_CURSOR: { status: 422, message: 'The cursor is not one this list returned: pass a `nextCursor` of this list unchanged.' },
+  UNKNOWN_PARAMETER: {
+    status: 422,
+    message: 'The request names a parameter or field this operation does not declare; `details.parameters` lists them.',
+  },
+  DUPLICATE_IDS: {
+    status: 422,
+    message: 'Two of the ids name the same video or channel (a channel by handle and by id, say); `details.duplicates` says which.',
+  },
   QUERY_REQUIRED: { status: 422, message: 'The query parameter `q` is required and must not be blank.' },
   PROVIDER_NOT_SUPPORTED: { status: 422, message: 'Unsupported provider: the only supported provider is `youtube`.' },
   VIDEO_REGION_BLOCKED: { status: 451, message: 'The video is not available in the region the service reaches YouTube from.' },

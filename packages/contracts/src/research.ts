@@ -75,9 +75,12 @@ export const listEvidenceInputSchema = accountListInput().extend({ projectId: pr
 export const evidenceRefInputSchema = projectRefInputSchema.extend({ evidenceId: z.string().min(1).max(100) });
 export const updateEvidenceInputSchema = evidenceRefInputSchema.extend(updateEvidenceBody().shape);
 export const addEvidenceInputSchema = projectRefInputSchema.extend(addEvidenceBodySchema.shape);
+/** How many results a project search answers: `limit`'s default and most. */
+export const defaultEvidenceSearchLimit = 20;
+export const maxEvidenceSearchLimit = 100;
 export const searchEvidenceInputSchema = projectRefInputSchema.extend({
   q: z.string().trim().min(1).max(500),
-  limit: z.number().int().min(1).max(100).default(20),
+  limit: z.number().int().min(1).max(maxEvidenceSearchLimit).default(defaultEvidenceSearchLimit),
 });
 
 /* Imports and jobs (issue 4, ADR 0011). */
@@ -159,10 +162,17 @@ export type Job = z.infer<typeof jobSchema>;
 /** An `Idempotency-Key` header: printable ASCII, as Stripe accepts it. */
 export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 printable ASCII characters without spaces');
 
+/**
+ * Credits held by the gateway for work that finishes later (ADR 0019): an import job or an export
+ * settles them when it ends, charged if it delivered something, refunded if it delivered nothing.
+ */
+export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: z.number().int().min(0) });
+export type CreditHold = z.infer<typeof creditHoldSchema>;
 export const createImportInputSchema = projectRefInputSchema.extend({
   source: importSourceSchema,
   include: importIncludeSchema,
   idempotencyKey: idempotencyKey().optional(),
+  credits: creditHoldSchema.optional(),
 });
 /** `replayed`: an earlier request with the same Idempotency-Key answered; nothing new was done. */
 export const createImportResultSchema = z.object({ job: jobSchema, replayed: z.boolean() });
@@ -235,6 +245,7 @@ export type Export = z.infer<typeof exportSchema>;
 export const createExportInputSchema = projectRefInputSchema.extend({
   format: exportFormatSchema,
   idempotencyKey: idempotencyKey().optional(),
+  credits: creditHoldSchema.optional(),
 });
 export const exportRefInputSchema = z.object({ accountId: accountIdSchema, exportId: z.string().min(1).max(100) });
 export const exportListSchema = listPage(exportSchema, 'ExportList');
@@ -250,8 +261,14 @@ export const comparisonBody = () =>
       .array(z.string().trim().min(1).max(200))
       .min(2)
       .max(5)
-      .refine((ids) => new Set(ids).size === ids.length, 'ids must be different'),
+      .refine((ids) => new Set(ids.map(comparedIdentity)).size === ids.length, {
+        message: 'ids must name different videos or channels',
+        params: { code: 'DUPLICATE_IDS' },
+      }),
   });
+
+/** Handles are case-insensitive (`@EEVblog` is `@eevblog`); video and channel ids are not. */
+export const comparedIdentity = (id: string) => (id.startsWith('@') ? id.toLowerCase() : id);
 
 export const comparedVideoSchema = z
   .object({

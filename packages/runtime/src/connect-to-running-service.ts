@@ -22,7 +22,13 @@ export async function connectToRunningService<TRouter extends AnyRouter>(
   const source = env[variable] ? variable : recorded ? runtimeRecordFileOf(config.DATA_DIR) : 'the default';
   const internalToken = env.INTERNAL_TOKEN ?? 'local-development-internal-token';
   return {
-    client: createServiceClient<TRouter>({ mode: 'http', url, internalToken, caller: options.caller }),
+    client: createServiceClient<TRouter>({
+      mode: 'http',
+      url,
+      internalToken,
+      caller: options.caller,
+      timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
+    }),
     url,
     unreachable: (error) =>
       `Could not reach ${service} at ${url} (from ${source}): ${(error as Error).message}\n` +

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { languageCodeSchema, providerParam, transcriptDetailSchema, transcriptSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors, videoErrors } from '../errors';
-import { charged, providerFieldCodes, refreshParam, videoIdParam } from '../providers/provider-params';
+import { charged, providerFieldCodes, readMode, refreshParam, savedUnlessRefresh, videoIdParam } from '../providers/provider-params';
 
 export const getVideoTranscript = protectedProcedure
   .meta({
@@ -20,6 +20,7 @@ export const getVideoTranscript = protectedProcedure
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
+    savedVariant: savedUnlessRefresh,
   })
   .input(
     z.object({
@@ -42,7 +43,7 @@ export const getVideoTranscript = protectedProcedure
         videoId: input.id,
         lang: input.lang,
         detail: input.detail,
-        refresh: input.refresh,
+        ...readMode(ctx, input),
       }),
     ),
   );

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { providerParam, videoSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors, videoErrors } from '../errors';
-import { charged, providerFieldCodes, refreshParam, videoIdParam } from '../providers/provider-params';
+import { charged, providerFieldCodes, readMode, refreshParam, savedUnlessRefresh, videoIdParam } from '../providers/provider-params';
 
 export const getVideo = protectedProcedure
   .meta({
@@ -19,9 +19,10 @@ export const getVideo = protectedProcedure
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
+    savedVariant: savedUnlessRefresh,
   })
   .input(z.object({ provider: providerParam(), id: videoIdParam(), refresh: refreshParam() }))
   .output(videoSchema)
   .query(async ({ ctx, input }) =>
-    charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, refresh: input.refresh })),
+    charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, ...readMode(ctx, input) })),
   );

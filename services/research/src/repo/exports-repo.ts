@@ -1,4 +1,4 @@
-import type { Export } from '@vrs/contracts';
+import type { CreditHold, Export } from '@vrs/contracts';
 import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
@@ -9,6 +9,8 @@ export interface ExportDoc extends Omit<Export, 'id'> {
   projectName: string;
   /** Chunks of the file, numbered from 0, once ready. */
   chunkCount?: number;
+  /** Credits the gateway held for this export, settled once it is ready or failed (ADR 0019). */
+  credits?: CreditHold;
 }
 
 /**
@@ -38,7 +40,7 @@ export function createExportsRepo(store: Store) {
         chunks.createIndexes([{ key: { exportId: 1, seq: 1 }, name: 'export_seq_unique', unique: true }]),
       ]),
 
-    async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format'>): Promise<ExportDoc> {
+    async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format' | 'credits'>): Promise<ExportDoc> {
       const createdAt = now();
       const doc: ExportDoc = { _id: newExportId(), ...fields, status: 'pending', createdAt, updatedAt: createdAt };
       await exports.insertOne(doc);
@@ -51,6 +53,12 @@ export function createExportsRepo(store: Store) {
     /** A page of the account's exports, of one project when given, newest first (ADR 0020). */
     pageOwned: (accountId: string, projectId: string | undefined, page: PageRequest) =>
       findPage(exports, 'exports', projectId === undefined ? { accountId } : { accountId, projectId }, page),
+
+    /** The credits still held by the project's exports whose file is not written yet. */
+    async unsettledHoldsOfProject(projectId: string): Promise<CreditHold[]> {
+      const pending = await exports.find({ projectId, status: 'pending' }, { projection: { credits: 1 } });
+      return pending.flatMap((record) => (record.credits ? [record.credits] : []));
+    },
 
     /** Removes the project's exports and their files; returns how many exports there were. */
     async deleteAllOfProject(projectId: string): Promise<number> {

@@ -10,16 +10,19 @@ import { requireOwnedProject } from './require-owned-project';
  * indexes are never read again: the project is gone, and the LRU drops them). The project itself
  * goes last, so a deletion cut short can simply be sent again; its evidence is swept once more after
  * it, for items a video being imported meanwhile wrote. Answers and reports made from it stay: they
- * are the account's operations.
+ * are the account's operations. Work still unfinished never delivers anything, so the credits it
+ * holds are refunded first (ADR 0019); a refund is idempotent, so a repeated deletion is safe.
  */
 export async function deleteProjectHandler({
   ctx,
   input,
 }: {
-  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'jobs' | 'exports' | 'indexCache'>;
+  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'jobs' | 'exports' | 'indexCache' | 'billing'>;
   input: z.infer<typeof projectRefInputSchema>;
 }): Promise<Deleted> {
   const project = await requireOwnedProject(ctx.projects, input.accountId, input.projectId);
+  const holds = [...(await ctx.jobs.unsettledHoldsOfProject(project._id)), ...(await ctx.exports.unsettledHoldsOfProject(project._id))];
+  await Promise.all(holds.map((hold) => ctx.billing.credits.refund.mutate({ reservationId: hold.reservationId })));
   await ctx.jobs.deleteAllOfProject(project._id);
   await ctx.exports.deleteAllOfProject(project._id);
   await ctx.evidence.deleteAll(project._id);
