@@ -8,3 +8,4 @@ export * from './provider';
 export * from './trends';
 export * from './operations';
 export * from './relative-time';
+export * from './monitoring';

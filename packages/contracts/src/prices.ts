@@ -44,6 +44,8 @@ export const priceTable = {
   // call, whatever the mode; a plan is one model call. A failed plan (no model) is refunded.
   getTopicTrends: 10,
   generateVideoPlan: 5,
+  // Monitoring (ADR 0028): managing monitors and notifications is free; each scheduled check is
+  // charged to the owner at the price of the operation it calls (searchVideos, getChannel, getVideo, getTopicTrends).
 } as const satisfies Record<string, Price>;
 
 export type PricedOperation = keyof typeof priceTable;

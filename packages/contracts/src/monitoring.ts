@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { accountIdSchema } from './billing';
+import { maxTrendSampleSize, minTrendSampleSize } from './trends';
+
+/*
+ * Shapes of the monitoring service (ADR 0027): monitors, their check history and notifications.
+ * Factories where the gateway hands the schema to trpc-to-openapi (it mutates what it is given).
+ */
+
+/** Bounds of `intervalMinutes`: a quarter of an hour to a week. */
+export const minMonitorIntervalMinutes = 15;
+export const maxMonitorIntervalMinutes = 10_080;
+/** Notifications answered by `GET /v1/notifications`, newest first. */
+export const maxNotificationsListed = 100;
+
+const searchText = () => z.string().trim().min(1, 'q must not be blank').max(200);
+const youtubeId = () => z.string().trim().min(1, 'id must not be blank').max(100);
+
+export const monitorQuery = () =>
+  z
+    .discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('topic').describe('A trend report on the topic: videos newly in the Breakout band or accelerating.'),
+        q: searchText(),
+        sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).optional(),
+      }),
+      z.object({
+        kind: z.literal('channel').describe("The channel's new uploads."),
+        id: youtubeId().describe('Channel id (UC…) or @handle.'),
+      }),
+      z.object({ kind: z.literal('video').describe('Jumps in view velocity or comment count.'), id: youtubeId().describe('Video id.') }),
+      z.object({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
+    ])
+    .meta({ id: 'MonitorQuery' });
+export const monitorQuerySchema = monitorQuery();
+export type MonitorQuery = z.infer<typeof monitorQuerySchema>;
+export type MonitorKind = MonitorQuery['kind'];
+
+export const monitorInterval = () =>
+  z
+    .number()
+    .int('intervalMinutes must be a whole number of minutes')
+    .min(minMonitorIntervalMinutes, `intervalMinutes must be at least ${minMonitorIntervalMinutes}`)
+    .max(maxMonitorIntervalMinutes, `intervalMinutes must be at most ${maxMonitorIntervalMinutes} (a week)`);
+
+export const monitorStatuses = ['active', 'disabled', 'paused_no_credits', 'backing_off'] as const;
+export type MonitorStatus = (typeof monitorStatuses)[number];
+
+export const monitorSchema = z
+  .object({
+    id: z.string(),
+    query: monitorQuerySchema,
+    intervalMinutes: z.number().int(),
+    enabled: z.boolean(),
+    nextCheckAt: z
+      .number()
+      .int()
+      .describe(
+        'Epoch milliseconds of the next scheduled check. While the monitor is disabled no check runs and this keeps the instant the next check was due when it was disabled; enabling sets it to now + interval.',
+      ),
+    status: z
+      .enum(monitorStatuses)
+      .describe(
+        '`paused_no_credits`: the last check found no credits (retried every interval); `backing_off`: the last checks failed upstream and the interval doubles up to a cap.',
+      ),
+    statusReason: z.string().nullable(),
+    consecutiveFailures: z.number().int().min(0),
+    lastCheckedAt: z.number().int().nullable().describe('Epoch milliseconds of the last finished check; null before the first.'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Monitor' });
+export type Monitor = z.infer<typeof monitorSchema>;
+
+export const monitorListSchema = z.object({ monitors: z.array(monitorSchema), hasMore: z.boolean() }).meta({ id: 'MonitorList' });
+
+/** PATCH answers exactly these three (issue 9). */
+export const monitorScheduleSchema = z
+  .object({ intervalMinutes: z.number().int(), enabled: z.boolean(), nextCheckAt: z.number().int() })
+  .meta({ id: 'MonitorSchedule' });
+export type MonitorSchedule = z.infer<typeof monitorScheduleSchema>;
+
+/** Something a check found changed: a video or a channel, with its link. */
+export const changedItemSchema = z
+  .object({
+    type: z.enum(['video', 'channel']),
+    id: z.string(),
+    title: z.string(),
+    url: z.string(),
+    /** Video monitors: the figures that moved. */
+    viewCount: z.number().int().optional(),
+    previousViewCount: z.number().int().optional(),
+    commentCount: z.number().int().optional(),
+    previousCommentCount: z.number().int().optional(),
+    trendBand: z.string().optional(),
+  })
+  .meta({ id: 'ChangedItem' });
+export type ChangedItem = z.infer<typeof changedItemSchema>;
+
+export const checkOutcomes = ['baseline', 'unchanged', 'changed', 'failed', 'paused'] as const;
+export type CheckOutcome = (typeof checkOutcomes)[number];
+
+export const monitorCheckSchema = z
+  .object({
+    id: z.string(),
+    monitorId: z.string(),
+    checkedAt: z.number().int().describe('Epoch milliseconds (the service clock) the check ran at.'),
+    outcome: z
+      .enum(checkOutcomes)
+      .describe(
+        '`baseline`: the first check of a query saves what is there and notifies nothing; `paused`: no credits; `failed`: upstream error.',
+      ),
+    changes: z.array(changedItemSchema),
+    creditsCharged: z.number().int().min(0),
+    notificationId: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'MonitorCheck' });
+export type MonitorCheck = z.infer<typeof monitorCheckSchema>;
+
+export const monitorCheckListSchema = z
+  .object({ checks: z.array(monitorCheckSchema), hasMore: z.boolean() })
+  .meta({ id: 'MonitorCheckList' });
+
+export const notificationKinds = ['new_videos', 'new_uploads', 'video_activity', 'trend_videos', 'checks_paused'] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
+
+export const notificationSchema = z
+  .object({
+    id: z.string(),
+    monitorId: z.string().nullable(),
+    kind: z.enum(notificationKinds),
+    title: z.string(),
+    body: z.string(),
+    data: z.object({ items: z.array(changedItemSchema) }),
+    createdAt: z.iso.datetime(),
+    read: z.boolean(),
+  })
+  .meta({ id: 'Notification' });
+export type Notification = z.infer<typeof notificationSchema>;
+export const notificationListSchema = z.object({ notifications: z.array(notificationSchema) }).meta({ id: 'NotificationList' });
+
+/* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
+
+export const createMonitorBody = () =>
+  z.object({ query: monitorQuery(), intervalMinutes: monitorInterval(), enabled: z.boolean().default(true) });
+/** At least one field: an empty PATCH is refused by the service (422), not ignored. */
+export const updateMonitorBody = () =>
+  z.object({ query: monitorQuery().optional(), intervalMinutes: monitorInterval().optional(), enabled: z.boolean().optional() });
+
+export const createMonitorInputSchema = createMonitorBody().extend({ accountId: accountIdSchema });
+export const monitorRefInputSchema = z.object({ accountId: accountIdSchema, monitorId: z.string().min(1).max(100) });
+export const updateMonitorInputSchema = monitorRefInputSchema.extend({
+  query: monitorQuerySchema.optional(),
+  intervalMinutes: monitorInterval().optional(),
+  enabled: z.boolean().optional(),
+});
+export const listMonitorsInputSchema = z.object({
+  accountId: accountIdSchema,
+  limit: z.number().int().min(1).max(100).default(50),
+  startingAfter: z.string().optional(),
+});
+export const listMonitorChecksInputSchema = monitorRefInputSchema.extend({
+  limit: z.number().int().min(1).max(100).default(50),
+  startingAfter: z.string().optional(),
+});
+export const notificationRefInputSchema = z.object({ accountId: accountIdSchema, notificationId: z.string().min(1).max(100) });
+/** Test-only: `now` fixes the monitoring clock (ISO or epoch ms), null lets it follow real time again. */
+export const setMonitoringClockInputSchema = z.object({ now: z.union([z.iso.datetime(), z.number().int()]).nullable() });

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { notificationRefInputSchema } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
+import type { MonitoringDeps } from '../../monitoring-deps';
+
+export const markedReadSchema = z.object({ read: z.literal(true) });
+
+/** Idempotent: reading a read notification answers the same. Another account's is a 404. */
+export async function markNotificationReadHandler({
+  ctx,
+  input,
+}: {
+  ctx: Pick<MonitoringDeps, 'notifications'>;
+  input: z.infer<typeof notificationRefInputSchema>;
+}): Promise<z.infer<typeof markedReadSchema>> {
+  if (!(await ctx.notifications.markRead(input.accountId, input.notificationId))) throw new AppError('NOTIFICATION_NOT_FOUND');
+  return { read: true };
+}
+
+export const markNotificationRead = (deps: MonitoringDeps) =>
+  procedure
+    .input(notificationRefInputSchema)
+    .output(markedReadSchema)
+    .mutation(({ input }) => markNotificationReadHandler({ ctx: deps, input }));

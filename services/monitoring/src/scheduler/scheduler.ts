@@ -1,0 +1,72 @@
+import { newId } from '@vrs/kit';
+import { runCheck } from '../checks/run-check';
+import type { CheckDeps, SchedulerHandle } from '../monitoring-deps';
+
+/**
+ * The scheduler keeps no schedule of its own: the store is the schedule (ADR 0028). A pass runs
+ * `concurrency` workers; each claims one due monitor at a time with an atomic conditional update
+ * (a lease), checks it, and claims the next until none is due. A lease is taken only right before
+ * its check runs, so a long pass never holds monitors it has not started.
+ */
+export function createScheduler(deps: CheckDeps): SchedulerHandle & { start(): void; stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<string[]> | null = null;
+  let again = false;
+
+  async function pass(): Promise<string[]> {
+    const checkIds: string[] = [];
+    const worker = async () => {
+      for (;;) {
+        const leaseToken = newId('lease');
+        const monitor = await deps.monitors.claimDue(deps.clock.now().getTime(), deps.config.leaseMs, leaseToken);
+        if (!monitor) return;
+        const checkId = await runCheck(deps, monitor, leaseToken).catch((err) => {
+          deps.logger.error({ err, monitorId: monitor._id }, 'check crashed; its lease expires and the monitor is retried');
+          return null;
+        });
+        if (checkId) checkIds.push(checkId);
+      }
+    };
+    await Promise.all(Array.from({ length: deps.config.concurrency }, worker));
+    return checkIds;
+  }
+
+  /** One pass at a time per process; a wake during a pass runs another right after it. */
+  function trigger(): Promise<string[]> {
+    if (inFlight) {
+      again = true;
+      return inFlight;
+    }
+    inFlight = pass()
+      .catch((err) => {
+        deps.logger.error({ err }, 'scheduler pass failed');
+        return [];
+      })
+      .finally(() => {
+        inFlight = null;
+        if (again) {
+          again = false;
+          void trigger();
+        }
+      });
+    return inFlight;
+  }
+
+  return {
+    wake() {
+      void trigger();
+    },
+    async runDue() {
+      while (inFlight) await inFlight;
+      return trigger();
+    },
+    start() {
+      if (deps.config.tickMs > 0) timer = setInterval(() => void trigger(), deps.config.tickMs);
+    },
+    async stop() {
+      clearInterval(timer);
+      again = false;
+      while (inFlight) await inFlight;
+    },
+  };
+}
