@@ -28,6 +28,15 @@ import { createComparison } from './research/create-comparison';
 import { getComparison } from './research/get-comparison';
 import { createExport } from './exports/create-export';
 import { getExport } from './exports/get-export';
+import { listMonitorChecks } from './monitoring/list-monitor-checks';
+import { checkMonitor } from './monitoring/check-monitor';
+import { getMonitor } from './monitoring/get-monitor';
+import { updateMonitor } from './monitoring/update-monitor';
+import { deleteMonitor } from './monitoring/delete-monitor';
+import { listMonitors } from './monitoring/list-monitors';
+import { createMonitor } from './monitoring/create-monitor';
+import { markNotificationRead } from './monitoring/mark-notification-read';
+import { listNotifications } from './monitoring/list-notifications';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -44,6 +53,17 @@ export const v1Router = router({
   discovery: router({ searchVideos, getTopicTrends, generateVideoPlan }),
   research: router({ createImport, cancelJob, getJob, createAnswer, createReport, getOperation, createComparison, getComparison }),
   exports: router({ createExport, getExport }),
+  monitoring: router({
+    listMonitorChecks,
+    checkMonitor,
+    getMonitor,
+    updateMonitor,
+    deleteMonitor,
+    listMonitors,
+    createMonitor,
+    markNotificationRead,
+    listNotifications,
+  }),
 });
 
 export type V1Router = typeof v1Router;

@@ -17,22 +17,21 @@ const searchText = () => z.string().trim().min(1, 'q must not be blank').max(200
 const youtubeId = () => z.string().trim().min(1, 'id must not be blank').max(100);
 
 export const monitorQuery = () =>
-  z
-    .discriminatedUnion('kind', [
-      z.object({
-        kind: z.literal('topic').describe('A trend report on the topic: videos newly in the Breakout band or accelerating.'),
-        q: searchText(),
-        sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).optional(),
-      }),
-      z.object({
-        kind: z.literal('channel').describe("The channel's new uploads."),
-        id: youtubeId().describe('Channel id (UC…) or @handle.'),
-      }),
-      z.object({ kind: z.literal('video').describe('Jumps in view velocity or comment count.'), id: youtubeId().describe('Video id.') }),
-      z.object({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
-    ])
-    .meta({ id: 'MonitorQuery' });
-export const monitorQuerySchema = monitorQuery();
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('topic').describe('A trend report on the topic: videos newly in the Breakout band or accelerating.'),
+      q: searchText(),
+      sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).optional(),
+    }),
+    z.object({
+      kind: z.literal('channel').describe("The channel's new uploads."),
+      id: youtubeId().describe('Channel id (UC…) or @handle.'),
+    }),
+    z.object({ kind: z.literal('video').describe('Jumps in view velocity or comment count.'), id: youtubeId().describe('Video id.') }),
+    z.object({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
+  ]);
+/** The output's named schema; request bodies use fresh copies from the factory. */
+export const monitorQuerySchema = monitorQuery().meta({ id: 'MonitorQuery' });
 export type MonitorQuery = z.infer<typeof monitorQuerySchema>;
 export type MonitorKind = MonitorQuery['kind'];
 
@@ -139,6 +138,9 @@ export const notificationSchema = z
 export type Notification = z.infer<typeof notificationSchema>;
 export const notificationListSchema = z.object({ notifications: z.array(notificationSchema) }).meta({ id: 'NotificationList' });
 
+export const deletedMonitorSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedMonitor' });
+export const notificationReadSchema = z.object({ read: z.literal(true) }).meta({ id: 'NotificationRead' });
+
 /* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
 
 export const createMonitorBody = () =>
@@ -163,6 +165,7 @@ export const listMonitorChecksInputSchema = monitorRefInputSchema.extend({
   limit: z.number().int().min(1).max(100).default(50),
   startingAfter: z.string().optional(),
 });
+export const listNotificationsInputSchema = z.object({ accountId: accountIdSchema });
 export const notificationRefInputSchema = z.object({ accountId: accountIdSchema, notificationId: z.string().min(1).max(100) });
 /** Test-only: `now` fixes the monitoring clock (ISO or epoch ms), null lets it follow real time again. */
 export const setMonitoringClockInputSchema = z.object({ now: z.union([z.iso.datetime(), z.number().int()]).nullable() });

@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { monitorRefInputSchema } from '@vrs/contracts';
+import { deletedMonitorSchema, monitorRefInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
+import type { z } from 'zod';
 import type { MonitoringDeps } from '../../monitoring-deps';
-
-export const deletedMonitorSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
 /** Deletes the monitor and its check history; its notifications stay (they were delivered). */
 export async function deleteMonitorHandler({

@@ -1,10 +1,8 @@
-import { z } from 'zod';
-import { accountIdSchema, notificationListSchema } from '@vrs/contracts';
+import { listNotificationsInputSchema, notificationListSchema } from '@vrs/contracts';
 import { procedure } from '@vrs/kit';
+import type { z } from 'zod';
 import type { MonitoringDeps } from '../../monitoring-deps';
 import { toNotification } from '../../repo/notifications-repo';
-
-export const listNotificationsInputSchema = z.object({ accountId: accountIdSchema });
 
 /** The account's 100 newest notifications, newest first, read or not. */
 export async function listNotificationsHandler({

@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { notificationRefInputSchema } from '@vrs/contracts';
+import { notificationReadSchema, notificationRefInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
+import type { z } from 'zod';
 import type { MonitoringDeps } from '../../monitoring-deps';
-
-export const markedReadSchema = z.object({ read: z.literal(true) });
 
 /** Idempotent: reading a read notification answers the same. Another account's is a 404. */
 export async function markNotificationReadHandler({
@@ -12,7 +10,7 @@ export async function markNotificationReadHandler({
 }: {
   ctx: Pick<MonitoringDeps, 'notifications'>;
   input: z.infer<typeof notificationRefInputSchema>;
-}): Promise<z.infer<typeof markedReadSchema>> {
+}): Promise<z.infer<typeof notificationReadSchema>> {
   if (!(await ctx.notifications.markRead(input.accountId, input.notificationId))) throw new AppError('NOTIFICATION_NOT_FOUND');
   return { read: true };
 }
@@ -20,5 +18,5 @@ export async function markNotificationReadHandler({
 export const markNotificationRead = (deps: MonitoringDeps) =>
   procedure
     .input(notificationRefInputSchema)
-    .output(markedReadSchema)
+    .output(notificationReadSchema)
     .mutation(({ input }) => markNotificationReadHandler({ ctx: deps, input }));
