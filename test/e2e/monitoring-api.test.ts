@@ -223,4 +223,47 @@ describe('monitors over HTTP', () => {
     expect((await api('GET', `/v1/monitors/${video.id}`)).status).toBe(404);
     expect((await api('DELETE', `/v1/monitors/${video.id}`)).status).toBe(404);
   });
+
+  it('digest preferences: validated, and a digest of the unread notifications at the chosen local hour', async () => {
+    expect((await api('GET', '/v1/digests/preferences')).body).toEqual({
+      frequency: 'off',
+      hourOfDay: 9,
+      timezone: 'UTC',
+      channels: ['in_app'],
+      nextDigestAt: null,
+    });
+    const valid = { frequency: 'daily', hourOfDay: 10, timezone: 'Asia/Kolkata', channels: ['in_app'] };
+    const invalid: [unknown, string, string][] = [
+      [{ ...valid, timezone: 'Mars/Olympus' }, 'TIMEZONE_INVALID', 'timezone'],
+      [{ ...valid, timezone: '+05:30' }, 'TIMEZONE_INVALID', 'timezone'],
+      [{ ...valid, hourOfDay: 24 }, 'VALIDATION_FAILED', 'hourOfDay'],
+      [{ ...valid, frequency: 'hourly' }, 'VALIDATION_FAILED', 'frequency'],
+      [{ ...valid, channels: [] }, 'VALIDATION_FAILED', 'channels'],
+    ];
+    for (const [body, code, path] of invalid) {
+      const response = await api('PUT', '/v1/digests/preferences', { json: body });
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body.error.code, JSON.stringify(body)).toBe(code);
+      expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(path);
+    }
+    // Now is 14:00 UTC (19:30 in Kolkata): the next 10:00 there is 04:30 UTC tomorrow.
+    const nextDigestAt = Date.parse('2026-03-02T04:30:00.000Z');
+    const saved = await api('PUT', '/v1/digests/preferences', { json: valid });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({ ...valid, nextDigestAt });
+    expect((await api('GET', '/v1/digests/preferences')).body).toEqual({ ...valid, nextDigestAt });
+
+    const unread = (await notifications()).filter((notification) => !notification.read);
+    await monitoring.clock.set.mutate({ now: nextDigestAt });
+    await runDue();
+    const [digest] = await notifications();
+    expect(digest).toMatchObject({
+      kind: 'digest',
+      monitorId: null,
+      title: `Daily digest: ${unread.length} unread notifications`,
+      createdAt: new Date(nextDigestAt).toISOString(),
+    });
+    expect(digest!.data.items.map((item) => item.id).sort()).toEqual(unread.flatMap((n) => n.data.items.map((item) => item.id)).sort());
+    expect((await api('GET', '/v1/digests/preferences')).body.nextDigestAt).toBe(nextDigestAt + 24 * 3_600_000);
+  });
 });

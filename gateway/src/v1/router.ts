@@ -37,6 +37,8 @@ import { listMonitors } from './monitoring/list-monitors';
 import { createMonitor } from './monitoring/create-monitor';
 import { markNotificationRead } from './monitoring/mark-notification-read';
 import { listNotifications } from './monitoring/list-notifications';
+import { getDigestPreferences } from './monitoring/get-digest-preferences';
+import { putDigestPreferences } from './monitoring/put-digest-preferences';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -63,6 +65,8 @@ export const v1Router = router({
     createMonitor,
     markNotificationRead,
     listNotifications,
+    getDigestPreferences,
+    putDigestPreferences,
   }),
 });
 

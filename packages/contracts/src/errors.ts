@@ -34,6 +34,7 @@ export const errorCodes = {
   MONITOR_DISABLED: { status: 409, message: 'The monitor is disabled; enable it (PATCH enabled: true) before forcing a check.' },
   MONITOR_QUERY_REQUIRED: { status: 422, message: 'The monitor needs a `query`: {kind: topic|channel|video|search, …}.' },
   MONITOR_INTERVAL_INVALID: { status: 422, message: '`intervalMinutes` must be a whole number from 15 to 10080.' },
+  TIMEZONE_INVALID: { status: 422, message: '`timezone` must be an IANA time zone name, e.g. `Europe/Berlin`.' },
   EXPORT_NOT_READY: { status: 409, message: 'The export is not ready yet; poll GET /v1/exports/{id} until its status is ready.' },
   JOB_NOT_CANCELLABLE: { status: 409, message: 'The job has already finished; only a queued or running job can be cancelled.' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },

@@ -134,7 +134,8 @@ export const monitoringNotificationCreated = defineEvent(
   z.object({
     accountId: z.string().min(1),
     notificationId: z.string().min(1),
-    monitorId: z.string().min(1),
+    /** Null for digests, which summarize several monitors. */
+    monitorId: z.string().min(1).nullable(),
     kind: z.string().min(1),
     items: z.number().int().min(0),
   }),

@@ -120,7 +120,7 @@ export const monitorCheckListSchema = z
   .object({ checks: z.array(monitorCheckSchema), hasMore: z.boolean() })
   .meta({ id: 'MonitorCheckList' });
 
-export const notificationKinds = ['new_videos', 'new_uploads', 'video_activity', 'trend_videos', 'checks_paused'] as const;
+export const notificationKinds = ['new_videos', 'new_uploads', 'video_activity', 'trend_videos', 'checks_paused', 'digest'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 
 export const notificationSchema = z
@@ -140,6 +140,49 @@ export const notificationListSchema = z.object({ notifications: z.array(notifica
 
 export const deletedMonitorSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedMonitor' });
 export const notificationReadSchema = z.object({ read: z.literal(true) }).meta({ id: 'NotificationRead' });
+
+/** An IANA time zone name the runtime knows (`Europe/Berlin`, `America/New_York`, `UTC`); offsets and abbreviations are refused. */
+export function isIanaTimeZone(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const digestFrequencies = ['off', 'daily', 'weekly'] as const;
+export const digestChannels = ['in_app'] as const;
+
+export const digestPreferencesBody = () =>
+  z.object({
+    frequency: z.enum(digestFrequencies).describe('`weekly` digests come on Mondays (local time).'),
+    hourOfDay: z
+      .number()
+      .int()
+      .min(0, 'hourOfDay must be 0–23')
+      .max(23, 'hourOfDay must be 0–23')
+      .describe('Local hour (0–23) the digest is produced at.'),
+    timezone: z
+      .string()
+      .min(1)
+      .max(64)
+      .refine(isIanaTimeZone, 'timezone must be an IANA time zone name, e.g. Europe/Berlin')
+      .describe('IANA time zone name.'),
+    channels: z
+      .array(z.enum(digestChannels))
+      .min(1)
+      .max(1)
+      .describe('Where digests go: `in_app` (a notification of kind `digest`). `webhook` arrives with webhooks.'),
+  });
+
+export const digestPreferencesSchema = digestPreferencesBody()
+  .extend({
+    nextDigestAt: z.number().int().nullable().describe('Epoch milliseconds of the next digest; null while `frequency` is `off`.'),
+  })
+  .meta({ id: 'DigestPreferences' });
+export type DigestPreferences = z.infer<typeof digestPreferencesSchema>;
 
 /* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
 
@@ -165,6 +208,7 @@ export const listMonitorChecksInputSchema = monitorRefInputSchema.extend({
   limit: z.number().int().min(1).max(100).default(50),
   startingAfter: z.string().optional(),
 });
+export const putDigestPreferencesInputSchema = digestPreferencesBody().extend({ accountId: accountIdSchema });
 export const listNotificationsInputSchema = z.object({ accountId: accountIdSchema });
 export const notificationRefInputSchema = z.object({ accountId: accountIdSchema, notificationId: z.string().min(1).max(100) });
 /** Test-only: `now` fixes the monitoring clock (ISO or epoch ms), null lets it follow real time again. */

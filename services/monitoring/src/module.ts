@@ -3,6 +3,7 @@ import { createClock, type ControllableClock, type Logger, type ServiceModule } 
 import type { Store } from '@vrs/store';
 import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
 import { createChecksRepo } from './repo/checks-repo';
+import { createDigestPreferencesRepo } from './repo/digest-preferences-repo';
 import { createMonitorsRepo } from './repo/monitors-repo';
 import { createNotificationsRepo } from './repo/notifications-repo';
 import { createMonitoringRouter, type MonitoringRouter } from './router';
@@ -22,8 +23,9 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
   const monitors = createMonitorsRepo(store);
   const checks = createChecksRepo(store);
   const notifications = createNotificationsRepo(store);
+  const digestPreferences = createDigestPreferencesRepo(store);
   const clock = options.clock ?? createClock();
-  const checkDeps = { monitors, checks, notifications, bus, clock, logger, config, provider, trends, billing };
+  const checkDeps = { monitors, checks, notifications, digestPreferences, bus, clock, logger, config, provider, trends, billing };
   const scheduler = createScheduler(checkDeps);
   return {
     name: 'monitoring',

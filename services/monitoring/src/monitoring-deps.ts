@@ -5,6 +5,7 @@ import type { ControllableClock, Logger } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import type { TrendsRouter } from '@vrs/trends';
 import type { ChecksRepo } from './repo/checks-repo';
+import type { DigestPreferencesRepo } from './repo/digest-preferences-repo';
 import type { MonitorsRepo } from './repo/monitors-repo';
 import type { NotificationsRepo } from './repo/notifications-repo';
 
@@ -30,6 +31,7 @@ export interface CheckDeps extends MonitoringUpstreams {
   monitors: MonitorsRepo;
   checks: ChecksRepo;
   notifications: NotificationsRepo;
+  digestPreferences: DigestPreferencesRepo;
   bus: EventBus;
   clock: ControllableClock;
   logger: Logger;
@@ -39,7 +41,7 @@ export interface CheckDeps extends MonitoringUpstreams {
 export interface SchedulerHandle {
   /** Starts a pass soon (a forced check); never waits for it. */
   wake(): void;
-  /** Waits for any pass in flight, then runs one and returns the ids of the checks it ran. */
+  /** Waits for any pass in flight, then runs one and returns the ids of the checks it ran (digests are not counted). */
   runDue(): Promise<string[]>;
 }
 

@@ -1,6 +1,8 @@
 import { router } from '@vrs/kit';
 import type { MonitoringDeps } from './monitoring-deps';
 import { setClock } from './procedures/clock/set';
+import { getDigestPreferences } from './procedures/digests/get';
+import { putDigestPreferences } from './procedures/digests/put';
 import { checkHealth } from './procedures/health/check';
 import { checkMonitor } from './procedures/monitors/check';
 import { createMonitor } from './procedures/monitors/create';
@@ -27,6 +29,7 @@ export function createMonitoringRouter(deps: MonitoringDeps) {
       listChecks: listMonitorChecks(deps),
     }),
     notifications: router({ list: listNotifications(deps), markRead: markNotificationRead(deps) }),
+    digests: router({ getPreferences: getDigestPreferences(deps), putPreferences: putDigestPreferences(deps) }),
     clock: router({ set: setClock(deps) }),
     scheduler: router({ runDue: runDue(deps) }),
   });

@@ -7,7 +7,7 @@ export async function publishNotification(
   deps: Pick<CheckDeps, 'notifications' | 'bus'>,
   notification: {
     accountId: string;
-    monitorId: string;
+    monitorId: string | null;
     kind: NotificationKind;
     title: string;
     body: string;

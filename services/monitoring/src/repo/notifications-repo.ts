@@ -16,6 +16,13 @@ export function createNotificationsRepo(store: Store) {
     /** The account's newest notifications; ids are time-ordered, so they break ties within a millisecond. */
     newest: (accountId: string) => notifications.find({ accountId }, { sort: { createdAt: -1, _id: -1 }, limit: maxNotificationsListed }),
 
+    /** Unread notifications created after `since` (ISO), digests excluded: what a digest summarizes. */
+    unreadSince: (accountId: string, since: string, limit: number) =>
+      notifications.find(
+        { accountId, read: false, kind: { $ne: 'digest' }, createdAt: { $gt: since } },
+        { sort: { createdAt: -1, _id: -1 }, limit },
+      ),
+
     /** Idempotent; null when the account has no such notification. */
     markRead: (accountId: string, notificationId: string) =>
       notifications.findOneAndUpdate({ _id: notificationId, accountId }, { $set: { read: true } }),

@@ -1,12 +1,14 @@
 import { newId } from '@vrs/kit';
 import { runCheck } from '../checks/run-check';
+import { runDigest } from '../digests/run-digest';
 import type { CheckDeps, SchedulerHandle } from '../monitoring-deps';
 
 /**
  * The scheduler keeps no schedule of its own: the store is the schedule (ADR 0028). A pass runs
  * `concurrency` workers; each claims one due monitor at a time with an atomic conditional update
  * (a lease), checks it, and claims the next until none is due. A lease is taken only right before
- * its check runs, so a long pass never holds monitors it has not started.
+ * its check runs, so a long pass never holds monitors it has not started. Due digests are claimed
+ * the same way once the checks are done.
  */
 export function createScheduler(deps: CheckDeps): SchedulerHandle & { start(): void; stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
@@ -28,6 +30,15 @@ export function createScheduler(deps: CheckDeps): SchedulerHandle & { start(): v
       }
     };
     await Promise.all(Array.from({ length: deps.config.concurrency }, worker));
+    // Digests after the checks, so a digest due now includes what this pass found.
+    for (;;) {
+      const leaseToken = newId('lease');
+      const due = await deps.digestPreferences.claimDue(deps.clock.now().getTime(), deps.config.leaseMs, leaseToken);
+      if (!due) break;
+      await runDigest(deps, due, leaseToken).catch((err) =>
+        deps.logger.error({ err, accountId: due._id }, 'digest failed; retried when its lease expires'),
+      );
+    }
     return checkIds;
   }
 
