@@ -120,7 +120,15 @@ export const monitorCheckListSchema = z
   .object({ checks: z.array(monitorCheckSchema), hasMore: z.boolean() })
   .meta({ id: 'MonitorCheckList' });
 
-export const notificationKinds = ['new_videos', 'new_uploads', 'video_activity', 'trend_videos', 'checks_paused', 'digest'] as const;
+export const notificationKinds = [
+  'new_videos',
+  'new_uploads',
+  'video_activity',
+  'trend_videos',
+  'checks_paused',
+  'digest',
+  'webhook_disabled',
+] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 
 export const notificationSchema = z
@@ -184,6 +192,54 @@ export const digestPreferencesSchema = digestPreferencesBody()
   .meta({ id: 'DigestPreferences' });
 export type DigestPreferences = z.infer<typeof digestPreferencesSchema>;
 
+/* Webhooks (Standard Webhooks: signed, retried deliveries of every notification). */
+
+export const createWebhookBody = () =>
+  z.object({
+    url: z.string().trim().min(1, 'url is required').max(2_000).describe('http(s) URL that receives `notification.created` deliveries.'),
+    description: z.string().trim().max(200).optional(),
+  });
+
+export const webhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+    enabled: z.boolean().describe('False once deliveries kept failing (`disabledReason` says so); delete it and create another.'),
+    disabledReason: z.string().nullable(),
+    consecutiveFailures: z.number().int().min(0),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof webhookSchema>;
+export const createdWebhookSchema = webhookSchema
+  .extend({
+    secret: z.string().describe('The signing secret (`whsec_…`), shown once: verify deliveries with any Standard Webhooks library.'),
+  })
+  .meta({ id: 'CreatedWebhook' });
+export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema), hasMore: z.boolean() }).meta({ id: 'WebhookList' });
+export const deletedWebhookSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhook' });
+
+export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().describe('Also the `webhook-id` header: the same on every retry, so receivers can deduplicate.'),
+    webhookId: z.string(),
+    notificationId: z.string(),
+    eventType: z.string(),
+    status: z.enum(webhookDeliveryStatuses),
+    attempts: z.number().int().min(0),
+    lastResponseStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: z.number().int().nullable().describe('Epoch ms of the next attempt while pending.'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+export const webhookDeliveryListSchema = z
+  .object({ deliveries: z.array(webhookDeliverySchema), hasMore: z.boolean() })
+  .meta({ id: 'WebhookDeliveryList' });
+
 /* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
 
 export const createMonitorBody = () =>
@@ -209,6 +265,13 @@ export const listMonitorChecksInputSchema = monitorRefInputSchema.extend({
   startingAfter: z.string().optional(),
 });
 export const putDigestPreferencesInputSchema = digestPreferencesBody().extend({ accountId: accountIdSchema });
+export const createWebhookInputSchema = createWebhookBody().extend({ accountId: accountIdSchema });
+export const webhookRefInputSchema = z.object({ accountId: accountIdSchema, webhookId: z.string().min(1).max(100) });
+export const listWebhooksInputSchema = listMonitorsInputSchema;
+export const listWebhookDeliveriesInputSchema = webhookRefInputSchema.extend({
+  limit: z.number().int().min(1).max(100).default(50),
+  startingAfter: z.string().optional(),
+});
 export const listNotificationsInputSchema = z.object({ accountId: accountIdSchema });
 export const notificationRefInputSchema = z.object({ accountId: accountIdSchema, notificationId: z.string().min(1).max(100) });
 /** Test-only: `now` fixes the monitoring clock (ISO or epoch ms), null lets it follow real time again. */

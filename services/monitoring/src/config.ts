@@ -15,6 +15,12 @@ export const monitoringEnvShape = {
   MONITORING_CHECK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   /** The longest wait after repeated upstream failures (the interval doubles up to it, or to the interval if longer). */
   MONITORING_BACKOFF_CAP_MINUTES: z.coerce.number().int().min(15).default(1_440),
+  /** Accept webhook URLs on loopback, private and link-local addresses (local development and tests). */
+  WEBHOOKS_ALLOW_PRIVATE: booleanFromEnv.default(false),
+  /** Attempts per delivery before it is given up (retries wait 1, 2, 4, … minutes). */
+  WEBHOOKS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /** Failed attempts in a row after which a webhook is disabled (its owner is notified). */
+  WEBHOOKS_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
 } as const;
 
 export const monitoringEnvSchema = z.object({ ...baseEnvShape, ...monitoringEnvShape });
@@ -40,5 +46,12 @@ export function monitoringModuleConfigOf(config: MonitoringEnv) {
     leaseMs: config.MONITORING_LEASE_MS,
     concurrency: config.MONITORING_CHECK_CONCURRENCY,
     backoffCapMinutes: config.MONITORING_BACKOFF_CAP_MINUTES,
+    webhooks: {
+      allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
+      maxAttempts: config.WEBHOOKS_MAX_ATTEMPTS,
+      disableAfterFailures: config.WEBHOOKS_DISABLE_AFTER_FAILURES,
+      retryBaseMs: 60_000,
+      timeoutMs: 10_000,
+    },
   };
 }

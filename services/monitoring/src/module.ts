@@ -3,7 +3,9 @@ import { createClock, type ControllableClock, type Logger, type ServiceModule } 
 import type { Store } from '@vrs/store';
 import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
 import { createChecksRepo } from './repo/checks-repo';
+import { createDeliveriesRepo } from './repo/deliveries-repo';
 import { createDigestPreferencesRepo } from './repo/digest-preferences-repo';
+import { createWebhooksRepo } from './repo/webhooks-repo';
 import { createMonitorsRepo } from './repo/monitors-repo';
 import { createNotificationsRepo } from './repo/notifications-repo';
 import { createMonitoringRouter, type MonitoringRouter } from './router';
@@ -24,8 +26,24 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
   const checks = createChecksRepo(store);
   const notifications = createNotificationsRepo(store);
   const digestPreferences = createDigestPreferencesRepo(store);
+  const webhooks = createWebhooksRepo(store);
+  const deliveries = createDeliveriesRepo(store);
   const clock = options.clock ?? createClock();
-  const checkDeps = { monitors, checks, notifications, digestPreferences, bus, clock, logger, config, provider, trends, billing };
+  const checkDeps = {
+    monitors,
+    checks,
+    notifications,
+    digestPreferences,
+    webhooks,
+    deliveries,
+    bus,
+    clock,
+    logger,
+    config,
+    provider,
+    trends,
+    billing,
+  };
   const scheduler = createScheduler(checkDeps);
   return {
     name: 'monitoring',
@@ -35,6 +53,9 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
         monitors.ensureIndexes(),
         checks.ensureIndexes(),
         notifications.ensureIndexes(),
+        digestPreferences.ensureIndexes(),
+        webhooks.ensureIndexes(),
+        deliveries.ensureIndexes(),
         bus.ensureStreams(['monitoring']),
       ]);
       scheduler.start();

@@ -5,7 +5,9 @@ import type { ControllableClock, Logger } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import type { TrendsRouter } from '@vrs/trends';
 import type { ChecksRepo } from './repo/checks-repo';
+import type { DeliveriesRepo } from './repo/deliveries-repo';
 import type { DigestPreferencesRepo } from './repo/digest-preferences-repo';
+import type { WebhooksRepo } from './repo/webhooks-repo';
 import type { MonitorsRepo } from './repo/monitors-repo';
 import type { NotificationsRepo } from './repo/notifications-repo';
 
@@ -17,6 +19,16 @@ export interface MonitoringModuleConfig {
   leaseMs: number;
   concurrency: number;
   backoffCapMinutes: number;
+  webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig {
+  allowPrivate: boolean;
+  maxAttempts: number;
+  disableAfterFailures: number;
+  /** The first retry's wait; each further retry doubles it. */
+  retryBaseMs: number;
+  timeoutMs: number;
 }
 
 /** The services a check calls, through their typed clients (in-process or over HTTP). */
@@ -32,6 +44,8 @@ export interface CheckDeps extends MonitoringUpstreams {
   checks: ChecksRepo;
   notifications: NotificationsRepo;
   digestPreferences: DigestPreferencesRepo;
+  webhooks: WebhooksRepo;
+  deliveries: DeliveriesRepo;
   bus: EventBus;
   clock: ControllableClock;
   logger: Logger;

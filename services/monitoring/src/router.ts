@@ -14,6 +14,10 @@ import { updateMonitor } from './procedures/monitors/update';
 import { listNotifications } from './procedures/notifications/list';
 import { markNotificationRead } from './procedures/notifications/mark-read';
 import { runDue } from './procedures/scheduler/run-due';
+import { createWebhook } from './procedures/webhooks/create';
+import { deleteWebhook } from './procedures/webhooks/delete';
+import { listWebhooks } from './procedures/webhooks/list';
+import { listWebhookDeliveries } from './procedures/webhooks/list-deliveries';
 
 /** Internal procedures of the monitoring service. */
 export function createMonitoringRouter(deps: MonitoringDeps) {
@@ -30,6 +34,12 @@ export function createMonitoringRouter(deps: MonitoringDeps) {
     }),
     notifications: router({ list: listNotifications(deps), markRead: markNotificationRead(deps) }),
     digests: router({ getPreferences: getDigestPreferences(deps), putPreferences: putDigestPreferences(deps) }),
+    webhooks: router({
+      create: createWebhook(deps),
+      list: listWebhooks(deps),
+      delete: deleteWebhook(deps),
+      listDeliveries: listWebhookDeliveries(deps),
+    }),
     clock: router({ set: setClock(deps) }),
     scheduler: router({ runDue: runDue(deps) }),
   });

@@ -1,10 +1,15 @@
-import { monitoringNotificationCreated, type ChangedItem, type NotificationKind } from '@vrs/contracts';
+import { monitoringNotificationCreated, type ChangedItem, type Notification, type NotificationKind } from '@vrs/contracts';
 import { newId } from '@vrs/kit';
 import type { CheckDeps } from '../monitoring-deps';
 
-/** Saves a notification for the account and announces it on the bus (`monitoring.notification.created`). */
+export const notificationCreatedType = 'notification.created';
+
+/**
+ * Saves a notification for the account, queues its delivery to each of the account's enabled
+ * webhooks, and announces it on the bus (`monitoring.notification.created`).
+ */
 export async function publishNotification(
-  deps: Pick<CheckDeps, 'notifications' | 'bus'>,
+  deps: Pick<CheckDeps, 'notifications' | 'bus' | 'webhooks' | 'deliveries'>,
   notification: {
     accountId: string;
     monitorId: string | null;
@@ -16,10 +21,31 @@ export async function publishNotification(
   },
 ): Promise<string> {
   const id = newId('ntf');
-  const { items, ...rest } = notification;
-  await deps.notifications.insert({ _id: id, ...rest, data: { items }, read: false });
+  const { items, accountId, ...rest } = notification;
+  const saved: Notification = { id, ...rest, data: { items }, read: false };
+  await deps.notifications.insert({ _id: id, accountId, ...rest, data: { items }, read: false });
+  const payload = JSON.stringify({ type: notificationCreatedType, timestamp: notification.createdAt, data: saved });
+  const webhooks = await deps.webhooks.enabledOf(accountId);
+  await deps.deliveries.insertMany(
+    webhooks.map((webhook) => ({
+      _id: newId('dlv'),
+      accountId,
+      webhookId: webhook._id,
+      notificationId: id,
+      eventType: notificationCreatedType,
+      status: 'pending' as const,
+      attempts: 0,
+      lastResponseStatus: null,
+      lastError: null,
+      nextAttemptAt: Date.parse(notification.createdAt),
+      createdAt: notification.createdAt,
+      payload,
+      leaseUntil: 0,
+      leaseToken: null,
+    })),
+  );
   await deps.bus.publish(monitoringNotificationCreated, {
-    accountId: notification.accountId,
+    accountId,
     notificationId: id,
     monitorId: notification.monitorId,
     kind: notification.kind,

@@ -1,14 +1,15 @@
 import { newId } from '@vrs/kit';
 import { runCheck } from '../checks/run-check';
 import { runDigest } from '../digests/run-digest';
+import { runDelivery } from '../webhooks/deliver';
 import type { CheckDeps, SchedulerHandle } from '../monitoring-deps';
 
 /**
  * The scheduler keeps no schedule of its own: the store is the schedule (ADR 0028). A pass runs
  * `concurrency` workers; each claims one due monitor at a time with an atomic conditional update
  * (a lease), checks it, and claims the next until none is due. A lease is taken only right before
- * its check runs, so a long pass never holds monitors it has not started. Due digests are claimed
- * the same way once the checks are done.
+ * its check runs, so a long pass never holds monitors it has not started. Due digests, then due
+ * webhook deliveries, are claimed the same way once the checks are done.
  */
 export function createScheduler(deps: CheckDeps): SchedulerHandle & { start(): void; stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
@@ -39,6 +40,18 @@ export function createScheduler(deps: CheckDeps): SchedulerHandle & { start(): v
         deps.logger.error({ err, accountId: due._id }, 'digest failed; retried when its lease expires'),
       );
     }
+    // Then the webhook deliveries due, this pass's notifications among them.
+    const deliverer = async () => {
+      for (;;) {
+        const leaseToken = newId('lease');
+        const due = await deps.deliveries.claimDue(deps.clock.now().getTime(), deps.config.leaseMs, leaseToken);
+        if (!due) return;
+        await runDelivery(deps, due, leaseToken).catch((err) =>
+          deps.logger.error({ err, deliveryId: due._id }, 'delivery crashed; retried when its lease expires'),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: deps.config.concurrency }, deliverer));
     return checkIds;
   }
 

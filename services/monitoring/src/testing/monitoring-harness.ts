@@ -20,7 +20,9 @@ export const harnessNow = Date.parse('2026-01-20T12:00:00.000Z');
  * itself (`call.scheduler.runDue()`). `replica()` starts a second monitoring module on the same
  * store, with a clock of its own, as a second process would be.
  */
-export async function startMonitoring(options: { startingCredits?: number; config?: Partial<MonitoringModuleConfig> } = {}) {
+export async function startMonitoring(
+  options: { startingCredits?: number; config?: Partial<Omit<MonitoringModuleConfig, 'webhooks'>> } = {},
+) {
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-monitoring-'));
   const stores = await Promise.all(
     (['billing', 'provider', 'trends', 'monitoring'] as const).map((service) => openStore({ service, dataDir })),
@@ -65,6 +67,7 @@ export async function startMonitoring(options: { startingCredits?: number; confi
     leaseMs: 300_000,
     concurrency: 4,
     backoffCapMinutes: 1_440,
+    webhooks: { allowPrivate: true, maxAttempts: 4, disableAfterFailures: 3, retryBaseMs: 60_000, timeoutMs: 2_000 },
     ...options.config,
   };
 
