@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@vrs/kit';
+import type { AppError } from '@vrs/kit';
 import { checkWebhookUrl, isPrivateAddress } from './target-url';
 
 const codeOf = (run: () => unknown) => {
