@@ -97,7 +97,7 @@ export default async function setup(project: TestProject) {
     // Monitoring checks through provider, trends and billing. No scheduler loop: tests move its clock and run passes.
     const monitoring = await startServiceProcess(
       'monitoring',
-      { ...stackEnv, MONITORING_CLOCK_CONTROL: 'true', MONITORING_TICK_MS: '0' },
+      { ...stackEnv, MONITORING_CLOCK_CONTROL: 'true', MONITORING_TICK_MS: '0', WEBHOOKS_ALLOW_PRIVATE: 'true' },
       runDir,
     );
     processes.push(monitoring);

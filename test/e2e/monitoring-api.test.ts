@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Monitor, MonitorCheck, Notification } from '@vrs/contracts';
 import { createServiceClient } from '@vrs/kit';
@@ -265,5 +268,65 @@ describe('monitors over HTTP', () => {
     });
     expect(digest!.data.items.map((item) => item.id).sort()).toEqual(unread.flatMap((n) => n.data.items.map((item) => item.id)).sort());
     expect((await api('GET', '/v1/digests/preferences')).body.nextDigestAt).toBe(nextDigestAt + 24 * 3_600_000);
+  });
+
+  it('webhooks: a signed delivery of a new notification, retried after a 500; 422 for bad URLs; 404 for others', async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.statusCode = received.length === 1 ? 500 : 200;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      for (const bad of ['ftp://example.com/x', 'not a url']) {
+        const response = await api('POST', '/v1/webhooks', { json: { url: bad } });
+        expect(response.status, bad).toBe(422);
+        expect(response.body.error.code).toBe('WEBHOOK_URL_INVALID');
+      }
+      const created = await api('POST', '/v1/webhooks', { json: { url, description: 'e2e' } });
+      expect(created.status, created.text).toBe(200);
+      expect(created.body.secret).toMatch(/^whsec_/);
+      const listed = await api('GET', '/v1/webhooks');
+      expect(listed.body).toEqual({ webhooks: [expect.objectContaining({ id: created.body.id, enabled: true })], hasMore: false });
+      expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+
+      // A new search result: one notification, one delivery (first answered 500, then retried).
+      await youtube.dropVariant(monitoringVariants.searchLater);
+      const monitor = await create({ query: { kind: 'search', q: monitoringFixtureQuery }, intervalMinutes: 15 });
+      await runDue();
+      await youtube.useVariant(monitoringVariants.searchLater);
+      const now = (await monitoring.clock.set.mutate({ now: Date.parse('2026-03-02T05:00:00.000Z') })).now;
+      await api('POST', `/v1/monitors/${monitor.id}/check`);
+      await runDue();
+      const deliveries = async () => (await api('GET', `/v1/webhooks/${created.body.id}/deliveries`)).body.deliveries;
+      const [pending] = await deliveries();
+      expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: 500, nextAttemptAt: now + 60_000 });
+      await monitoring.clock.set.mutate({ now: now + 60_000 });
+      await runDue();
+      expect((await deliveries())[0]).toMatchObject({ id: pending.id, status: 'succeeded', attempts: 2, lastResponseStatus: 200 });
+      expect(received).toHaveLength(2);
+      for (const request of received) {
+        const payload = new Webhook(created.body.secret).verify(request.body, request.headers) as { data: Notification };
+        expect(payload.data).toMatchObject({ monitorId: monitor.id, kind: 'new_videos' });
+        expect(request.headers['webhook-id']).toBe(pending.id);
+      }
+
+      expect((await stranger('GET', `/v1/webhooks/${created.body.id}/deliveries`)).status).toBe(404);
+      const foreignDelete = await stranger('DELETE', `/v1/webhooks/${created.body.id}`);
+      expect(foreignDelete.status).toBe(404);
+      expect(foreignDelete.body.error.code).toBe('WEBHOOK_NOT_FOUND');
+      expect((await api('DELETE', `/v1/webhooks/${created.body.id}`)).body).toEqual({ id: created.body.id, deleted: true });
+      expect((await api('GET', '/v1/webhooks')).body).toEqual({ webhooks: [], hasMore: false });
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });

@@ -39,6 +39,10 @@ import { markNotificationRead } from './monitoring/mark-notification-read';
 import { listNotifications } from './monitoring/list-notifications';
 import { getDigestPreferences } from './monitoring/get-digest-preferences';
 import { putDigestPreferences } from './monitoring/put-digest-preferences';
+import { listWebhookDeliveries } from './monitoring/list-webhook-deliveries';
+import { deleteWebhook } from './monitoring/delete-webhook';
+import { listWebhooks } from './monitoring/list-webhooks';
+import { createWebhook } from './monitoring/create-webhook';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -67,6 +71,10 @@ export const v1Router = router({
     listNotifications,
     getDigestPreferences,
     putDigestPreferences,
+    listWebhookDeliveries,
+    deleteWebhook,
+    listWebhooks,
+    createWebhook,
   }),
 });
 

@@ -161,7 +161,7 @@ export function isIanaTimeZone(value: string): boolean {
 }
 
 export const digestFrequencies = ['off', 'daily', 'weekly'] as const;
-export const digestChannels = ['in_app'] as const;
+export const digestChannels = ['in_app', 'webhook'] as const;
 
 export const digestPreferencesBody = () =>
   z.object({
@@ -181,8 +181,11 @@ export const digestPreferencesBody = () =>
     channels: z
       .array(z.enum(digestChannels))
       .min(1)
-      .max(1)
-      .describe('Where digests go: `in_app` (a notification of kind `digest`). `webhook` arrives with webhooks.'),
+      .max(2)
+      .refine((channels) => new Set(channels).size === channels.length, 'channels must not repeat')
+      .describe(
+        "Where digests go: `in_app` (an unread notification of kind `digest`) and/or `webhook` (delivered to the account's webhooks; without `in_app` the digest is saved already read).",
+      ),
   });
 
 export const digestPreferencesSchema = digestPreferencesBody()

@@ -11,7 +11,7 @@ export const putDigestPreferences = protectedProcedure
       tags: ['Monitoring'],
       summary: 'Set digest preferences',
       description:
-        '`{frequency: off | daily | weekly, hourOfDay (0–23), timezone (IANA), channels: ["in_app"]}`. A digest is a notification of kind `digest` summarizing the unread notifications since the last digest, produced at `hourOfDay`:00 local time (weekly: Mondays); a period with nothing unread produces none. Answers the preferences with `nextDigestAt`.',
+        '`{frequency: off | daily | weekly, hourOfDay (0–23), timezone (IANA), channels: ["in_app", "webhook"]}`. A digest is a notification of kind `digest` summarizing the unread notifications since the last digest, produced at `hourOfDay`:00 local time (weekly: Mondays); a period with nothing unread produces none. `in_app`: the digest is an unread notification; `webhook`: it is delivered to the webhooks of the account (without `in_app` it is saved already read). Answers the preferences with `nextDigestAt`.',
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },

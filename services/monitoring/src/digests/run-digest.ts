@@ -30,13 +30,17 @@ export async function runDigest(deps: CheckDeps, preferences: DigestPreferencesD
     items.push(item);
   }
   const period = preferences.frequency === 'weekly' ? 'Weekly' : 'Daily';
-  return publishNotification(deps, {
-    accountId: preferences._id,
-    monitorId: null,
-    kind: 'digest',
-    title: `${period} digest: ${unread.length} unread notification${unread.length === 1 ? '' : 's'}`,
-    body: unread.map((notification) => `- ${notification.title}`).join('\n'),
-    items,
-    createdAt: new Date(now).toISOString(),
-  });
+  return publishNotification(
+    deps,
+    {
+      accountId: preferences._id,
+      monitorId: null,
+      kind: 'digest',
+      title: `${period} digest: ${unread.length} unread notification${unread.length === 1 ? '' : 's'}`,
+      body: unread.map((notification) => `- ${notification.title}`).join('\n'),
+      items,
+      createdAt: new Date(now).toISOString(),
+    },
+    { read: !preferences.channels.includes('in_app'), deliver: preferences.channels.includes('webhook') },
+  );
 }

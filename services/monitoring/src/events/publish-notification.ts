@@ -19,13 +19,15 @@ export async function publishNotification(
     items: ChangedItem[];
     createdAt: string;
   },
+  /** Digests choose their channels: saved read when not meant for the app, delivered only when meant for webhooks. */
+  channels: { read: boolean; deliver: boolean } = { read: false, deliver: true },
 ): Promise<string> {
   const id = newId('ntf');
   const { items, accountId, ...rest } = notification;
-  const saved: Notification = { id, ...rest, data: { items }, read: false };
-  await deps.notifications.insert({ _id: id, accountId, ...rest, data: { items }, read: false });
+  const saved: Notification = { id, ...rest, data: { items }, read: channels.read };
+  await deps.notifications.insert({ _id: id, accountId, ...rest, data: { items }, read: channels.read });
   const payload = JSON.stringify({ type: notificationCreatedType, timestamp: notification.createdAt, data: saved });
-  const webhooks = await deps.webhooks.enabledOf(accountId);
+  const webhooks = channels.deliver ? await deps.webhooks.enabledOf(accountId) : [];
   await deps.deliveries.insertMany(
     webhooks.map((webhook) => ({
       _id: newId('dlv'),

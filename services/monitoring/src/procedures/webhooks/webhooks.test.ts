@@ -129,6 +129,27 @@ describe('webhooks', () => {
     }
   });
 
+  it('a digest for the webhook channel only is delivered and saved already read', async () => {
+    const receiver = await startReceiver([200]);
+    try {
+      const accountId = await h.account('webhook-digest');
+      const webhook = await h.call.webhooks.create({ accountId, url: receiver.url });
+      h.at(0);
+      await h.call.digests.putPreferences({ accountId, frequency: 'daily', hourOfDay: 13, timezone: 'UTC', channels: ['webhook'] });
+      await notify(accountId);
+      h.clock.set(new Date(Date.parse('2026-01-20T13:00:00Z')));
+      await h.call.scheduler.runDue();
+      const [digest] = (await h.call.notifications.list({ accountId })).notifications;
+      expect(digest).toMatchObject({ kind: 'digest', read: true });
+      const payloads = receiver.received.map(
+        (request) => new Webhook(webhook.secret).verify(request.body, request.headers) as { data: { kind: string } },
+      );
+      expect(payloads.map((payload) => payload.data.kind)).toEqual(['new_videos', 'digest']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("another account's webhook is a 404; deleting removes it", async () => {
     const accountId = await h.account('webhook-owner');
     const other = await h.account('webhook-other');
