@@ -88,15 +88,23 @@ export function createMonitorsRepo(store: Store) {
       return deletedCount === 1;
     },
 
-    /**
-     * Claims one due monitor: enabled, `nextCheckAt <= now`, no live lease. One atomic conditional
-     * update, so replicas sharing the store never claim the same monitor twice (ADR 0028).
-     */
-    claimDue: (now: number, leaseMs: number, leaseToken: string) =>
-      monitors.findOneAndUpdate(
+    /** Ids of due, unleased monitors, soonest first: candidates, each still to be claimed. */
+    async dueCandidates(now: number, limit: number): Promise<string[]> {
+      const docs = await monitors.find(
         { enabled: true, nextCheckAt: { $lte: now }, leaseUntil: { $lte: now } },
+        { sort: { nextCheckAt: 1 }, limit, projection: { _id: 1 } },
+      );
+      return docs.map((doc) => doc._id);
+    },
+
+    /**
+     * Claims a candidate if it is still due and unleased: one atomic conditional update, so replicas
+     * sharing the store never claim the same monitor twice (ADR 0028). Null when another got it.
+     */
+    claim: (monitorId: string, now: number, leaseMs: number, leaseToken: string) =>
+      monitors.findOneAndUpdate(
+        { _id: monitorId, enabled: true, nextCheckAt: { $lte: now }, leaseUntil: { $lte: now } },
         { $set: { leaseUntil: now + leaseMs, leaseToken } },
-        { sort: { nextCheckAt: 1 } },
       ),
 
     /** Writes a check's result and frees the lease, only while `leaseToken` still holds it. */

@@ -5,6 +5,40 @@ import { runDelivery } from '../webhooks/deliver';
 import type { CheckDeps, SchedulerHandle } from '../monitoring-deps';
 
 /**
+ * Due monitors handed to a pass's workers: ids fetched a page at a time (one query per page, not per
+ * check), each claimed by its own conditional update when a worker takes it, so a candidate another
+ * replica got meanwhile is simply skipped.
+ */
+function createCandidateQueue(deps: CheckDeps) {
+  const queue: string[] = [];
+  let exhausted = false;
+  let refill: Promise<void> | null = null;
+  return {
+    async claimNext(leaseToken: string) {
+      for (;;) {
+        const monitorId = queue.shift();
+        if (monitorId !== undefined) {
+          const monitor = await deps.monitors.claim(monitorId, deps.clock.now().getTime(), deps.config.leaseMs, leaseToken);
+          if (monitor) return monitor;
+          continue;
+        }
+        if (exhausted) return null;
+        refill ??= deps.monitors
+          .dueCandidates(deps.clock.now().getTime(), deps.config.concurrency * 8)
+          .then((ids) => {
+            if (ids.length === 0) exhausted = true;
+            queue.push(...ids);
+          })
+          .finally(() => {
+            refill = null;
+          });
+        await refill;
+      }
+    },
+  };
+}
+
+/**
  * The scheduler keeps no schedule of its own: the store is the schedule (ADR 0028). A pass runs
  * `concurrency` workers; each claims one due monitor at a time with an atomic conditional update
  * (a lease), checks it, and claims the next until none is due. A lease is taken only right before
@@ -18,10 +52,11 @@ export function createScheduler(deps: CheckDeps): SchedulerHandle & { start(): v
 
   async function pass(): Promise<string[]> {
     const checkIds: string[] = [];
+    const candidates = createCandidateQueue(deps);
     const worker = async () => {
       for (;;) {
         const leaseToken = newId('lease');
-        const monitor = await deps.monitors.claimDue(deps.clock.now().getTime(), deps.config.leaseMs, leaseToken);
+        const monitor = await candidates.claimNext(leaseToken);
         if (!monitor) return;
         const checkId = await runCheck(deps, monitor, leaseToken).catch((err) => {
           deps.logger.error({ err, monitorId: monitor._id }, 'check crashed; its lease expires and the monitor is retried');
