@@ -9,6 +9,7 @@ import {
   monitoringVariants,
 } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
 import { trendsFixtureNow } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
+import { createMonitorsRepo } from '../repo/monitors-repo';
 import { harnessNow, startMonitoring, type MonitoringHarness } from '../testing/monitoring-harness';
 
 const minute = 60_000;
@@ -216,6 +217,28 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     expect(notifications.map((notification) => notification.kind)).toEqual(['checks_paused']);
     expect(await h.call.monitors.get({ accountId, monitorId: monitor.id })).toMatchObject({ status: 'paused_no_credits' });
     expect((await checksOf(accountId, monitor)).map((check) => check.outcome)).toEqual(['paused', 'paused', 'paused']);
+  });
+
+  it("a crashed checker's lease expires and the monitor is checked by another pass, once", async () => {
+    const accountId = await h.account('crashed');
+    const monitor = await h.call.monitors.create({
+      accountId,
+      query: { kind: 'search', q: monitoringFixtureQuery },
+      intervalMinutes: 15,
+      enabled: true,
+    });
+    await h.call.scheduler.runDue();
+    h.at(15);
+    // A checker claims it and dies: its lease (5 minutes in the harness) holds the monitor.
+    expect(await createMonitorsRepo(h.store).claim(monitor.id, harnessNow + 15 * minute, 300_000, 'lease_crashed')).not.toBeNull();
+    await h.call.scheduler.runDue();
+    h.at(19);
+    await h.call.scheduler.runDue();
+    expect((await checksOf(accountId, monitor)).map((check) => check.outcome)).toEqual(['baseline']);
+    h.at(20);
+    await h.call.scheduler.runDue();
+    await h.call.scheduler.runDue();
+    expect((await checksOf(accountId, monitor)).map((check) => check.outcome)).toEqual(['unchanged', 'baseline']);
   });
 
   it('two monitoring replicas on one store check each due monitor exactly once', async () => {
