@@ -10,6 +10,8 @@ import { youtubeClientOptionsOf } from '@vrs/provider/config';
 import { createLlm } from '@vrs/ai';
 import { createTrendsModule, type TrendsRouter } from '@vrs/trends';
 import { clockControlOf } from '@vrs/trends/config';
+import { createMonitoringModule, type MonitoringRouter } from '@vrs/monitoring';
+import { monitoringModuleConfigOf } from '@vrs/monitoring/config';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
@@ -74,6 +76,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   let researchModule: ServiceModule<ResearchRouter> | null = null;
   let providerModule: ServiceModule<ProviderRouter> | null = null;
   let trendsModule: ServiceModule<TrendsRouter> | null = null;
+  let monitoringModule: ServiceModule<MonitoringRouter> | null = null;
   if (config.SERVICES_MODE === 'inprocess') {
     const bus = options.bus!;
     billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
@@ -114,6 +117,18 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
       }),
     );
+    // Monitoring checks through the provider, trends and billing, so it is hosted last.
+    monitoringModule = await host('monitoring', config.MONITORING_SERVICE_URL, (store) =>
+      createMonitoringModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'monitoring' }),
+        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
+        trends: client(trendsModule, config.TRENDS_SERVICE_URL),
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
+        config: monitoringModuleConfigOf(config),
+      }),
+    );
   }
 
   const services: GatewayServices = {
@@ -121,6 +136,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     research: client(researchModule, config.RESEARCH_SERVICE_URL),
     provider: client(providerModule, config.PROVIDER_SERVICE_URL),
     trends: client(trendsModule, config.TRENDS_SERVICE_URL),
+    monitoring: client(monitoringModule, config.MONITORING_SERVICE_URL),
   };
 
   return {

@@ -22,6 +22,8 @@ declare module 'vitest' {
     youtubeUpstreamUrl: string;
     /** The trends service, for the test-only clock control (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
     trendsServiceUrl: string;
+    /** The monitoring service, for its test-only clock and scheduler procedures (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
+    monitoringServiceUrl: string;
     /** The fake LLM the trends service alone talks to (its behaviours are per server, so no other suite moves them). */
     trendsLlmUrl: string;
     /** The fake LLM the research service alone talks to (answers, reports, comparisons). */
@@ -92,6 +94,14 @@ export default async function setup(project: TestProject) {
     const trends = await startServiceProcess('trends', { ...stackEnv, ...trendsEnv(trendsLlm.baseUrl) }, runDir);
     processes.push(trends);
     stackEnv.TRENDS_SERVICE_URL = trends.url;
+    // Monitoring checks through provider, trends and billing. No scheduler loop: tests move its clock and run passes.
+    const monitoring = await startServiceProcess(
+      'monitoring',
+      { ...stackEnv, MONITORING_CLOCK_CONTROL: 'true', MONITORING_TICK_MS: '0', WEBHOOKS_ALLOW_PRIVATE: 'true' },
+      runDir,
+    );
+    processes.push(monitoring);
+    stackEnv.MONITORING_SERVICE_URL = monitoring.url;
     const gateway = await startGatewayProcess('gateway', stackEnv, runDir);
     processes.push(gateway);
     project.provide('gatewayUrl', gateway.url);
@@ -100,6 +110,7 @@ export default async function setup(project: TestProject) {
     project.provide('researchLogFile', research.logFile);
     project.provide('youtubeUpstreamUrl', youtube.url);
     project.provide('trendsServiceUrl', trends.url);
+    project.provide('monitoringServiceUrl', monitoring.url);
     project.provide('trendsLlmUrl', trendsLlm.url);
     project.provide('researchLlmUrl', researchLlm.url);
   } catch (error) {

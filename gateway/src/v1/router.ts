@@ -38,6 +38,21 @@ import { listComparisons } from './research/list-comparisons';
 import { createExport } from './exports/create-export';
 import { getExport } from './exports/get-export';
 import { listExports } from './exports/list-exports';
+import { listMonitorChecks } from './monitoring/list-monitor-checks';
+import { checkMonitor } from './monitoring/check-monitor';
+import { getMonitor } from './monitoring/get-monitor';
+import { updateMonitor } from './monitoring/update-monitor';
+import { deleteMonitor } from './monitoring/delete-monitor';
+import { listMonitors } from './monitoring/list-monitors';
+import { createMonitor } from './monitoring/create-monitor';
+import { markNotificationRead } from './monitoring/mark-notification-read';
+import { listNotifications } from './monitoring/list-notifications';
+import { getDigestPreferences } from './monitoring/get-digest-preferences';
+import { putDigestPreferences } from './monitoring/put-digest-preferences';
+import { listWebhookDeliveries } from './monitoring/list-webhook-deliveries';
+import { deleteWebhook } from './monitoring/delete-webhook';
+import { listWebhooks } from './monitoring/list-webhooks';
+import { createWebhook } from './monitoring/create-webhook';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -78,6 +93,23 @@ export const v1Router = router({
     listComparisons,
   }),
   exports: router({ createExport, getExport, listExports }),
+  monitoring: router({
+    listMonitorChecks,
+    checkMonitor,
+    getMonitor,
+    updateMonitor,
+    deleteMonitor,
+    listMonitors,
+    createMonitor,
+    markNotificationRead,
+    listNotifications,
+    getDigestPreferences,
+    putDigestPreferences,
+    listWebhookDeliveries,
+    deleteWebhook,
+    listWebhooks,
+    createWebhook,
+  }),
 });
 
 export type V1Router = typeof v1Router;

@@ -9,3 +9,4 @@ export * from './trends';
 export * from './operations';
 export * from './relative-time';
 export * from './lists';
+export * from './monitoring';

@@ -57,6 +57,8 @@ export const priceTable = {
   listExports: 0,
   listComparisons: 0,
   listOperations: 0,
+  // Monitoring (ADR 0028): managing monitors and notifications is free; each scheduled check is
+  // charged to the owner at the price of the operation it calls (searchVideos, getChannel, getVideo, getTopicTrends).
 } as const satisfies Record<string, Price>;
 
 export type PricedOperation = keyof typeof priceTable;

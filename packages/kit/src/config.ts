@@ -36,6 +36,7 @@ export const baseEnvShape = {
   RESEARCH_SERVICE_URL: z.url().default('http://127.0.0.1:4102'),
   PROVIDER_SERVICE_URL: z.url().default('http://127.0.0.1:4103'),
   TRENDS_SERVICE_URL: z.url().default('http://127.0.0.1:4104'),
+  MONITORING_SERVICE_URL: z.url().default('http://127.0.0.1:4106'),
   /**
    * How long a call to another service may take before it is abandoned (a 503 SERVICE_UNAVAILABLE
    * to its caller). Long enough for the slowest operation (an answer through both models, a

@@ -46,6 +46,9 @@ export interface FakeYouTube {
   select(id: string): void;
   /** Undoes `select(id)`: the group answers with its default recording again. */
   unselect(id: string): void;
+  /** Switches every recording of a variant on (a search or channel page "changes"), or off again. */
+  useVariant(name: string): void;
+  dropVariant(name: string): void;
   hits(): HitCounts;
   unmatched(): UnmatchedRequest[];
   recordings(): ReturnType<ReplayIndex['all']>;
@@ -93,6 +96,13 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     if (!index.unselect(id)) throw new Error(`no recording with id ${id}`);
   };
 
+  const useVariant = (name: string) => {
+    if (!index.selectVariant(name)) throw new Error(`no recording of variant ${name}`);
+  };
+  const dropVariant = (name: string) => {
+    if (!index.unselectVariant(name)) throw new Error(`no recording of variant ${name}`);
+  };
+
   async function control(req: IncomingMessage, res: ServerResponse, route: string): Promise<void> {
     const body = req.method === 'POST' ? await readBody(req) : '';
     const input = body ? (JSON.parse(body) as Record<string, unknown>) : {};
@@ -120,15 +130,26 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
       if (!index.unselect(String(input.id))) return sendJson(res, 404, { error: `no recording with id ${String(input.id)}` });
       return sendJson(res, 200, { ok: true });
     }
+    if (req.method === 'POST' && route === 'variant') {
+      const name = String(input.name);
+      const found = input.on === false ? index.unselectVariant(name) : index.selectVariant(name);
+      if (!found) return sendJson(res, 404, { error: `no recording of variant ${name}` });
+      return sendJson(res, 200, { ok: true });
+    }
     if (req.method === 'GET' && route === 'hits') return sendJson(res, 200, hitCounts);
     if (req.method === 'GET' && route === 'unmatched') return sendJson(res, 200, unmatchedLog);
     if (req.method === 'GET' && route === 'recordings') {
       return sendJson(
         res,
         200,
-        index
-          .all()
-          .map(({ id, key, recordedAt, status, note }) => ({ id, ...key, recordedAt: new Date(recordedAt).toISOString(), status, note })),
+        index.all().map(({ id, key, recordedAt, status, note, variant }) => ({
+          id,
+          ...key,
+          recordedAt: new Date(recordedAt).toISOString(),
+          status,
+          note,
+          variant,
+        })),
       );
     }
     sendJson(res, 404, { error: `unknown control route ${req.method} /__control/${route}` });
@@ -218,6 +239,8 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     setCounts: (override) => counts.set(override),
     select,
     unselect,
+    useVariant,
+    dropVariant,
     hits: () => structuredClone(hitCounts),
     unmatched: () => [...unmatchedLog],
     recordings: () => index.all(),
