@@ -44,6 +44,13 @@ export const priceTable = {
   // call, whatever the mode; a plan is one model call. A failed plan (no model) is refunded.
   getTopicTrends: 10,
   generateVideoPlan: 5,
+  // Agents (ADR 0025): admission holds the run's credit budget and each tool call is charged as it is
+  // persisted, at the price of the operation it performs; what a run did not use goes back.
+  createAgentRun: 0,
+  getAgentRun: 0,
+  listAgentRuns: 0,
+  cancelAgentRun: 0,
+  streamAgentRunEvents: 0,
 } as const satisfies Record<string, Price>;
 
 export type PricedOperation = keyof typeof priceTable;

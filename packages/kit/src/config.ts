@@ -36,6 +36,7 @@ export const baseEnvShape = {
   RESEARCH_SERVICE_URL: z.url().default('http://127.0.0.1:4102'),
   PROVIDER_SERVICE_URL: z.url().default('http://127.0.0.1:4103'),
   TRENDS_SERVICE_URL: z.url().default('http://127.0.0.1:4104'),
+  AGENTS_SERVICE_URL: z.url().default('http://127.0.0.1:4105'),
   /** Port a service process listens on; defaults to the port of its own *_SERVICE_URL. 0 picks a free port. */
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),
