@@ -67,6 +67,7 @@ async function main() {
         research: () => services.research.health.query().then(throwUnlessOk),
         provider: () => services.provider.health.query().then(throwUnlessOk),
         trends: () => services.trends.health.query().then(throwUnlessOk),
+        agents: () => services.agents.health.query().then(throwUnlessOk),
       }),
   });
 

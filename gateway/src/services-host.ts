@@ -10,6 +10,8 @@ import { youtubeClientOptionsOf } from '@vrs/provider/config';
 import { createLlm } from '@vrs/ai';
 import { createTrendsModule, type TrendsRouter } from '@vrs/trends';
 import { clockControlOf } from '@vrs/trends/config';
+import { createAgentsModule, type AgentsRouter } from '@vrs/agents';
+import { agentsSettingsOf } from '@vrs/agents/config';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
@@ -68,6 +70,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   let researchModule: ServiceModule<ResearchRouter> | null = null;
   let providerModule: ServiceModule<ProviderRouter> | null = null;
   let trendsModule: ServiceModule<TrendsRouter> | null = null;
+  let agentsModule: ServiceModule<AgentsRouter> | null = null;
   if (config.SERVICES_MODE === 'inprocess') {
     const bus = options.bus!;
     billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
@@ -107,6 +110,17 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
       }),
     );
+    agentsModule = await host('agents', config.AGENTS_SERVICE_URL, (store) =>
+      createAgentsModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'agents' }),
+        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
+        research: client(researchModule, config.RESEARCH_SERVICE_URL),
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
+        settings: agentsSettingsOf(config),
+      }),
+    );
   }
 
   const services: GatewayServices = {
@@ -114,6 +128,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     research: client(researchModule, config.RESEARCH_SERVICE_URL),
     provider: client(providerModule, config.PROVIDER_SERVICE_URL),
     trends: client(trendsModule, config.TRENDS_SERVICE_URL),
+    agents: client(agentsModule, config.AGENTS_SERVICE_URL),
   };
 
   return {

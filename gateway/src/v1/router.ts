@@ -28,6 +28,10 @@ import { createComparison } from './research/create-comparison';
 import { getComparison } from './research/get-comparison';
 import { createExport } from './exports/create-export';
 import { getExport } from './exports/get-export';
+import { createAgentRun } from './agents/create-agent-run';
+import { cancelAgentRun } from './agents/cancel-agent-run';
+import { getAgentRun } from './agents/get-agent-run';
+import { listAgentRuns } from './agents/list-agent-runs';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -44,6 +48,7 @@ export const v1Router = router({
   discovery: router({ searchVideos, getTopicTrends, generateVideoPlan }),
   research: router({ createImport, cancelJob, getJob, createAnswer, createReport, getOperation, createComparison, getComparison }),
   exports: router({ createExport, getExport }),
+  agents: router({ createAgentRun, cancelAgentRun, getAgentRun, listAgentRuns }),
 });
 
 export type V1Router = typeof v1Router;

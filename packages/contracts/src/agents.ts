@@ -30,7 +30,7 @@ export type AgentOutcome = z.infer<typeof agentOutcomeSchema>;
 export const agentToolNameSchema = z.enum(['search_videos', 'get_video', 'get_transcript', 'get_channel', 'search_project_evidence']);
 export type AgentToolName = z.infer<typeof agentToolNameSchema>;
 
-export const agentMessageText = () => z.string().max(4000, 'message must be at most 4000 characters');
+export const agentMessageText = () => z.string().min(1, 'message must not be empty').max(4000, 'message must be at most 4000 characters');
 
 /** Optional steering of the route; the classifier fills what is absent. */
 export const agentRouteOptionsSchema = z
@@ -237,7 +237,6 @@ export const agentCallerSchema = z.object({
 
 export const createAgentRunInputSchema = createAgentRunBody()
   .extend({
-    message: agentMessageText(),
     idempotencyKey: idempotencyKey().optional(),
     requestId: z.string().max(200).optional(),
   })

@@ -8,7 +8,7 @@ import type { GatewayContext } from '../../context';
  * reads the mark, and the document's 200 of those operations becomes 202.
  */
 
-const acceptedOperations = new Set(['createImport']);
+const acceptedOperations = new Set(['createImport', 'createAgentRun']);
 
 /** Called by a procedure whose success means "queued, not done yet". */
 export function markAccepted(ctx: GatewayContext): void {
