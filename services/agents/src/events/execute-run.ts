@@ -31,7 +31,7 @@ export function createExecuteRunHandler(deps: AgentsDeps & { stopping: () => boo
     }
     const run = await runs.findById(runId);
     if (run?.status !== 'running' || !run.startedAt) {
-      if (run && !run.settled && run.status !== 'pending') await settleRun(deps, run);
+      if (run && !run.settled && run.status !== 'pending' && run.status !== 'running') await settleRun(deps, run);
       return;
     }
     const classification = classify({ message: run.message, context: run.context, options: run.options });
@@ -42,7 +42,8 @@ export function createExecuteRunHandler(deps: AgentsDeps & { stopping: () => boo
     let ending: Parameters<typeof endRun>[2];
     try {
       const runner = await createToolRunner({ ...deps, limits: deps.settings.limits }, { ...run, startedAt: run.startedAt });
-      if (runner.reusedSteps > 0) logger.info({ runId, reusedSteps: runner.reusedSteps }, 'agent run resumed from its persisted steps');
+      if (runner.reusedSteps.length > 0)
+        logger.info({ runId, reusedSteps: runner.reusedSteps }, 'agent run resumed from its persisted steps');
       const gathered = await gather(deps, runner, run, classification);
       if (classification.route.useStoryboard) {
         gathered.warnings.push({

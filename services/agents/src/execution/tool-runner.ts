@@ -60,7 +60,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
     get stoppedBy() {
       return stoppedBy;
     },
-    reusedSteps: prior.size,
+    reusedSteps: [...prior.keys()],
 
     async call<T>(
       tool: AgentToolName,
@@ -90,6 +90,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       // Counted and held before the await, so calls made side by side respect the limits together.
       toolCalls++;
       committedCredits += price.fresh;
+      deps.logger.info({ runId: run._id, step: stepKey }, 'agent tool call started');
       const startedAt = deps.now();
       let step: Omit<StepDoc, '_id'>;
       const common = {

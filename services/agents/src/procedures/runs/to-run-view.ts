@@ -4,8 +4,18 @@ import { tallyOf, type StepDoc } from '../../repo/steps-repo';
 
 function billingOf(run: RunDoc, steps: readonly StepDoc[]) {
   if (run.billing && run.settled) return run.billing;
-  // Not settled yet: what the persisted steps cost, beside the balance the hold left at admission.
-  return { creditsCharged: run.billing?.creditsCharged ?? tallyOf(steps).creditsCharged, creditsRemaining: run.balanceAtAdmission };
+  // Still running: what the persisted steps cost so far, beside the balance the hold left at admission.
+  return { creditsCharged: tallyOf(steps).creditsCharged, creditsRemaining: run.balanceAtAdmission };
+}
+
+/**
+ * An ended run becomes visible as ended once its credits are settled (a moment later, or after a
+ * redelivery if the process died in between): until then it reads as still running, without result.
+ */
+function visible(run: RunDoc): RunDoc {
+  if (run.status === 'pending' || run.status === 'running' || run.settled) return run;
+  const { result: _result, error: _error, ...rest } = run;
+  return { ...rest, status: 'running' };
 }
 
 function commonOf(run: RunDoc, steps: readonly StepDoc[]) {
@@ -33,7 +43,8 @@ const diagnostics = { extractionDiagnostics: [], extractionDiagnosticsTruncated:
  * The compact format (default): the outcome, deduplicated sources and top-level billing; evidence,
  * artifacts and diagnostics only when asked for in `details` (ADR 0025).
  */
-export function toCompactRun(run: RunDoc, steps: readonly StepDoc[], details: readonly AgentRunDetail[] = []) {
+export function toCompactRun(stored: RunDoc, steps: readonly StepDoc[], details: readonly AgentRunDetail[] = []) {
+  const run = visible(stored);
   const result = run.result;
   return {
     ...commonOf(run, steps),
@@ -67,7 +78,8 @@ export function toCompactRun(run: RunDoc, steps: readonly StepDoc[], details: re
 }
 
 /** The legacy format: the previous detailed layout, citations carrying everything about their source. */
-export function toLegacyRun(run: RunDoc, steps: readonly StepDoc[]) {
+export function toLegacyRun(stored: RunDoc, steps: readonly StepDoc[]) {
+  const run = visible(stored);
   const result = run.result;
   const billing = billingOf(run, steps);
   return {
