@@ -309,3 +309,26 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs: the other routes', (
     expect(rejected.toolCallCount).toBe(0);
   });
 });
+
+describe('agent runs: the OpenAPI document', () => {
+  it('lists every Agents operation with its errors, the admission as 202 and the event stream as text/event-stream', async () => {
+    const doc = (await apiClient(gatewayUrl)('GET', '/v1/openapi.json')).body;
+    const operations = [
+      ['/agent/runs', 'post', 'createAgentRun', ['202', '401', '402', '403', '404', '409', '422', '429', '500', '503']],
+      ['/agent/{sessionId}/runs', 'get', 'listAgentRuns', ['200', '401', '403', '404', '422', '429', '500', '503']],
+      ['/agent/{sessionId}/runs/{runId}', 'get', 'getAgentRun', ['200', '401', '403', '404', '422', '429', '500', '503']],
+      ['/agent/{sessionId}/runs/{runId}/cancel', 'post', 'cancelAgentRun', ['200', '401', '403', '404', '409', '422', '429', '500', '503']],
+      ['/agent/{sessionId}/runs/{runId}/events', 'get', 'streamAgentRunEvents', ['200', '401', '403', '404', '422', '429', '500', '503']],
+    ] as const;
+    for (const [path, method, operationId, statuses] of operations) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, path).toMatchObject({ operationId, tags: ['Agents'] });
+      expect(Object.keys(operation.responses).sort(), operationId).toEqual([...statuses].sort());
+    }
+    const get = doc.paths['/agent/{sessionId}/runs/{runId}'].get;
+    expect(get.parameters.find((p: { name: string }) => p.name === 'details')).toMatchObject({ in: 'query', schema: { maxLength: 100 } });
+    expect(get.parameters.find((p: { name: string }) => p.name === 'responseFormat').schema).toMatchObject({ enum: ['compact', 'legacy'] });
+    expect(doc.paths['/agent/runs'].post.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key')).toBe(true);
+    expect(Object.keys(doc.paths['/agent/{sessionId}/runs/{runId}/events'].get.responses['200'].content)).toEqual(['text/event-stream']);
+  });
+});
