@@ -22,9 +22,9 @@ const videoUrl = /(?:youtube\.com\/(?:watch\?(?:[^\s#]*&)?v=|shorts\/|embed\/|li
 const bareVideoId = /(?:^|[\s,(])(?:video\s+)?([A-Za-z0-9_-]{11})(?=$|[\s,.?!)])/g;
 const channelRef =
   /(?:youtube\.com\/(?:channel\/(UC[A-Za-z0-9_-]{22})|(@[A-Za-z0-9._-]{3,30}))|(?:^|\s)(@[A-Za-z0-9._-]{3,30})|\b(UC[A-Za-z0-9_-]{22})\b)/;
-/** Asks for something other than research: acting on YouTube, or on someone's account. */
+/** Asks for something other than research: an order to act on YouTube or on an account (imperative, at the start), or credentials. */
 const outOfScope =
-  /\b(upload|delete|remove|post|publish|subscribe|unsubscribe|like|dislike|download|hack|password|login|log in|buy|purchase|pay for|write (?:me )?(?:a |an )?(?:poem|song|essay|code))\b/i;
+  /^(?:please\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:upload|delete|remove|post|publish|subscribe|unsubscribe|like|dislike|download|buy|purchase|write|comment on|reply to)\b|\b(?:hack|password|passwords|log ?in to)\b/i;
 /** Messages that continue the conversation without naming a topic of their own. */
 const followUp = /^(?:and |but |so )?(?:what about|tell me more|more on|go on|continue|why|how so|and then|same for|what else)\b/i;
 
