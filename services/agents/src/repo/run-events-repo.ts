@@ -29,8 +29,6 @@ export function createRunEventsRepo(store: Store, runs: RunsRepo) {
       const ending = await events.findOne({ runId, type: 'status', 'data.status': { $in: ['completed', 'failed', 'cancelled'] } });
       return ending?.seq;
     },
-
-    deleteOfRuns: (runIds: string[]) => events.deleteMany({ runId: { $in: runIds } }),
   };
 }
 

@@ -129,8 +129,6 @@ export function createRunsRepo(store: Store) {
       if (!run) throw new Error(`run ${runId} vanished while recording an event`);
       return run.eventSeq;
     },
-
-    deleteOfAccount: (accountId: string) => runs.deleteMany({ accountId }),
   };
 }
 

@@ -80,8 +80,6 @@ export function createSessionsRepo(store: Store) {
     /** Frees the session once its run has ended (only if that run still holds it). */
     release: (sessionId: string, runId: string, at: string) =>
       sessions.updateOne({ _id: sessionId, activeRunId: runId }, { $set: { activeRunId: null, updatedAt: at } }),
-
-    deleteOfAccount: (accountId: string) => sessions.deleteMany({ accountId }),
   };
 }
 

@@ -46,8 +46,6 @@ export function createStepsRepo(store: Store) {
     },
 
     ofRun: (runId: string) => steps.find({ runId }, { sort: { finishedAt: 1, _id: 1 } }),
-
-    deleteOfRuns: (runIds: string[]) => steps.deleteMany({ runId: { $in: runIds } }),
   };
 }
 
