@@ -49,7 +49,7 @@ export async function endRun(
   const at = new Date(deps.now()).toISOString();
   const ended = await deps.runs.end(runId, { ...ending, creditsCharged }, at);
   if (!ended) return null;
-  await deps.sessions.release(ended.sessionId, runId, at);
-  await settleRun(deps, ended);
+  // Independent: the session is free for its next turn whether or not billing answers at once.
+  await Promise.all([deps.sessions.release(ended.sessionId, runId, at), settleRun(deps, ended)]);
   return ended;
 }
