@@ -23,8 +23,8 @@ const logged = (runner: RunningProcess, msg: string, runId: string) =>
     .filter((entry) => entry.runId === runId);
 
 /**
- * A stack of its own (provider, research, agents and gateway processes; a fake YouTube, namespace and
- * data dir of its own; the shared billing), because this file kills its agents service mid-run and
+ * A stack of its own (provider, agents and gateway processes; a fake YouTube, namespace and
+ * data dir of its own; the shared billing and research), because this file kills its agents service mid-run and
  * slows its YouTube down.
  */
 describe.skipIf(!hasRecorded || !hasSynthetic)('a durable agent run survives kill -9 of the process running it', () => {
@@ -59,12 +59,11 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a durable agent run survives kil
     };
     const provider = await startServiceProcess('provider', env, logDir);
     env.PROVIDER_SERVICE_URL = provider.url;
-    const research = await startServiceProcess('research', env, logDir);
-    env.RESEARCH_SERVICE_URL = research.url;
+    // The shared stack's research service answers project questions (this file asks none); billing is shared too.
     agents = await startAgents('agents-restart', '0');
     env.AGENTS_SERVICE_URL = agents.url;
     const gateway = await startGatewayProcess('gateway-agents-restart', env, logDir);
-    started.push(provider, research, agents, gateway);
+    started.push(provider, agents, gateway);
     api = apiClient(gateway.url, { 'x-demo-user': `agents-restart-${Date.now()}` });
   }, 90_000);
 
