@@ -243,12 +243,17 @@ describe('agent runs: sessions, turns, idempotency, cancellation', () => {
     expect(secondEnded.route.searchQuery).toBe(firstEnded.route.searchQuery);
     const page1 = await api('GET', `/v1/agent/${first.sessionId}/runs?limit=1`);
     expect(page1.status, page1.text).toBe(200);
-    expect(page1.body).toMatchObject({ hasMore: true, runs: [{ runId: second.runId, conversationTurn: 2 }] });
-    const page2 = await api('GET', `/v1/agent/${first.sessionId}/runs?limit=1&startingAfter=${second.runId}`);
-    expect(page2.body).toMatchObject({ hasMore: false, runs: [{ runId: first.runId, conversationTurn: 1 }] });
-    expect(page2.body.runs[0].result).not.toHaveProperty('evidence');
-    const badCursor = await api('GET', `/v1/agent/${first.sessionId}/runs?startingAfter=${randomUUID()}`);
+    expect(page1.body).toMatchObject({
+      hasMore: true,
+      nextCursor: expect.any(String),
+      data: [{ runId: second.runId, conversationTurn: 2 }],
+    });
+    const page2 = await api('GET', `/v1/agent/${first.sessionId}/runs?limit=1&cursor=${page1.body.nextCursor}`);
+    expect(page2.body).toMatchObject({ hasMore: false, nextCursor: null, data: [{ runId: first.runId, conversationTurn: 1 }] });
+    expect(page2.body.data[0].result).not.toHaveProperty('evidence');
+    const badCursor = await api('GET', `/v1/agent/${first.sessionId}/runs?cursor=${randomUUID()}`);
     expect(badCursor.status).toBe(422);
+    expect(badCursor.body.error.code).toBe('INVALID_CURSOR');
   });
 
   it('replays an Idempotency-Key: the same request answers the same run once; another request with it is 422', async () => {
@@ -265,7 +270,7 @@ describe('agent runs: sessions, turns, idempotency, cancellation', () => {
     expect(done.toolCallCount).toBe(0);
     expect(done.billing.creditsCharged).toBe(0);
     const listed = await api('GET', `/v1/agent/${first.sessionId}/runs`);
-    expect(listed.body.runs).toHaveLength(1);
+    expect(listed.body.data).toHaveLength(1);
   });
 
   it('cancels a running run (charged only what it completed); a cancelled run answers again; a completed one is 409', async () => {

@@ -3,6 +3,7 @@ import { accountIdSchema } from './billing';
 import { defineEvent } from './events';
 import { providerIdSchema } from './shapes';
 import { idempotencyKey } from './research';
+import { listPage, listQuery } from './lists';
 
 /* Agent runs (issue 8, ADRs 0025 and 0026): enumerations the contract leaves open are fixed here. */
 
@@ -210,7 +211,8 @@ export const legacyAgentRunSchema = z
 export const agentRunViewSchema = z.union([compactAgentRunSchema, legacyAgentRunSchema]);
 export type AgentRunView = z.infer<typeof agentRunViewSchema>;
 
-export const agentRunListSchema = z.object({ runs: z.array(compactAgentRunSchema), hasMore: z.boolean() }).meta({ id: 'AgentRunList' });
+/** The session's runs, newest first, in the one list convention (ADR 0020). */
+export const agentRunListSchema = listPage(compactAgentRunSchema, 'AgentRunList');
 
 export const agentRunDetailSchema = z.enum(['artifacts', 'evidence', 'diagnostics']);
 export type AgentRunDetail = z.infer<typeof agentRunDetailSchema>;
@@ -247,12 +249,7 @@ export const getAgentRunInputSchema = agentRunRefInputSchema.extend({
   responseFormat: agentResponseFormatSchema.default('compact'),
   details: z.array(agentRunDetailSchema).default([]),
 });
-export const listAgentRunsInputSchema = z.object({
-  accountId: accountIdSchema,
-  sessionId: z.uuid(),
-  limit: z.number().int().min(1).max(100).default(50),
-  startingAfter: z.string().optional(),
-});
+export const listAgentRunsInputSchema = listQuery().extend({ accountId: accountIdSchema, sessionId: z.uuid() });
 export const listAgentRunEventsInputSchema = agentRunRefInputSchema.extend({
   afterSeq: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(500).default(100),

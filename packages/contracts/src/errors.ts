@@ -39,6 +39,7 @@ export const errorCodes = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, message: 'The request failed validation.' },
+  INVALID_CURSOR: { status: 422, message: 'The cursor is not one this list returned: pass a `nextCursor` of this list unchanged.' },
   QUERY_REQUIRED: { status: 422, message: 'The query parameter `q` is required and must not be blank.' },
   PROVIDER_NOT_SUPPORTED: { status: 422, message: 'Unsupported provider: the only supported provider is `youtube`.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers exceed 16 KB.' },

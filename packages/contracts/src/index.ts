@@ -9,3 +9,4 @@ export * from './trends';
 export * from './agents';
 export * from './operations';
 export * from './relative-time';
+export * from './lists';

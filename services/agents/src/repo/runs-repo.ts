@@ -11,7 +11,7 @@ import {
   type AnswerDetail,
   type ResearchBreadth,
 } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 
 /** A citation as stored: the legacy shape plus the transcript window it was taken from (what verification checks). */
 export interface StoredCitation extends AgentCitation {
@@ -61,11 +61,6 @@ export interface RunDoc {
   endedAt?: string;
 }
 
-export interface RunPage {
-  runs: RunDoc[];
-  hasMore: boolean;
-}
-
 export function createRunsRepo(store: Store) {
   const runs = store.collection<RunDoc>('agent_runs');
 
@@ -79,14 +74,8 @@ export function createRunsRepo(store: Store) {
     /** Found only for its owner and in its session: anything else looks unknown. */
     findOwned: (accountId: string, sessionId: string, runId: string) => runs.findOne({ _id: runId, accountId, sessionId }),
 
-    /** Newest first by (createdAt, _id), like every list (ADR 0006). */
-    async listInSession(sessionId: string, limit: number, after?: RunDoc): Promise<RunPage> {
-      const filter = after
-        ? { sessionId, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after._id } }] }
-        : { sessionId };
-      const page = await runs.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: limit + 1 });
-      return { runs: page.slice(0, limit), hasMore: page.length > limit };
-    },
+    /** Newest first by (createdAt, _id), paged like every list (ADR 0020); the session is the caller's (checked before). */
+    listInSession: (sessionId: string, page: PageRequest) => findPage(runs, 'agentRuns', { sessionId }, page),
 
     /** pending → running; false when the run is no longer pending (already running, or ended). */
     async markRunning(runId: string, at: string): Promise<boolean> {
