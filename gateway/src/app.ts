@@ -27,6 +27,7 @@ import { buildRouteTable } from './openapi/route-table';
 import { v1Router } from './v1/router';
 import { transcriptFilePaths, transcriptFileRoute } from './downloads/transcript-file';
 import { exportFilePaths, exportFileRoute } from './downloads/export-file';
+import { agentRunEventsPaths, agentRunEventsRoute } from './streams/agent-run-events';
 import { documentAcceptedResponses, successStatusOf } from './v1/research/accepted-status';
 
 const log = createLogger('gateway');
@@ -100,7 +101,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   const openApiDocument = documentAcceptedResponses(
     buildOpenApiDocument(v1Router, {
       baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`,
-      extraPaths: { ...transcriptFilePaths, ...exportFilePaths },
+      extraPaths: { ...transcriptFilePaths, ...exportFilePaths, ...agentRunEventsPaths },
     }),
   );
   const limiters = createRateLimiters(deps.rateLimitCounter, {
@@ -167,6 +168,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.use(limiters.perAccount);
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.get('/exports/:id/download', exportFileRoute(contextOf));
+  v1.get('/agent/:sessionId/runs/:runId/events', agentRunEventsRoute(contextOf));
   v1.use((req, res, next) => {
     // trpc-to-openapi writes an error with one res.end in its own shape; swap in the envelope.
     const end = res.end.bind(res) as (...args: unknown[]) => Response;

@@ -68,6 +68,7 @@ async function main() {
         provider: () => services.provider.health.query().then(throwUnlessOk),
         trends: () => services.trends.health.query().then(throwUnlessOk),
         monitoring: () => services.monitoring.health.query().then(throwUnlessOk),
+        agents: () => services.agents.health.query().then(throwUnlessOk),
       }),
   });
 

@@ -12,6 +12,8 @@ import { createTrendsModule, type TrendsRouter } from '@vrs/trends';
 import { clockControlOf } from '@vrs/trends/config';
 import { createMonitoringModule, type MonitoringRouter } from '@vrs/monitoring';
 import { monitoringModuleConfigOf } from '@vrs/monitoring/config';
+import { createAgentsModule, type AgentsRouter } from '@vrs/agents';
+import { agentsSettingsOf } from '@vrs/agents/config';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
@@ -77,6 +79,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   let providerModule: ServiceModule<ProviderRouter> | null = null;
   let trendsModule: ServiceModule<TrendsRouter> | null = null;
   let monitoringModule: ServiceModule<MonitoringRouter> | null = null;
+  let agentsModule: ServiceModule<AgentsRouter> | null = null;
   if (config.SERVICES_MODE === 'inprocess') {
     const bus = options.bus!;
     billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
@@ -117,6 +120,17 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
       }),
     );
+    agentsModule = await host('agents', config.AGENTS_SERVICE_URL, (store) =>
+      createAgentsModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'agents' }),
+        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
+        research: client(researchModule, config.RESEARCH_SERVICE_URL),
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
+        settings: agentsSettingsOf(config),
+      }),
+    );
     // Monitoring checks through the provider, trends and billing, so it is hosted last.
     monitoringModule = await host('monitoring', config.MONITORING_SERVICE_URL, (store) =>
       createMonitoringModule({
@@ -137,6 +151,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     provider: client(providerModule, config.PROVIDER_SERVICE_URL),
     trends: client(trendsModule, config.TRENDS_SERVICE_URL),
     monitoring: client(monitoringModule, config.MONITORING_SERVICE_URL),
+    agents: client(agentsModule, config.AGENTS_SERVICE_URL),
   };
 
   return {

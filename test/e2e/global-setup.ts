@@ -28,6 +28,8 @@ declare module 'vitest' {
     trendsLlmUrl: string;
     /** The fake LLM the research service alone talks to (answers, reports, comparisons). */
     researchLlmUrl: string;
+    /** The agents service, for its operator procedure (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
+    agentsServiceUrl: string;
   }
 }
 
@@ -102,6 +104,10 @@ export default async function setup(project: TestProject) {
     );
     processes.push(monitoring);
     stackEnv.MONITORING_SERVICE_URL = monitoring.url;
+    // Agents on, for allowlisted accounts only (tests allow theirs through the operator procedure).
+    const agents = await startServiceProcess('agents', { ...stackEnv, AGENTS_ENABLED: 'true' }, runDir);
+    processes.push(agents);
+    stackEnv.AGENTS_SERVICE_URL = agents.url;
     const gateway = await startGatewayProcess('gateway', stackEnv, runDir);
     processes.push(gateway);
     project.provide('gatewayUrl', gateway.url);
@@ -113,6 +119,7 @@ export default async function setup(project: TestProject) {
     project.provide('monitoringServiceUrl', monitoring.url);
     project.provide('trendsLlmUrl', trendsLlm.url);
     project.provide('researchLlmUrl', researchLlm.url);
+    project.provide('agentsServiceUrl', agents.url);
   } catch (error) {
     await teardown();
     throw error;

@@ -21,6 +21,7 @@ describe('readiness', () => {
       const ready = await api('GET', '/v1/health/ready');
       expect(ready.status).toBe(200);
       expect(Object.keys(ready.body.dependencies).sort()).toEqual([
+        'agents',
         'billing',
         'bus',
         'monitoring',

@@ -53,6 +53,10 @@ import { listWebhookDeliveries } from './monitoring/list-webhook-deliveries';
 import { deleteWebhook } from './monitoring/delete-webhook';
 import { listWebhooks } from './monitoring/list-webhooks';
 import { createWebhook } from './monitoring/create-webhook';
+import { createAgentRun } from './agents/create-agent-run';
+import { cancelAgentRun } from './agents/cancel-agent-run';
+import { getAgentRun } from './agents/get-agent-run';
+import { listAgentRuns } from './agents/list-agent-runs';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -110,6 +114,7 @@ export const v1Router = router({
     listWebhooks,
     createWebhook,
   }),
+  agents: router({ createAgentRun, cancelAgentRun, getAgentRun, listAgentRuns }),
 });
 
 export type V1Router = typeof v1Router;

@@ -77,6 +77,17 @@ export const errorCodes = {
   SERVICE_UNAVAILABLE: { status: 503, message: 'A service this operation depends on is unavailable.' },
   UPSTREAM_UNAVAILABLE: { status: 503, message: 'The video platform is unavailable.' },
   AI_UNAVAILABLE: { status: 503, message: 'The AI model service is unavailable.' },
+  // Agents (ADR 0025).
+  AGENTS_NOT_ENABLED: { status: 403, message: 'Agent runs are not enabled for this account.' },
+  AGENT_SESSION_NOT_FOUND: { status: 404, message: 'Agent session not found.' },
+  AGENT_RUN_NOT_FOUND: { status: 404, message: 'Agent run not found.' },
+  AGENT_RUN_IN_PROGRESS: { status: 409, message: "The session's previous run is still pending or running; wait for it or cancel it." },
+  AGENT_RUN_NOT_CANCELLABLE: { status: 409, message: 'The run has already finished; only a pending or running run can be cancelled.' },
+  DETAILS_REQUIRE_COMPACT: { status: 422, message: '`details` is only available with responseFormat=compact.' },
+  DETAILS_INVALID: {
+    status: 422,
+    message: '`details` is a comma-separated list of artifacts, evidence, diagnostics (at most 100 characters).',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -59,6 +59,13 @@ export const priceTable = {
   listOperations: 0,
   // Monitoring (ADR 0028): managing monitors and notifications is free; each scheduled check is
   // charged to the owner at the price of the operation it calls (searchVideos, getChannel, getVideo, getTopicTrends).
+  // Agents (ADR 0025): admission holds the run's credit budget and each tool call is charged as it is
+  // persisted, at the price of the operation it performs; what a run did not use goes back.
+  createAgentRun: 0,
+  getAgentRun: 0,
+  listAgentRuns: 0,
+  cancelAgentRun: 0,
+  streamAgentRunEvents: 0,
 } as const satisfies Record<string, Price>;
 
 export type PricedOperation = keyof typeof priceTable;

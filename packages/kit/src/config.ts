@@ -43,6 +43,7 @@ export const baseEnvShape = {
    * 5000-comment collection), short enough that a hung service never holds a request for ever.
    */
   SERVICE_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  AGENTS_SERVICE_URL: z.url().default('http://127.0.0.1:4105'),
   /** Port a service process listens on; defaults to the port of its own *_SERVICE_URL. 0 picks a free port. */
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),

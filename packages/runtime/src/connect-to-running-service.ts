@@ -3,7 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import { baseEnvSchema, createServiceClient, loadConfig } from '@vrs/kit';
 import { readRuntimeRecord, runtimeRecordFileOf } from './runtime-record';
 
-type HostedService = 'billing' | 'research' | 'provider' | 'trends';
+type HostedService = 'billing' | 'research' | 'provider' | 'trends' | 'agents';
 
 /**
  * A typed client for an operator tool (create-api-key, reindex) to a running service's internal

@@ -89,7 +89,7 @@ export function startProcess(options: {
 }
 
 export async function startServiceProcess(
-  name: 'billing' | 'research' | 'provider' | 'trends' | 'monitoring',
+  name: 'billing' | 'research' | 'provider' | 'trends' | 'monitoring' | 'agents',
   env: NodeJS.ProcessEnv,
   logDir: string,
 ) {
