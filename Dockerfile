@@ -14,6 +14,7 @@ COPY services/billing/package.json services/billing/
 COPY services/research/package.json services/research/
 COPY services/provider/package.json services/provider/
 COPY services/trends/package.json services/trends/
+COPY services/monitoring/package.json services/monitoring/
 COPY packages/ai/package.json packages/ai/
 COPY gateway/package.json gateway/
 COPY packages/testing/package.json packages/testing/

@@ -13,6 +13,11 @@ const env = {
   DEMO_MODE: process.env.DEMO_MODE ?? (production ? 'false' : 'true'),
   // A fixed token is fine on a developer's loopback; production must set its own.
   INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? (production ? undefined : 'local-development-internal-token'),
+  // Local receivers (a webhook on localhost) are what development needs; production refuses private targets.
+  WEBHOOKS_ALLOW_PRIVATE: process.env.WEBHOOKS_ALLOW_PRIVATE ?? (production ? 'false' : 'true'),
+  // Agent runs on, for demo users, so a newcomer can try them (ADR 0025); production keeps its own settings.
+  AGENTS_ENABLED: process.env.AGENTS_ENABLED ?? (production ? undefined : 'true'),
+  AGENTS_DEMO_ACCESS: process.env.AGENTS_DEMO_ACCESS ?? (production ? undefined : 'true'),
 };
 const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'gateway', 'src', 'main.ts')], {
   cwd: root,

@@ -62,6 +62,7 @@ async function measureSize(size: number, runDir: string) {
     search,
     logger: createLogger('bench-search-scale'),
     provider: {} as never,
+    billing: {} as never,
     llm: null,
   });
   await module.start();

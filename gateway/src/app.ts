@@ -27,6 +27,7 @@ import { buildRouteTable } from './openapi/route-table';
 import { v1Router } from './v1/router';
 import { transcriptFilePaths, transcriptFileRoute } from './downloads/transcript-file';
 import { exportFilePaths, exportFileRoute } from './downloads/export-file';
+import { agentRunEventsPaths, agentRunEventsRoute } from './streams/agent-run-events';
 import { documentAcceptedResponses, successStatusOf } from './v1/research/accepted-status';
 
 const log = createLogger('gateway');
@@ -84,13 +85,23 @@ function bodyParserError(error: unknown): AppError | undefined {
   return undefined;
 }
 
+/** trpc-to-openapi's own 415 message leaves its quote open; this one names the type and what to send. */
+function unsupportedMediaType(contentType: string | undefined): AppError {
+  return new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    contentType
+      ? `Unsupported content-type ${JSON.stringify(contentType)}; send application/json.`
+      : 'Missing content-type header; send application/json.',
+  );
+}
+
 export function createGatewayApp(deps: GatewayDependencies) {
   const { config, services } = deps;
   const routes = buildRouteTable(v1Router);
   const openApiDocument = documentAcceptedResponses(
     buildOpenApiDocument(v1Router, {
       baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`,
-      extraPaths: { ...transcriptFilePaths, ...exportFilePaths },
+      extraPaths: { ...transcriptFilePaths, ...exportFilePaths, ...agentRunEventsPaths },
     }),
   );
   const limiters = createRateLimiters(deps.rateLimitCounter, {
@@ -117,7 +128,10 @@ export function createGatewayApp(deps: GatewayDependencies) {
     maxBodySize: config.BODY_LIMIT_BYTES,
     createContext: ({ req, res }): GatewayContext => contextOf(req as unknown as Request, res as unknown as Response),
     onError: ({ error, req, input, path }) => {
-      const appError = toAppError(error, { input, fieldCodes: path ? routes.metaOf(path)?.fieldCodes : undefined });
+      const appError =
+        error.code === 'UNSUPPORTED_MEDIA_TYPE'
+          ? unsupportedMediaType(req.headers['content-type'])
+          : toAppError(error, { input, fieldCodes: path ? routes.metaOf(path)?.fieldCodes : undefined });
       if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path }, 'request failed');
       (req as unknown as Request).appError = appError;
     },
@@ -148,12 +162,13 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  v1.use(referencePage('/v1/openapi.json'));
+  v1.use(referencePage('/v1/openapi.json', '/v1'));
   v1.use(limiters.perIp);
   v1.use(resolvePrincipal(deps.authenticators));
   v1.use(limiters.perAccount);
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.get('/exports/:id/download', exportFileRoute(contextOf));
+  v1.get('/agent/:sessionId/runs/:runId/events', agentRunEventsRoute(contextOf));
   v1.use((req, res, next) => {
     // trpc-to-openapi writes an error with one res.end in its own shape; swap in the envelope.
     const end = res.end.bind(res) as (...args: unknown[]) => Response;

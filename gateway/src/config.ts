@@ -5,6 +5,8 @@ import { youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
 import { searchEnvShape } from '@vrs/research/config';
+import { monitoringEnvShape } from '@vrs/monitoring/config';
+import { agentsEnvShape } from '@vrs/agents/config';
 
 export const gatewayEnvSchema = z.object({
   ...baseEnvShape,
@@ -17,6 +19,10 @@ export const gatewayEnvSchema = z.object({
   ...trendsEnvShape,
   // Read too when the gateway hosts research in-process.
   ...searchEnvShape,
+  // Read too when the gateway hosts the monitoring service in-process.
+  ...monitoringEnvShape,
+  // Read too when the gateway hosts the agents service in-process.
+  ...agentsEnvShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Accept `X-Demo-User`. `npm start` turns it on; it is refused whenever NODE_ENV=production. */
   DEMO_MODE: booleanFromEnv.default(false),

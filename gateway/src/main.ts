@@ -67,6 +67,8 @@ async function main() {
         research: () => services.research.health.query().then(throwUnlessOk),
         provider: () => services.provider.health.query().then(throwUnlessOk),
         trends: () => services.trends.health.query().then(throwUnlessOk),
+        monitoring: () => services.monitoring.health.query().then(throwUnlessOk),
+        agents: () => services.agents.health.query().then(throwUnlessOk),
       }),
   });
 

@@ -11,6 +11,10 @@ import { youtubeClientOptionsOf } from '@vrs/provider/config';
 import { createLlm } from '@vrs/ai';
 import { createTrendsModule, type TrendsRouter } from '@vrs/trends';
 import { clockControlOf } from '@vrs/trends/config';
+import { createMonitoringModule, type MonitoringRouter } from '@vrs/monitoring';
+import { monitoringModuleConfigOf } from '@vrs/monitoring/config';
+import { createAgentsModule, type AgentsRouter } from '@vrs/agents';
+import { agentsSettingsOf } from '@vrs/agents/config';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
@@ -29,7 +33,13 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   function client<TRouter extends AnyRouter>(module: ServiceModule<TRouter> | null, url: string) {
     if (config.SERVICES_MODE === 'inprocess')
       return createServiceClient<TRouter>({ mode: 'inprocess', router: module!.router, caller: 'gateway' });
-    return createServiceClient<TRouter>({ mode: 'http', url, internalToken: config.INTERNAL_TOKEN!, caller: 'gateway' });
+    return createServiceClient<TRouter>({
+      mode: 'http',
+      url,
+      internalToken: config.INTERNAL_TOKEN!,
+      caller: 'gateway',
+      timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
+    });
   }
 
   async function host<TRouter extends AnyRouter>(
@@ -69,6 +79,8 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
   let researchModule: ServiceModule<ResearchRouter> | null = null;
   let providerModule: ServiceModule<ProviderRouter> | null = null;
   let trendsModule: ServiceModule<TrendsRouter> | null = null;
+  let monitoringModule: ServiceModule<MonitoringRouter> | null = null;
+  let agentsModule: ServiceModule<AgentsRouter> | null = null;
   if (config.SERVICES_MODE === 'inprocess') {
     const bus = options.bus!;
     billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
@@ -103,6 +115,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         bus,
         logger: options.logger.child({ service: 'research' }),
         provider: providerForResearch,
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
         llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
       }),
     );
@@ -116,6 +129,29 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
       }),
     );
+    agentsModule = await host('agents', config.AGENTS_SERVICE_URL, (store) =>
+      createAgentsModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'agents' }),
+        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
+        research: client(researchModule, config.RESEARCH_SERVICE_URL),
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
+        settings: agentsSettingsOf(config),
+      }),
+    );
+    // Monitoring checks through the provider, trends and billing, so it is hosted last.
+    monitoringModule = await host('monitoring', config.MONITORING_SERVICE_URL, (store) =>
+      createMonitoringModule({
+        store,
+        bus,
+        logger: options.logger.child({ service: 'monitoring' }),
+        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
+        trends: client(trendsModule, config.TRENDS_SERVICE_URL),
+        billing: client(billingModule, config.BILLING_SERVICE_URL),
+        config: monitoringModuleConfigOf(config),
+      }),
+    );
   }
 
   const services: GatewayServices = {
@@ -123,6 +159,8 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     research: client(researchModule, config.RESEARCH_SERVICE_URL),
     provider: client(providerModule, config.PROVIDER_SERVICE_URL),
     trends: client(trendsModule, config.TRENDS_SERVICE_URL),
+    monitoring: client(monitoringModule, config.MONITORING_SERVICE_URL),
+    agents: client(agentsModule, config.AGENTS_SERVICE_URL),
   };
 
   return {

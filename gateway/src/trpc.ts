@@ -1,12 +1,14 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError, type AnyRouter } from '@trpc/server';
 import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { z } from 'zod';
 import { priceOf, type ErrorCode, type PriceVariant, type Scope } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { GatewayContext } from './context';
-import { fromServiceError } from './errors/to-app-error';
+import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
+import { undeclaredKeys } from './validation/declared-input';
 
 export interface FieldCodes {
   missing?: ErrorCode;
@@ -27,9 +29,72 @@ export interface GatewayMeta {
    * highest price of the operation is reserved.
    */
   reserveVariant?: (rawInput: Record<string, unknown>) => PriceVariant;
+  /**
+   * For a read that may be answered from saved data, the variant it costs then, read from the raw
+   * request (none when it asks for a refresh). When the balance is short of the full price but
+   * covers this one, this is reserved and the read may only be answered from saved data.
+   */
+  savedVariant?: (rawInput: Record<string, unknown>) => PriceVariant | undefined;
 }
 
 const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create({ isDev: false });
+
+/**
+ * Each procedure's declared input, found by its meta (the one object both the router and a
+ * middleware see), so input can be checked before anything is reserved. Filled by `router`.
+ */
+const inputsByMeta = new WeakMap<object, z.ZodType[]>();
+
+function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
+  for (const procedure of Object.values(built._def.procedures as Record<string, { _def: { meta?: object; inputs: z.ZodType[] } }>)) {
+    if (procedure._def.meta) inputsByMeta.set(procedure._def.meta, procedure._def.inputs);
+  }
+  return built;
+}
+
+/**
+ * What the request sent, as one object to hold against the declared input: the raw input, plus
+ * the query parameters it does not carry (the adapter drops empty values, and `__proto__`). An
+ * operation that takes a body never reads its query, so there every query parameter is undeclared.
+ */
+function sentParameters(ctx: GatewayContext, rawInput: unknown): { sent: unknown; ignoredQuery: string[] } {
+  const query = new URL(ctx.req.url ?? '/', 'http://gateway.invalid').searchParams;
+  const names = [...new Set(query.keys())];
+  if (ctx.req.method !== 'GET' && ctx.req.method !== 'DELETE') return { sent: rawInput, ignoredQuery: names };
+  const received = typeof rawInput === 'object' && rawInput !== null ? (rawInput as Record<string, unknown>) : {};
+  const sent: Record<string, unknown> = Object.create(null);
+  for (const name of names) sent[name] = query.get(name);
+  Object.assign(sent, received);
+  return { sent, ignoredQuery: [] };
+}
+
+/**
+ * Every input is checked before the work and before metering: parameters the operation does not
+ * declare (in the query, the body, at any depth) are 422 UNKNOWN_PARAMETER naming them, and the
+ * declared input must parse (422 VALIDATION_FAILED or its field's own code), so a rejected request
+ * reserves nothing. The procedure's own input parser runs again on the same schema afterwards.
+ */
+const checkedInput = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
+  const inputs = meta ? inputsByMeta.get(meta) : undefined;
+  if (!inputs) return next();
+  const rawInput = await getRawInput();
+  const { sent, ignoredQuery } = sentParameters(ctx, rawInput);
+  const undeclared = [
+    ...ignoredQuery,
+    ...(inputs.length === 0 ? [] : inputs.map((input) => undeclaredKeys(input, sent)).reduce((a, b) => a.filter((key) => b.includes(key)))),
+  ];
+  if (undeclared.length > 0) {
+    const unique = [...new Set(undeclared)];
+    throw new AppError('UNKNOWN_PARAMETER', `Unknown parameter${unique.length > 1 ? 's' : ''}: ${unique.join(', ')}.`, {
+      parameters: unique,
+    });
+  }
+  for (const input of inputs) {
+    const parsed = await input.safeParseAsync(rawInput);
+    if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Input validation failed', cause: parsed.error });
+  }
+  return next();
+});
 
 /** Service errors arrive as tRPC client errors; turn them back into the AppError the service threw. */
 const serviceErrors = t.middleware(async ({ next }) => {
@@ -50,17 +115,25 @@ const authenticated = t.middleware(({ ctx, meta, next }) => {
 /** Reserve before the work, settle after it, refund when it fails; figures go to the response headers. */
 const metered = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const operationId = meta?.openapi?.operationId;
-  const reserveAs = meta?.reserveVariant?.(((await getRawInput()) ?? {}) as Record<string, unknown>);
-  const price = operationId ? priceOf(operationId, reserveAs) : 0;
+  const rawInput = ((await getRawInput()) ?? {}) as Record<string, unknown>;
+  const price = operationId ? priceOf(operationId, meta?.reserveVariant?.(rawInput)) : 0;
   if (price === 0 || !ctx.principal) return next();
-  const debit = await debitForOperation(ctx, operationId!, price);
+  const savedVariant = meta?.savedVariant?.(rawInput);
+  const debit = await debitForOperation(ctx, operationId!, price, savedVariant ? priceOf(operationId!, savedVariant) : undefined);
   const result = await next();
-  if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));
-  else await debit.refund();
+  if (result.ok && ctx.credits.heldByJob) debit.handedToJob();
+  else if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));
+  else {
+    await debit.refund();
+    const refusal = debit.refusalIfNotSaved(toAppError(result.error));
+    if (refusal) throw refusal;
+  }
   return result;
 });
 
-export const router = t.router;
-export const publicProcedure = t.procedure.use(serviceErrors);
+/** `t.router`, recording each procedure's declared input for `checkedInput`. */
+export const router: typeof t.router = ((procedures: Parameters<typeof t.router>[0]) =>
+  recordInputs(t.router(procedures))) as typeof t.router;
+export const publicProcedure = t.procedure.use(serviceErrors).use(checkedInput);
 /** Operations that need a credential; their meta names the scopes. */
-export const protectedProcedure = publicProcedure.use(authenticated).use(metered);
+export const protectedProcedure = t.procedure.use(serviceErrors).use(authenticated).use(checkedInput).use(metered);

@@ -92,11 +92,10 @@ describe('errors always come in the envelope', () => {
       'MALFORMED_JSON',
     );
     expectEnvelope(await api('POST', '/v1/projects', { json: { name: 'x'.repeat(2_000_000) } }), 413, 'PAYLOAD_TOO_LARGE');
-    expectEnvelope(
-      await api('POST', '/v1/projects', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }),
-      415,
-      'UNSUPPORTED_MEDIA_TYPE',
-    );
+    const plainText = await api('POST', '/v1/projects', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
+    expectEnvelope(plainText, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    // The type is quoted on both sides (issue 13).
+    expect(plainText.body.error.message).toBe('Unsupported content-type "text/plain"; send application/json.');
   });
 
   it('validation failures are 422 with the field path', async () => {

@@ -22,10 +22,14 @@ declare module 'vitest' {
     youtubeUpstreamUrl: string;
     /** The trends service, for the test-only clock control (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
     trendsServiceUrl: string;
+    /** The monitoring service, for its test-only clock and scheduler procedures (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
+    monitoringServiceUrl: string;
     /** The fake LLM the trends service alone talks to (its behaviours are per server, so no other suite moves them). */
     trendsLlmUrl: string;
     /** The fake LLM the research service alone talks to (answers, reports, comparisons). */
     researchLlmUrl: string;
+    /** The agents service, for its operator procedure (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
+    agentsServiceUrl: string;
   }
 }
 
@@ -92,6 +96,18 @@ export default async function setup(project: TestProject) {
     const trends = await startServiceProcess('trends', { ...stackEnv, ...trendsEnv(trendsLlm.baseUrl) }, runDir);
     processes.push(trends);
     stackEnv.TRENDS_SERVICE_URL = trends.url;
+    // Monitoring checks through provider, trends and billing. No scheduler loop: tests move its clock and run passes.
+    const monitoring = await startServiceProcess(
+      'monitoring',
+      { ...stackEnv, MONITORING_CLOCK_CONTROL: 'true', MONITORING_TICK_MS: '0', WEBHOOKS_ALLOW_PRIVATE: 'true' },
+      runDir,
+    );
+    processes.push(monitoring);
+    stackEnv.MONITORING_SERVICE_URL = monitoring.url;
+    // Agents on, for allowlisted accounts only (tests allow theirs through the operator procedure).
+    const agents = await startServiceProcess('agents', { ...stackEnv, AGENTS_ENABLED: 'true' }, runDir);
+    processes.push(agents);
+    stackEnv.AGENTS_SERVICE_URL = agents.url;
     const gateway = await startGatewayProcess('gateway', stackEnv, runDir);
     processes.push(gateway);
     project.provide('gatewayUrl', gateway.url);
@@ -100,8 +116,10 @@ export default async function setup(project: TestProject) {
     project.provide('researchLogFile', research.logFile);
     project.provide('youtubeUpstreamUrl', youtube.url);
     project.provide('trendsServiceUrl', trends.url);
+    project.provide('monitoringServiceUrl', monitoring.url);
     project.provide('trendsLlmUrl', trendsLlm.url);
     project.provide('researchLlmUrl', researchLlm.url);
+    project.provide('agentsServiceUrl', agents.url);
   } catch (error) {
     await teardown();
     throw error;

@@ -22,7 +22,7 @@ describe('credit metering', () => {
     expect(refused.headers.get('x-credits-remaining')).toBe('0');
     // The refused operation did not happen.
     const list = await api('GET', '/v1/projects');
-    expect(list.body.projects.map((p: { name: string }) => p.name).sort()).toEqual(['one', 'two']);
+    expect(list.body.data.map((p: { name: string }) => p.name).sort()).toEqual(['one', 'two']);
   });
 
   it('the ledger equals the sum of X-Credits-Charged over a burst of concurrent requests, failures refunded', async () => {
@@ -47,17 +47,42 @@ describe('credit metering', () => {
 
     // Walk the whole ledger: the entries made by the burst add up to exactly what was charged.
     const entries: { amount: number; kind: string; createdAt: string }[] = [];
-    let startingAfter: string | undefined;
+    let cursor: string | undefined;
     for (;;) {
-      const page = await api('GET', `/v1/billing/ledger?limit=100${startingAfter ? `&startingAfter=${startingAfter}` : ''}`);
+      const page = await api('GET', `/v1/billing/ledger?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.status).toBe(200);
-      entries.push(...page.body.entries);
+      entries.push(...page.body.data);
       if (!page.body.hasMore) break;
-      startingAfter = page.body.entries.at(-1).id;
+      cursor = page.body.nextCursor;
     }
     const total = entries.reduce((sum, entry) => sum + entry.amount, 0);
     expect(total).toBe(after.body.credits.balance);
     const grants = entries.filter((e) => e.kind === 'grant').reduce((sum, e) => sum + e.amount, 0);
     expect(grants - total).toBe(after.body.credits.spent);
+  });
+
+  it('reserves what a read will cost: at a balance of 1, saved data answers for 1; unsaved or refreshed is a 402 that charges nothing (issue 13)', async () => {
+    const demo = apiClient(gatewayUrl, { 'x-demo-user': `saver-${Date.now()}` });
+    expect((await demo('GET', '/v1/providers/youtube/videos/rCAS2eD-mcw')).status).toBe(200);
+    expect((await demo('GET', '/v1/providers/youtube/videos/rCAS2eD-mcw/transcript')).status).toBe(200);
+
+    for (const path of ['/v1/providers/youtube/videos/rCAS2eD-mcw', '/v1/providers/youtube/videos/rCAS2eD-mcw/transcript?detail=text']) {
+      const { key } = await createApiKey(stackEnv, { credits: 1 });
+      const api = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
+      const saved = await api('GET', path);
+      expect(saved.status, path).toBe(200);
+      expect([saved.headers.get('x-credits-charged'), saved.headers.get('x-credits-remaining')]).toEqual(['1', '0']);
+    }
+
+    const { key } = await createApiKey(stackEnv, { credits: 1 });
+    const api = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
+    for (const path of ['/v1/providers/youtube/videos/neverSaved01', '/v1/providers/youtube/videos/rCAS2eD-mcw?refresh=true']) {
+      const refused = await api('GET', path);
+      expect(refused.status, path).toBe(402);
+      expect(refused.body.error).toMatchObject({ code: 'INSUFFICIENT_CREDITS', details: { balance: 1, required: 2 } });
+      expect([refused.headers.get('x-credits-charged'), refused.headers.get('x-credits-remaining')]).toEqual(['0', '1']);
+    }
+    const billing = await api('GET', '/v1/billing');
+    expect(billing.body.credits).toMatchObject({ balance: 1, reserved: 0, spent: 0 });
   });
 });

@@ -33,6 +33,21 @@ describe('OpenAPI document and reference page', () => {
       'sessionCookie',
     ]);
 
+    // A restricted video answers its own code and status (ADR 0017).
+    const transcript = doc.paths['/providers/{provider}/videos/{id}/transcript'].get;
+    expect(Object.keys(transcript.responses)).toEqual(expect.arrayContaining(['403', '404', '409', '451']));
+    expect(transcript.responses['451'].description).toMatch(/VIDEO_REGION_BLOCKED/);
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining([
+        'VIDEO_AGE_RESTRICTED',
+        'VIDEO_PRIVATE',
+        'VIDEO_MEMBERS_ONLY',
+        'VIDEO_PAID',
+        'VIDEO_REGION_BLOCKED',
+        'VIDEO_LIVE_NOT_ENDED',
+      ]),
+    );
+
     expect(doc.paths['/projects'].post).toMatchObject({ operationId: 'createProject', tags: ['Projects'] });
     expect(doc.paths['/health'].get.security).toEqual([]);
     // Every error response points at the one envelope; no generator leftovers remain.
@@ -48,5 +63,18 @@ describe('OpenAPI document and reference page', () => {
     const script = await api('GET', '/v1/docs/assets/swagger-ui-bundle.js');
     expect(script.status).toBe(200);
     expect(script.text.length).toBeGreaterThan(100_000);
+  });
+
+  it('serves the same working page at /v1/docs/ (trailing slash): every asset it names loads from there (issue 13)', async () => {
+    const page = await api('GET', '/v1/docs/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const assets = [...page.text.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(assets).toHaveLength(2);
+    for (const asset of assets) {
+      const loaded = await fetch(new URL(asset, `${inject('gatewayUrl')}/v1/docs/`));
+      expect(loaded.status, asset).toBe(200);
+      await loaded.arrayBuffer();
+    }
   });
 });

@@ -93,7 +93,7 @@ describe('projects and evidence search (the first vertical slice)', () => {
 
     const list = await alice('GET', '/v1/projects');
     expect(list.status).toBe(200);
-    expect(list.body.projects.map((p: { name: string }) => p.name)).toEqual(['Alice only']);
+    expect(list.body.data.map((p: { name: string }) => p.name)).toEqual(['Alice only']);
 
     for (const [method, path] of [
       ['GET', `/v1/projects/${aliceProject.id}`],

@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
+import { hoursFromRelativeText } from '@vrs/contracts';
 import { apiClient, createApiKey, type ApiResponse } from '@vrs/testing/api-client';
 import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
 import { hasRecorded, reportMissingShared } from '@vrs/testing/upstreams/youtube/fixture-dirs';
@@ -64,23 +65,28 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     expect(new Set(ids).size).toBe(30);
   });
 
-  it('collects newest first through the recorded "Newest" token and the continuations, completely, priced as a collection', async () => {
-    const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true'));
+  it('collects newest first (issue 13: limit=100), ordered by time with the pinned comment flagged, not leading, and not complete while 21,051 are counted', async () => {
+    const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=100'));
     expect(response.status, response.text).toBe(200);
     expect(charged(response)).toBe(10);
     expect(response.body).toMatchObject({
-      complete: true,
+      complete: false,
       pagesFetched: 3,
       topLevelCount: 20,
       replyCount: 0,
       remainingContinuations: 0,
       totalCount: 21051,
-      meta: { partial: false, warnings: [] },
+      meta: { partial: true },
     });
-    expect(response.body.comments[0].isPinned).toBe(true);
-    expect(response.body.comments[1].publishedTimeText).toBe('11 months ago');
+    expect(response.body.meta.warnings.join(' ')).toMatch(/ended its comment pages after 20 comments, while it counts 21051/);
+    const ages = (response.body.comments as { publishedTimeText: string }[]).map((c) => hoursFromRelativeText(c.publishedTimeText)!);
+    expect(ages).toEqual([...ages].sort((a, b) => a - b));
+    expect(response.body.comments[0].publishedTimeText).toBe('11 months ago');
+    const pinned = response.body.comments.findIndex((c: { isPinned: boolean }) => c.isPinned);
+    expect(pinned).toBeGreaterThan(0);
+    expect(response.body.comments[pinned].publishedTimeText).toBe('4 years ago (edited)');
     expect(response.body.continuation).toBeUndefined();
-    const reused = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=500'));
+    const reused = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=100'));
     expect(charged(reused)).toBe(2);
     expect(reused.body.meta.fetchedAt).toBe(response.body.meta.fetchedAt);
   });
@@ -98,7 +104,7 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
   it('follows the replies of each thread when asked, replies carrying their parent', async () => {
     const response = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&replies=true&limit=11'));
     expect(response.body).toMatchObject({ topLevelCount: 1, replyCount: 10, meta: { partial: true } });
-    expect(response.body.comments[1]).toMatchObject({
+    expect(response.body.comments.find((c: { parentId?: string }) => c.parentId)).toMatchObject({
       parentId: 'UgwSOM0QHBLysE3vZE54AaABAg',
       id: expect.stringMatching(/^UgwSOM0QHBLysE3vZE54AaABAg\./),
     });
@@ -118,7 +124,8 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     expect(response.body.meta.warnings.join(' ')).toMatch(/Comment page 3 failed/);
     // Saved as it is: a refresh asks again.
     const retried = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=400&refresh=true'));
-    expect(retried.body).toMatchObject({ complete: true, topLevelCount: 20, meta: { partial: false } });
+    expect(retried.body).toMatchObject({ topLevelCount: 20, remainingContinuations: 0 });
+    expect(retried.body.meta.warnings.join(' ')).not.toMatch(/Comment page 3 failed/);
   });
 
   it('answers a video without comments section with an empty page that says why', async () => {

@@ -150,9 +150,13 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('transcripts over the recorded pl
     expect(italian.body.segments[0]).toEqual({ startMs: 0, endMs: 4200, text: 'Ciao e bentornati su ABCs of Anaesthesia.' });
   });
 
-  it('answers 404 TRANSCRIPT_UNAVAILABLE for a video without captions and a live stream without them', async () => {
+  it('answers 404 TRANSCRIPT_UNAVAILABLE for a video without captions, 409 VIDEO_LIVE_NOT_ENDED for a live stream', async () => {
     expectError(await api('GET', transcriptPath('dsMFmonKDD4')), 404, 'TRANSCRIPT_UNAVAILABLE', { reason: 'no_captions' });
-    expectError(await api('GET', transcriptPath('X4VbdwhkE10')), 404, 'TRANSCRIPT_UNAVAILABLE', { reason: 'no_captions' });
+    expectError(await api('GET', transcriptPath('X4VbdwhkE10')), 409, 'VIDEO_LIVE_NOT_ENDED', { reason: 'live_not_ended' });
+    expectError(await api('GET', transcriptPath('vrsUpcoming1')), 409, 'VIDEO_LIVE_NOT_ENDED', {
+      reason: 'live_not_ended',
+      platformReason: 'This live event will begin in 3 days.',
+    });
   });
 
   it('answers the recorded PO-token case (caption URL answering an empty body) with 503 captions_withheld', async () => {
@@ -166,6 +170,6 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('transcripts over the recorded pl
   });
 
   it("surfaces the player's restriction instead of a transcript", async () => {
-    expectError(await api('GET', transcriptPath('8VajtrESJzA')), 403, 'VIDEO_RESTRICTED', { reason: 'private' });
+    expectError(await api('GET', transcriptPath('8VajtrESJzA')), 403, 'VIDEO_PRIVATE', { reason: 'private' });
   });
 });

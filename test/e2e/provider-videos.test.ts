@@ -104,16 +104,29 @@ describe.skipIf(!hasRecorded)('video metadata over the recordings', () => {
   it.each([
     ['INVALID_ID_', 404, 'VIDEO_UNAVAILABLE', 'not_found', /empty player response/],
     ['don-t-exist', 404, 'VIDEO_UNAVAILABLE', 'not_found', /empty player response/],
-    ['8VajtrESJzA', 403, 'VIDEO_RESTRICTED', 'private', /This video is private/],
-    ['Njp5uhTorCo', 403, 'VIDEO_RESTRICTED', 'age', /inappropriate/],
-    ['ayI2iBwGdxw', 403, 'VIDEO_RESTRICTED', 'members_only', /members/],
-    ['sMJ8bRN2dak', 403, 'VIDEO_RESTRICTED', 'premium', /Music Premium/],
-    ['_PL2HJKxnOM', 403, 'VIDEO_RESTRICTED', 'region', /country/],
+    ['8VajtrESJzA', 403, 'VIDEO_PRIVATE', 'private', /This video is private/],
+    ['Njp5uhTorCo', 403, 'VIDEO_AGE_RESTRICTED', 'age', /inappropriate/],
+    ['ayI2iBwGdxw', 403, 'VIDEO_MEMBERS_ONLY', 'members_only', /members/],
+    ['sMJ8bRN2dak', 403, 'VIDEO_PAID', 'premium', /Music Premium/],
+    ['_PL2HJKxnOM', 451, 'VIDEO_REGION_BLOCKED', 'region', /country/],
+    ['vrsRental001', 403, 'VIDEO_PAID', 'paid', /requires payment/],
+    ['vrsUnnamed01', 403, 'VIDEO_RESTRICTED', 'restricted', /not available/],
   ] as const)('answers the recorded player of %s with %i %s / %s, refunded', async (id, status, code, reason, platformReason) => {
     const response = await api('GET', videoPath(id));
     expectError(response, status, code, { reason, retryable: false });
     expect(response.body.error.details.platformReason ?? response.body.error.message).toMatch(platformReason);
     expect(response.headers.get('x-credits-charged')).toBeNull();
+  });
+
+  it('answers the age-restricted rwcfPqbAx-0 with 403 VIDEO_AGE_RESTRICTED after the player-client chain, metadata and transcript alike, free', async () => {
+    const before = (await api('GET', '/v1/billing')).body.credits.balance;
+    for (const path of [videoPath('rwcfPqbAx-0'), `${videoPath('rwcfPqbAx-0')}/transcript`]) {
+      const response = await api('GET', path);
+      expectError(response, 403, 'VIDEO_AGE_RESTRICTED', { reason: 'age', retryable: false });
+      expect(response.body.error.details.platformReason).toMatch(/Sign in to confirm your age/);
+      expect(response.headers.get('x-credits-charged') ?? '0').toBe('0');
+    }
+    expect((await api('GET', '/v1/billing')).body.credits.balance).toBe(before);
   });
 
   it("answers the recorded bot check with 503 UPSTREAM_UNAVAILABLE / bot_check and YouTube's words", async () => {

@@ -20,7 +20,16 @@ describe('readiness', () => {
       const api = apiClient(gateway.url, { 'x-internal-token': inject('stackEnv').INTERNAL_TOKEN! });
       const ready = await api('GET', '/v1/health/ready');
       expect(ready.status).toBe(200);
-      expect(Object.keys(ready.body.dependencies).sort()).toEqual(['billing', 'bus', 'provider', 'rateLimitStore', 'research', 'trends']);
+      expect(Object.keys(ready.body.dependencies).sort()).toEqual([
+        'agents',
+        'billing',
+        'bus',
+        'monitoring',
+        'provider',
+        'rateLimitStore',
+        'research',
+        'trends',
+      ]);
 
       await nats.stop();
       const down = await eventually(

@@ -14,17 +14,28 @@ const items = [
 
 /** Creates an export and polls it until ready. */
 async function readyExport(api: ApiCall, projectId: string, format: string) {
+  const { spent } = (await api('GET', '/v1/billing')).body.credits;
   const created = await api('POST', '/v1/exports', { json: { projectId, format } });
-  expect(created.status, created.text).toBe(200);
+  // Work that finishes later answers 202, like an import (issue 13).
+  expect(created.status, created.text).toBe(202);
   expect(created.body).toMatchObject({ id: expect.stringMatching(/^exp_/), projectId, format, status: 'pending' });
-  expect(Number(created.headers.get('x-credits-charged'))).toBe(2);
-  return eventually(
+  // Held, not charged: the export settles its price once its file is ready (ADR 0019).
+  expect(Number(created.headers.get('x-credits-charged'))).toBe(0);
+  const ready = await eventually(
     async () => {
       const record = await api('GET', `/v1/exports/${created.body.id}`);
       return record.body.status === 'ready' ? record.body : undefined;
     },
     { what: 'the export to be ready' },
   );
+  await eventually(
+    async () => {
+      const credits = (await api('GET', '/v1/billing')).body.credits;
+      return credits.reserved === 0 && credits.spent === spent + 2 ? credits : undefined;
+    },
+    { what: 'the export to be charged once its file is ready' },
+  );
+  return ready;
 }
 
 /** RFC 4180 rows, enough for the test's own fields. */
@@ -113,7 +124,9 @@ describe('project exports', () => {
     const first = await owner('POST', '/v1/exports', { json: { projectId, format: 'csv' }, headers });
     const retry = await owner('POST', '/v1/exports', { json: { projectId, format: 'csv' }, headers });
     expect(retry.body).toEqual(first.body);
-    expect([first.headers.get('x-credits-charged'), retry.headers.get('x-credits-charged')]).toEqual(['2', '0']);
+    expect([first.status, retry.status]).toEqual([202, 202]);
+    expect([first.headers.get('x-credits-charged'), retry.headers.get('x-credits-charged')]).toEqual(['0', '0']);
+    expect(retry.headers.get('x-credits-remaining')).toBe(first.headers.get('x-credits-remaining'));
     expect((await owner('GET', '/v1/exports/exp_unknown/download')).status).toBe(404);
     expect((await apiClient(gatewayUrl)('GET', `/v1/exports/${record.id}/download`)).status).toBe(401);
   });
@@ -128,5 +141,8 @@ describe('project exports', () => {
     expect(Object.keys(createImport.responses)).toContain('202');
     expect(createImport.responses).not.toHaveProperty('200');
     expect(createImport.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
+    const createExport = document.paths['/exports'].post;
+    expect(Object.keys(createExport.responses)).toContain('202');
+    expect(createExport.responses).not.toHaveProperty('200');
   });
 });

@@ -46,7 +46,8 @@ describe('imports into projects, as jobs', () => {
     const projectId = await newProject(api);
     const created = await api('POST', `/v1/projects/${projectId}/imports`, { json: { source: { type: 'video', id: 'vrsFixture1' } } });
     expect(created.status, created.text).toBe(202);
-    expect(Number(created.headers.get('x-credits-charged'))).toBe(5);
+    // The price is held, not yet charged: the job settles it when it ends (ADR 0019).
+    expect(Number(created.headers.get('x-credits-charged'))).toBe(0);
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^job_/),
       type: 'import',
@@ -62,7 +63,7 @@ describe('imports into projects, as jobs', () => {
     expect(job).toMatchObject({
       status: 'completed',
       progress: { done: 1, total: 1 },
-      videos: [{ videoId: 'vrsFixture1', status: 'imported', evidenceCount: 2 }],
+      videos: [{ videoId: 'vrsFixture1', status: 'imported', evidenceCount: 3 }],
       errors: [],
     });
 
@@ -76,6 +77,10 @@ describe('imports into projects, as jobs', () => {
     const [metadata] = await searchFor(api, projectId, 'fixture', 'youtube:video:vrsFixture1:metadata');
     expect(metadata).toMatchObject({ provider: 'youtube', entityId: 'vrsFixture1' });
     expect(metadata).not.toHaveProperty('startMs');
+    // The description is evidence of its own, without its hashtag row.
+    const [description] = await searchFor(api, projectId, 'authored', 'youtube:video:vrsFixture1:description:0');
+    expect(description.text).toMatch(/^A short video authored for the project's own tests/);
+    expect(description.text).not.toContain('#fixtures');
 
     // Re-importing updates the same items in place: same ids, no copies.
     const again = await api('POST', `/v1/projects/${projectId}/imports`, {
@@ -105,6 +110,78 @@ describe('imports into projects, as jobs', () => {
     });
   });
 
+  it.skipIf(!hasRecorded)(
+    'imports a description as evidence in chunks, without its link lists, handles, hashtags and disclaimer',
+    async () => {
+      const api = demoUser('description');
+      const projectId = await newProject(api);
+      const created = await api('POST', `/v1/projects/${projectId}/imports`, {
+        json: { source: { type: 'video', id: 'rCAS2eD-mcw' }, include: { transcript: false } },
+      });
+      expect((await finishedJob(api, created.body.id)).status).toBe('completed');
+      const listed = await api('GET', `/v1/projects/${projectId}/evidence?limit=100`);
+      const descriptionItems = (listed.body.data as { sourceKey: string; text: string }[]).filter((item) =>
+        item.sourceKey.includes(':description:'),
+      );
+      expect(descriptionItems.length).toBeGreaterThan(0);
+      const text = descriptionItems.map((item) => item.text).join('\n');
+      expect(text).toContain('critical steps for LMA insertion');
+      expect(text).toContain('Insertion technique');
+      for (const boilerplate of [
+        'http',
+        'Instagram',
+        'Twitter',
+        'patreon',
+        '#Anesthesiology',
+        '@gmail.com',
+        'Disclaimer',
+        'warranties',
+        'Contractology',
+      ]) {
+        expect(text, boilerplate).not.toContain(boilerplate);
+      }
+      expect(descriptionItems.every((item) => item.text.length <= 480)).toBe(true);
+      const metadata = (listed.body.data as { sourceKey: string; text: string }[]).find((item) => item.sourceKey.endsWith(':metadata'));
+      expect(metadata?.text).not.toContain('LMA insertion and a few high yield');
+    },
+  );
+  it('charges a job that imported something in full, and refunds one that imported nothing (issue 13)', async () => {
+    const api = demoUser('import-credits');
+    const projectId = await newProject(api);
+    const credits = async () => (await api('GET', '/v1/billing')).body.credits;
+    const settled = async (expected: { spent: number }) =>
+      eventually(
+        async () => {
+          const now = await credits();
+          return now.reserved === 0 && now.spent === expected.spent ? now : undefined;
+        },
+        { what: `the job's credits to settle at ${expected.spent} spent` },
+      );
+    const before = await credits();
+
+    // A non-existent video, and a list whose every video fails: nothing imported, everything refunded.
+    for (const source of [
+      { type: 'video', id: 'INVALID_ID_' },
+      { type: 'videos', ids: ['INVALID_ID_', 'INVALID_ID2'] },
+    ]) {
+      const created = await api('POST', `/v1/projects/${projectId}/imports`, { json: { source } });
+      expect(created.status, created.text).toBe(202);
+      expect((await finishedJob(api, created.body.id)).status).toBe('failed');
+      expect(await settled({ spent: before.spent })).toMatchObject({ balance: before.balance });
+    }
+
+    // Partial success (one of two videos imported) costs the full price.
+    const partial = await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'videos', ids: ['vrsFixture1', 'INVALID_ID_'] } },
+    });
+    expect((await finishedJob(api, partial.body.id)).status).toBe('completed');
+    expect(await settled({ spent: before.spent + 5 })).toMatchObject({ balance: before.balance - 5 });
+
+    const ledger = await api('GET', '/v1/billing/ledger?limit=100');
+    const kinds = ledger.body.data.slice(0, 6).map((entry: { kind: string; amount: number }) => `${entry.kind} ${entry.amount}`);
+    expect(kinds).toEqual(['settle 0', 'reserve -5', 'refund 5', 'reserve -5', 'refund 5', 'reserve -5']);
+  });
+
   it('replays an Idempotency-Key: the first response, charged once; another request with the key is refused', async () => {
     const api = demoUser('idempotency');
     const projectId = await newProject(api);
@@ -117,7 +194,7 @@ describe('imports into projects, as jobs', () => {
     });
     expect(replay.status, replay.text).toBe(202);
     expect(replay.body).toEqual(first.body);
-    expect(Number(first.headers.get('x-credits-charged'))).toBe(5);
+    expect(Number(first.headers.get('x-credits-charged'))).toBe(0);
     expect(Number(replay.headers.get('x-credits-charged'))).toBe(0);
     expect(Number(replay.headers.get('x-credits-remaining'))).toBe(Number(first.headers.get('x-credits-remaining')));
 

@@ -73,6 +73,38 @@ describe('evidence-first reports and cited answers', () => {
     const { operationId, ...answer } = report.body;
     expect(readBack.body).toMatchObject({ ...answer, id: operationId, kind: 'report', prompt: 'espresso grind and ratio', projectId });
     expect((await demoUser('other')('GET', `/v1/operations/${operationId}`)).body.error.code).toBe('OPERATION_NOT_FOUND');
+
+    // Listed among the caller's operations, and nobody else's.
+    const listed = await api('GET', '/v1/operations');
+    expect(listed.body).toEqual({ data: [readBack.body], hasMore: false, nextCursor: null });
+    expect((await demoUser('other')('GET', '/v1/operations')).body.data).toEqual([]);
+  });
+
+  it.skipIf(!hasRecorded)('a report over an imported video quotes its description’s content, never its links or disclaimer', async () => {
+    const api = demoUser('report-description');
+    const projectId = (await api('POST', '/v1/projects', { json: { name: 'LMA' } })).body.id as string;
+    const job = await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'video', id: 'rCAS2eD-mcw' }, include: { transcript: false } },
+    });
+    expect(job.status, job.text).toBe(202);
+    await eventually(async () =>
+      (await api('GET', `/v1/projects/${projectId}/search?q=LMA%20insertion`)).body.results.some((r: { sourceKey: string }) =>
+        r.sourceKey.includes(':description:'),
+      )
+        ? true
+        : undefined,
+    );
+    const report = await api('POST', '/v1/reports', {
+      json: { projectId, prompt: 'LMA insertion steps, disclaimer, instagram, patreon, medical information warranties' },
+    });
+    expect(report.status, report.text).toBe(200);
+    expect(report.body.citations.length).toBeGreaterThan(0);
+    for (const citation of report.body.citations as { text: string }[]) {
+      expect(citation.text.length).toBeLessThanOrEqual(480);
+      for (const boilerplate of ['http', 'Instagram', 'patreon', 'Disclaimer', 'warranties', '#Anesthesiology']) {
+        expect(citation.text, boilerplate).not.toContain(boilerplate);
+      }
+    }
   });
 
   it('answers 404 for another user’s project, uncharged', async () => {
@@ -174,6 +206,8 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('comparisons', () => {
 
     expect((await api('GET', `/v1/comparisons/${comparison.body.id}`)).body).toEqual(comparison.body);
     expect((await demoUser('other')('GET', `/v1/comparisons/${comparison.body.id}`)).body.error.code).toBe('COMPARISON_NOT_FOUND');
+    expect((await api('GET', '/v1/comparisons')).body).toEqual({ data: [comparison.body], hasMore: false, nextCursor: null });
+    expect((await demoUser('other')('GET', '/v1/comparisons')).body.data).toEqual([]);
   });
 
   it('keeps the metrics when the model is down, and fails, uncharged, when a video cannot be read', async () => {
@@ -190,6 +224,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('comparisons', () => {
     expect(missing.body.error.code).toBe('VIDEO_UNAVAILABLE');
     expect(missing.headers.get('x-credits-charged')).toBeNull();
     expect((await api('POST', '/v1/comparisons', { json: { type: 'video', ids: ['vrsFixture1'] } })).status).toBe(422);
-    expect((await api('POST', '/v1/comparisons', { json: { type: 'video', ids: ['vrsFixture1', 'vrsFixture1'] } })).status).toBe(422);
+    const twice = await api('POST', '/v1/comparisons', { json: { type: 'video', ids: ['vrsFixture1', 'vrsFixture1'] } });
+    expect([twice.status, twice.body.error.code]).toEqual([422, 'DUPLICATE_IDS']);
   });
 });

@@ -171,14 +171,29 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     expect(report.body.answer).toContain('"Descaling the boiler every month keeps espresso machines healthy." [1]');
   });
 
+  it('refuses to compare a channel with itself, named by handle and by id: 422 DUPLICATE_IDS, not charged (issue 13)', async () => {
+    const before = (await api('GET', '/v1/billing')).body.credits;
+    const itself = await api('POST', '/v1/comparisons', { json: { type: 'channel', ids: ['@EEVblog', 'UC2DjFE7Xf11URZqWBigcVOQ'] } });
+    expect(itself.status, itself.text).toBe(422);
+    expect(itself.body.error).toMatchObject({
+      code: 'DUPLICATE_IDS',
+      details: { duplicates: [{ id: 'UC2DjFE7Xf11URZqWBigcVOQ', given: ['@EEVblog', 'UC2DjFE7Xf11URZqWBigcVOQ'] }] },
+    });
+    // Handles are case-insensitive: the same handle twice is refused at the edge, before anything is read.
+    const sameHandle = await api('POST', '/v1/comparisons', { json: { type: 'channel', ids: ['@EEVblog', '@eevblog'] } });
+    expect(sameHandle.body.error.code).toBe('DUPLICATE_IDS');
+    expect((await api('GET', '/v1/billing')).body.credits).toEqual(before);
+  });
+
   it('compares channels by their figures and recent-upload medians, saying why a median is missing', async () => {
-    // The recorded channel, by handle and by id (this stack's own provider, so no other file's channel
-    // reads see a saved version they did not expect); its recorded videos tab lists no uploads.
-    const comparison = await api('POST', '/v1/comparisons', { json: { type: 'channel', ids: ['@EEVblog', 'UC2DjFE7Xf11URZqWBigcVOQ'] } });
+    // The recorded channel and an authored one (this stack's own provider, so no other file's channel
+    // reads see a saved version they did not expect); the recorded videos tab lists no uploads.
+    const comparison = await api('POST', '/v1/comparisons', { json: { type: 'channel', ids: ['@EEVblog', 'UCvrsTrendsChannel000001'] } });
     expect(comparison.status, comparison.text).toBe(200);
     expect(comparison.body).not.toHaveProperty('summary');
-    expect(comparison.body.channels).toEqual(
-      Array(2).fill({
+    expect(comparison.body.channels[1]).toMatchObject({ id: 'UCvrsTrendsChannel000001' });
+    expect(comparison.body.channels.slice(0, 1)).toEqual(
+      Array(1).fill({
         id: 'UC2DjFE7Xf11URZqWBigcVOQ',
         title: 'EEVblog',
         subscriberCount: 988_000,

@@ -6,6 +6,7 @@ import { apiClient, type ApiResponse } from '@vrs/testing/api-client';
 import { fakeLlmControl } from '@vrs/testing/upstreams/llm/control-client';
 import { trendsFixtureNow, trendsFixtureTopic } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
 import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
+import { hasRecorded } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 
 /*
  * Trends through the gateway, over the authored "cold brew" topic. One file, run in order: the
@@ -19,6 +20,7 @@ const trends = createServiceClient<TrendsRouter>({
   url: inject('trendsServiceUrl'),
   internalToken: inject('stackEnv').INTERNAL_TOKEN!,
   caller: 'e2e',
+  timeoutMs: 30_000,
 });
 const api = apiClient(inject('gatewayUrl'), { 'x-demo-user': `trends-${Date.now()}` });
 
@@ -146,6 +148,33 @@ describe('trend reports', () => {
     }
   });
 
+  it.skipIf(!hasRecorded)(
+    'a report whose enrichment fails scores the videos from their search cards instead of dropping them (issue 12, reproduction 8)',
+    async () => {
+      // The recorded "cirque du soleil" search: nobody recorded these videos' players, so every enrichment fails.
+      const response = await api<TrendReport>('GET', '/v1/providers/youtube/trends?q=cirque%20du%20soleil&mode=deterministic');
+      expect(response.status, response.text).toBe(200);
+      const report = response.body;
+      expect(report.sample).toMatchObject({ candidateVideos: 40, enrichedVideos: 0, searchCardVideos: 5 });
+      expect(report.videos).toHaveLength(5);
+      for (const item of report.videos) {
+        expect(item).toMatchObject({
+          signalSource: 'search_card',
+          likeCount: 0,
+          commentCount: 0,
+          url: `https://www.youtube.com/watch?v=${item.id}`,
+        });
+        expect(item.viewCount).toBeGreaterThan(0);
+        expect(item.confidenceScore).toBeLessThanOrEqual(45);
+      }
+      expect(report.confidence.level).toBe('low');
+      expect(report.confidence.reasons).toContain('Enrichment failed for 5 of 5 sampled videos (all scored from their search card).');
+      expect(report.warnings.filter((warning) => /scored from its search card/.test(warning))).toHaveLength(5);
+      // The provider's words only: nothing of the upstream's answer.
+      expect(response.text).not.toMatch(/youtubei|recording|fake/i);
+    },
+  );
+
   describe('video plans', () => {
     const plan = (report: unknown) => api('POST', '/v1/trends/plan', { json: { report } });
 
@@ -169,6 +198,9 @@ describe('trend reports', () => {
       const hidden = await stranger('GET', `/v1/operations/${operationId}`);
       expect(hidden.status).toBe(404);
       expect(hidden.body.error.code).toBe('OPERATION_NOT_FOUND');
+      // Listed among the caller's operations (newest first), and not among anyone else's.
+      expect((await api('GET', '/v1/operations?limit=1')).body.data).toEqual([readBack.body]);
+      expect((await stranger('GET', '/v1/operations')).body.data).toEqual([]);
     });
 
     it('falls back when the primary fails, and keeps unknown enum values', async () => {

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { TRPCClientError } from '@trpc/client';
 import { ZodError } from 'zod';
-import type { ErrorCode } from '@vrs/contracts';
+import { isErrorCode, type ErrorCode } from '@vrs/contracts';
 import { AppError, appErrorOfServiceCall } from '@vrs/kit';
 
 export interface ValidationIssue {
@@ -22,6 +22,10 @@ function validationError(zodError: ZodError, input: unknown, fieldCodes: FieldCo
     if (blank && codes.missing) return new AppError(codes.missing, undefined, { issues });
     if (codes.invalid) return new AppError(codes.invalid, `${field}: ${fieldIssues[0]!.message}`, { issues });
   }
+  // A refinement may name the precise code of its failure (`params.code`, e.g. DUPLICATE_IDS).
+  const codeOf = (issue: ZodError['issues'][number]) => (issue.code === 'custom' ? issue.params?.code : undefined);
+  const coded = zodError.issues.find((issue) => isErrorCode(codeOf(issue)));
+  if (coded) return new AppError(codeOf(coded) as ErrorCode, `${coded.path.join('.')}: ${coded.message}`, { issues });
   const first = issues[0];
   const message = first ? `${first.path || 'body'}: ${first.message}` : 'The request failed validation.';
   return new AppError('VALIDATION_FAILED', message, { issues });

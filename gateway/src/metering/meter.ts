@@ -3,30 +3,93 @@ import { AppError } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import { fromServiceError } from '../errors/to-app-error';
 
+/** The figures of a short balance, as billing reported them. */
+function shortfallOf(error: unknown): { balance: number } | undefined {
+  if (!(error instanceof AppError) || error.code !== 'INSUFFICIENT_CREDITS') return undefined;
+  return { balance: (error.details as { balance?: number } | undefined)?.balance ?? 0 };
+}
+
 /**
  * Reserves an operation's price. A short balance is a 402 whose headers say what was charged (0)
- * and what remains, as the contract asks.
+ * and what remains, as the contract asks. When the balance is short of `price` but covers
+ * `savedPrice` (what the read costs if saved data answers it), that is reserved instead and
+ * `ctx.credits.savedOnly` tells the operation to answer from saved data only; if none is saved,
+ * the operation fails with INSUFFICIENT_CREDITS and this turns it into the 402 the full price
+ * would have been.
  */
-export async function debitForOperation(ctx: GatewayContext, operation: string, price: number) {
+export async function debitForOperation(ctx: GatewayContext, operation: string, price: number, savedPrice?: number) {
   const accountId = ctx.principal!.accountId;
-  let reservation: { reservationId: string; balance: number };
-  try {
-    reservation = await ctx.services.billing.credits.reserve.mutate({ accountId, amount: price, operation, requestId: ctx.requestId });
-  } catch (error) {
-    const appError = error instanceof TRPCClientError ? fromServiceError(error) : error;
-    if (appError instanceof AppError && appError.code === 'INSUFFICIENT_CREDITS') {
-      ctx.credits.charged = 0;
-      ctx.credits.remaining = (appError.details as { balance?: number } | undefined)?.balance ?? 0;
+  const reserve = async (amount: number) => {
+    try {
+      return await ctx.services.billing.credits.reserve.mutate({ accountId, amount, operation, requestId: ctx.requestId });
+    } catch (error) {
+      throw error instanceof TRPCClientError ? fromServiceError(error) : error;
     }
-    throw appError;
+  };
+  const refuse = (error: AppError, balance: number) => {
+    ctx.credits.charged = 0;
+    ctx.credits.remaining = balance;
+    return error;
+  };
+  let reservation: { reservationId: string; balance: number };
+  let reserved = price;
+  let refusedFullPrice: { error: AppError; balance: number } | undefined;
+  try {
+    reservation = await reserve(price);
+  } catch (error) {
+    const shortfall = shortfallOf(error);
+    if (!shortfall) throw error;
+    if (savedPrice === undefined || savedPrice >= price || shortfall.balance < savedPrice)
+      throw refuse(error as AppError, shortfall.balance);
+    try {
+      reservation = await reserve(savedPrice);
+    } catch (retryError) {
+      const retryShortfall = shortfallOf(retryError);
+      throw retryShortfall ? refuse(error as AppError, retryShortfall.balance) : retryError;
+    }
+    reserved = savedPrice;
+    ctx.credits.savedOnly = true;
+    refusedFullPrice = { error: error as AppError, balance: shortfall.balance };
   }
   const { reservationId } = reservation;
+  ctx.credits.hold = { reservationId, amount: reserved };
   return {
-    /** Settles `amount` (at most the reserved price); the rest goes back to the balance. */
+    /**
+     * The operation handed the reservation to a job that settles it when it ends: nothing is
+     * charged yet, and the balance is what the hold left.
+     */
+    handedToJob() {
+      ctx.credits.charged = 0;
+      ctx.credits.remaining = reservation.balance;
+    },
+    /**
+     * Settles `amount` (at most the reserved price); the rest goes back to the balance. The work is
+     * done by now, so a failed settle never turns its result into an error: the caller gets the
+     * result, the headers say what is due and what the hold left, and the reservation stays held
+     * for reconciliation (logged with its id), never charged twice nor lost.
+     */
     async settle(amount: number) {
-      const settlement = await ctx.services.billing.credits.settle.mutate({ reservationId, amount: Math.min(amount, price) });
-      ctx.credits.charged = settlement.charged;
-      ctx.credits.remaining = settlement.balance;
+      const due = Math.min(amount, reserved);
+      try {
+        const settlement = await ctx.services.billing.credits.settle.mutate({ reservationId, amount: due });
+        ctx.credits.charged = settlement.charged;
+        ctx.credits.remaining = settlement.balance;
+      } catch (err) {
+        ctx.log.error(
+          { err, reservationId, operation, amount: due },
+          'settle failed after the work was done; the reservation is left to reconcile',
+        );
+        ctx.credits.charged = due;
+        ctx.credits.remaining = reservation.balance;
+      }
+    },
+    /**
+     * After a failure, and its refund: when the reservation was saved-only and nothing saved could
+     * answer, the 402 of the full price, with its headers; otherwise undefined.
+     */
+    refusalIfNotSaved(failure: AppError): AppError | undefined {
+      if (!refusedFullPrice || failure.code !== 'INSUFFICIENT_CREDITS') return undefined;
+      return refuse(refusedFullPrice.error, refusedFullPrice.balance);
     },
     async refund() {
       try {

@@ -47,12 +47,13 @@ const statusDescriptions: Record<number, string> = {
   400: 'Malformed request (code MALFORMED_JSON)',
   401: 'Authentication required',
   402: 'Insufficient credits (code INSUFFICIENT_CREDITS); carries both credit headers',
-  403: 'Not allowed (FORBIDDEN, INSUFFICIENT_SCOPE)',
+  403: 'Not allowed (FORBIDDEN, INSUFFICIENT_SCOPE), or a restricted video (VIDEO_AGE_RESTRICTED, VIDEO_PRIVATE, VIDEO_MEMBERS_ONLY, VIDEO_PAID, VIDEO_RESTRICTED)',
   404: 'Not found',
-  409: 'Conflict with the resource state',
+  409: 'Conflict with the resource state (e.g. VIDEO_LIVE_NOT_ENDED)',
   413: 'Request body too large',
   415: 'Unsupported media type',
-  422: 'Validation failed (VALIDATION_FAILED, or a field-specific code such as QUERY_REQUIRED); `details.issues` names each field',
+  451: 'The video is blocked in the region the service reaches YouTube from (VIDEO_REGION_BLOCKED)',
+  422: 'Validation failed (VALIDATION_FAILED, or a field-specific code such as QUERY_REQUIRED; `details.issues` names each field), or UNKNOWN_PARAMETER for a query parameter or body field the operation does not declare (`details.parameters` names them)',
   429: 'Rate limit exceeded; see Retry-After',
   500: 'Unexpected error',
   503: 'A dependency (AI model, video platform or internal service) is unavailable',
@@ -93,6 +94,7 @@ const errorEnvelopeSchema = {
 type OperationObject = {
   operationId?: string;
   security?: unknown[];
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
 };
 
@@ -128,6 +130,34 @@ function extendOperation(target: ExtraOperation, extension: ExtraOperation): voi
   }
 }
 
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: unknown;
+  items?: JsonSchema;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+}
+
+/**
+ * Request bodies are strict (an undeclared field is 422 UNKNOWN_PARAMETER), which the document says
+ * with `additionalProperties: false` on every object that names its fields. Shared components
+ * (`$ref`) are left alone: responses use them too.
+ */
+function closeObjects(schema: JsonSchema | undefined): void {
+  if (!schema) return;
+  if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
+  for (const child of [
+    ...Object.values(schema.properties ?? {}),
+    schema.items,
+    ...(schema.oneOf ?? []),
+    ...(schema.anyOf ?? []),
+    ...(schema.allOf ?? []),
+  ])
+    closeObjects(child);
+}
+
 /**
  * The OpenAPI 3.1 document of /v1: generated from the facade procedures, then finished with what
  * the generator cannot know (our error envelope, credit and rate-limit headers, public operations).
@@ -137,7 +167,7 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
   const document = generateOpenApiDocument(router as unknown as OpenApiRouter, {
     title: 'Video Research Service API',
     description:
-      'Research YouTube videos: metadata, transcripts, comments, channels and playlists; trend signals; private research projects with searchable evidence; cited answers and reports. Every operation except the health probes requires authentication; metered operations report credits in `X-Credits-Charged` and `X-Credits-Remaining`. Errors use one envelope: `{error: {code, message, details?, requestId}}`.',
+      'Research YouTube videos: metadata, transcripts, comments, channels and playlists; trend signals; private research projects with searchable evidence; cited answers and reports. Every operation except the health probes requires authentication; metered operations report credits in `X-Credits-Charged` and `X-Credits-Remaining`. Errors use one envelope: `{error: {code, message, details?, requestId}}`. Parameters are strict: a query parameter or body field an operation does not declare is 422 `UNKNOWN_PARAMETER`, and input is validated before any credit is reserved.',
     version: '1.0.0',
     openApiVersion: '3.1.0',
     license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
@@ -161,8 +191,13 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
     for (const operation of Object.values(pathItem as Record<string, OperationObject>)) {
       if (!operation?.responses) continue;
       if (!operation.security) operation.security = [];
+      closeObjects(operation.requestBody?.content?.['application/json']?.schema);
       const metered = priceOf(operation.operationId ?? '') > 0;
-      for (const [status, response] of Object.entries(operation.responses)) {
+      for (const [status, generated] of Object.entries(operation.responses)) {
+        // The generator shares one response object between statuses it has no tRPC code for (451
+        // and 500 alike) and between operations: each gets its own before it is finished.
+        const response = { ...generated };
+        operation.responses[status] = response;
         const code = Number(status);
         response.headers = { ...response.headers, ...requestIdHeader };
         if (code >= 400) {

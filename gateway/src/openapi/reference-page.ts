@@ -2,18 +2,23 @@ import { Router } from 'express';
 import express from 'express';
 import swaggerUiDist from 'swagger-ui-dist';
 
-/** An interactive reference of /v1/openapi.json, served from the swagger-ui-dist package (works offline). */
-export function referencePage(specUrl: string): Router {
+/**
+ * An interactive reference of /v1/openapi.json at `<mount>/docs`, served from the swagger-ui-dist
+ * package (works offline). Asset URLs are absolute: relative ones would resolve under `/docs/docs/`
+ * when the page is asked for with a trailing slash, and the page would stay blank.
+ */
+export function referencePage(specUrl: string, mountPath: string): Router {
+  const assetsUrl = `${mountPath}/docs/assets`;
   const page = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8" />
   <title>Video Research Service API reference</title>
-  <link rel="stylesheet" href="docs/assets/swagger-ui.css" />
+  <link rel="stylesheet" href="${assetsUrl}/swagger-ui.css" />
 </head>
 <body>
   <div id="reference"></div>
-  <script src="docs/assets/swagger-ui-bundle.js"></script>
+  <script src="${assetsUrl}/swagger-ui-bundle.js"></script>
   <script>
     window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#reference', deepLinking: true, persistAuthorization: true });
   </script>
@@ -21,6 +26,7 @@ export function referencePage(specUrl: string): Router {
 </html>`;
   const router = Router();
   router.use('/docs/assets', express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  // Express matches `/docs/` here too; the assets' absolute URLs load from either.
   router.get('/docs', (_req, res) => {
     res.type('html').send(page);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listPage, listQuery } from './lists';
 
 /** Permissions an API key can hold. `account:access` reaches account data; `data:read` reads research data. */
 export const scopeSchema = z.enum(['data:read', 'data:write', 'account:access']);
@@ -6,6 +7,9 @@ export type Scope = z.infer<typeof scopeSchema>;
 export const allScopes: Scope[] = ['data:read', 'data:write', 'account:access'];
 
 export const accountIdSchema = z.string().min(1).max(64);
+
+/** Internal procedure input of a list (ADR 0020): the account, and the public paging parameters. */
+export const accountListInput = () => listQuery().extend({ accountId: accountIdSchema });
 
 export const planSchema = z.enum(['free', 'pro', 'team']);
 export const subscriptionStatusSchema = z.enum(['none', 'trialing', 'active', 'past_due', 'canceled']);
@@ -45,7 +49,7 @@ export const ledgerEntrySchema = z
   .meta({ id: 'LedgerEntry' });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
-export const ledgerPageSchema = z.object({ entries: z.array(ledgerEntrySchema), hasMore: z.boolean() }).meta({ id: 'LedgerPage' });
+export const ledgerPageSchema = listPage(ledgerEntrySchema, 'LedgerPage');
 
 /* Internal procedure I/O of the billing service. */
 
@@ -86,8 +90,4 @@ export const settlementSchema = z.object({ charged: z.number().int(), balance: z
 export const refundCreditsInputSchema = z.object({ reservationId: z.string().min(1) });
 export const refundSchema = z.object({ refunded: z.number().int(), balance: z.number().int() });
 
-export const listLedgerInputSchema = z.object({
-  accountId: accountIdSchema,
-  limit: z.number().int().min(1).max(100).default(20),
-  startingAfter: z.string().optional(),
-});
+export const listLedgerInputSchema = accountListInput();

@@ -127,3 +127,28 @@ export const researchExportRequested = defineEvent(
   'research.export.requested',
   z.object({ accountId: z.string().min(1), exportId: z.string().min(1) }),
 );
+
+/** A monitor's check created a notification (ADR 0027): ids, not content. */
+export const monitoringNotificationCreated = defineEvent(
+  'monitoring.notification.created',
+  z.object({
+    accountId: z.string().min(1),
+    notificationId: z.string().min(1),
+    /** Null for digests, which summarize several monitors. */
+    monitorId: z.string().min(1).nullable(),
+    kind: z.string().min(1),
+    items: z.number().int().min(0),
+  }),
+);
+
+/** A monitor's check finished, whatever its outcome (ADR 0028). */
+export const monitoringCheckCompleted = defineEvent(
+  'monitoring.check.completed',
+  z.object({
+    accountId: z.string().min(1),
+    monitorId: z.string().min(1),
+    checkId: z.string().min(1),
+    outcome: z.enum(['baseline', 'unchanged', 'changed', 'failed', 'paused']),
+    creditsCharged: z.number().int().min(0),
+  }),
+);

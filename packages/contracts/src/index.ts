@@ -6,5 +6,8 @@ export * from './billing';
 export * from './research';
 export * from './provider';
 export * from './trends';
+export * from './agents';
 export * from './operations';
 export * from './relative-time';
+export * from './lists';
+export * from './monitoring';

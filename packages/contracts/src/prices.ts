@@ -44,6 +44,28 @@ export const priceTable = {
   // call, whatever the mode; a plan is one model call. A failed plan (no model) is refunded.
   getTopicTrends: 10,
   generateVideoPlan: 5,
+  // Browsing and removing what you saved (ADR 0020): reading your own data is free, and so is
+  // deleting it (nobody should pay to clean up); a rename touches one field. Changing an evidence
+  // item re-indexes it, which is what adding one costs.
+  listProjectEvidence: 0,
+  getProjectEvidence: 0,
+  updateProjectEvidence: 1,
+  deleteProjectEvidence: 0,
+  updateProject: 0,
+  deleteProject: 0,
+  listProjectJobs: 0,
+  listExports: 0,
+  listComparisons: 0,
+  listOperations: 0,
+  // Monitoring (ADR 0028): managing monitors and notifications is free; each scheduled check is
+  // charged to the owner at the price of the operation it calls (searchVideos, getChannel, getVideo, getTopicTrends).
+  // Agents (ADR 0025): admission holds the run's credit budget and each tool call is charged as it is
+  // persisted, at the price of the operation it performs; what a run did not use goes back.
+  createAgentRun: 0,
+  getAgentRun: 0,
+  listAgentRuns: 0,
+  cancelAgentRun: 0,
+  streamAgentRunEvents: 0,
 } as const satisfies Record<string, Price>;
 
 export type PricedOperation = keyof typeof priceTable;

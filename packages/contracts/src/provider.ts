@@ -168,7 +168,10 @@ export const commentsSchema = z
     meta: metaSchema,
     totalCount: z.number().int().min(0).optional().describe('Total reported by the platform, when available.'),
     continuation: z.string().optional().describe('Opaque token for the next page (page mode).'),
-    complete: z.boolean().optional().describe('Newest-first collection: every continuation was followed.'),
+    complete: z
+      .boolean()
+      .optional()
+      .describe("Newest-first collection: every continuation was followed and the threads account for the platform's totalCount."),
     pagesFetched: z.number().int().min(0).optional(),
     topLevelCount: z.number().int().min(0).optional(),
     replyCount: z.number().int().min(0).optional(),
@@ -260,35 +263,43 @@ export const maxNewestCommentsLimit = 5000;
 export const defaultNewestCommentsLimit = 500;
 
 const refresh = z.boolean().default(false);
+/**
+ * Answer from a saved version or not at all: the caller's balance covers only the cached price
+ * (ADR 0019). With nothing saved the read fails with INSUFFICIENT_CREDITS and YouTube is not asked.
+ */
+const savedOnly = z.boolean().default(false);
 const videoId = z.string().trim().min(1).max(100);
 const continuation = z.string().min(1).max(4000).optional();
 const channelRef = z.string().trim().min(1).max(200);
 /** BCP 47-like: `en`, `pt-BR`, `zh-Hant`. */
 export const languageCodeSchema = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or pt-BR');
 
-export const getVideoInputSchema = z.object({ videoId, refresh });
+export const getVideoInputSchema = z.object({ videoId, refresh, savedOnly });
 export const getTranscriptInputSchema = z.object({
   videoId,
   lang: languageCodeSchema.optional(),
   detail: transcriptDetailSchema.default('words'),
   refresh,
+  savedOnly,
 });
-export const getCommentsPageInputSchema = z.object({ videoId, continuation, refresh });
+export const getCommentsPageInputSchema = z.object({ videoId, continuation, refresh, savedOnly });
 export const collectNewestCommentsInputSchema = z.object({
   videoId,
   limit: z.number().int().min(1).max(maxNewestCommentsLimit).default(defaultNewestCommentsLimit),
   /** Also follow each thread's replies (they count against `limit`). */
   replies: z.boolean().default(false),
   refresh,
+  savedOnly,
 });
-export const getChannelInputSchema = z.object({ channel: channelRef, refresh });
+export const getChannelInputSchema = z.object({ channel: channelRef, refresh, savedOnly });
 export const listChannelPlaylistsInputSchema = z.object({
   channel: channelRef,
   sort: channelPlaylistSortSchema.default('newest'),
   continuation,
   refresh,
+  savedOnly,
 });
-export const getPlaylistInputSchema = z.object({ playlistId: z.string().trim().min(1).max(200), continuation, refresh });
+export const getPlaylistInputSchema = z.object({ playlistId: z.string().trim().min(1).max(200), continuation, refresh, savedOnly });
 export const searchVideosInputSchema = z.object({
   q: z.string().trim().min(1).max(200),
   sort: videoSearchSortSchema.default('relevance'),

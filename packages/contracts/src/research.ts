@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { evidenceSchema, projectSchema } from './shapes';
-import { accountIdSchema } from './billing';
+import { accountIdSchema, accountListInput } from './billing';
+import { listPage } from './lists';
 
 /*
  * Schemas the gateway hands to trpc-to-openapi are built by factories: that library switches on
@@ -52,21 +53,34 @@ export const searchQuerySchema = z.string().max(500);
 export const searchResultSchema = z.object({ query: z.string(), results: z.array(evidenceSchema) }).meta({ id: 'EvidenceSearchResult' });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 
-export const projectListSchema = z.object({ projects: z.array(projectSchema), hasMore: z.boolean() }).meta({ id: 'ProjectList' });
+export const projectListSchema = listPage(projectSchema, 'ProjectList');
+export const evidenceListSchema = listPage(storedEvidenceSchema, 'EvidenceList');
+
+/** A change to a saved item: each field given replaces it, `null` removes an optional one. */
+export const updateEvidenceBody = () =>
+  z.object({
+    text: evidenceText().optional(),
+    entityId: z.string().trim().min(1).max(200).nullable().optional(),
+    startMs: z.number().int().min(0).nullable().optional(),
+  });
+export const renameProjectBody = () => z.object({ name: projectName() });
 
 /* Internal procedure I/O of the research service: the gateway passes the authenticated account. */
 
 export const createProjectInputSchema = z.object({ accountId: accountIdSchema, name: projectNameSchema });
-export const listProjectsInputSchema = z.object({
-  accountId: accountIdSchema,
-  limit: z.number().int().min(1).max(100).default(50),
-  startingAfter: z.string().optional(),
-});
+export const listProjectsInputSchema = accountListInput();
 export const projectRefInputSchema = z.object({ accountId: accountIdSchema, projectId: projectIdSchema });
+export const renameProjectInputSchema = projectRefInputSchema.extend({ name: projectNameSchema });
+export const listEvidenceInputSchema = accountListInput().extend({ projectId: projectIdSchema });
+export const evidenceRefInputSchema = projectRefInputSchema.extend({ evidenceId: z.string().min(1).max(100) });
+export const updateEvidenceInputSchema = evidenceRefInputSchema.extend(updateEvidenceBody().shape);
 export const addEvidenceInputSchema = projectRefInputSchema.extend(addEvidenceBodySchema.shape);
+/** How many results a project search answers: `limit`'s default and most. */
+export const defaultEvidenceSearchLimit = 20;
+export const maxEvidenceSearchLimit = 100;
 export const searchEvidenceInputSchema = projectRefInputSchema.extend({
   q: z.string().trim().min(1).max(500),
-  limit: z.number().int().min(1).max(100).default(20),
+  limit: z.number().int().min(1).max(maxEvidenceSearchLimit).default(defaultEvidenceSearchLimit),
 });
 
 /* Imports and jobs (issue 4, ADR 0011). */
@@ -148,14 +162,23 @@ export type Job = z.infer<typeof jobSchema>;
 /** An `Idempotency-Key` header: printable ASCII, as Stripe accepts it. */
 export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 printable ASCII characters without spaces');
 
+/**
+ * Credits held by the gateway for work that finishes later (ADR 0019): an import job or an export
+ * settles them when it ends, charged if it delivered something, refunded if it delivered nothing.
+ */
+export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: z.number().int().min(0) });
+export type CreditHold = z.infer<typeof creditHoldSchema>;
 export const createImportInputSchema = projectRefInputSchema.extend({
   source: importSourceSchema,
   include: importIncludeSchema,
   idempotencyKey: idempotencyKey().optional(),
+  credits: creditHoldSchema.optional(),
 });
 /** `replayed`: an earlier request with the same Idempotency-Key answered; nothing new was done. */
 export const createImportResultSchema = z.object({ job: jobSchema, replayed: z.boolean() });
 export const jobRefInputSchema = z.object({ accountId: accountIdSchema, jobId: z.string().min(1).max(100) });
+export const jobListSchema = listPage(jobSchema, 'JobList');
+export const listJobsInputSchema = accountListInput().extend({ projectId: projectIdSchema });
 
 /* Cited answers and evidence-first reports (issue 4, ADR 0011). */
 
@@ -196,6 +219,8 @@ export type AnswerOperation = z.infer<typeof answerOperationSchema>;
 export const createAnswerInputSchema = z.object({ accountId: accountIdSchema, question: questionText() });
 export const createReportInputSchema = projectRefInputSchema.extend({ prompt: reportPrompt() });
 export const operationRefInputSchema = z.object({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
+export const answerOperationListSchema = listPage(answerOperationSchema, 'AnswerOperationList');
+export const listOperationsInputSchema = accountListInput();
 
 /* Exports (issue 4, ADR 0011). */
 
@@ -220,8 +245,11 @@ export type Export = z.infer<typeof exportSchema>;
 export const createExportInputSchema = projectRefInputSchema.extend({
   format: exportFormatSchema,
   idempotencyKey: idempotencyKey().optional(),
+  credits: creditHoldSchema.optional(),
 });
 export const exportRefInputSchema = z.object({ accountId: accountIdSchema, exportId: z.string().min(1).max(100) });
+export const exportListSchema = listPage(exportSchema, 'ExportList');
+export const listExportsInputSchema = accountListInput().extend({ projectId: projectIdSchema.optional() });
 export const exportChunkInputSchema = exportRefInputSchema.extend({ seq: z.number().int().min(0) });
 
 /* Comparisons (issue 4, ADR 0011). */
@@ -233,8 +261,14 @@ export const comparisonBody = () =>
       .array(z.string().trim().min(1).max(200))
       .min(2)
       .max(5)
-      .refine((ids) => new Set(ids).size === ids.length, 'ids must be different'),
+      .refine((ids) => new Set(ids.map(comparedIdentity)).size === ids.length, {
+        message: 'ids must name different videos or channels',
+        params: { code: 'DUPLICATE_IDS' },
+      }),
   });
+
+/** Handles are case-insensitive (`@EEVblog` is `@eevblog`); video and channel ids are not. */
+export const comparedIdentity = (id: string) => (id.startsWith('@') ? id.toLowerCase() : id);
 
 export const comparedVideoSchema = z
   .object({
@@ -286,3 +320,5 @@ export type Comparison = z.infer<typeof comparisonSchema>;
 
 export const createComparisonInputSchema = comparisonBody().extend({ accountId: accountIdSchema });
 export const comparisonRefInputSchema = z.object({ accountId: accountIdSchema, comparisonId: z.string().min(1).max(100) });
+export const comparisonListSchema = listPage(comparisonSchema, 'ComparisonList');
+export const listComparisonsInputSchema = accountListInput();

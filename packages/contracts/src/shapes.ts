@@ -51,3 +51,9 @@ export const projectSchema = z
   })
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof projectSchema>;
+
+/** What a DELETE answers (ADR 0020): the id of what is gone, as Stripe answers it. */
+export const deletedSchema = z
+  .object({ id: z.string(), deleted: z.literal(true) })
+  .meta({ id: 'Deleted', description: 'The resource is gone; reading it again is a 404.' });
+export type Deleted = z.infer<typeof deletedSchema>;

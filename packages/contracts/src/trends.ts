@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountIdSchema } from './billing';
+import { listPage } from './lists';
 import { providerIdSchema, thumbnailSchema } from './shapes';
 
 /*
@@ -13,7 +14,7 @@ export const trendsMethodologyVersion = '3.0';
 export const trendModes = ['ai', 'deterministic'] as const;
 export const trendBands = ['Breakout', 'Rising', 'Steady', 'Cooling'] as const;
 export const confidenceLevels = ['low', 'medium', 'high'] as const;
-export const signalSources = ['observed', 'lifetime'] as const;
+export const signalSources = ['observed', 'lifetime', 'search_card'] as const;
 export const durationBuckets = ['shorts', 'short', 'medium', 'long'] as const;
 export const titlePatternNames = ['question', 'number', 'howTo', 'list', 'brackets', 'lengthShort', 'lengthMedium', 'lengthLong'] as const;
 export const minTrendSampleSize = 8;
@@ -32,7 +33,11 @@ function trendVideo() {
     thumbnails: z.array(thumbnailSchema),
     description: z.string(),
     viewCount: count(),
-    signalSource: z.enum(signalSources).describe('`observed` when an earlier snapshot of the video gave the rate, else `lifetime`.'),
+    signalSource: z
+      .enum(signalSources)
+      .describe(
+        '`observed` when an earlier snapshot of the video gave the rate, else `lifetime`; `search_card` when its enrichment failed and it was scored from its search card (views, age text, channel, duration: no likes or comments, age estimated).',
+      ),
     confidenceScore: z.number().int().min(0).max(100),
     hashtags: z.array(z.string()),
     keywords: z.array(z.string()),
@@ -80,6 +85,7 @@ function trendReport() {
     sample: z.object({
       candidateVideos: count(),
       enrichedVideos: count(),
+      searchCardVideos: count().describe('Videos whose enrichment failed, scored from their search card (`signalSource` `search_card`).'),
       channels: count(),
       observedVideos: count(),
       recentCandidates: count(),
@@ -125,7 +131,7 @@ export type TitlePatternName = (typeof titlePatternNames)[number];
 /**
  * A report given back to the plan operation: the trends response, with every enumeration a plain
  * string (a value a later methodology adds is kept, not refused) and the fields only the trends
- * response carries (signalSource, trendBand, confidence.level) optional. A factory:
+ * response carries (signalSource, trendBand, confidence.level) optional, and what an older report lacks (sample.searchCardVideos). A factory:
  * trpc-to-openapi mutates the schemas it serves.
  */
 export const trendReportInput = () => {
@@ -134,6 +140,7 @@ export const trendReportInput = () => {
   return report
     .extend({
       videos: z.array(video),
+      sample: report.shape.sample.extend({ searchCardVideos: count().optional() }),
       confidence: report.shape.confidence.extend({ level: z.string().optional() }),
       titlePatterns: z.array(z.object({ pattern: z.string(), ...withVelocity() })),
       durationMix: z.array(z.object({ bucket: z.string(), ...withVelocity() })),
@@ -186,6 +193,7 @@ export const generateTrendReportInputSchema = z.object({
 });
 export const generateVideoPlanInputSchema = z.object({ accountId: accountIdSchema, report: trendReportInputSchema });
 export const planRefInputSchema = z.object({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
+export const planOperationListSchema = listPage(planOperationSchema, 'PlanOperationList');
 /** Test-only: `now` fixes the trends clock, null lets it follow real time again. */
 export const setTrendsClockInputSchema = z.object({ now: z.iso.datetime().nullable() });
 

@@ -36,6 +36,14 @@ export const baseEnvShape = {
   RESEARCH_SERVICE_URL: z.url().default('http://127.0.0.1:4102'),
   PROVIDER_SERVICE_URL: z.url().default('http://127.0.0.1:4103'),
   TRENDS_SERVICE_URL: z.url().default('http://127.0.0.1:4104'),
+  MONITORING_SERVICE_URL: z.url().default('http://127.0.0.1:4106'),
+  /**
+   * How long a call to another service may take before it is abandoned (a 503 SERVICE_UNAVAILABLE
+   * to its caller). Long enough for the slowest operation (an answer through both models, a
+   * 5000-comment collection), short enough that a hung service never holds a request for ever.
+   */
+  SERVICE_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  AGENTS_SERVICE_URL: z.url().default('http://127.0.0.1:4105'),
   /** Port a service process listens on; defaults to the port of its own *_SERVICE_URL. 0 picks a free port. */
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),

@@ -11,3 +11,4 @@ export * from './service-client';
 export * from './shutdown';
 export * from './health';
 export * from './service-module';
+export * from './clock';

@@ -8,6 +8,11 @@ import { createServiceClient } from './service-client';
 import { startServiceServer, type ServiceServer } from './service-server';
 import { isAppErrorData, procedure, router } from './trpc';
 
+let release: (value: string) => void = () => {};
+const hung = new Promise<string>((resolve) => {
+  release = resolve;
+});
+
 const exampleRouter = router({
   echo: procedure.input(z.object({ text: z.string().min(1) })).query(({ input, ctx }) => ({
     text: input.text,
@@ -16,6 +21,8 @@ const exampleRouter = router({
     seenInContext: currentRequestContext()?.requestId,
   })),
   increment: procedure.input(z.object({ by: z.number().int() })).mutation(({ input }) => ({ value: 1 + input.by, at: new Date(0) })),
+  /** Never answers until the test lets it go: a hung service. */
+  hang: procedure.query(() => hung),
   fail: procedure.query(() => {
     throw new AppError('PROJECT_NOT_FOUND', 'no such project', { projectId: 'p1' });
   }),
@@ -34,11 +41,20 @@ describe('service clients: in-process and HTTP behave the same', () => {
       logger: createLogger('test'),
     });
   });
-  afterAll(() => server.close());
+  afterAll(() => {
+    release('released');
+    return server.close();
+  });
 
   const clients = () => ({
     inprocess: createServiceClient<typeof exampleRouter>({ mode: 'inprocess', router: exampleRouter, caller: 'tester' }),
-    http: createServiceClient<typeof exampleRouter>({ mode: 'http', url: server.url, internalToken: token, caller: 'tester' }),
+    http: createServiceClient<typeof exampleRouter>({
+      mode: 'http',
+      url: server.url,
+      internalToken: token,
+      caller: 'tester',
+      timeoutMs: 10_000,
+    }),
   });
 
   it('returns the same JSON, carrying the request id and caller', async () => {
@@ -70,10 +86,26 @@ describe('service clients: in-process and HTTP behave the same', () => {
       url: server.url,
       internalToken: 'wrong-token-0123456789',
       caller: 'x',
+      timeoutMs: 10_000,
     });
     await expect(intruder.echo.query({ text: 'hi' })).rejects.toThrow();
     const response = await fetch(`${server.url}/trpc/echo?input=${encodeURIComponent(JSON.stringify({ text: 'hi' }))}`);
     expect(response.status).toBe(401);
+  });
+
+  it('abandons an HTTP call the service does not answer within timeoutMs, as a call that got no answer (issue 13)', async () => {
+    const impatient = createServiceClient<typeof exampleRouter>({
+      mode: 'http',
+      url: server.url,
+      internalToken: token,
+      caller: 'x',
+      timeoutMs: 200,
+    });
+    const failure = await impatient.hang.query().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TRPCClientError);
+    // No answer, so no error data: the caller reports the service as unavailable.
+    expect((failure as TRPCClientError<never>).data).toBeUndefined();
+    expect((failure as Error).message).toMatch(/timeout|aborted/i);
   });
 
   it('is not mistaken for a promise', async () => {

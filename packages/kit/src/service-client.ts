@@ -10,8 +10,11 @@ export type ServicesMode = 'inprocess' | 'http';
 
 export type ServiceClientOptions<TRouter extends AnyRouter> =
   | { mode: 'inprocess'; router: TRouter; caller: string }
-  /** `url` is the service's base URL (its *_SERVICE_URL); procedures live under /trpc. */
-  | { mode: 'http'; url: string; internalToken: string; caller: string };
+  /**
+   * `url` is the service's base URL (its *_SERVICE_URL); procedures live under /trpc. A call not
+   * answered within `timeoutMs` (SERVICE_CALL_TIMEOUT_MS) is abandoned and fails like an unreachable service.
+   */
+  | { mode: 'http'; url: string; internalToken: string; caller: string; timeoutMs: number };
 
 /**
  * One HTTP batch link per request id: calls made for the same request in the same tick share a
@@ -21,7 +24,12 @@ function requestScopedBatchLink<TRouter extends AnyRouter>(options: {
   url: string;
   internalToken: string;
   caller: string;
+  timeoutMs: number;
 }): TRPCLink<TRouter> {
+  const fetchWithTimeout = (url: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+  };
   return (runtime) => {
     const byRequest = new Map<string, { link: ReturnType<TRPCLink<TRouter>>; inFlight: number }>();
     return ({ op }) =>
@@ -32,6 +40,7 @@ function requestScopedBatchLink<TRouter extends AnyRouter>(options: {
           const link = httpBatchLink<TRouter>({
             url: `${options.url.replace(/\/$/, '')}/trpc`,
             headers: { [internalTokenHeader]: options.internalToken, [requestIdHeader]: requestId, [callerHeader]: options.caller },
+            fetch: fetchWithTimeout,
           } as unknown as Parameters<typeof httpBatchLink<TRouter>>[0])(runtime);
           entry = { link, inFlight: 0 };
           byRequest.set(requestId, entry);

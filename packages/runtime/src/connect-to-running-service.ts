@@ -3,7 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import { baseEnvSchema, createServiceClient, loadConfig } from '@vrs/kit';
 import { readRuntimeRecord, runtimeRecordFileOf } from './runtime-record';
 
-type HostedService = 'billing' | 'research' | 'provider' | 'trends';
+type HostedService = 'billing' | 'research' | 'provider' | 'trends' | 'agents';
 
 /**
  * A typed client for an operator tool (create-api-key, reindex) to a running service's internal
@@ -22,7 +22,13 @@ export async function connectToRunningService<TRouter extends AnyRouter>(
   const source = env[variable] ? variable : recorded ? runtimeRecordFileOf(config.DATA_DIR) : 'the default';
   const internalToken = env.INTERNAL_TOKEN ?? 'local-development-internal-token';
   return {
-    client: createServiceClient<TRouter>({ mode: 'http', url, internalToken, caller: options.caller }),
+    client: createServiceClient<TRouter>({
+      mode: 'http',
+      url,
+      internalToken,
+      caller: options.caller,
+      timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
+    }),
     url,
     unreachable: (error) =>
       `Could not reach ${service} at ${url} (from ${source}): ${(error as Error).message}\n` +

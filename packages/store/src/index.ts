@@ -13,3 +13,4 @@ export { DuplicateKeyError } from './errors';
 export { StoreLockedError } from './embedded/directory-lock';
 export { openStore, type OpenStoreOptions } from './open-store';
 export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store';
+export { findPage, mapPage, type ListedDocument, type PageRequest } from './pagination';

@@ -88,7 +88,11 @@ export function startProcess(options: {
   });
 }
 
-export async function startServiceProcess(name: 'billing' | 'research' | 'provider' | 'trends', env: NodeJS.ProcessEnv, logDir: string) {
+export async function startServiceProcess(
+  name: 'billing' | 'research' | 'provider' | 'trends' | 'monitoring' | 'agents',
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+) {
   return startProcess({
     name,
     entry: `services/${name}/src/main.ts`,

@@ -16,8 +16,23 @@ function plain(text: RawText | undefined): string {
   return text?.simpleText ?? text?.runs?.map((run) => run.text ?? '').join('') ?? '';
 }
 
-function restricted(reason: YouTubeError['reason'], platformReason: string): YouTubeError {
-  return new YouTubeError({ code: 'VIDEO_RESTRICTED', reason, platformReason, message: `The video is restricted: ${platformReason}` });
+type RestrictionCode = Exclude<
+  YouTubeError['code'],
+  'VIDEO_UNAVAILABLE' | 'TRANSCRIPT_UNAVAILABLE' | 'UPSTREAM_UNAVAILABLE' | 'PLAYLIST_NOT_FOUND' | 'CHANNEL_NOT_FOUND'
+>;
+
+const restrictionMessages: Record<RestrictionCode, string> = {
+  VIDEO_AGE_RESTRICTED: 'The video is age-restricted: YouTube shows it only to signed-in adults.',
+  VIDEO_PRIVATE: 'The video is private.',
+  VIDEO_MEMBERS_ONLY: "The video is for the channel's paying members only.",
+  VIDEO_PAID: 'The video needs a purchase or a paid subscription (YouTube Premium, Music Premium, a rental).',
+  VIDEO_REGION_BLOCKED: 'The video is not available in the region we reach YouTube from.',
+  VIDEO_LIVE_NOT_ENDED: 'The video is a live stream or premiere that has not ended.',
+  VIDEO_RESTRICTED: 'YouTube does not play the video to signed-out viewers, without naming the restriction.',
+};
+
+function restricted(code: RestrictionCode, reason: YouTubeError['reason'], platformReason?: string): YouTubeError {
+  return new YouTubeError({ code, reason, platformReason, message: restrictionMessages[code] });
 }
 
 function unavailable(platformReason: string): YouTubeError {
@@ -25,7 +40,7 @@ function unavailable(platformReason: string): YouTubeError {
     code: 'VIDEO_UNAVAILABLE',
     reason: 'not_found',
     platformReason,
-    message: `The video is unavailable: ${platformReason}`,
+    message: 'The video does not exist or is no longer available.',
   });
 }
 
@@ -56,16 +71,34 @@ export function playabilityError(playerResponse: Record<string, unknown> | undef
     });
   }
   if (status === 'LOGIN_REQUIRED') {
-    if (/private/i.test(allText)) return restricted('private', platformReason);
+    if (/private/i.test(allText)) return restricted('VIDEO_PRIVATE', 'private', platformReason);
     // Every other recorded sign-in wall ("confirm your age", "may be inappropriate") is the age gate.
-    return restricted('age', platformReason);
+    return restricted('VIDEO_AGE_RESTRICTED', 'age', platformReason);
   }
   if (status === 'UNPLAYABLE' || status === 'CONTENT_CHECK_REQUIRED' || status === 'AGE_CHECK_REQUIRED') {
     // "only available to Music Premium members" names members too: premium is tested first.
-    if (/premium/i.test(allText)) return restricted('premium', platformReason);
-    if (/members/i.test(allText)) return restricted('members_only', platformReason);
-    if (/country|region/i.test(allText)) return restricted('region', platformReason);
-    if (/sign in|age|inappropriate/i.test(allText) || status !== 'UNPLAYABLE') return restricted('age', platformReason);
+    if (/premium/i.test(allText)) return restricted('VIDEO_PAID', 'premium', platformReason);
+    if (/members/i.test(allText)) return restricted('VIDEO_MEMBERS_ONLY', 'members_only', platformReason);
+    if (/purchase|\brent|payment|\bpaid\b/i.test(allText)) return restricted('VIDEO_PAID', 'paid', platformReason);
+    if (/country|region/i.test(allText)) return restricted('VIDEO_REGION_BLOCKED', 'region', platformReason);
+    if (/\blive\b|premiere/i.test(allText)) return restricted('VIDEO_LIVE_NOT_ENDED', 'live_not_ended', platformReason);
+    if (/sign in|\bage\b|inappropriate/i.test(allText) || status !== 'UNPLAYABLE') {
+      return restricted('VIDEO_AGE_RESTRICTED', 'age', platformReason);
+    }
+    // A player that still describes the video says it exists: restricted, not unavailable.
+    if (playerResponse?.videoDetails) return restricted('VIDEO_RESTRICTED', 'restricted', platformReason);
   }
   return unavailable(platformReason);
+}
+
+/**
+ * A live stream still broadcasting, or one (or a premiere) not started yet: its player plays, but
+ * the captions of the whole video exist only once it has ended.
+ */
+export function liveNotEndedError(playerResponse: Record<string, unknown>): YouTubeError | undefined {
+  const playability = playerResponse.playabilityStatus as RawPlayability | undefined;
+  const status = playability?.status;
+  const details = playerResponse.videoDetails as { isLive?: boolean; isUpcoming?: boolean } | undefined;
+  if (status !== 'LIVE_STREAM_OFFLINE' && !details?.isLive && !details?.isUpcoming) return undefined;
+  return restricted('VIDEO_LIVE_NOT_ENDED', 'live_not_ended', playability?.reason);
 }

@@ -1,5 +1,6 @@
 import { createLlm } from '@vrs/ai';
 import { createServiceClient } from '@vrs/kit';
+import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
 import { openSearch } from '@vrs/search';
@@ -25,6 +26,14 @@ await runServiceProcess({
         url: config.PROVIDER_SERVICE_URL,
         internalToken: config.INTERNAL_TOKEN!,
         caller: 'research',
+        timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
+      }),
+      billing: createServiceClient<BillingRouter>({
+        mode: 'http',
+        url: config.BILLING_SERVICE_URL,
+        internalToken: config.INTERNAL_TOKEN!,
+        caller: 'research',
+        timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
     });

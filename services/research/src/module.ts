@@ -7,6 +7,7 @@ import type { Store } from '@vrs/store';
 import { createIndexEvidenceHandler } from './events/index-evidence';
 import { createRunImportJobHandler } from './events/run-import-job';
 import { createWriteExportHandler } from './events/write-export';
+import type { BillingClient } from './billing-client';
 import type { ProviderClient } from './provider-client';
 import { createComparisonsRepo } from './repo/comparisons-repo';
 import { createEvidenceRepo } from './repo/evidence-repo';
@@ -24,6 +25,8 @@ export interface ResearchModuleOptions {
   logger: Logger;
   /** Where imports read videos, transcripts, comments, playlists, channels and searches. */
   provider: ProviderClient;
+  /** Where a job settles the credits the gateway held for it. */
+  billing: BillingClient;
   /** Writes answers, reports and comparison summaries; null = none configured (extractive answers). */
   llm: Llm | null;
   /** The search engine holding project indexes (`openSearch`); opened and closed by the caller, like the store. */
@@ -38,7 +41,7 @@ const importerConsumerName = 'research-importer';
 const exporterConsumerName = 'research-exporter';
 
 export async function createResearchModule(options: ResearchModuleOptions): Promise<ServiceModule<ResearchRouter>> {
-  const { store, bus, logger, provider, llm } = options;
+  const { store, bus, logger, provider, billing, llm } = options;
   const projects = createProjectsRepo(store);
   const evidence = createEvidenceRepo(store);
   const search = createEvidenceSearch(evidence, options.search);
@@ -56,6 +59,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     jobs,
     idempotency,
     provider,
+    billing,
     operations,
     exports,
     comparisons,
@@ -94,6 +98,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           evidence,
           bus,
           provider,
+          billing: options.billing,
           logger: logger.child({ component: importerConsumerName }),
           stopping: () => stopping,
         }),
@@ -101,7 +106,12 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
       exporter = await bus.subscribe(
         exporterConsumerName,
         researchExportRequested,
-        createWriteExportHandler({ exports, evidence, logger: logger.child({ component: exporterConsumerName }) }),
+        createWriteExportHandler({
+          exports,
+          evidence,
+          billing: options.billing,
+          logger: logger.child({ component: exporterConsumerName }),
+        }),
       );
     },
     async stop() {

@@ -1,5 +1,5 @@
 import { isErrorCode } from '@vrs/contracts';
-import { AppError, isAppErrorData, type createServiceClient } from '@vrs/kit';
+import { AppError, appErrorOfServiceCall, isAppErrorData, type createServiceClient } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 
 /** The provider service as research calls it (in-process or over HTTP, whichever the host wired). */
@@ -15,11 +15,16 @@ export function providerFailureOf(error: unknown): { code: string; message: stri
   return { code: 'SERVICE_UNAVAILABLE', message: 'The provider service did not answer.' };
 }
 
-/** A provider call whose failure reaches research's own caller as the same error (404 VIDEO_UNAVAILABLE stays that). */
+/**
+ * A provider call whose failure reaches research's own caller as the same error, details included
+ * (404 VIDEO_UNAVAILABLE stays that; a 503 keeps its reason and Retry-After).
+ */
 export async function viaProvider<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
+    const typed = appErrorOfServiceCall(error);
+    if (typed) throw typed;
     const { code, message } = providerFailureOf(error);
     throw isErrorCode(code) ? new AppError(code, message) : new AppError('SERVICE_UNAVAILABLE');
   }

@@ -1,6 +1,7 @@
 import type { Llm } from '@vrs/ai';
 import type { EventBus } from '@vrs/bus';
 import type { Store } from '@vrs/store';
+import type { BillingClient } from './billing-client';
 import type { ProviderClient } from './provider-client';
 import type { ComparisonsRepo } from './repo/comparisons-repo';
 import type { EvidenceRepo } from './repo/evidence-repo';
@@ -21,6 +22,8 @@ export interface ResearchDeps {
   jobs: JobsRepo;
   idempotency: IdempotencyRepo;
   provider: ProviderClient;
+  /** Where unfinished work's held credits are settled or refunded. */
+  billing: BillingClient;
   operations: OperationsRepo;
   exports: ExportsRepo;
   comparisons: ComparisonsRepo;

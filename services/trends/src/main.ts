@@ -18,6 +18,7 @@ await runServiceProcess({
         url: config.PROVIDER_SERVICE_URL,
         internalToken: config.INTERNAL_TOKEN!,
         caller: 'trends',
+        timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
       config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },

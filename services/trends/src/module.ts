@@ -1,10 +1,9 @@
 import type { TRPCClient } from '@trpc/client';
 import type { Llm } from '@vrs/ai';
 import type { EventBus } from '@vrs/bus';
-import type { Logger, ServiceModule } from '@vrs/kit';
+import { createClock, type Logger, type ServiceModule } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import type { Store } from '@vrs/store';
-import { createClock } from './clock';
 import { createPlansRepo } from './repo/plans-repo';
 import { createSnapshotsRepo } from './repo/snapshots-repo';
 import { createTrendsRouter, type TrendsRouter } from './router';

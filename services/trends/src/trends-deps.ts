@@ -1,9 +1,8 @@
 import type { TRPCClient } from '@trpc/client';
 import type { Llm } from '@vrs/ai';
 import type { EventBus } from '@vrs/bus';
-import type { Logger } from '@vrs/kit';
+import type { ControllableClock, Logger } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
-import type { ControllableClock } from './clock';
 import type { PlansRepo } from './repo/plans-repo';
 import type { SnapshotsRepo } from './repo/snapshots-repo';
 

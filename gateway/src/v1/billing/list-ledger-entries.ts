@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ledgerPageSchema } from '@vrs/contracts';
+import { ledgerPageSchema, listQuery } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -11,12 +10,13 @@ export const listLedgerEntries = protectedProcedure
       operationId: 'listLedgerEntries',
       tags: ['Billing'],
       summary: 'Credit ledger, newest first',
-      description: 'Every grant, reservation, settlement and refund. Page with `limit` and `startingAfter` while `hasMore` is true.',
+      description:
+        'Every grant, reservation, settlement and refund. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
     auth: { scopes: ['account:access'] },
   })
-  .input(z.object({ limit: z.number().int().min(1).max(100).default(20), startingAfter: z.string().min(1).max(100).optional() }))
+  .input(listQuery())
   .output(ledgerPageSchema)
   .query(({ ctx, input }) => ctx.services.billing.ledger.list.query({ accountId: ctx.principal.accountId, ...input }));

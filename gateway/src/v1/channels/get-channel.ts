@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { channelSchema, providerParam } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { channelIdParam, charged, providerFieldCodes, refreshParam } from '../providers/provider-params';
+import { channelIdParam, charged, providerFieldCodes, refreshParam, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const getChannel = protectedProcedure
   .meta({
@@ -19,9 +19,10 @@ export const getChannel = protectedProcedure
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
+    savedVariant: savedUnlessRefresh,
   })
   .input(z.object({ provider: providerParam(), id: channelIdParam(), refresh: refreshParam() }))
   .output(channelSchema)
   .query(async ({ ctx, input }) =>
-    charged(ctx, await ctx.services.provider.channels.get.query({ channel: input.id, refresh: input.refresh })),
+    charged(ctx, await ctx.services.provider.channels.get.query({ channel: input.id, ...readMode(ctx, input) })),
   );

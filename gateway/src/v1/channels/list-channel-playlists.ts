@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { channelPlaylistSortSchema, channelPlaylistsSchema, providerParam } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { channelIdParam, charged, continuationParam, providerFieldCodes, refreshParam } from '../providers/provider-params';
+import {
+  channelIdParam,
+  charged,
+  continuationParam,
+  providerFieldCodes,
+  refreshParam,
+  readMode,
+  savedUnlessRefresh,
+} from '../providers/provider-params';
 
 export const listChannelPlaylists = protectedProcedure
   .meta({
@@ -19,6 +27,7 @@ export const listChannelPlaylists = protectedProcedure
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
+    savedVariant: savedUnlessRefresh,
   })
   .input(
     z.object({
@@ -37,7 +46,7 @@ export const listChannelPlaylists = protectedProcedure
         channel: input.id,
         sort: input.sort,
         continuation: input.continuation,
-        refresh: input.refresh,
+        ...readMode(ctx, input),
       }),
     ),
   );

@@ -3,6 +3,7 @@ import { exportFormatSchema, exportSchema } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
+import { markAccepted } from '../research/accepted-status';
 
 export const createExport = protectedProcedure
   .meta({
@@ -13,7 +14,8 @@ export const createExport = protectedProcedure
       tags: ['Exports'],
       summary: 'Create a project export',
       description:
-        "Starts writing the project's evidence as a `json`, `csv` or `markdown` file. The export is `pending` until its file is written (`ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.",
+        "Starts writing the project's evidence as a `json`, `csv` or `markdown` file and answers 202 with the export. Its price is held (`X-Credits-Charged: 0`) and charged once the file is ready, refunded if writing it failed. The export is `pending` until its file is written (`ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.",
+      successDescription: 'The export, pending (or, for a replayed Idempotency-Key, the first response).',
       requestHeaders: idempotencyHeaders(),
       protect: true,
       errorResponses: [...meteredErrors, 404, 409, 422],
@@ -28,8 +30,11 @@ export const createExport = protectedProcedure
       projectId: input.projectId,
       format: input.format,
       idempotencyKey: idempotencyKeyOf(ctx),
+      credits: ctx.credits.hold,
     });
-    // A replay serves the first response: the cached price (nothing) applies.
-    ctx.credits.variant = replayed ? 'cached' : 'fresh';
+    // A new export settles the hold once written (ADR 0019); a replay serves the first response at the cached price (nothing).
+    if (replayed) ctx.credits.variant = 'cached';
+    else ctx.credits.heldByJob = true;
+    markAccepted(ctx);
     return record;
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { playlistSchema, providerParam } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, continuationParam, providerFieldCodes, refreshParam } from '../providers/provider-params';
+import { charged, continuationParam, providerFieldCodes, refreshParam, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const getPlaylist = protectedProcedure
   .meta({
@@ -19,6 +19,7 @@ export const getPlaylist = protectedProcedure
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
+    savedVariant: savedUnlessRefresh,
   })
   .input(
     z.object({
@@ -32,6 +33,6 @@ export const getPlaylist = protectedProcedure
   .query(async ({ ctx, input }) =>
     charged(
       ctx,
-      await ctx.services.provider.playlists.get.query({ playlistId: input.id, continuation: input.continuation, refresh: input.refresh }),
+      await ctx.services.provider.playlists.get.query({ playlistId: input.id, continuation: input.continuation, ...readMode(ctx, input) }),
     ),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchResultSchema } from '@vrs/contracts';
+import { defaultEvidenceSearchLimit, maxEvidenceSearchLimit, searchResultSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -19,8 +19,25 @@ export const searchPrivateEvidence = protectedProcedure
     auth: { scopes: ['data:read', 'account:access'] },
     fieldCodes: { q: { missing: 'QUERY_REQUIRED' } },
   })
-  .input(z.object({ projectId: z.string().min(1), q: z.string().trim().min(1).max(500) }))
+  .input(
+    z.object({
+      projectId: z.string().min(1),
+      q: z.string().trim().min(1).max(500),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(maxEvidenceSearchLimit)
+        .default(defaultEvidenceSearchLimit)
+        .describe(`The most results to answer, best first (default ${defaultEvidenceSearchLimit}, at most ${maxEvidenceSearchLimit}).`),
+    }),
+  )
   .output(searchResultSchema)
   .query(({ ctx, input }) =>
-    ctx.services.research.evidence.search.query({ accountId: ctx.principal.accountId, projectId: input.projectId, q: input.q }),
+    ctx.services.research.evidence.search.query({
+      accountId: ctx.principal.accountId,
+      projectId: input.projectId,
+      q: input.q,
+      limit: input.limit,
+    }),
   );

@@ -43,6 +43,15 @@ export const channelIdParam = () =>
     .regex(/^[^\s/%?#\p{Cc}]+$/u, 'must be a channel id (`UC…`) or a handle (`@name`)')
     .describe('Channel id (`UC…`) or handle (`@name`).');
 
+/** What a provider read asks the provider besides its subject: a refresh, or saved data only (ADR 0019). */
+export function readMode(ctx: GatewayContext, input: { refresh: boolean }) {
+  return { refresh: input.refresh, savedOnly: ctx.credits.savedOnly === true };
+}
+
+/** For `savedVariant`: a read costs the cached price when saved data answers it, unless it asks for a refresh. */
+export const savedUnlessRefresh = (rawInput: Record<string, unknown>): PriceVariant | undefined =>
+  rawInput.refresh === 'true' ? undefined : 'cached';
+
 /**
  * Hands the result on and tells metering which price applies: the cached one when a saved version
  * answered, the fresh one when YouTube did (collections have prices of their own).

@@ -4,11 +4,12 @@ import type { GatewayContext } from '../../context';
 
 /*
  * trpc-to-openapi answers every success 200 unless `responseMeta` names a status, and documents 200.
- * Job-creating operations answer 202 Accepted: the procedure marks its response, `responseMeta`
- * reads the mark, and the document's 200 of those operations becomes 202.
+ * One rule for work that finishes later (ADR 0004): the operations that start it (imports,
+ * exports) answer 202 Accepted with the resource to poll. The procedure marks its response,
+ * `responseMeta` reads the mark, and the document's 200 of those operations becomes 202.
  */
 
-const acceptedOperations = new Set(['createImport']);
+const acceptedOperations = new Set(['createImport', 'createExport', 'checkMonitor', 'createAgentRun']);
 
 /** Called by a procedure whose success means "queued, not done yet". */
 export function markAccepted(ctx: GatewayContext): void {

@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { commentsSchema, defaultNewestCommentsLimit, maxNewestCommentsLimit, providerParam } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
-import { meteredErrors } from '../errors';
-import { charged, continuationParam, providerFieldCodes, queryFlag, refreshParam, videoIdParam } from '../providers/provider-params';
+import { meteredErrors, videoErrors } from '../errors';
+import {
+  charged,
+  continuationParam,
+  providerFieldCodes,
+  queryFlag,
+  readMode,
+  refreshParam,
+  videoIdParam,
+} from '../providers/provider-params';
 
 const newestWithContinuation =
   'continuation pages through the default ranking; a newest-first collection always starts from the newest comment';
+
+const onlyWithNewest = "applies to a newest-first collection only: add newest=true (a page of the default ranking has YouTube's own size)";
 
 export const getVideoComments = protectedProcedure
   .meta({
@@ -16,13 +26,14 @@ export const getVideoComments = protectedProcedure
       tags: ['Videos'],
       summary: 'Video comments',
       description:
-        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached or a page failed. A collection is priced apart from a page.",
+        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page. A video that cannot be read answers as for its metadata (404 `VIDEO_UNAVAILABLE`, 403/451 restrictions).",
       protect: true,
-      errorResponses: [...meteredErrors, 404, 422],
+      errorResponses: [...meteredErrors, ...videoErrors, 422],
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
     reserveVariant: (raw) => (raw.newest === 'true' ? 'collectionFresh' : 'fresh'),
+    savedVariant: (raw) => (raw.refresh === 'true' ? undefined : raw.newest === 'true' ? 'collectionCached' : 'cached'),
   })
   .input(
     z
@@ -37,16 +48,27 @@ export const getVideoComments = protectedProcedure
           .int()
           .min(1)
           .max(maxNewestCommentsLimit)
-          .default(defaultNewestCommentsLimit)
-          .describe('Extension, with `newest=true`: the most comments to collect (replies included).'),
-        replies: queryFlag('Extension, with `newest=true`: also collect the replies of each comment (they count against `limit`).'),
+          .optional()
+          .describe(
+            `Extension, only with \`newest=true\`: the most comments to collect (replies included; default ${defaultNewestCommentsLimit}). A page is YouTube's size, so \`limit\` without \`newest=true\` is a 422.`,
+          ),
+        replies: queryFlag(
+          'Extension, only with `newest=true`: also collect the replies of each comment (they count against `limit`); `replies=true` without it is a 422.',
+        ),
       })
-      .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation }),
+      .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation })
+      .refine((input) => input.newest || input.limit === undefined, { path: ['limit'], message: onlyWithNewest })
+      .refine((input) => input.newest || !input.replies, { path: ['replies'], message: onlyWithNewest }),
   )
   .output(commentsSchema)
   .query(async ({ ctx, input }) => {
     const { comments } = ctx.services.provider;
-    const { id: videoId, refresh } = input;
-    if (!input.newest) return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, refresh }));
-    return charged(ctx, await comments.collectNewest.query({ videoId, limit: input.limit, replies: input.replies, refresh }), 'collection');
+    const videoId = input.id;
+    const mode = readMode(ctx, input);
+    if (!input.newest) return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, ...mode }));
+    return charged(
+      ctx,
+      await comments.collectNewest.query({ videoId, limit: input.limit ?? defaultNewestCommentsLimit, replies: input.replies, ...mode }),
+      'collection',
+    );
   });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { providerParam, videoSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
-import { meteredErrors } from '../errors';
-import { charged, providerFieldCodes, refreshParam, videoIdParam } from '../providers/provider-params';
+import { meteredErrors, videoErrors } from '../errors';
+import { charged, providerFieldCodes, readMode, refreshParam, savedUnlessRefresh, videoIdParam } from '../providers/provider-params';
 
 export const getVideo = protectedProcedure
   .meta({
@@ -13,15 +13,16 @@ export const getVideo = protectedProcedure
       tags: ['Videos'],
       summary: 'Video metadata',
       description:
-        'Normalized metadata: title, description, channel, thumbnails, duration, publish date, view / like / comment counts, keywords, hashtags, live state and the caption tracks available. 404 `VIDEO_UNAVAILABLE` for invalid, unknown or removed videos; 403 `VIDEO_RESTRICTED` (private, age, members-only, Premium, region) with `details.reason` and `details.platformReason`.',
+        'Normalized metadata: title, description, channel, thumbnails, duration, publish date, view / like / comment counts, keywords, hashtags, live state and the caption tracks available. 404 `VIDEO_UNAVAILABLE` for invalid, unknown or removed videos. Restrictions answer their own codes with `details.reason` and YouTube’s words in `details.platformReason`: 403 `VIDEO_AGE_RESTRICTED`, `VIDEO_PRIVATE`, `VIDEO_MEMBERS_ONLY`, `VIDEO_PAID`, `VIDEO_RESTRICTED` (unnamed), 451 `VIDEO_REGION_BLOCKED`.',
       protect: true,
-      errorResponses: [...meteredErrors, 404, 422],
+      errorResponses: [...meteredErrors, ...videoErrors, 422],
     },
     auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
+    savedVariant: savedUnlessRefresh,
   })
   .input(z.object({ provider: providerParam(), id: videoIdParam(), refresh: refreshParam() }))
   .output(videoSchema)
   .query(async ({ ctx, input }) =>
-    charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, refresh: input.refresh })),
+    charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, ...readMode(ctx, input) })),
   );

@@ -23,6 +23,27 @@ describe('caption body parsers', () => {
     ]);
   });
 
+  it('srv3 is read as XML: single-quoted attributes, CDATA, comments, nested formatting; malformed XML is an error', () => {
+    const xml = `<?xml version="1.0" encoding="utf-8" ?><timedtext format='3'><head><ws id="1"/></head><body>
+<!-- <p t="1" d="1">a comment, not a cue</p> -->
+<p t='500' d="500"><![CDATA[Tom & Jerry <3]]></p>
+<p t="2000" d="1000" wp="1"><s ac="0">caf&#233;</s><s t="300"><font color="#fff"> au&nbsp;lait</font></s></p>
+</body></timedtext>`;
+    expect(parseSrv3(xml)).toEqual([
+      { startMs: 500, endMs: 1000, text: 'Tom & Jerry <3', words: undefined },
+      {
+        startMs: 2000,
+        endMs: 3000,
+        text: 'café au lait',
+        words: [
+          { startMs: 2000, text: 'café' },
+          { startMs: 2300, text: 'au lait' },
+        ],
+      },
+    ]);
+    expect(() => parseSrv3('<timedtext><body><p t="0" d="1">unclosed</body></timedtext>')).toThrow(/not well-formed XML/);
+  });
+
   it('json3: skips window events and bare line breaks; word segs only where offsets exist', () => {
     const body = JSON.stringify({
       events: [

@@ -1,20 +1,108 @@
+import { YouTubeError } from '../errors';
 import { playabilityError } from '../playability';
 import type { Upstream } from '../transport/upstream';
 import { newCpn } from './cpn';
 
+type Player = Record<string, unknown>;
+
+interface PlayerClient {
+  /** InnerTube's clientName, as the fake upstream and the logs know it. */
+  name: string;
+  /** False for a client asked only for its verdict: its masked answer carries no caption tracks. */
+  playable: boolean;
+  ask(upstream: Upstream, videoId: string): Promise<Player | undefined>;
+}
+
+const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
+
 /**
- * The player response through the ANDROID client's reel_item_watch, masked to `playerResponse`:
- * the request NewPipe makes today, so it matches the 2026 recordings. Throws the typed error the
- * playability status calls for.
+ * The order mature extractors use (NewPipe, yt-dlp): the mobile app first (captions without a PO
+ * token; the request NewPipe makes today, so it matches the 2026 recordings); on an age gate, the
+ * embedded TV player, which YouTube long let play age-restricted videos to signed-out viewers; last
+ * the web player, masked as NewPipe masks it, whose answer is what a signed-out visitor of the watch
+ * page is told, the most precise wording YouTube gives.
  */
-export async function fetchPlayer(upstream: Upstream, videoId: string): Promise<Record<string, unknown>> {
-  const wrapper = await upstream.raw('/reel/reel_item_watch?$fields=playerResponse', {
-    client: 'ANDROID',
-    playerRequest: { videoId, cpn: newCpn(), contentCheckOk: true, racyCheckOk: true },
-    disablePlayerResponse: false,
-  });
-  const playerResponse = wrapper.playerResponse as Record<string, unknown> | undefined;
-  const error = playabilityError(playerResponse);
-  if (error) throw error;
-  return playerResponse as Record<string, unknown>;
+const playerClients: PlayerClient[] = [
+  {
+    name: 'ANDROID',
+    playable: true,
+    async ask(upstream, videoId) {
+      const wrapper = await upstream.raw('/reel/reel_item_watch?$fields=playerResponse', {
+        client: 'ANDROID',
+        playerRequest: { videoId, cpn: newCpn(), contentCheckOk: true, racyCheckOk: true },
+        disablePlayerResponse: false,
+      });
+      return wrapper.playerResponse as Player | undefined;
+    },
+  },
+  {
+    name: 'TVHTML5_SIMPLY_EMBEDDED_PLAYER',
+    playable: true,
+    ask: (upstream, videoId) =>
+      upstream.raw('/player', {
+        client: 'TV_EMBEDDED',
+        videoId,
+        cpn: newCpn(),
+        contentCheckOk: true,
+        racyCheckOk: true,
+        playbackContext: { contentPlaybackContext: { referer: watchUrl(videoId) } },
+      }),
+  },
+  {
+    name: 'WEB',
+    playable: false,
+    ask: (upstream, videoId) =>
+      upstream.raw('/player?$fields=microformat,playabilityStatus,storyboards,videoDetails', {
+        videoId,
+        contentCheckOk: true,
+        racyCheckOk: true,
+      }),
+  },
+];
+
+/**
+ * A refusal another client may not share: the age gate, a restriction YouTube does not name ("not
+ * available on this device"), or this client's request refused outright (4xx).
+ */
+function anotherClientMayPlay(error: YouTubeError): boolean {
+  if (error.code === 'VIDEO_AGE_RESTRICTED' || error.code === 'VIDEO_RESTRICTED') return true;
+  return error.code === 'UPSTREAM_UNAVAILABLE' && error.reason === 'upstream_error' && !error.transient;
+}
+
+const isRestriction = (error: YouTubeError) => error.code.startsWith('VIDEO_') && error.code !== 'VIDEO_UNAVAILABLE';
+
+/**
+ * The most telling refusal: a restriction (it says the video exists and why it does not play) over
+ * "unavailable" over refused requests. Among restrictions the latest client's: the chain ends with
+ * the web player, whose wording is the most precise ("Sign in to confirm your age", not the TV
+ * embed's "Please sign in"); among the rest the earliest.
+ */
+function verdictOf(refusals: YouTubeError[]): YouTubeError {
+  return refusals.findLast(isRestriction) ?? refusals.find((error) => error.code === 'VIDEO_UNAVAILABLE') ?? (refusals[0] as YouTubeError);
+}
+
+/**
+ * The player response of the first client that plays the video. The first client's answer is final
+ * unless another client may play the video (see `anotherClientMayPlay`); once the chain has started,
+ * later clients' refusals are collected and the most telling one is thrown. Outages (timeouts, 429,
+ * 5xx, the open circuit) end the chain at once: asking more clients would only load a failing upstream.
+ */
+export async function fetchPlayer(upstream: Upstream, videoId: string): Promise<Player> {
+  const refusals: YouTubeError[] = [];
+  for (const client of playerClients) {
+    let player: Player | undefined;
+    try {
+      player = await client.ask(upstream, videoId);
+    } catch (error) {
+      if (!(error instanceof YouTubeError) || !anotherClientMayPlay(error)) throw error;
+      refusals.push(error);
+      continue;
+    }
+    const error = playabilityError(player);
+    if (!error && client.playable) return player as Player;
+    if (!error) continue;
+    if (refusals.length === 0 && !anotherClientMayPlay(error)) throw error;
+    refusals.push(error);
+  }
+  throw verdictOf(refusals);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hoursFromRelativeText } from '@vrs/contracts';
 import { commentsPageSchema, newestCommentsSchema } from '../shapes/comments';
 import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
 
@@ -76,20 +77,19 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     await expect(testClient(fake).getNewestComments('INVALID_ID_', { limit: 10 })).rejects.toMatchObject({ code: 'VIDEO_UNAVAILABLE' });
   });
 
-  it('collects newest first through the recorded "Newest" token and the continuations, completely', async () => {
-    const result = newestCommentsSchema.parse(await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 500 }));
-    expect(result).toMatchObject({
-      complete: true,
-      partial: false,
-      pagesFetched: 3,
-      topLevelCount: 20,
-      replyCount: 0,
-      remainingContinuations: 0,
-      totalCount: 21051,
-      warnings: [],
-    });
-    expect(result.comments[0].isPinned).toBe(true);
+  it('collects newest first through the recorded "Newest" token and every continuation, ordered by time, pinned flagged not leading', async () => {
+    const result = newestCommentsSchema.parse(await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 100 }));
+    expect(result).toMatchObject({ pagesFetched: 3, topLevelCount: 20, replyCount: 0, remainingContinuations: 0, totalCount: 21051 });
     expect(new Set(result.comments.map((c) => c.id)).size).toBe(20);
+    const ages = result.comments.map((c) => hoursFromRelativeText(c.publishedTimeText)!);
+    expect(ages).toEqual([...ages].sort((a, b) => a - b));
+    expect(ages[0]).toBeLessThan(ages.at(-1)!);
+    const pinned = result.comments.findIndex((c) => c.isPinned);
+    expect(pinned).toBeGreaterThan(0);
+    expect(result.comments[pinned].publishedTimeText).toMatch(/^4 years ago/);
+    // Every page YouTube offered was read, yet 20 threads cannot account for the 21,051 it counts.
+    expect(result).toMatchObject({ complete: false, partial: true });
+    expect(result.warnings.join(' ')).toMatch(/ended its comment pages after 20 comments, while it counts 21051/);
   });
 
   it('stops at the bound and says so', async () => {

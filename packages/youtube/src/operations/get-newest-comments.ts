@@ -1,8 +1,8 @@
-import { upstreamError } from '../errors';
 import type { Comment, NewestComments } from '../shapes/comments';
 import type { Upstream } from '../transport/upstream';
 import { commentsSectionToken, fetchReplyPage, fetchThreadPage, totalCountOf, type CommentThreadPage } from './comments-pages';
 import { noCommentsSection } from './get-comments';
+import { outOfTimeOrder, sortNewestFirst, unreachedComments } from './newest-order';
 
 export interface NewestCommentsOptions {
   /** Bound on comments collected (top-level and replies together). */
@@ -15,6 +15,11 @@ export interface NewestCommentsOptions {
  * (Top) page, then the continuations each page carries, until the limit or the end. A failed page
  * ends the walk with what was collected, marked partial, rather than failing the whole call;
  * only a failure before anything was collected is thrown.
+ *
+ * What is returned is ordered by published time, whatever order the pages came in (a pinned
+ * comment is flagged, not leading). `complete` means every page was read AND the threads account
+ * for the platform's total; a video whose sort menu has no "Newest" gets its top comments sorted by
+ * time, marked partial with a warning saying the platform would not sort them.
  */
 export async function getNewestComments(upstream: Upstream, videoId: string, options: NewestCommentsOptions): Promise<NewestComments> {
   const { limit, includeReplies = false } = options;
@@ -27,7 +32,7 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
 
   const sectionToken = await commentsSectionToken(upstream, videoId);
   if (!sectionToken)
-    return summary([], { complete: true, pagesFetched, remaining: 0, totalCount: undefined, warnings: [noCommentsSection] });
+    return summary([], { complete: true, sorted: true, pagesFetched, remaining: 0, totalCount: undefined, warnings: [noCommentsSection] });
 
   const topPage = await fetchThreadPage(upstream, sectionToken);
   pagesFetched += 1;
@@ -35,11 +40,9 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
   const newest = topPage.header?.sort_menu?.sub_menu_items?.find((item) => /newest/i.test(item.title ?? ''));
   const newestToken = (newest?.endpoint.payload as { token?: string } | undefined)?.token;
 
-  if (!newest?.selected && !newestToken) {
-    throw upstreamError('upstream_error', 'The comments header carries no "Newest" sort option', { transient: false });
-  }
+  const platformSortsByTime = Boolean(newest?.selected || newestToken);
   let page: CommentThreadPage | undefined = topPage;
-  if (!newest?.selected) {
+  if (platformSortsByTime && !newest?.selected) {
     page = await fetchThreadPage(upstream, newestToken as string);
     pagesFetched += 1;
   }
@@ -96,11 +99,25 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
     warnings.unshift(`Stopped at the limit of ${limit} comments; ${skippedAtBound} continuation(s) not followed.`);
   }
   const remaining = skippedAtBound + skippedByFailure;
-  return summary(comments, { complete: remaining === 0 && !truncated, pagesFetched, remaining, totalCount, warnings });
+  const unreached = remaining === 0 && !truncated ? unreachedComments(comments, totalCount) : 0;
+  if (unreached > 0) {
+    warnings.push(
+      `YouTube ended its comment pages after ${comments.length} comments, while it counts ${totalCount}: about ${unreached} cannot be reached this way.`,
+    );
+  }
+  if (!platformSortsByTime) {
+    warnings.push(
+      'YouTube offers no newest-first order for these comments: these are its top-ranked ones, sorted here by published time, so newer comments may be missing.',
+    );
+  } else if (outOfTimeOrder(comments)) {
+    warnings.push("YouTube's newest-first pages were not in time order; they are sorted here by published time.");
+  }
+  const complete = remaining === 0 && !truncated && unreached === 0;
+  return summary(sortNewestFirst(comments), { complete, sorted: platformSortsByTime, pagesFetched, remaining, totalCount, warnings });
 
   function summary(
     collected: Comment[],
-    state: { complete: boolean; pagesFetched: number; remaining: number; totalCount?: number; warnings: string[] },
+    state: { complete: boolean; sorted: boolean; pagesFetched: number; remaining: number; totalCount?: number; warnings: string[] },
   ): NewestComments {
     const replyCount = collected.filter((comment) => comment.parentId).length;
     return {
@@ -112,7 +129,7 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
       replyCount,
       remainingContinuations: state.remaining,
       ...(state.totalCount !== undefined ? { totalCount: state.totalCount } : {}),
-      partial: !state.complete,
+      partial: !state.complete || !state.sorted,
       warnings: state.warnings,
     };
   }

@@ -73,10 +73,11 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('getTranscript over the recorded 
     });
   });
 
-  it('reports a live stream without captions as TRANSCRIPT_UNAVAILABLE', async () => {
+  it('reports a live stream still broadcasting as VIDEO_LIVE_NOT_ENDED, not as a video without captions', async () => {
     await expect(testClient(fake).getTranscript('X4VbdwhkE10')).rejects.toMatchObject({
-      code: 'TRANSCRIPT_UNAVAILABLE',
-      reason: 'no_captions',
+      code: 'VIDEO_LIVE_NOT_ENDED',
+      reason: 'live_not_ended',
+      transient: false,
     });
   });
 
@@ -95,7 +96,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('getTranscript over the recorded 
   });
 
   it('surfaces the restriction of the player instead of a transcript', async () => {
-    await expect(testClient(fake).getTranscript('8VajtrESJzA')).rejects.toMatchObject({ code: 'VIDEO_RESTRICTED', reason: 'private' });
+    await expect(testClient(fake).getTranscript('8VajtrESJzA')).rejects.toMatchObject({ code: 'VIDEO_PRIVATE', reason: 'private' });
   });
 
   it('reuses the caption URLs of a stored video while they are valid', async () => {

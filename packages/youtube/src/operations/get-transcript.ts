@@ -8,6 +8,7 @@ import { upstreamError } from '../errors';
 import type { Transcript, TranscriptWord } from '../shapes/transcript';
 import type { VideoRecord } from '../shapes/video';
 import type { Upstream } from '../transport/upstream';
+import { liveNotEndedError } from '../playability';
 import { fetchPlayer } from './fetch-player';
 
 export type CaptionFormat = 'srv3' | 'json3';
@@ -27,6 +28,7 @@ export interface TranscriptOptions {
 const expiryMarginMs = 60_000;
 
 function stillValid(video: VideoRecord | undefined, now: number): video is VideoRecord {
+  if (video?.isLive || video?.isUpcoming) return false;
   const urls = Object.values(video?.internal.captionBaseUrls ?? {});
   if (urls.length === 0) return false;
   return urls.every((url) => {
@@ -41,6 +43,8 @@ async function catalogFor(upstream: Upstream, videoId: string, options: Transcri
     return { tracks: captionTracks, baseUrls: internal.captionBaseUrls, translationLanguages: internal.translationLanguages };
   }
   const player = await fetchPlayer(upstream, videoId);
+  const live = liveNotEndedError(player);
+  if (live) throw live;
   return captionCatalog(Parser.parseResponse(player).captions?.as(YTNodes.PlayerCaptionsTracklist));
 }
 

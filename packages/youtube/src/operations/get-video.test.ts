@@ -48,11 +48,11 @@ describe.skipIf(!hasRecorded)('getVideo over the recordings', () => {
   const errorCases: [string, string, string, string | RegExp][] = [
     ['INVALID_ID_', 'VIDEO_UNAVAILABLE', 'not_found', /empty player response/],
     ['don-t-exist', 'VIDEO_UNAVAILABLE', 'not_found', /empty player response/],
-    ['8VajtrESJzA', 'VIDEO_RESTRICTED', 'private', 'This video is private'],
-    ['ayI2iBwGdxw', 'VIDEO_RESTRICTED', 'members_only', /members/],
-    ['sMJ8bRN2dak', 'VIDEO_RESTRICTED', 'premium', /Music Premium/],
-    ['_PL2HJKxnOM', 'VIDEO_RESTRICTED', 'region', /country/],
-    ['Njp5uhTorCo', 'VIDEO_RESTRICTED', 'age', /inappropriate/],
+    ['8VajtrESJzA', 'VIDEO_PRIVATE', 'private', 'This video is private'],
+    ['ayI2iBwGdxw', 'VIDEO_MEMBERS_ONLY', 'members_only', /members/],
+    ['sMJ8bRN2dak', 'VIDEO_PAID', 'premium', /Music Premium/],
+    ['_PL2HJKxnOM', 'VIDEO_REGION_BLOCKED', 'region', /country/],
+    ['Njp5uhTorCo', 'VIDEO_AGE_RESTRICTED', 'age', /inappropriate/],
   ];
   it.each(errorCases)('maps the recorded player of %s to %s / %s', async (id, code, reason, platformReason) => {
     const error = await testClient(fake)

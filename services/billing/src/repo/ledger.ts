@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
 import { newLedgerId } from './ids';
 
 /** One append-only ledger line; its amount is the signed change it made to the balance. */
@@ -17,7 +17,7 @@ function toEntry({ _id, accountId: _accountId, ...entry }: LedgerDoc): LedgerEnt
 export function createLedgerRepo(store: Store) {
   const ledger = store.collection<LedgerDoc>('ledger');
   return {
-    createIndexes: () => ledger.createIndexes([{ key: { accountId: 1, _id: -1 }, name: 'account_newest_first' }]),
+    createIndexes: () => ledger.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first_by_time' }]),
 
     append: async (entry: NewLedgerEntry): Promise<LedgerEntry> => {
       const now = Date.now();
@@ -26,17 +26,8 @@ export function createLedgerRepo(store: Store) {
       return toEntry(doc);
     },
 
-    /**
-     * Newest first, Stripe-style: `startingAfter` is the id of the last entry the caller has seen.
-     * Ids sort by time, so the cursor is a plain range bound; one extra row tells whether more exist.
-     */
-    page: async (accountId: string, limit: number, startingAfter?: string) => {
-      const docs = await ledger.find(
-        { accountId, ...(startingAfter ? { _id: { $lt: startingAfter } } : {}) },
-        { sort: { _id: -1 }, limit: limit + 1 },
-      );
-      return { entries: docs.slice(0, limit).map(toEntry), hasMore: docs.length > limit };
-    },
+    /** Newest first (ADR 0020). */
+    page: async (accountId: string, page: PageRequest) => mapPage(await findPage(ledger, 'ledger', { accountId }, page), toEntry),
   };
 }
 

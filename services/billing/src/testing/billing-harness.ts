@@ -46,12 +46,12 @@ export type BillingHarness = Awaited<ReturnType<typeof startBilling>>;
 /** Every ledger entry of an account, newest first, read through `ledger.list` page by page. */
 export async function allLedgerEntries(call: BillingHarness['call'], accountId: string) {
   const entries = [];
-  let startingAfter: string | undefined;
+  let cursor: string | undefined;
   for (;;) {
-    const page = await call.ledger.list({ accountId, limit: 100, startingAfter });
-    entries.push(...page.entries);
-    if (!page.hasMore) return entries;
-    startingAfter = page.entries.at(-1)!.id;
+    const page = await call.ledger.list({ accountId, limit: 100, cursor });
+    entries.push(...page.data);
+    if (page.nextCursor === null) return entries;
+    cursor = page.nextCursor;
   }
 }
 

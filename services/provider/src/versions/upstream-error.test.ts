@@ -7,17 +7,17 @@ describe('upstream errors', () => {
   it("keep the code, say which case it was in YouTube's own words, and whether a retry may help", () => {
     const error = toAppError(
       new YouTubeError({
-        code: 'VIDEO_RESTRICTED',
+        code: 'VIDEO_PRIVATE',
         reason: 'private',
         platformReason: 'This video is private',
-        message: 'The video is restricted: This video is private',
+        message: 'The video is private.',
       }),
     );
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({
-      code: 'VIDEO_RESTRICTED',
+      code: 'VIDEO_PRIVATE',
       status: 403,
-      message: 'The video is restricted: This video is private',
+      message: 'The video is private.',
       details: { reason: 'private', platformReason: 'This video is private', retryable: false },
     });
   });
@@ -44,6 +44,17 @@ describe('upstream errors', () => {
       message: 'YouTube is rate-limiting our requests; retry later.',
       details: { retryable: true },
     });
+  });
+
+  it('answer each restriction with its own status: 451 for a region block, 409 for a live stream not ended', () => {
+    const regionBlocked = new YouTubeError({
+      code: 'VIDEO_REGION_BLOCKED',
+      reason: 'region',
+      message: 'The video is not available in the region.',
+    });
+    expect(toAppError(regionBlocked)).toMatchObject({ code: 'VIDEO_REGION_BLOCKED', status: 451 });
+    const live = new YouTubeError({ code: 'VIDEO_LIVE_NOT_ENDED', reason: 'live_not_ended', message: 'The live stream has not ended.' });
+    expect(toAppError(live)).toMatchObject({ code: 'VIDEO_LIVE_NOT_ENDED', status: 409, details: { retryable: false } });
   });
 
   it('leave other errors alone', () => {

@@ -46,6 +46,24 @@ describe('versioned reads', () => {
     expect(fetches).toBe(1);
   });
 
+  it('a saved-only read answers the saved version, and with nothing saved fails without asking YouTube (ADR 0019)', async () => {
+    const savedOnly = () =>
+      reads.read({
+        kind: 'video',
+        key: 'abc',
+        refresh: false,
+        savedOnly: true,
+        fetch: async () => ({ n: ++fetches }),
+        event: providerVideoFetched,
+        eventData: () => ({ videoId: 'abc' }),
+      });
+    await expect(savedOnly()).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    expect(fetches).toBe(0);
+    const first = await read(false);
+    expect(await savedOnly()).toEqual({ version: first.version, cached: true });
+    expect(fetches).toBe(1);
+  });
+
   it('saves a refresh as a new version, newer than the last, and serves it from then on', async () => {
     const first = await read(false);
     const refreshed = await read(true);

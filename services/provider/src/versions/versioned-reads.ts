@@ -1,6 +1,6 @@
 import type { EventBus } from '@vrs/bus';
 import type { EventData, EventDefinition } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import { AppError, type Logger } from '@vrs/kit';
 import type { VersionDoc, VersionKind, VersionsRepo } from '../repo/versions-repo';
 import { toAppError } from './upstream-error';
 
@@ -11,6 +11,8 @@ export interface VersionedRead<T, E extends EventDefinition> {
   key: string;
   /** Fetch from YouTube even when a version is saved. */
   refresh: boolean;
+  /** Answer only from a saved version (the caller can pay only the cached price); never fetch. */
+  savedOnly?: boolean;
   fetch: () => Promise<T>;
   /** Announced after each fetch; the helper adds provider, versionId and fetchedAt. */
   event: E;
@@ -35,6 +37,7 @@ export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventB
       if (!spec.refresh) {
         const saved = await versions.latest<T>(spec.kind, spec.key);
         if (saved) return { version: saved, cached: true };
+        if (spec.savedOnly) throw new AppError('INSUFFICIENT_CREDITS', 'Nothing saved answers this read, and fetching it costs more.');
       }
       let data: T;
       try {

@@ -1,7 +1,9 @@
 import type { researchImportRequested } from '@vrs/contracts';
 import type { EventBus, EventHandler } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
+import type { BillingClient } from '../billing-client';
 import { importVideo } from '../imports/import-video';
+import { settleJobCredits } from '../credits/settle-held-credits';
 import { resolveVideos } from '../imports/resolve-videos';
 import type { EvidenceRepo } from '../repo/evidence-repo';
 import { activeJobStatuses, type JobsRepo } from '../repo/jobs-repo';
@@ -14,6 +16,8 @@ export interface RunImportJobDeps {
   evidence: EvidenceRepo;
   bus: EventBus;
   provider: ProviderClient;
+  /** Settles the credits held for a job once it ends. */
+  billing: BillingClient;
   logger: Logger;
   /** True once the service is stopping: the job is handed back between videos instead of holding up the shutdown. */
   stopping: () => boolean;
@@ -27,9 +31,22 @@ export interface RunImportJobDeps {
  * before each video.
  */
 export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<typeof researchImportRequested> {
+  const { jobs, logger } = deps;
+  const run = runImportJob(deps);
+  return async (event) => {
+    await run(event.data.jobId);
+    // Whichever way the job ended (here, by a cancel, or on an earlier delivery whose settle was lost).
+    const ended = await jobs.findById(event.data.jobId);
+    if (!ended) return;
+    const outcome = await settleJobCredits(deps.billing, ended);
+    if (outcome)
+      logger.info({ jobId: ended._id, credits: outcome, reservationId: ended.credits?.reservationId }, 'import job credits settled');
+  };
+}
+
+function runImportJob(deps: RunImportJobDeps) {
   const { jobs, projects, logger } = deps;
-  return async ({ data }) => {
-    const { jobId } = data;
+  return async (jobId: string) => {
     let job = await jobs.findById(jobId);
     if (!job) {
       logger.warn({ jobId }, 'import requested for a job this store does not have; acknowledged');
@@ -71,7 +88,9 @@ export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<
       if (outcome.error) logger.warn({ jobId, videoId, code: outcome.error.code }, 'video not imported');
       else logger.info({ jobId, videoId, evidence: outcome.evidenceCount }, 'video imported');
     }
-    const finished = (await jobs.findById(jobId))!;
+    const finished = await jobs.findById(jobId);
+    // Deleted with its project meanwhile: nothing is left to finish.
+    if (!finished) return;
     const allFailed = finished.videos.length > 0 && finished.videos.every((video) => video.status === 'failed');
     await jobs.finish(jobId, allFailed ? 'failed' : 'completed');
     logger.info({ jobId, videos: finished.videos.length }, 'import job finished');

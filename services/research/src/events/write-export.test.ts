@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '@vrs/kit';
 import { createEvidenceRepo } from '../repo/evidence-repo';
 import { createExportsRepo } from '../repo/exports-repo';
-import { createHarness, failureOf, newAccountId, type Harness } from '../testing/research-harness';
+import { createHarness, failureOf, newAccountId, noBilling, type Harness } from '../testing/research-harness';
 import { createWriteExportHandler } from './write-export';
 
 describe('writing an export', () => {
@@ -22,6 +22,7 @@ describe('writing an export', () => {
     const handler = createWriteExportHandler({
       exports: exportsRepo,
       evidence: createEvidenceRepo(h.store),
+      billing: noBilling,
       logger: createLogger('test'),
       pageSize: 4,
       chunkChars: 300,

@@ -1,6 +1,8 @@
 import type { researchExportRequested } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
+import type { BillingClient } from '../billing-client';
+import { settleExportCredits } from '../credits/settle-held-credits';
 import { exportFormatters } from '../exports/export-formats';
 import type { EvidenceRepo } from '../repo/evidence-repo';
 import type { ExportsRepo } from '../repo/exports-repo';
@@ -8,6 +10,8 @@ import type { ExportsRepo } from '../repo/exports-repo';
 export interface WriteExportDeps {
   exports: ExportsRepo;
   evidence: EvidenceRepo;
+  /** Settles the credits held for an export once it is ready or failed. */
+  billing: BillingClient;
   logger: Logger;
   /** Evidence read per store query. */
   pageSize?: number;
@@ -21,9 +25,23 @@ export interface WriteExportDeps {
  * clears what was written and starts again; a ready or failed export is left alone.
  */
 export function createWriteExportHandler(deps: WriteExportDeps): EventHandler<typeof researchExportRequested> {
-  const { exports, evidence, logger, pageSize = 500, chunkChars = 256 * 1024 } = deps;
+  const { exports, logger } = deps;
+  const write = writeExport(deps);
   return async ({ data }) => {
-    const record = await exports.findById(data.exportId);
+    await write(data.exportId);
+    // Ready or failed, here or on an earlier delivery whose settle was lost.
+    const ended = await exports.findById(data.exportId);
+    if (!ended) return;
+    const outcome = await settleExportCredits(deps.billing, ended);
+    if (outcome)
+      logger.info({ exportId: ended._id, credits: outcome, reservationId: ended.credits?.reservationId }, 'export credits settled');
+  };
+}
+
+function writeExport(deps: WriteExportDeps) {
+  const { exports, evidence, logger, pageSize = 500, chunkChars = 256 * 1024 } = deps;
+  return async (exportId: string) => {
+    const record = await exports.findById(exportId);
     if (record?.status !== 'pending') return;
     const formatter = exportFormatters[record.format];
     await exports.clearChunks(record._id);

@@ -1,8 +1,11 @@
 import { researchEvidenceAdded, type ImportInclude, type Video } from '@vrs/contracts';
 import type { EventBus } from '@vrs/bus';
 import type { EvidenceRepo, ImportedEvidenceItem } from '../repo/evidence-repo';
+import type { ProjectsRepo } from '../repo/projects-repo';
+import { resetProjectIndex } from '../search/index-project-evidence';
 import type { JobError } from '../repo/jobs-repo';
 import { providerFailureOf, type ProviderClient } from '../provider-client';
+import { chunkDescription } from './description-chunks';
 import { chunkTranscript } from './transcript-chunks';
 
 /** Top comments taken from the first page; the rest of a thread is rarely evidence. */
@@ -11,6 +14,7 @@ const maxComments = 20;
 export interface ImportVideoDeps {
   provider: ProviderClient;
   evidence: EvidenceRepo;
+  projects: ProjectsRepo;
   bus: EventBus;
 }
 
@@ -22,19 +26,22 @@ export interface VideoImport {
 }
 
 /** The unit each evidence item stands for; unique within a project, so a re-import updates in place. */
-export const videoSourceKey = (videoId: string, unit: 'metadata' | `transcript:${number}` | `comment:${string}`) =>
-  `youtube:video:${videoId}:${unit}`;
+export const videoSourceKey = (
+  videoId: string,
+  unit: 'metadata' | `description:${number}` | `transcript:${number}` | `comment:${string}`,
+) => `youtube:video:${videoId}:${unit}`;
 
+/** What the video is and whose: the description comes apart, in chunks, without its boilerplate. */
 function metadataText(video: Video): string {
-  return [video.title, `Channel: ${video.channel.name}`, video.description]
+  return [video.title, `Channel: ${video.channel.name}`]
     .filter((part) => part.trim())
     .join('\n')
     .slice(0, 20_000);
 }
 
 /**
- * Imports one video into a project: its metadata, transcript chunks and top comments, as the
- * request includes them. A missing transcript or comments section is a warning, not a failure; a
+ * Imports one video into a project: its metadata (title and channel, and the description's
+ * evidence in chunks), transcript chunks and top comments, as the request includes them. A missing transcript or comments section is a warning, not a failure; a
  * video that cannot be read at all is the job's error for that video.
  */
 export async function importVideo(
@@ -53,7 +60,12 @@ export async function importVideo(
   }
   const base = { provider: 'youtube' as const, entityId: videoId };
   const items: ImportedEvidenceItem[] = [];
-  if (include.metadata) items.push({ ...base, text: metadataText(video), sourceKey: videoSourceKey(videoId, 'metadata') });
+  if (include.metadata) {
+    items.push({ ...base, text: metadataText(video), sourceKey: videoSourceKey(videoId, 'metadata') });
+    chunkDescription(video.description).forEach((text, n) => {
+      items.push({ ...base, text, sourceKey: videoSourceKey(videoId, `description:${n}`) });
+    });
+  }
   if (include.transcript) {
     try {
       const { result } = await provider.transcripts.get.query({ videoId, detail: 'segments' });
@@ -86,5 +98,11 @@ export async function importVideo(
   // Two segments starting at the same millisecond would name one unit twice; the later one wins.
   const docs = await evidence.add(target.projectId, [...new Map(items.map((item) => [item.sourceKey, item])).values()]);
   await bus.publish(researchEvidenceAdded, { ...target, evidenceIds: docs.map((doc) => doc._id) });
+  if (include.metadata) {
+    // A description edited since the last import may now make fewer chunks: the extra ones go.
+    const descriptionKeys = items.flatMap((item) => (item.sourceKey?.includes(':description:') ? [item.sourceKey] : []));
+    const stale = await evidence.deleteStaleUnits(target.projectId, `youtube:video:${videoId}:description:`, descriptionKeys);
+    if (stale > 0) await resetProjectIndex(deps, target.projectId);
+  }
   return { evidenceCount: docs.length, warnings };
 }

@@ -1,5 +1,5 @@
 import type { Comparison } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ComparisonDoc extends Omit<Comparison, 'id'> {
@@ -24,6 +24,9 @@ export function createComparisonsRepo(store: Store) {
 
     /** Found only for its owner: another account's comparison and an unknown one look the same. */
     findOwned: (accountId: string, comparisonId: string) => comparisons.findOne({ _id: comparisonId, accountId }),
+
+    /** A page of the account's comparisons, newest first (ADR 0020). */
+    pageOwned: (accountId: string, page: PageRequest) => findPage(comparisons, 'comparisons', { accountId }, page),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
-import { DuplicateKeyError, type Store } from '@vrs/store';
+import { DuplicateKeyError, findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
@@ -75,6 +75,7 @@ export function createEvidenceRepo(store: Store) {
         },
         { key: { projectId: 1, indexedVersion: 1 }, name: 'project_indexed_version' },
         { key: { projectId: 1, _id: 1 }, name: 'project_id_order' },
+        { key: { projectId: 1, createdAt: -1, _id: -1 }, name: 'project_newest_first' },
       ]),
 
     /** Stores items in request order; an item with a known sourceKey updates the existing document. */
@@ -105,6 +106,51 @@ export function createEvidenceRepo(store: Store) {
     async markAllIndexed(projectId: string, version: number): Promise<number> {
       const result = await evidence.updateMany({ projectId }, { $max: { indexedVersion: version } });
       return result.matchedCount;
+    },
+
+    /** A page of the project's evidence, newest first (ADR 0020). */
+    page: (projectId: string, page: PageRequest) => findPage(evidence, 'evidence', { projectId }, page),
+
+    findInProject: (projectId: string, evidenceId: string) => evidence.findOne({ _id: evidenceId, projectId }),
+
+    /**
+     * Changes an item in place; `null` removes an optional field. Its id, sourceKey and createdAt stay.
+     * Null when the project holds no such item.
+     */
+    async update(
+      projectId: string,
+      evidenceId: string,
+      changes: { text?: string; entityId?: string | null; startMs?: number | null },
+    ): Promise<EvidenceDoc | null> {
+      const $set: Record<string, unknown> = { updatedAt: new Date().toISOString() };
+      const $unset: Record<string, ''> = {};
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === null) $unset[field] = '';
+        else if (value !== undefined) $set[field] = value;
+      }
+      return evidence.findOneAndUpdate(
+        { _id: evidenceId, projectId },
+        { $set, ...(Object.keys($unset).length > 0 && { $unset }) },
+        { returnDocument: 'after' },
+      );
+    },
+
+    async deleteOne(projectId: string, evidenceId: string): Promise<boolean> {
+      return (await evidence.deleteOne({ _id: evidenceId, projectId })).deletedCount === 1;
+    },
+
+    /**
+     * Removes the project's items whose sourceKey starts with `prefix` but is not in `keep`: units a
+     * source no longer has (a description re-imported into fewer chunks). Returns how many went.
+     */
+    async deleteStaleUnits(projectId: string, prefix: string, keep: string[]): Promise<number> {
+      const startsWith = `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      return (await evidence.deleteMany({ projectId, sourceKey: { $regex: startsWith, $nin: keep } })).deletedCount;
+    },
+
+    /** Removes every item of the project; returns how many there were. */
+    async deleteAll(projectId: string): Promise<number> {
+      return (await evidence.deleteMany({ projectId })).deletedCount;
     },
 
     /** One page of a project's evidence in id order, after `afterId`: exports walk a project with it. */

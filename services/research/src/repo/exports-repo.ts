@@ -1,5 +1,5 @@
-import type { Export } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import type { CreditHold, Export } from '@vrs/contracts';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ExportDoc extends Omit<Export, 'id'> {
@@ -9,6 +9,8 @@ export interface ExportDoc extends Omit<Export, 'id'> {
   projectName: string;
   /** Chunks of the file, numbered from 0, once ready. */
   chunkCount?: number;
+  /** Credits the gateway held for this export, settled once it is ready or failed (ADR 0019). */
+  credits?: CreditHold;
 }
 
 /**
@@ -38,7 +40,7 @@ export function createExportsRepo(store: Store) {
         chunks.createIndexes([{ key: { exportId: 1, seq: 1 }, name: 'export_seq_unique', unique: true }]),
       ]),
 
-    async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format'>): Promise<ExportDoc> {
+    async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format' | 'credits'>): Promise<ExportDoc> {
       const createdAt = now();
       const doc: ExportDoc = { _id: newExportId(), ...fields, status: 'pending', createdAt, updatedAt: createdAt };
       await exports.insertOne(doc);
@@ -47,6 +49,24 @@ export function createExportsRepo(store: Store) {
 
     findOwned: (accountId: string, exportId: string) => exports.findOne({ _id: exportId, accountId }),
     findById: (exportId: string) => exports.findOne({ _id: exportId }),
+
+    /** A page of the account's exports, of one project when given, newest first (ADR 0020). */
+    pageOwned: (accountId: string, projectId: string | undefined, page: PageRequest) =>
+      findPage(exports, 'exports', projectId === undefined ? { accountId } : { accountId, projectId }, page),
+
+    /** The credits still held by the project's exports whose file is not written yet. */
+    async unsettledHoldsOfProject(projectId: string): Promise<CreditHold[]> {
+      const pending = await exports.find({ projectId, status: 'pending' }, { projection: { credits: 1 } });
+      return pending.flatMap((record) => (record.credits ? [record.credits] : []));
+    },
+
+    /** Removes the project's exports and their files; returns how many exports there were. */
+    async deleteAllOfProject(projectId: string): Promise<number> {
+      const ids = (await exports.find({ projectId }, { projection: { _id: 1 } })).map((doc) => doc._id);
+      if (ids.length === 0) return 0;
+      await chunks.deleteMany({ exportId: { $in: ids } });
+      return (await exports.deleteMany({ projectId })).deletedCount;
+    },
 
     /** Forgets a half-written file (a writer that crashed): the rewrite starts from chunk 0. */
     clearChunks: async (exportId: string) => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import type { CreditHold, ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export type JobVideo = z.infer<typeof jobVideoSchema>;
@@ -21,6 +21,8 @@ export interface JobDoc {
   videos: JobVideo[];
   warnings: string[];
   errors: JobError[];
+  /** Credits the gateway held for this job, settled by the job when it ends (ADR 0019). */
+  credits?: CreditHold;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,9 +39,13 @@ export function createJobsRepo(store: Store) {
   const now = () => new Date().toISOString();
 
   return {
-    ensureIndexes: () => jobs.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
+    ensureIndexes: () =>
+      jobs.createIndexes([
+        { key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' },
+        { key: { projectId: 1, createdAt: -1, _id: -1 }, name: 'project_newest_first' },
+      ]),
 
-    async create(fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include'>): Promise<JobDoc> {
+    async create(fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include' | 'credits'>): Promise<JobDoc> {
       const createdAt = now();
       const job: JobDoc = {
         ...fields,
@@ -60,6 +66,20 @@ export function createJobsRepo(store: Store) {
     findOwned: (accountId: string, jobId: string) => jobs.findOne({ _id: jobId, accountId }),
 
     findById: (jobId: string) => jobs.findOne({ _id: jobId }),
+
+    /** A page of the jobs of one of the account's projects, newest first (ADR 0020). */
+    pageOfProject: (accountId: string, projectId: string, page: PageRequest) => findPage(jobs, 'jobs', { accountId, projectId }, page),
+
+    /** The credits still held by the project's queued and running jobs. */
+    async unsettledHoldsOfProject(projectId: string): Promise<CreditHold[]> {
+      const active = await jobs.find({ projectId, status: { $in: activeJobStatuses } }, { projection: { credits: 1 } });
+      return active.flatMap((job) => (job.credits ? [job.credits] : []));
+    },
+
+    /** Removes every job of the project; a running one stops before its next video (it finds no job). */
+    async deleteAllOfProject(projectId: string): Promise<number> {
+      return (await jobs.deleteMany({ projectId })).deletedCount;
+    },
 
     /**
      * Fixes the job's video list and marks it running, unless a previous run already fixed one (a

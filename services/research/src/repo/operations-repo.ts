@@ -1,5 +1,5 @@
 import type { AnswerOperation } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newUuid } from '@vrs/kit';
 
 export interface OperationDoc extends Omit<AnswerOperation, 'id'> {
@@ -22,6 +22,9 @@ export function createOperationsRepo(store: Store) {
 
     /** Found only for its owner: another account's operation and an unknown one look the same. */
     findOwned: (accountId: string, operationId: string) => operations.findOne({ _id: operationId, accountId }),
+
+    /** A page of the account's answers and reports, newest first; plans page in trends with the same cursor (ADR 0020). */
+    pageOwned: (accountId: string, page: PageRequest) => findPage(operations, 'operations', { accountId }, page),
   };
 }
 

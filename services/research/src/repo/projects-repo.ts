@@ -1,4 +1,4 @@
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newUuid } from '@vrs/kit';
 
 export interface ProjectDoc {
@@ -11,11 +11,11 @@ export interface ProjectDoc {
    * Search caches compare themselves against it; it only ever grows.
    */
   indexVersion: number;
-}
-
-export interface ProjectPage {
-  projects: ProjectDoc[];
-  hasMore: boolean;
+  /**
+   * The index version at which evidence was last removed. Marks cannot say "gone", so a cached index
+   * built before this version is dropped and rebuilt from the store instead of brought up to date.
+   */
+  indexResetVersion?: number;
 }
 
 export function createProjectsRepo(store: Store) {
@@ -35,34 +35,30 @@ export function createProjectsRepo(store: Store) {
 
     findById: (projectId: string) => projects.findOne({ _id: projectId }),
 
+    rename: (accountId: string, projectId: string, name: string) =>
+      projects.findOneAndUpdate({ _id: projectId, accountId }, { $set: { name } }, { returnDocument: 'after' }),
+
+    async deleteOwned(accountId: string, projectId: string): Promise<boolean> {
+      return (await projects.deleteOne({ _id: projectId, accountId })).deletedCount === 1;
+    },
+
     /** Every project's id, oldest first: what an operator's full reindex walks. */
     async allIds(): Promise<string[]> {
       const docs = await projects.find({}, { sort: { createdAt: 1, _id: 1 }, projection: { _id: 1 } });
       return docs.map((doc) => doc._id);
     },
 
-    /**
-     * Newest first. `(createdAt, _id)` is the sort key, so projects created in the same millisecond
-     * still page without skipping or repeating; `after` is the last project of the previous page.
-     */
-    async listOwned(accountId: string, limit: number, after?: ProjectDoc): Promise<ProjectPage> {
-      const filter = after
-        ? {
-            accountId,
-            $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after._id } }],
-          }
-        : { accountId };
-      // One extra document answers `hasMore` without a count.
-      const page = await projects.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: limit + 1 });
-      return { projects: page.slice(0, limit), hasMore: page.length > limit };
-    },
+    /** Newest first (ADR 0020). */
+    listOwned: (accountId: string, page: PageRequest) => findPage(projects, 'projects', { accountId }, page),
 
     /**
      * Compare-and-set: moves the version from `from` to `from + 1` only if nobody moved it since it
      * was read. False means another indexer won that version and the caller must retry with a new one.
+     * `reset` (evidence was removed) also makes caches built before the new version rebuild.
      */
-    async advanceIndexVersion(projectId: string, from: number): Promise<boolean> {
-      const result = await projects.updateOne({ _id: projectId, indexVersion: from }, { $set: { indexVersion: from + 1 } });
+    async advanceIndexVersion(projectId: string, from: number, options: { reset?: boolean } = {}): Promise<boolean> {
+      const $set = options.reset ? { indexVersion: from + 1, indexResetVersion: from + 1 } : { indexVersion: from + 1 };
+      const result = await projects.updateOne({ _id: projectId, indexVersion: from }, { $set });
       return result.modifiedCount === 1;
     },
   };

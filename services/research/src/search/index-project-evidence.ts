@@ -35,3 +35,18 @@ export async function indexProjectEvidence(
   }
   throw new Error(`indexing evidence of project ${projectId} lost ${maxAttempts} version races`);
 }
+
+/**
+ * Makes a removal visible to every replica: call it after the documents are deleted. It moves the
+ * project to a new index version marked as a reset, so each cached index built before it is
+ * rebuilt from the store on its next search (a mark can say "changed", never "gone"). Removals are
+ * rare and a rebuild is one read of the project's evidence. Throws after `maxAttempts` lost races.
+ */
+export async function resetProjectIndex(repos: { projects: ProjectsRepo }, projectId: string, maxAttempts = 20): Promise<void> {
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    const project = await repos.projects.findById(projectId);
+    if (!project) return;
+    if (await repos.projects.advanceIndexVersion(projectId, project.indexVersion, { reset: true })) return;
+  }
+  throw new Error(`resetting the index of project ${projectId} lost ${maxAttempts} version races`);
+}

@@ -8,6 +8,7 @@ import { openStore, type Store } from '@vrs/store';
 import { openTestBus } from '@vrs/testing/test-bus';
 import type { TRPCError } from '@trpc/server';
 import { createResearchModule, type ResearchModuleOptions } from '../module';
+import type { BillingClient } from '../billing-client';
 import type { ProviderClient } from '../provider-client';
 
 export { eventually } from '@vrs/testing/api-client';
@@ -22,6 +23,16 @@ const noProvider = new Proxy(
   },
 ) as ProviderClient;
 
+/** Stands in for billing where a test's jobs hold no credits: any call fails loudly. */
+export const noBilling = new Proxy(
+  {},
+  {
+    get: (_target, name) => {
+      throw new Error(`this research test has no billing (it called billing.${String(name)})`);
+    },
+  },
+) as BillingClient;
+
 /** One research service instance, called the way the gateway calls it (full procedure pipeline). */
 export async function startResearch(store: Store, bus: EventBus, search: SearchIndex, options: Partial<ResearchModuleOptions> = {}) {
   const module = await createResearchModule({
@@ -30,6 +41,7 @@ export async function startResearch(store: Store, bus: EventBus, search: SearchI
     search,
     logger: createLogger('research-test'),
     provider: noProvider,
+    billing: noBilling,
     llm: null,
     ...options,
   });

@@ -2,7 +2,10 @@ import type { TrendReport } from '@vrs/contracts';
 
 export interface ConfidenceInput {
   sampleSize: number;
+  /** Read anew through the provider. */
   enrichedVideos: number;
+  /** Scored from their search card after their enrichment failed (counted in `failedEnrichments` too). */
+  searchCardVideos?: number;
   observedVideos: number;
   /** Candidates chosen for the sample whose enrichment failed. */
   failedEnrichments: number;
@@ -24,23 +27,33 @@ export function reportConfidence(input: ConfidenceInput): TrendReport['confidenc
     score -= points;
     reasons.push(reason);
   };
-  if (input.enrichedVideos < smallSampleThreshold) {
+  const fromCards = input.searchCardVideos ?? 0;
+  // Percentiles rest on every scored video, search cards included.
+  const scored = input.enrichedVideos + fromCards;
+  if (scored < smallSampleThreshold) {
     penalize(
-      2 * (smallSampleThreshold - input.enrichedVideos),
-      `Small sample: ${input.enrichedVideos} videos enriched (${smallSampleThreshold} or more give stable percentiles).`,
+      2 * (smallSampleThreshold - scored),
+      `Small sample: ${scored} videos scored (${smallSampleThreshold} or more give stable percentiles).`,
     );
   }
-  const withoutHistory = input.enrichedVideos - input.observedVideos;
-  if (withoutHistory > 0 && input.enrichedVideos > 0) {
+  const withoutHistory = scored - input.observedVideos;
+  if (withoutHistory > 0 && scored > 0) {
     penalize(
-      Math.round((30 * withoutHistory) / input.enrichedVideos),
-      `No earlier snapshot for ${withoutHistory} of ${input.enrichedVideos} videos: lifetime velocity used.`,
+      Math.round((30 * withoutHistory) / scored),
+      `No earlier snapshot for ${withoutHistory} of ${scored} videos: lifetime velocity used.`,
     );
   }
   if (input.failedEnrichments > 0) {
+    const leftOut = input.failedEnrichments - fromCards;
+    const cardNote =
+      fromCards === 0
+        ? ''
+        : leftOut === 0
+          ? ' (all scored from their search card)'
+          : ` (${fromCards} scored from their search card, ${leftOut} left out)`;
     penalize(
       Math.min(30, 10 * input.failedEnrichments),
-      `Enrichment failed for ${input.failedEnrichments} of ${input.sampleSize} sampled videos.`,
+      `Enrichment failed for ${input.failedEnrichments} of ${input.sampleSize} sampled videos${cardNote}.`,
     );
   }
   if (input.channelsWithoutBaseline > 0) {

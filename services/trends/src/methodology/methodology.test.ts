@@ -129,7 +129,7 @@ describe('methodology 3.0 against the worked example', () => {
       score: 64,
       level: 'medium',
       reasons: [
-        'Small sample: 4 videos enriched (12 or more give stable percentiles).',
+        'Small sample: 4 videos scored (12 or more give stable percentiles).',
         'No earlier snapshot for 2 of 4 videos: lifetime velocity used.',
         'No channel baseline for 1 of 4 channels.',
       ],

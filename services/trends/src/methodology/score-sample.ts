@@ -4,10 +4,31 @@ import { percentilesOf, trendBand, trendScore, velocityRanks, videoConfidenceSco
 import { ageHoursAt, channelLift, engagementRate, lifetimeViewsPerHour, observedSignals, type CountsAt } from './signals';
 import { median, round } from './stats';
 
-/** One enriched video of the sample and what is known around it. */
+/** What scoring reads of a video: the provider's record, or the little a search card gives. */
+export type SampledVideo = Pick<
+  Video,
+  | 'id'
+  | 'title'
+  | 'description'
+  | 'channel'
+  | 'thumbnails'
+  | 'durationSeconds'
+  | 'viewCount'
+  | 'likeCount'
+  | 'commentCount'
+  | 'keywords'
+  | 'hashtags'
+> & { meta: Pick<Video['meta'], 'partial'> };
+
+/** One video of the sample and what is known around it. */
 export interface EnrichedVideo {
-  video: Video;
-  /** Exact publish date (ISO); videos without one are left out of the sample before scoring. */
+  video: SampledVideo;
+  /**
+   * `provider`: read anew with exact counts; `search_card`: its enrichment failed, so only the search
+   * card's views, age text, channel and duration are known (likes and comments are not).
+   */
+  source: 'provider' | 'search_card';
+  /** Exact publish date (ISO), or for a search card the date its age text implies. */
   publishDate: string;
   searchRank: number;
   publishedTimeText: string;
@@ -21,12 +42,20 @@ export type ScoredSample = Pick<TrendReport, 'videos' | 'summary' | 'hashtags' |
 
 /** Every per-video formula, the percentiles, the summary and the patterns of methodology 3.0. */
 export function scoreSample(enriched: readonly EnrichedVideo[], now: string, windowDays: number): ScoredSample {
+  // A search card has no likes or comments: its engagement is taken to be the sample's median,
+  // so the unknown neither lifts nor sinks it.
+  const knownEngagement = enriched
+    .filter((item) => item.source === 'provider')
+    .map(({ video }) => engagementRate(video.viewCount ?? 0, video.likeCount ?? 0, video.commentCount ?? 0));
+  const neutralEngagement = median(knownEngagement);
   const measured = enriched.map((item) => {
     const { video } = item;
+    const fromCard = item.source === 'search_card';
     const current: CountsAt = { views: video.viewCount ?? 0, likes: video.likeCount ?? 0, comments: video.commentCount ?? 0, at: now };
     const ageHours = ageHoursAt(item.publishDate, now);
     const viewsPerHour = lifetimeViewsPerHour(current.views, ageHours);
-    const observed = observedSignals(current, item.earlier, item.publishDate);
+    // A card's counts are not the exact ones snapshots keep: no observed rate from them.
+    const observed = fromCard ? null : observedSignals(current, item.earlier, item.publishDate);
     const effectiveViewsPerHour = observed ? Math.max(0, observed.observedViewsPerHour) : viewsPerHour;
     return {
       item,
@@ -35,7 +64,7 @@ export function scoreSample(enriched: readonly EnrichedVideo[], now: string, win
       viewsPerHour,
       observed,
       effectiveViewsPerHour,
-      engagementRate: engagementRate(current.views, current.likes, current.comments),
+      engagementRate: fromCard ? neutralEngagement : engagementRate(current.views, current.likes, current.comments),
       channelLift: channelLift(effectiveViewsPerHour, item.baselineViewsPerHour),
       accelerationPercent: observed?.accelerationPercent ?? 0,
     };
@@ -55,8 +84,9 @@ export function scoreSample(enriched: readonly EnrichedVideo[], now: string, win
       thumbnails: video.thumbnails,
       description: video.description,
       viewCount: m.current.views,
-      signalSource: m.observed ? 'observed' : 'lifetime',
+      signalSource: m.item.source === 'search_card' ? 'search_card' : m.observed ? 'observed' : 'lifetime',
       confidenceScore: videoConfidenceScore({
+        searchCard: m.item.source === 'search_card',
         observed: m.observed !== null,
         hasBaseline: m.item.baselineViewsPerHour !== null,
         partial: video.meta.partial,

@@ -72,16 +72,26 @@ export function velocityRanks(videos: readonly ScoringInput[]): Map<string, numb
 }
 
 /** Why a single video's signals are less certain, and what each costs its confidence score. */
-export const videoConfidencePenalties = { lifetime: 30, noBaseline: 20, partial: 15, young: 15 } as const;
+export const videoConfidencePenalties = { lifetime: 30, noBaseline: 20, partial: 15, young: 15, searchCard: 25 } as const;
 /** Under this age a video's rate swings with every hour. */
 export const youngVideoHours = 6;
 
-export function videoConfidenceScore(video: { observed: boolean; hasBaseline: boolean; partial: boolean; ageHours: number }): number {
+/**
+ * A video scored from its search card pays the lifetime penalty (no history) and its own (age
+ * estimated from display text, no likes or comments) instead of the partial one.
+ */
+export function videoConfidenceScore(video: {
+  searchCard?: boolean;
+  observed: boolean;
+  hasBaseline: boolean;
+  partial: boolean;
+  ageHours: number;
+}): number {
   const p = videoConfidencePenalties;
   const penalty =
     (video.observed ? 0 : p.lifetime) +
     (video.hasBaseline ? 0 : p.noBaseline) +
-    (video.partial ? p.partial : 0) +
+    (video.searchCard ? p.searchCard : video.partial ? p.partial : 0) +
     (video.ageHours < youngVideoHours ? p.young : 0);
   return Math.max(0, 100 - penalty);
 }

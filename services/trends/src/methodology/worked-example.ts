@@ -39,6 +39,7 @@ function video(
 export const exampleVideos: EnrichedVideo[] = [
   {
     video: video('A', 'How to make cold brew in 5 minutes', { views: 48_000, likes: 2_400, comments: 240 }, 45, ['#coldbrew', '#coffee']),
+    source: 'provider',
     publishDate: '2026-01-19T12:00:00.000Z',
     searchRank: 1,
     publishedTimeText: '1 day ago',
@@ -50,6 +51,7 @@ export const exampleVideos: EnrichedVideo[] = [
   },
   {
     video: video('B', 'Cold brew vs iced coffee: which is better?', { views: 108_000, likes: 3_240, comments: 360 }, 600, ['#coldbrew']),
+    source: 'provider',
     publishDate: '2026-01-17T12:00:00.000Z',
     searchRank: 2,
     publishedTimeText: '3 days ago',
@@ -61,6 +63,7 @@ export const exampleVideos: EnrichedVideo[] = [
       '#coldbrew',
       '#recipe',
     ]),
+    source: 'provider',
     publishDate: '2026-01-20T02:00:00.000Z',
     searchRank: 3,
     publishedTimeText: '10 hours ago',
@@ -75,6 +78,7 @@ export const exampleVideos: EnrichedVideo[] = [
       1_800,
       ['#coffee'],
     ),
+    source: 'provider',
     publishDate: '2026-01-06T12:00:00.000Z',
     searchRank: 4,
     publishedTimeText: '2 weeks ago',

@@ -1,10 +1,14 @@
 import type { PlanOperation } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface PlanDoc extends Omit<PlanOperation, 'id'> {
   /** The plan's operationId. */
   _id: string;
   accountId: string;
+}
+
+function toPlan({ _id, accountId: _owner, ...plan }: PlanDoc): PlanOperation {
+  return { id: _id, ...plan };
 }
 
 /** Generated video plans, readable again by their operationId (GET /v1/operations/{id}). */
@@ -21,10 +25,11 @@ export function createPlansRepo(store: Store) {
     /** Found only for its owner: another account's plan and an unknown one look the same. */
     async findOwned(accountId: string, operationId: string): Promise<PlanOperation | null> {
       const doc = await plans.findOne({ _id: operationId, accountId });
-      if (!doc) return null;
-      const { _id, accountId: _owner, ...plan } = doc;
-      return { id: _id, ...plan };
+      return doc && toPlan(doc);
     },
+
+    /** A page of the account's plans, newest first; answers and reports page in research with the same cursor (ADR 0020). */
+    pageOwned: async (accountId: string, page: PageRequest) => mapPage(await findPage(plans, 'operations', { accountId }, page), toPlan),
   };
 }
 

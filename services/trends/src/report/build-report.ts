@@ -15,7 +15,8 @@ export const methodologySummary = [
   'Velocity: views / age in hours (age at least 1 h); with an earlier snapshot (at least 15 min old, within 30 days) observed velocity = view delta / hours between snapshots, and acceleration = (observed − previous) / previous × 100, previous being the rate between the two earlier snapshots or the lifetime rate at the earlier one.',
   "Channel baseline: median views/hour of the channel's recent uploads; lift = effective views/hour / baseline (1 without a baseline). Engagement = (likes + comments) / views.",
   'Percentiles are mid-rank within the sample; trend score = 0.35 velocity + 0.15 freshness + 0.20 channel performance + 0.15 engagement + 0.15 acceleration; bands Breakout ≥ 80, Rising ≥ 60, Steady ≥ 40, else Cooling.',
-  'Confidence starts at 100 and loses points for a small sample, missing history, failed enrichment and missing channel baselines (high ≥ 75, medium ≥ 50, else low).',
+  'A video whose enrichment fails is scored from its search card (views, age text, channel, duration; signalSource search_card, engagement the sample median, 25 confidence points less) rather than dropped.',
+  'Confidence starts at 100 and loses points for a small sample, missing history, failed enrichment, videos scored from search cards and missing channel baselines (high ≥ 75, medium ≥ 50, else low).',
 ].join(' ');
 
 export interface ReportRequest {
@@ -104,28 +105,29 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
 
   const enriched: EnrichedVideo[] = [];
   let failed = 0;
+  let fromCards = 0;
   for (const outcome of videoResults) {
     const { candidate } = outcome;
-    if ('error' in outcome) {
-      failed++;
-      warnings.push(`Video ${candidate.video.id} could not be enriched (${messageOf(outcome.error)}); left out of the sample.`);
+    const id = candidate.video.id;
+    const publishDate = 'error' in outcome ? null : outcome.video.publishDate;
+    if (!('error' in outcome) && publishDate && hoursBetween(publishDate, now) >= 0) {
+      enriched.push(
+        toEnriched(candidate, outcome.video, publishDate, earlier.get(id) ?? [], baselines.get(outcome.video.channel.id) ?? null),
+      );
       continue;
     }
-    const publishDate = outcome.video.publishDate;
-    if (!publishDate || hoursBetween(publishDate, now) < 0) {
-      failed++;
-      warnings.push(`Video ${candidate.video.id} has no usable publish date; left out of the sample.`);
+    failed++;
+    const why = 'error' in outcome ? `could not be enriched (${messageOf(outcome.error)})` : 'has no usable publish date';
+    const card = fromSearchCard(candidate, now, baselines.get(candidate.video.channel.id) ?? null);
+    if (!card) {
+      warnings.push(`Video ${id} ${why}, and its search card gives no view count or age; left out of the sample.`);
       continue;
     }
-    enriched.push(
-      toEnriched(
-        candidate,
-        outcome.video,
-        publishDate,
-        earlier.get(candidate.video.id) ?? [],
-        baselines.get(outcome.video.channel.id) ?? null,
-      ),
+    fromCards++;
+    warnings.push(
+      `Video ${id} ${why}; scored from its search card (views, age text, channel, duration): no likes or comments, age estimated, lower confidence.`,
     );
+    enriched.push(card);
   }
   const channelsWithoutBaseline = [...baselines.values()].filter((baseline) => baseline === null).length;
   if (channelsWithoutBaseline > 0)
@@ -136,19 +138,24 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
   const scored = scoreSample(enriched, now, recencyWindowDays);
   const reportId = newId('trr');
   // Saved after the read above, so a report never measures against its own snapshot.
+  // Only exact counts make history: a search card's are rounded and would fake a rate later.
   await snapshots.save(
     reportId,
-    scored.videos.map((video) => ({
-      videoId: video.id,
-      channelId: video.channel.id,
-      views: video.viewCount,
-      likes: video.likeCount,
-      comments: video.commentCount,
-      at: now,
-    })),
+    scored.videos
+      .filter((video) => video.signalSource !== 'search_card')
+      .map((video) => ({
+        videoId: video.id,
+        channelId: video.channel.id,
+        views: video.viewCount,
+        likes: video.likeCount,
+        comments: video.commentCount,
+        at: now,
+      })),
   );
   const observedVideos = scored.videos.filter((video) => video.signalSource === 'observed').length;
-  const recentVideos = scored.videos.filter((video) => video.ageHours <= recencyWindowDays * 24).length;
+  const recentVideos = scored.videos.filter(
+    (video) => video.signalSource !== 'search_card' && video.ageHours <= recencyWindowDays * 24,
+  ).length;
 
   let insights: TrendReport['insights'];
   if (request.mode === 'ai') {
@@ -166,7 +173,8 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
     methodology: methodologySummary,
     sample: {
       candidateVideos: sample.candidates.length,
-      enrichedVideos: enriched.length,
+      enrichedVideos: enriched.length - fromCards,
+      searchCardVideos: fromCards,
       channels: new Set(enriched.map((item) => item.video.channel.id)).size,
       observedVideos,
       recentCandidates: sample.recentCandidates,
@@ -175,7 +183,8 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
     window: { days: recencyWindowDays, recentCandidatesSampled: sample.recentChosen, recentVideosEnriched: recentVideos },
     confidence: reportConfidence({
       sampleSize: sample.chosen.length,
-      enrichedVideos: enriched.length,
+      enrichedVideos: enriched.length - fromCards,
+      searchCardVideos: fromCards,
       observedVideos,
       failedEnrichments: failed,
       channels: channelIds.length,
@@ -210,9 +219,41 @@ function toEnriched(
   return {
     video,
     publishDate,
+    source: 'provider',
     searchRank: candidate.searchRank,
     publishedTimeText: candidate.video.publishedTimeText,
     earlier,
+    baselineViewsPerHour: baseline,
+  };
+}
+
+/**
+ * A video whose enrichment failed, scored from what its search card says: views, age (its display
+ * text, so the publish date is an estimate), channel, duration. Null when the card lacks views or age.
+ */
+export function fromSearchCard(candidate: Candidate, now: string, baseline: number | null): EnrichedVideo | null {
+  const { video } = candidate;
+  if (video.viewCount === null || candidate.ageHours === null) return null;
+  return {
+    video: {
+      id: video.id,
+      title: video.title,
+      description: '',
+      channel: video.channel,
+      thumbnails: video.thumbnails,
+      durationSeconds: video.durationSeconds ?? 0,
+      viewCount: video.viewCount,
+      likeCount: null,
+      commentCount: null,
+      keywords: [],
+      hashtags: [...new Set(video.title.match(/#[\p{L}\p{N}_]+/gu) ?? [])],
+      meta: { partial: true },
+    },
+    source: 'search_card',
+    publishDate: new Date(Date.parse(now) - candidate.ageHours * 3_600_000).toISOString(),
+    searchRank: candidate.searchRank,
+    publishedTimeText: video.publishedTimeText,
+    earlier: [],
     baselineViewsPerHour: baseline,
   };
 }

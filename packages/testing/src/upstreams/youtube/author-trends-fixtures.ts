@@ -117,7 +117,7 @@ const ownerRuns = (channel: { id: string; name: string }) => ({
 });
 const description = (video: TopicVideo) => `${video.title}. Everything about cold brew coffee.\n\n${video.hashtags.join(' ')}`;
 
-function videoRenderer(video: Omit<TopicVideo, 'channel'> & { channel: { id: string; name: string } }): Json {
+export function videoRenderer(video: Omit<TopicVideo, 'channel'> & { channel: { id: string; name: string } }): Json {
   return {
     videoRenderer: {
       videoId: video.id,

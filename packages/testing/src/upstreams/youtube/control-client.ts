@@ -21,6 +21,8 @@ export function fakeYouTubeControl(url: string) {
     setCounts: (override: CountOverride) => call('POST', 'counts', override),
     select: (id: string) => call('POST', 'select', { id }),
     unselect: (id: string) => call('POST', 'unselect', { id }),
+    useVariant: (name: string) => call('POST', 'variant', { name, on: true }),
+    dropVariant: (name: string) => call('POST', 'variant', { name, on: false }),
     reset: () => call('POST', 'reset'),
     hits: () => call<HitCounts>('GET', 'hits'),
     unmatched: () => call<UnmatchedRequest[]>('GET', 'unmatched'),

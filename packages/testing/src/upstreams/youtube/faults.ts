@@ -26,6 +26,8 @@ export interface FaultRule {
   match?: FaultMatch;
   kind: FaultKind;
   status?: number;
+  /** Sent as `Retry-After` with a `status` fault (a 429 gets 1 unless told otherwise; others none). */
+  retryAfterSeconds?: number;
   delayMs?: number;
   times?: number;
 }
@@ -33,7 +35,7 @@ export interface FaultRule {
 export type FaultDecision =
   | { kind: 'none' }
   | { kind: 'latency'; delayMs: number }
-  | { kind: 'status'; status: number; delayMs: number }
+  | { kind: 'status'; status: number; delayMs: number; retryAfterSeconds?: number }
   | { kind: 'timeout' }
   | { kind: 'empty'; delayMs: number };
 
@@ -85,7 +87,12 @@ export class FaultPlan {
       case 'latency':
         return { kind: 'latency', delayMs };
       case 'status':
-        return { kind: 'status', status: rule.status as number, delayMs };
+        return {
+          kind: 'status',
+          status: rule.status as number,
+          delayMs,
+          retryAfterSeconds: rule.retryAfterSeconds ?? (rule.status === 429 ? 1 : undefined),
+        };
       case 'timeout':
         return { kind: 'timeout' };
       case 'empty':

@@ -16,6 +16,8 @@ export interface Recording {
   contentType: string;
   body: string;
   note?: string;
+  /** An authored or later answer that replaces its group's default only while a test switches it on. */
+  variant?: string;
 }
 
 export interface LoadReport {
@@ -42,6 +44,8 @@ interface ProjectFile {
 
 interface ProjectExchange {
   note?: string;
+  /** Named alternative answer (a later page, an authored change): served only while switched on. */
+  variant?: string;
   request: {
     method?: string;
     url: string;
@@ -157,6 +161,7 @@ function fromProject(id: string, file: string, exchange: ProjectExchange, replay
     contentType: response.headers?.['content-type'] ?? 'application/json; charset=UTF-8',
     body: responseBody,
     note: exchange.note,
+    ...(exchange.variant ? { variant: exchange.variant } : {}),
   };
 }
 

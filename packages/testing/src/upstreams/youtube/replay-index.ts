@@ -14,6 +14,8 @@ export interface ReplayAnswer {
 /**
  * Recordings grouped by what they answer. Within a group (equal endpoint, client, mask and key
  * fields) the most recently recorded one wins, unless a test selected another one of that group.
+ * Variant recordings never win by default: they answer only while selected, one by one or all of
+ * a variant's recordings at once (`selectVariant`), so a page "changes" on a test's command.
  */
 export class ReplayIndex {
   readonly #groups = new Map<string, Recording[]>();
@@ -27,8 +29,28 @@ export class ReplayIndex {
       group.push(recording);
       this.#groups.set(recording.signature, group);
     }
-    // Newest first; ties keep load order (sorted paths) so the choice never depends on the OS.
-    for (const group of this.#groups.values()) group.sort((a, b) => b.recordedAt - a.recordedAt);
+    // Newest first, variants last; ties keep load order (sorted paths) so the choice never depends on the OS.
+    for (const group of this.#groups.values())
+      group.sort((a, b) => Number(!!a.variant) - Number(!!b.variant) || b.recordedAt - a.recordedAt);
+  }
+
+  /** Selects every recording of `variant`; false when no recording has that variant name. */
+  selectVariant(variant: string): boolean {
+    const recordings = this.all().filter((recording) => recording.variant === variant);
+    for (const recording of recordings) this.#selected.set(recording.signature, recording);
+    return recordings.length > 0;
+  }
+
+  /** Undoes `selectVariant`: each group it switched answers with its default again. */
+  unselectVariant(variant: string): boolean {
+    const recordings = this.all().filter((recording) => recording.variant === variant);
+    for (const recording of recordings) this.unselect(recording.id);
+    return recordings.length > 0;
+  }
+
+  #byDefault(signature: string): Recording | undefined {
+    const first = this.#groups.get(signature)?.[0];
+    return first?.variant ? undefined : first;
   }
 
   all(): Recording[] {
@@ -69,9 +91,9 @@ export class ReplayIndex {
     if (exactSelected) return this.#answer(exactSelected);
     const unmaskedSelected = unmaskedSignature ? this.#selected.get(unmaskedSignature) : undefined;
     if (unmaskedSelected) return this.#projected(unmaskedSelected, key.fields as string);
-    const exact = this.#groups.get(exactSignature)?.[0];
+    const exact = this.#byDefault(exactSignature);
     if (exact) return this.#answer(exact);
-    const unmasked = unmaskedSignature ? this.#groups.get(unmaskedSignature)?.[0] : undefined;
+    const unmasked = unmaskedSignature ? this.#byDefault(unmaskedSignature) : undefined;
     return unmasked ? this.#projected(unmasked, key.fields as string) : undefined;
   }
 

@@ -20,6 +20,8 @@ export interface FakeYouTubeOptions {
 export interface HitCounts {
   total: number;
   byEndpoint: Record<string, number>;
+  /** `<endpoint> <clientName>` for InnerTube requests: which clients a fallback chain asked. */
+  byClient: Record<string, number>;
   unmatched: number;
 }
 
@@ -44,6 +46,9 @@ export interface FakeYouTube {
   select(id: string): void;
   /** Undoes `select(id)`: the group answers with its default recording again. */
   unselect(id: string): void;
+  /** Switches every recording of a variant on (a search or channel page "changes"), or off again. */
+  useVariant(name: string): void;
+  dropVariant(name: string): void;
   hits(): HitCounts;
   unmatched(): UnmatchedRequest[];
   recordings(): ReturnType<ReplayIndex['all']>;
@@ -74,14 +79,14 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
   const index = new ReplayIndex(report.recordings);
   const faults = new FaultPlan();
   const counts = new CountOverrides();
-  let hitCounts: HitCounts = { total: 0, byEndpoint: {}, unmatched: 0 };
+  let hitCounts: HitCounts = { total: 0, byEndpoint: {}, byClient: {}, unmatched: 0 };
   let unmatchedLog: UnmatchedRequest[] = [];
 
   const reset = () => {
     faults.reset();
     counts.reset();
     index.clearSelections();
-    hitCounts = { total: 0, byEndpoint: {}, unmatched: 0 };
+    hitCounts = { total: 0, byEndpoint: {}, byClient: {}, unmatched: 0 };
     unmatchedLog = [];
   };
   const select = (id: string) => {
@@ -89,6 +94,13 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
   };
   const unselect = (id: string) => {
     if (!index.unselect(id)) throw new Error(`no recording with id ${id}`);
+  };
+
+  const useVariant = (name: string) => {
+    if (!index.selectVariant(name)) throw new Error(`no recording of variant ${name}`);
+  };
+  const dropVariant = (name: string) => {
+    if (!index.unselectVariant(name)) throw new Error(`no recording of variant ${name}`);
   };
 
   async function control(req: IncomingMessage, res: ServerResponse, route: string): Promise<void> {
@@ -118,15 +130,26 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
       if (!index.unselect(String(input.id))) return sendJson(res, 404, { error: `no recording with id ${String(input.id)}` });
       return sendJson(res, 200, { ok: true });
     }
+    if (req.method === 'POST' && route === 'variant') {
+      const name = String(input.name);
+      const found = input.on === false ? index.unselectVariant(name) : index.selectVariant(name);
+      if (!found) return sendJson(res, 404, { error: `no recording of variant ${name}` });
+      return sendJson(res, 200, { ok: true });
+    }
     if (req.method === 'GET' && route === 'hits') return sendJson(res, 200, hitCounts);
     if (req.method === 'GET' && route === 'unmatched') return sendJson(res, 200, unmatchedLog);
     if (req.method === 'GET' && route === 'recordings') {
       return sendJson(
         res,
         200,
-        index
-          .all()
-          .map(({ id, key, recordedAt, status, note }) => ({ id, ...key, recordedAt: new Date(recordedAt).toISOString(), status, note })),
+        index.all().map(({ id, key, recordedAt, status, note, variant }) => ({
+          id,
+          ...key,
+          recordedAt: new Date(recordedAt).toISOString(),
+          status,
+          note,
+          variant,
+        })),
       );
     }
     sendJson(res, 404, { error: `unknown control route ${req.method} /__control/${route}` });
@@ -148,11 +171,17 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
         error: { code: 400, status: 'INVALID_ARGUMENT', message: `Invalid JSON payload: ${(error as Error).message}` },
       });
     }
+    if (key?.clientName) {
+      const asked = `${endpoint} ${key.clientName}`;
+      hitCounts.byClient[asked] = (hitCounts.byClient[asked] ?? 0) + 1;
+    }
     const fault = faults.decide(key, endpoint);
     if (fault.kind === 'timeout') return; // never answered; close() drops the connection
     if (fault.kind !== 'none' && fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.kind === 'status') {
-      return sendJson(res, fault.status, googleError(fault.status), fault.status === 429 ? { 'retry-after': '1' } : {});
+      const retryAfter: Record<string, string> =
+        fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
+      return sendJson(res, fault.status, googleError(fault.status), retryAfter);
     }
     const answer = key ? index.find(key) : undefined;
     if (!answer) {
@@ -210,6 +239,8 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     setCounts: (override) => counts.set(override),
     select,
     unselect,
+    useVariant,
+    dropVariant,
     hits: () => structuredClone(hitCounts),
     unmatched: () => [...unmatchedLog],
     recordings: () => index.all(),

@@ -174,26 +174,28 @@ describe('insufficient credits', () => {
 });
 
 describe('ledger pages', () => {
-  it('pages newest first with startingAfter, without gaps or repeats', async () => {
+  it('pages newest first with limit and nextCursor, without gaps or repeats', async () => {
     const accountId = await newAccount();
     for (let i = 1; i <= 3; i++) {
       const { reservationId } = await billing.call.credits.reserve({ accountId, amount: i, operation: 'createProject' });
       await billing.call.credits.refund({ reservationId });
     }
-    const all = (await billing.call.ledger.list({ accountId, limit: 100 })).entries;
+    const all = (await billing.call.ledger.list({ accountId, limit: 100 })).data;
     expect(all.map((entry) => entry.kind)).toEqual(['refund', 'reserve', 'refund', 'reserve', 'refund', 'reserve', 'grant']);
     expect(all.map((entry) => entry.amount)).toEqual([3, -3, 2, -2, 1, -1, startingCredits]);
 
     const paged = [];
-    let startingAfter: string | undefined;
-    let hasMore = true;
-    while (hasMore) {
-      const page = await billing.call.ledger.list({ accountId, limit: 2, startingAfter });
-      expect(page.entries.length).toBeLessThanOrEqual(2);
-      paged.push(...page.entries);
-      hasMore = page.hasMore;
-      startingAfter = page.entries.at(-1)?.id;
-    }
+    const hasMores: boolean[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await billing.call.ledger.list({ accountId, limit: 2, cursor });
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      paged.push(...page.data);
+      hasMores.push(page.hasMore);
+      expect(page.nextCursor === null).toBe(!page.hasMore);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(hasMores).toEqual([true, true, true, false]);
     expect(paged).toEqual(all);
   });
 

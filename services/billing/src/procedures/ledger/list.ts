@@ -6,9 +6,9 @@ export function listLedgerEntries({ repo }: BillingDeps) {
   return procedure
     .input(listLedgerInputSchema)
     .output(ledgerPageSchema)
-    .query(async ({ input: { accountId, limit, startingAfter } }) => {
+    .query(async ({ input: { accountId, ...page } }) => {
       // An unknown account is an error, not an empty page, like status.get.
       if (!(await repo.accounts.findById(accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
-      return repo.ledger.page(accountId, limit, startingAfter);
+      return repo.ledger.page(accountId, page);
     });
 }

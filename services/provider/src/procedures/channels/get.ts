@@ -11,6 +11,7 @@ export const getChannel = ({ reads, youtube }: ProviderDeps) =>
       kind: 'channel',
       key: versionKey(channelPart(input.channel)),
       refresh: input.refresh,
+      savedOnly: input.savedOnly,
       fetch: () => youtube.getChannel(input.channel),
       event: providerChannelFetched,
       eventData: (channel) => ({ channelId: channel.id }),

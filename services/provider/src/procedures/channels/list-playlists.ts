@@ -12,6 +12,7 @@ export const listChannelPlaylists = ({ reads, youtube }: ProviderDeps) =>
       kind: 'channelPlaylists',
       key: versionKey(channelPart(channel), sort, continuationPart(continuation)),
       refresh: input.refresh,
+      savedOnly: input.savedOnly,
       fetch: () => youtube.getChannelPlaylists(channel, { sort, continuation }),
       event: providerChannelPlaylistsFetched,
       eventData: (list) => ({ channelId: list.channelId, sort, count: list.playlists.length }),

@@ -18,6 +18,7 @@ export const collectNewestComments = ({ reads, youtube }: ProviderDeps) =>
       kind: 'newestComments',
       key: versionKey(videoId, 'newest', limit, replies ? 'with-replies' : 'top-level'),
       refresh: input.refresh,
+      savedOnly: input.savedOnly,
       fetch: () => youtube.getNewestComments(videoId, { limit, includeReplies: replies }),
       event: providerCommentsFetched,
       eventData: (collection: NewestComments) => ({ videoId, mode: 'newest' as const, count: collection.comments.length }),

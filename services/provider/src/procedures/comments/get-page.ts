@@ -16,6 +16,7 @@ export const getCommentsPage = ({ reads, youtube }: ProviderDeps) =>
       kind: 'comments',
       key: versionKey(videoId, 'top', continuationPart(continuation)),
       refresh: input.refresh,
+      savedOnly: input.savedOnly,
       fetch: () => youtube.getComments(videoId, { continuation }),
       event: providerCommentsFetched,
       eventData: (page: CommentsPage) => ({ videoId, mode: 'page' as const, count: page.comments.length }),

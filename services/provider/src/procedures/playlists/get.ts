@@ -12,6 +12,7 @@ export const getPlaylist = ({ reads, youtube }: ProviderDeps) =>
       kind: 'playlist',
       key: versionKey(playlistId, continuationPart(continuation)),
       refresh: input.refresh,
+      savedOnly: input.savedOnly,
       fetch: () => youtube.getPlaylist(playlistId, { continuation }),
       event: providerPlaylistFetched,
       eventData: (playlist) => ({ playlistId, count: playlist.videos.length }),

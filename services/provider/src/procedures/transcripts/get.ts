@@ -24,6 +24,7 @@ export const getTranscript = ({ reads, versions, youtube }: ProviderDeps) =>
       kind: 'transcript',
       key: versionKey(videoId, lang ?? 'default'),
       refresh: input.refresh,
+      savedOnly: input.savedOnly,
       fetch: async () => {
         // A saved video whose signed caption URLs have not expired saves the player request.
         const video = (await versions.latest<VideoRecord>('video', videoId))?.data;

@@ -17,6 +17,7 @@ export const getVideo = ({ reads, youtube }: ProviderDeps) =>
       kind: 'video',
       key: input.videoId,
       refresh: input.refresh,
+      savedOnly: input.savedOnly,
       fetch: () => youtube.getVideo(input.videoId),
       event: providerVideoFetched,
       eventData: () => ({ videoId: input.videoId }),

@@ -1,9 +1,22 @@
 import { createComparisonInputSchema, type Comparison } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { AppError, procedure } from '@vrs/kit';
 import { channelMetrics, videoMetrics } from '../../comparisons/metrics';
 import { summarizeVideos } from '../../comparisons/summarize-videos';
 import { viaProvider } from '../../provider-client';
 import type { ResearchDeps } from '../../research-deps';
+
+/**
+ * Ids that turned out to name the same thing once resolved (a channel by handle and by id): a
+ * comparison of something with itself is refused, and the gateway refunds it.
+ */
+function refuseDuplicates(given: string[], resolved: string[]): void {
+  const byResolved = new Map<string, string[]>();
+  for (const [index, id] of resolved.entries()) byResolved.set(id, [...(byResolved.get(id) ?? []), given[index]!]);
+  const duplicates = [...byResolved].filter(([, ids]) => ids.length > 1).map(([id, ids]) => ({ id, given: ids }));
+  if (duplicates.length === 0) return;
+  const [first] = duplicates;
+  throw new AppError('DUPLICATE_IDS', `${first!.given.join(' and ')} are the same: ${first!.id}.`, { duplicates });
+}
 
 /**
  * Side-by-side metrics of 2-5 videos (with a cited summary of what they say, when a model is
@@ -17,12 +30,20 @@ export const createComparison = ({ provider, llm, comparisons }: ResearchDeps) =
       const channels = (await Promise.all(ids.map((channel) => viaProvider(provider.channels.get.query({ channel }))))).map(
         ({ result }) => result,
       );
+      refuseDuplicates(
+        ids,
+        channels.map((channel) => channel.id),
+      );
       // What the provider could not get (an empty videos tab) explains empty medians.
       const warnings = channels.flatMap((channel) => channel.meta.warnings.map((warning) => `${channel.id}: ${warning}`));
       return comparisons.save(accountId, { type, channels: channels.map(channelMetrics), warnings });
     }
     const now = Date.now();
     const fetched = await Promise.all(ids.map((videoId) => viaProvider(provider.videos.get.query({ videoId }))));
+    refuseDuplicates(
+      ids,
+      fetched.map(({ result }) => result.id),
+    );
     const videos = fetched.map(({ result }) => videoMetrics(result, now));
     const { summary, warnings } = await summarizeVideos(provider, llm, videos, signal);
     return comparisons.save(accountId, { type, videos, ...(summary ? { summary } : {}), warnings });

@@ -1,11 +1,11 @@
 import { comparisonRefInputSchema, type Comparison } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { ResearchDeps } from '../../research-deps';
+import { toComparison } from './to-comparison';
 
 export const getComparison = ({ comparisons }: ResearchDeps) =>
   procedure.input(comparisonRefInputSchema).query(async ({ input }): Promise<Comparison> => {
     const doc = await comparisons.findOwned(input.accountId, input.comparisonId);
     if (!doc) throw new AppError('COMPARISON_NOT_FOUND');
-    const { _id, accountId: _owner, ...comparison } = doc;
-    return { id: _id, ...comparison };
+    return toComparison(doc);
   });

@@ -1,8 +1,9 @@
 import { addEvidenceInputSchema, researchEvidenceAdded, type StoredEvidence } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
-import type { EvidenceDoc, EvidenceInputItem } from '../../repo/evidence-repo';
+import type { EvidenceInputItem } from '../../repo/evidence-repo';
 import type { ResearchDeps } from '../../research-deps';
 import { requireOwnedProject } from '../projects/require-owned-project';
+import { toStoredEvidence } from './to-stored-evidence';
 
 /**
  * Two items of one request with the same sourceKey would race for one document, and which one wins
@@ -23,10 +24,6 @@ function rejectRepeatedSourceKeys(items: EvidenceInputItem[]): void {
       issues,
     });
   }
-}
-
-function toStoredEvidence({ _id, indexedVersion: _indexedVersion, ...fields }: EvidenceDoc): StoredEvidence {
-  return { id: _id, ...fields };
 }
 
 /**

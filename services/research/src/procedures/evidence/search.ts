@@ -16,5 +16,5 @@ export const searchEvidence = ({ projects, search }: ResearchDeps) =>
     const query = input.q?.trim();
     if (!query) throw new AppError('QUERY_REQUIRED');
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    return { query, results: await search.search(project._id, project.indexVersion, query, input.limit) };
+    return { query, results: await search.search(project._id, project.indexVersion, query, input.limit, project.indexResetVersion) };
   });

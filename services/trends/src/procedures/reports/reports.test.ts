@@ -3,6 +3,7 @@ import { AppError } from '@vrs/kit';
 import { clockControlOf } from '../../config';
 import { createSnapshotsRepo } from '../../repo/snapshots-repo';
 import { startTrends, type TrendsHarness } from '../../testing/trends-harness';
+import { hasRecorded } from '@vrs/testing/youtube-replay';
 
 const now = '2026-01-20T12:00:00.000Z';
 const later = (hours: number) => new Date(Date.parse(now) + hours * 3_600_000).toISOString();
@@ -40,15 +41,47 @@ describe('trends service over an in-process provider, without a model', () => {
     expect(report.warnings.filter((warning) => warning.includes('search'))).toEqual([]);
   });
 
-  it('a failed enrichment leaves the video out, warns and lowers the confidence', async () => {
+  it('a failed enrichment scores the video from its search card, warns and lowers the confidence', async () => {
     await trends.call.clock.set({ now });
     trends.fake.addFault({ match: { videoId: 'coldBrew003' }, kind: 'status', status: 500 });
     const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 20, mode: 'deterministic' });
-    expect(report.videos.map((video) => video.id)).not.toContain('coldBrew003');
-    expect(report.sample.enrichedVideos).toBe(15);
-    expect(report.warnings.some((warning) => warning.startsWith('Video coldBrew003 could not be enriched'))).toBe(true);
-    expect(report.confidence.reasons).toContain('Enrichment failed for 1 of 16 sampled videos.');
+    expect(report.videos).toHaveLength(16);
+    const card = report.videos.find((video) => video.id === 'coldBrew003')!;
+    const enriched = report.videos.filter((video) => video.id !== 'coldBrew003');
+    expect(card).toMatchObject({ signalSource: 'search_card', likeCount: 0, commentCount: 0, description: '' });
+    expect(card.viewCount).toBeGreaterThan(0);
+    expect(card.confidenceScore).toBeLessThan(Math.min(...enriched.map((video) => video.confidenceScore)));
+    expect(enriched.every((video) => video.signalSource === 'lifetime')).toBe(true);
+    expect(report.sample).toMatchObject({ enrichedVideos: 15, searchCardVideos: 1 });
+    expect(report.warnings.find((warning) => warning.startsWith('Video coldBrew003 could not be enriched'))).toMatch(
+      /scored from its search card/,
+    );
+    expect(report.confidence.reasons).toContain('Enrichment failed for 1 of 16 sampled videos (all scored from their search card).');
   });
+
+  it('does not keep a snapshot of a search card: its rounded counts would fake a rate later', async () => {
+    await trends.call.clock.set({ now: later(100) });
+    trends.fake.addFault({ match: { videoId: 'coldBrew004' }, kind: 'status', status: 500 });
+    const before = await trends.store.collection('snapshots').countDocuments({ videoId: 'coldBrew004' });
+    const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 20, mode: 'deterministic' });
+    expect(report.videos.find((video) => video.id === 'coldBrew004')).toMatchObject({ signalSource: 'search_card' });
+    expect(await trends.store.collection('snapshots').countDocuments({ videoId: 'coldBrew004' })).toBe(before);
+  });
+
+  it.skipIf(!hasRecorded)(
+    'the recorded "cirque du soleil" search, whose videos nobody recorded, is scored from its cards (reproduction 8)',
+    async () => {
+      await trends.call.clock.set({ now });
+      const report = await trends.call.reports.generate({ q: 'cirque du soleil', sampleSize: 20, mode: 'deterministic' });
+      // 40 candidates, most from the official channel: the cap of 2 per channel leaves 5 in the sample.
+      expect(report.sample).toMatchObject({ candidateVideos: 40, enrichedVideos: 0, searchCardVideos: 5, observedVideos: 0 });
+      expect(report.videos.map((video) => video.id)).toContain('x-1-gLv3aWs');
+      expect(report.videos).toHaveLength(5);
+      expect(report.videos.every((video) => video.signalSource === 'search_card' && video.viewCount >= 0)).toBe(true);
+      expect(report.confidence.level).toBe('low');
+      expect(report.warnings.filter((warning) => warning.includes('scored from its search card'))).toHaveLength(report.videos.length);
+    },
+  );
 
   it('ai mode without a model returns the report without insights, with a warning', async () => {
     const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 8, mode: 'ai' });

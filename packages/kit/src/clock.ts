@@ -1,6 +1,6 @@
 /**
- * Where the trends service reads the time. Reports compute ages and rates from it, so tests fix it
- * (through the test-only `clock.set` procedure) to get exact figures.
+ * Where a service reads the time (trends reports, monitoring schedules). Tests fix or advance it
+ * through each service's test-only `clock.set` procedure instead of sleeping.
  */
 export interface Clock {
   now(): Date;

@@ -1,0 +1,97 @@
+// bench/agents: time from admission to completion of one agent run (a topic question, deterministic
+// planner: search, then three transcripts side by side) through the whole system in one process,
+// while the fake YouTube upstream adds 50 ms to every request, beside the run's own critical path:
+// its longest chain of dependent tool calls as the run's persisted steps timed them (the search, then
+// the slowest transcript; no model calls without LLM_BASE_URL), and their ratio. Each run gets a fresh
+// system (data dir), so the provider fetches from the upstream instead of serving saved versions.
+// Not a test: it prints figures. Env: BENCH_LATENCY_MS (50), BENCH_RUNS (3).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiClient } from '@vrs/testing/api-client';
+import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
+import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
+import { startBenchGateway } from '../support/bench-gateway';
+
+const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const question = 'How do you insert a laryngeal mask airway?';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Row {
+  elapsedMs: number;
+  criticalMs: number;
+  toolCalls: number;
+  upstreamRequests: number;
+}
+
+async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, index: number): Promise<Row> {
+  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-agents-'));
+  const gateway = await startBenchGateway(`bench-agents-${index}`, runDir, {
+    RATE_LIMIT_STORE: 'memory',
+    YOUTUBE_UPSTREAM_URL: fake.url,
+    AGENTS_ENABLED: 'true',
+    AGENTS_DEMO_ACCESS: 'true',
+  });
+  try {
+    const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
+    await api('GET', '/v1/billing');
+    fake.reset();
+    fake.setLatency(latencyMs);
+    const started = performance.now();
+    const admitted = await api('POST', '/v1/agent/runs', { json: { message: question } });
+    if (admitted.status !== 202) throw new Error(`admission failed: ${admitted.status} ${admitted.text}`);
+    const path = `/v1/agent/${admitted.body.sessionId}/runs/${admitted.body.runId}`;
+    let run = admitted.body;
+    while (run.status === 'pending' || run.status === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      run = (await api('GET', path)).body;
+    }
+    const elapsedMs = performance.now() - started;
+    if (run.status !== 'completed') throw new Error(`run ended ${run.status}: ${JSON.stringify(run)}`);
+    const upstreamRequests = fake.hits().total;
+    // The steps as persisted, with their own timings, from the run's event stream.
+    const stream = await fetch(`${gateway.url}${path}/events`, { headers: { 'x-demo-user': 'bench' } });
+    const steps = (await stream.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)) as { kind?: string; tool?: string; elapsedMs?: number })
+      .filter((event) => event.kind === 'tool_call');
+    const search = steps.find((step) => step.tool === 'search_videos')?.elapsedMs ?? 0;
+    const slowestTranscript = Math.max(0, ...steps.filter((step) => step.tool === 'get_transcript').map((step) => step.elapsedMs ?? 0));
+    return { elapsedMs, criticalMs: search + slowestTranscript, toolCalls: steps.length, upstreamRequests };
+  } finally {
+    await gateway.stop();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const fake = await startFakeYouTube({ replayDirs: parseReplayDirs(defaultReplayDirs), log: () => undefined });
+  try {
+    const rows: Row[] = [];
+    for (let index = 0; index < runs; index++) rows.push(await oneRun(fake, index));
+    console.log(
+      `\nbench/agents — admission to completion of "${question}" (deterministic planner), ${latencyMs} ms added to every upstream request, ${runs} runs, a fresh system each\n`,
+    );
+    console.log(
+      '| run | tool calls | upstream requests | elapsed ms | critical path ms (search + slowest transcript) | elapsed / critical path |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    rows.forEach((row, i) => {
+      console.log(
+        `| ${i + 1} | ${row.toolCalls} | ${row.upstreamRequests} | ${row.elapsedMs.toFixed(0)} | ${row.criticalMs} | ${(row.elapsedMs / row.criticalMs).toFixed(2)} |`,
+      );
+    });
+    const elapsed = median(rows.map((row) => row.elapsedMs));
+    const critical = median(rows.map((row) => row.criticalMs));
+    console.log(
+      `\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms critical path — ratio ${(elapsed / critical).toFixed(2)} (aim ≤ 1.2)`,
+    );
+  } finally {
+    await fake.close();
+  }
+}
+
+await main();

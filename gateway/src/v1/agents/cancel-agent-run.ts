@@ -1,0 +1,23 @@
+import { compactAgentRunSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+import { runPath } from './run-path';
+
+export const cancelAgentRun = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/agent/{sessionId}/runs/{runId}/cancel',
+      operationId: 'cancelAgentRun',
+      tags: ['Agents'],
+      summary: 'Cancel an agent run',
+      description:
+        'A pending or running run becomes `cancelled`: it stops before its next tool call, is charged only for the tool calls it completed, and frees its session for the next turn. Cancelling a cancelled run answers it again; a completed or failed run is 409 `AGENT_RUN_NOT_CANCELLABLE`.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 409, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(runPath())
+  .output(compactAgentRunSchema)
+  .mutation(({ ctx, input }) => ctx.services.agents.runs.cancel.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { agentRunDetailSchema, agentRunViewSchema, type AgentRunDetail } from '@vrs/contracts';
+import { AppError } from '@vrs/kit';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+import { runPath } from './run-path';
+
+const detailsDescription =
+  'Comma-separated subset of `artifacts`, `evidence`, `diagnostics` (at most 100 characters); only with `responseFormat=compact`.';
+
+/** `details` as the list it names; an unknown item is DETAILS_INVALID. */
+function parseDetails(details: string | undefined): AgentRunDetail[] {
+  if (details === undefined) return [];
+  const items = details.split(',').map((item) => item.trim());
+  const parsed = items.map((item) => agentRunDetailSchema.safeParse(item));
+  const unknown = items.filter((_, i) => !parsed[i]!.success);
+  if (unknown.length > 0) {
+    const message = `details: unknown item${unknown.length === 1 ? '' : 's'} ${unknown.map((item) => JSON.stringify(item)).join(', ')}; allowed: artifacts, evidence, diagnostics.`;
+    throw new AppError('DETAILS_INVALID', message, { issues: [{ path: 'details', message }] });
+  }
+  return [...new Set(parsed.map((result) => result.data!))];
+}
+
+export const getAgentRun = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/agent/{sessionId}/runs/{runId}',
+      operationId: 'getAgentRun',
+      tags: ['Agents'],
+      summary: 'Get a durable agent run',
+      description:
+        "The run's current status (`pending` → `running` → `completed` | `failed` | `cancelled`) and, once it has ended, its persisted result. `responseFormat=compact` (default): the result carries `outcome` (`answered`, `partial`, `insufficient_evidence`, `needs_clarification`, `rejected`; `completed` describes execution only), deduplicated `sources`, and billing at the top level; `details` adds `evidence` (citations pointing at sources by `sourceId`), `artifacts` and the diagnostics. `responseFormat=legacy`: the previous detailed layout, citations carrying `excerpt`, `startMs`, `endMs`, `title` and `url`. 404 for an unknown run or session, or one of another account.",
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+    fieldCodes: { details: { invalid: 'DETAILS_INVALID' } },
+  })
+  .input(
+    runPath().extend({
+      responseFormat: z.enum(['compact', 'legacy']).default('compact').describe('Affects only this response, not execution.'),
+      details: z.string().max(100).optional().describe(detailsDescription),
+    }),
+  )
+  .output(agentRunViewSchema)
+  .query(({ ctx, input }) => {
+    if (input.details !== undefined && input.responseFormat === 'legacy') throw new AppError('DETAILS_REQUIRE_COMPACT');
+    return ctx.services.agents.runs.get.query({
+      accountId: ctx.principal.accountId,
+      sessionId: input.sessionId,
+      runId: input.runId,
+      responseFormat: input.responseFormat,
+      details: parseDetails(input.details),
+    });
+  });

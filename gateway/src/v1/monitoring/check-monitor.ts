@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { monitorSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { markAccepted } from '../research/accepted-status';
+import { authenticatedErrors } from '../errors';
+import { monitorIdParam } from './monitor-params';
+
+export const checkMonitor = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/monitors/{id}/check',
+      operationId: 'checkMonitor',
+      tags: ['Monitoring'],
+      summary: 'Check a monitor now',
+      description:
+        'Makes the monitor due now; the scheduler runs the check shortly (charged like any check). Answers 202 with the monitor; the result appears in `GET /v1/monitors/{id}/checks`. A disabled monitor answers 409 `MONITOR_DISABLED`.',
+      successDescription: 'The monitor, due now.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 409, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ id: monitorIdParam() }))
+  .output(monitorSchema)
+  .mutation(async ({ ctx, input }) => {
+    const monitor = await ctx.services.monitoring.monitors.check.mutate({ accountId: ctx.principal.accountId, monitorId: input.id });
+    markAccepted(ctx);
+    return monitor;
+  });

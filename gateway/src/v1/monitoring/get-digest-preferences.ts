@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { digestPreferencesSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const getDigestPreferences = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/digests/preferences',
+      operationId: 'getDigestPreferences',
+      tags: ['Monitoring'],
+      summary: 'Digest preferences',
+      description:
+        'How often a digest of unread notifications is produced, at which local hour, and `nextDigestAt` (epoch ms). Off until set.',
+      protect: true,
+      errorResponses: [...authenticatedErrors],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({}))
+  .output(digestPreferencesSchema)
+  .query(({ ctx }) => ctx.services.monitoring.digests.getPreferences.query({ accountId: ctx.principal.accountId }));

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { monitorSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+import { monitorIdParam } from './monitor-params';
+
+export const getMonitor = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/monitors/{id}',
+      operationId: 'getMonitor',
+      tags: ['Monitoring'],
+      summary: 'Get a monitor',
+      description: 'With its schedule (`nextCheckAt`, epoch ms) and `status`: why checks are paused or backing off, if they are.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({ id: monitorIdParam() }))
+  .output(monitorSchema)
+  .query(({ ctx, input }) => ctx.services.monitoring.monitors.get.query({ accountId: ctx.principal.accountId, monitorId: input.id }));

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { webhookDeliveryListSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const listWebhookDeliveries = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/webhooks/{id}/deliveries',
+      operationId: 'listWebhookDeliveries',
+      tags: ['Monitoring'],
+      summary: "A webhook's deliveries",
+      description:
+        'Newest first, paged with `limit` and `startingAfter`: `status` (`pending`, `succeeded`, `failed`), attempts, the last response status or error, and `nextAttemptAt` (epoch ms) while pending.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(
+    z.object({
+      id: z.string().min(1).max(100),
+      limit: z.number().int().min(1).max(100).default(50),
+      startingAfter: z.string().min(1).max(100).optional(),
+    }),
+  )
+  .output(webhookDeliveryListSchema)
+  .query(({ ctx, input: { id, ...page } }) =>
+    ctx.services.monitoring.webhooks.listDeliveries.query({ accountId: ctx.principal.accountId, webhookId: id, ...page }),
+  );

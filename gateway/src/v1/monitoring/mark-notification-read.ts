@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { notificationReadSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const markNotificationRead = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/notifications/{id}/read',
+      operationId: 'markNotificationRead',
+      tags: ['Monitoring'],
+      summary: 'Mark a notification read',
+      description: 'Idempotent: a notification already read answers the same.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ id: z.string().min(1).max(100) }))
+  .output(notificationReadSchema)
+  .mutation(({ ctx, input }) =>
+    ctx.services.monitoring.notifications.markRead.mutate({ accountId: ctx.principal.accountId, notificationId: input.id }),
+  );

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { deletedSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const deleteProjectEvidence = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/projects/{projectId}/evidence/{evidenceId}',
+      operationId: 'deleteProjectEvidence',
+      tags: ['Projects'],
+      summary: 'Delete a saved evidence item',
+      description: 'Search no longer finds it once this answers. Deleting it again is a 404.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
+  .output(deletedSchema)
+  .mutation(({ ctx, input }) => ctx.services.research.evidence.delete.mutate({ accountId: ctx.principal.accountId, ...input }));

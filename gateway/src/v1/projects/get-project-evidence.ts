@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { storedEvidenceSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const getProjectEvidence = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/projects/{projectId}/evidence/{evidenceId}',
+      operationId: 'getProjectEvidence',
+      tags: ['Projects'],
+      summary: 'Get one saved evidence item',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
+  .output(storedEvidenceSchema)
+  .query(({ ctx, input }) => ctx.services.research.evidence.get.query({ accountId: ctx.principal.accountId, ...input }));

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { storedEvidenceSchema, updateEvidenceBody } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { meteredErrors } from '../errors';
+
+export const updateProjectEvidence = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/projects/{projectId}/evidence/{evidenceId}',
+      operationId: 'updateProjectEvidence',
+      tags: ['Projects'],
+      summary: 'Change a saved evidence item',
+      description:
+        'Each field sent replaces the item’s; `null` removes `entityId` or `startMs`. The id and `sourceKey` stay. Search finds the new text, and no longer the old, as soon as this answers. A later import of the same unit replaces the item again.',
+      protect: true,
+      errorResponses: [...meteredErrors, 404, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }).extend(updateEvidenceBody().shape))
+  .output(storedEvidenceSchema)
+  .mutation(({ ctx, input }) => ctx.services.research.evidence.update.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { projectSchema, renameProjectBody } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const updateProject = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/projects/{projectId}',
+      operationId: 'updateProject',
+      tags: ['Projects'],
+      summary: 'Rename a project',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:write'] },
+  })
+  .input(z.object({ projectId: z.string().min(1).max(100) }).extend(renameProjectBody().shape))
+  .output(projectSchema)
+  .mutation(({ ctx, input }) => ctx.services.research.projects.rename.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -1,0 +1,21 @@
+import { comparisonListSchema, listQuery } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const listComparisons = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/comparisons',
+      operationId: 'listComparisons',
+      tags: ['Research'],
+      summary: "List the caller's comparisons",
+      description: 'Newest first. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 422],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(listQuery())
+  .output(comparisonListSchema)
+  .query(({ ctx, input }) => ctx.services.research.comparisons.list.query({ accountId: ctx.principal.accountId, ...input }));

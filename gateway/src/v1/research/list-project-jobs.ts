@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { jobListSchema, listQuery } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const listProjectJobs = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/projects/{projectId}/jobs',
+      operationId: 'listProjectJobs',
+      tags: ['Research'],
+      summary: "List a project's import jobs",
+      description:
+        'Newest first, in any status. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+    auth: { scopes: ['data:read'] },
+  })
+  .input(listQuery().extend({ projectId: z.string().min(1).max(100) }))
+  .output(jobListSchema)
+  .query(({ ctx, input }) => ctx.services.research.jobs.list.query({ accountId: ctx.principal.accountId, ...input }));

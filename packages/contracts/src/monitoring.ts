@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { accountIdSchema } from './billing';
+import { maxTrendSampleSize, minTrendSampleSize } from './trends';
+
+/*
+ * Shapes of the monitoring service (ADR 0027): monitors, their check history and notifications.
+ * Factories where the gateway hands the schema to trpc-to-openapi (it mutates what it is given).
+ */
+
+/** Bounds of `intervalMinutes`: a quarter of an hour to a week. */
+export const minMonitorIntervalMinutes = 15;
+export const maxMonitorIntervalMinutes = 10_080;
+/** Notifications answered by `GET /v1/notifications`, newest first. */
+export const maxNotificationsListed = 100;
+
+const searchText = () => z.string().trim().min(1, 'q must not be blank').max(200);
+const youtubeId = () => z.string().trim().min(1, 'id must not be blank').max(100);
+
+export const monitorQuery = () =>
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('topic').describe('A trend report on the topic: videos newly in the Breakout band or accelerating.'),
+      q: searchText(),
+      sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).optional(),
+    }),
+    z.object({
+      kind: z.literal('channel').describe("The channel's new uploads."),
+      id: youtubeId().describe('Channel id (UC…) or @handle.'),
+    }),
+    z.object({ kind: z.literal('video').describe('Jumps in view velocity or comment count.'), id: youtubeId().describe('Video id.') }),
+    z.object({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
+  ]);
+/** The output's named schema; request bodies use fresh copies from the factory. */
+export const monitorQuerySchema = monitorQuery().meta({ id: 'MonitorQuery' });
+export type MonitorQuery = z.infer<typeof monitorQuerySchema>;
+export type MonitorKind = MonitorQuery['kind'];
+
+export const monitorInterval = () =>
+  z
+    .number()
+    .int('intervalMinutes must be a whole number of minutes')
+    .min(minMonitorIntervalMinutes, `intervalMinutes must be at least ${minMonitorIntervalMinutes}`)
+    .max(maxMonitorIntervalMinutes, `intervalMinutes must be at most ${maxMonitorIntervalMinutes} (a week)`);
+
+export const monitorStatuses = ['active', 'disabled', 'paused_no_credits', 'backing_off'] as const;
+export type MonitorStatus = (typeof monitorStatuses)[number];
+
+export const monitorSchema = z
+  .object({
+    id: z.string(),
+    query: monitorQuerySchema,
+    intervalMinutes: z.number().int(),
+    enabled: z.boolean(),
+    nextCheckAt: z
+      .number()
+      .int()
+      .describe(
+        'Epoch milliseconds of the next scheduled check. While the monitor is disabled no check runs and this keeps the instant the next check was due when it was disabled; enabling sets it to now + interval.',
+      ),
+    status: z
+      .enum(monitorStatuses)
+      .describe(
+        '`paused_no_credits`: the last check found no credits (retried every interval); `backing_off`: the last checks failed upstream and the interval doubles up to a cap.',
+      ),
+    statusReason: z.string().nullable(),
+    consecutiveFailures: z.number().int().min(0),
+    lastCheckedAt: z.number().int().nullable().describe('Epoch milliseconds of the last finished check; null before the first.'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Monitor' });
+export type Monitor = z.infer<typeof monitorSchema>;
+
+export const monitorListSchema = z.object({ monitors: z.array(monitorSchema), hasMore: z.boolean() }).meta({ id: 'MonitorList' });
+
+/** PATCH answers exactly these three (issue 9). */
+export const monitorScheduleSchema = z
+  .object({ intervalMinutes: z.number().int(), enabled: z.boolean(), nextCheckAt: z.number().int() })
+  .meta({ id: 'MonitorSchedule' });
+export type MonitorSchedule = z.infer<typeof monitorScheduleSchema>;
+
+/** Something a check found changed: a video or a channel, with its link. */
+export const changedItemSchema = z
+  .object({
+    type: z.enum(['video', 'channel']),
+    id: z.string(),
+    title: z.string(),
+    url: z.string(),
+    /** Video monitors: the figures that moved. */
+    viewCount: z.number().int().optional(),
+    previousViewCount: z.number().int().optional(),
+    commentCount: z.number().int().optional(),
+    previousCommentCount: z.number().int().optional(),
+    trendBand: z.string().optional(),
+  })
+  .meta({ id: 'ChangedItem' });
+export type ChangedItem = z.infer<typeof changedItemSchema>;
+
+export const checkOutcomes = ['baseline', 'unchanged', 'changed', 'failed', 'paused'] as const;
+export type CheckOutcome = (typeof checkOutcomes)[number];
+
+export const monitorCheckSchema = z
+  .object({
+    id: z.string(),
+    monitorId: z.string(),
+    checkedAt: z.number().int().describe('Epoch milliseconds (the service clock) the check ran at.'),
+    outcome: z
+      .enum(checkOutcomes)
+      .describe(
+        '`baseline`: the first check of a query saves what is there and notifies nothing; `paused`: no credits; `failed`: upstream error.',
+      ),
+    changes: z.array(changedItemSchema),
+    creditsCharged: z.number().int().min(0),
+    notificationId: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'MonitorCheck' });
+export type MonitorCheck = z.infer<typeof monitorCheckSchema>;
+
+export const monitorCheckListSchema = z
+  .object({ checks: z.array(monitorCheckSchema), hasMore: z.boolean() })
+  .meta({ id: 'MonitorCheckList' });
+
+export const notificationKinds = [
+  'new_videos',
+  'new_uploads',
+  'video_activity',
+  'trend_videos',
+  'checks_paused',
+  'digest',
+  'webhook_disabled',
+] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
+
+export const notificationSchema = z
+  .object({
+    id: z.string(),
+    monitorId: z.string().nullable(),
+    kind: z.enum(notificationKinds),
+    title: z.string(),
+    body: z.string(),
+    data: z.object({ items: z.array(changedItemSchema) }),
+    createdAt: z.iso.datetime(),
+    read: z.boolean(),
+  })
+  .meta({ id: 'Notification' });
+export type Notification = z.infer<typeof notificationSchema>;
+export const notificationListSchema = z.object({ notifications: z.array(notificationSchema) }).meta({ id: 'NotificationList' });
+
+export const deletedMonitorSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedMonitor' });
+export const notificationReadSchema = z.object({ read: z.literal(true) }).meta({ id: 'NotificationRead' });
+
+/** An IANA time zone name the runtime knows (`Europe/Berlin`, `America/New_York`, `UTC`); offsets and abbreviations are refused. */
+export function isIanaTimeZone(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const digestFrequencies = ['off', 'daily', 'weekly'] as const;
+export const digestChannels = ['in_app', 'webhook'] as const;
+
+export const digestPreferencesBody = () =>
+  z.object({
+    frequency: z.enum(digestFrequencies).describe('`weekly` digests come on Mondays (local time).'),
+    hourOfDay: z
+      .number()
+      .int()
+      .min(0, 'hourOfDay must be 0–23')
+      .max(23, 'hourOfDay must be 0–23')
+      .describe('Local hour (0–23) the digest is produced at.'),
+    timezone: z
+      .string()
+      .min(1)
+      .max(64)
+      .refine(isIanaTimeZone, 'timezone must be an IANA time zone name, e.g. Europe/Berlin')
+      .describe('IANA time zone name.'),
+    channels: z
+      .array(z.enum(digestChannels))
+      .min(1)
+      .max(2)
+      .refine((channels) => new Set(channels).size === channels.length, 'channels must not repeat')
+      .describe(
+        "Where digests go: `in_app` (an unread notification of kind `digest`) and/or `webhook` (delivered to the account's webhooks; without `in_app` the digest is saved already read).",
+      ),
+  });
+
+export const digestPreferencesSchema = digestPreferencesBody()
+  .extend({
+    nextDigestAt: z.number().int().nullable().describe('Epoch milliseconds of the next digest; null while `frequency` is `off`.'),
+  })
+  .meta({ id: 'DigestPreferences' });
+export type DigestPreferences = z.infer<typeof digestPreferencesSchema>;
+
+/* Webhooks (Standard Webhooks: signed, retried deliveries of every notification). */
+
+export const createWebhookBody = () =>
+  z.object({
+    url: z.string().trim().min(1, 'url is required').max(2_000).describe('http(s) URL that receives `notification.created` deliveries.'),
+    description: z.string().trim().max(200).optional(),
+  });
+
+export const webhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+    enabled: z.boolean().describe('False once deliveries kept failing (`disabledReason` says so); delete it and create another.'),
+    disabledReason: z.string().nullable(),
+    consecutiveFailures: z.number().int().min(0),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof webhookSchema>;
+export const createdWebhookSchema = webhookSchema
+  .extend({
+    secret: z.string().describe('The signing secret (`whsec_…`), shown once: verify deliveries with any Standard Webhooks library.'),
+  })
+  .meta({ id: 'CreatedWebhook' });
+export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema), hasMore: z.boolean() }).meta({ id: 'WebhookList' });
+export const deletedWebhookSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhook' });
+
+export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().describe('Also the `webhook-id` header: the same on every retry, so receivers can deduplicate.'),
+    webhookId: z.string(),
+    notificationId: z.string(),
+    eventType: z.string(),
+    status: z.enum(webhookDeliveryStatuses),
+    attempts: z.number().int().min(0),
+    lastResponseStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: z.number().int().nullable().describe('Epoch ms of the next attempt while pending.'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+export const webhookDeliveryListSchema = z
+  .object({ deliveries: z.array(webhookDeliverySchema), hasMore: z.boolean() })
+  .meta({ id: 'WebhookDeliveryList' });
+
+/* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
+
+export const createMonitorBody = () =>
+  z.object({ query: monitorQuery(), intervalMinutes: monitorInterval(), enabled: z.boolean().default(true) });
+/** At least one field: an empty PATCH is refused by the service (422), not ignored. */
+export const updateMonitorBody = () =>
+  z.object({ query: monitorQuery().optional(), intervalMinutes: monitorInterval().optional(), enabled: z.boolean().optional() });
+
+export const createMonitorInputSchema = createMonitorBody().extend({ accountId: accountIdSchema });
+export const monitorRefInputSchema = z.object({ accountId: accountIdSchema, monitorId: z.string().min(1).max(100) });
+export const updateMonitorInputSchema = monitorRefInputSchema.extend({
+  query: monitorQuerySchema.optional(),
+  intervalMinutes: monitorInterval().optional(),
+  enabled: z.boolean().optional(),
+});
+export const listMonitorsInputSchema = z.object({
+  accountId: accountIdSchema,
+  limit: z.number().int().min(1).max(100).default(50),
+  startingAfter: z.string().optional(),
+});
+export const listMonitorChecksInputSchema = monitorRefInputSchema.extend({
+  limit: z.number().int().min(1).max(100).default(50),
+  startingAfter: z.string().optional(),
+});
+export const putDigestPreferencesInputSchema = digestPreferencesBody().extend({ accountId: accountIdSchema });
+export const createWebhookInputSchema = createWebhookBody().extend({ accountId: accountIdSchema });
+export const webhookRefInputSchema = z.object({ accountId: accountIdSchema, webhookId: z.string().min(1).max(100) });
+export const listWebhooksInputSchema = listMonitorsInputSchema;
+export const listWebhookDeliveriesInputSchema = webhookRefInputSchema.extend({
+  limit: z.number().int().min(1).max(100).default(50),
+  startingAfter: z.string().optional(),
+});
+export const listNotificationsInputSchema = z.object({ accountId: accountIdSchema });
+export const notificationRefInputSchema = z.object({ accountId: accountIdSchema, notificationId: z.string().min(1).max(100) });
+/** Test-only: `now` fixes the monitoring clock (ISO or epoch ms), null lets it follow real time again. */
+export const setMonitoringClockInputSchema = z.object({ now: z.union([z.iso.datetime(), z.number().int()]).nullable() });

@@ -1,0 +1,221 @@
+/**
+ * Authors the pages the monitoring tests watch change: a search, a channel's Videos tab and a video,
+ * each with a `variant` — the same request answered later with something new — that a test
+ * switches on (`useVariant`) between two checks. Monitoring's own ids and query, so switching them
+ * never moves a page another suite reads. Re-run after changing it:
+ * `npx tsx packages/testing/src/upstreams/youtube/author-monitoring-fixtures.ts`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { videoRenderer } from './author-trends-fixtures';
+import { projectDir } from './fixture-dirs';
+
+type Json = Record<string, unknown>;
+
+export const monitoringFixtureQuery = 'vrs monitoring fixture';
+export const monitoringFixtureChannel = { id: 'UCvrsMonitoringChannel01', name: 'Monitoring Fixture Channel' };
+export const monitoringFixtureVideo = { id: 'vrsMonVid01', title: 'A video the monitoring tests watch', views: 10_000, comments: 40 };
+/** Variants: the search gains two videos, the channel one upload, the video 60 comments. */
+export const monitoringVariants = {
+  searchLater: 'monitoring-search-later',
+  channelLater: 'monitoring-channel-later',
+  videoComments: 'monitoring-video-comments',
+} as const;
+export const monitoringSearchNewIds = ['vrsMonSrch4', 'vrsMonSrch5'];
+export const monitoringChannelNewId = 'vrsMonUpld4';
+export const monitoringVideoLaterComments = 100;
+
+const recordedAt = '2026-01-20T12:00:00Z';
+const searchUrl = 'https://www.youtube.com/youtubei/v1/search?prettyPrint=false';
+const browseUrl = 'https://www.youtube.com/youtubei/v1/browse?prettyPrint=false';
+/** youtubei.js 18.1's search filter for newest uploads first, type=video. */
+const uploadDateParams = 'CAISAhAB';
+const videosTabParams = 'EgZ2aWRlb3PyBgQKAjoA';
+
+const web = (url: string, body: Json, responseBody: Json, note: string, variant?: string) => ({
+  note,
+  ...(variant ? { variant } : {}),
+  request: { method: 'POST', url, clientName: 'WEB', body },
+  response: { status: 200, recordedAt, body: responseBody },
+});
+
+const item = (id: string, title: string, ageHours: number) =>
+  videoRenderer({
+    id,
+    title,
+    channel: monitoringFixtureChannel,
+    ageHours,
+    durationSeconds: 300,
+    views: 1_000,
+    likes: 0,
+    comments: 0,
+    hashtags: [],
+  });
+
+const searchBase = [
+  item('vrsMonSrch1', 'Monitoring fixture: first', 30),
+  item('vrsMonSrch2', 'Monitoring fixture: second', 50),
+  item('vrsMonSrch3', 'Monitoring fixture: third', 70),
+];
+const searchNew = [item('vrsMonSrch5', 'Monitoring fixture: newest', 1), item('vrsMonSrch4', 'Monitoring fixture: new', 2)];
+
+function searchPage(contents: Json[], note: string, variant?: string) {
+  return web(
+    searchUrl,
+    { query: monitoringFixtureQuery, params: uploadDateParams },
+    {
+      estimatedResults: String(contents.length),
+      contents: {
+        twoColumnSearchResultsRenderer: { primaryContents: { sectionListRenderer: { contents: [{ itemSectionRenderer: { contents } }] } } },
+      },
+    },
+    note,
+    variant,
+  );
+}
+
+const uploadsBase = [
+  item('vrsMonUpld1', 'Upload one', 100),
+  item('vrsMonUpld2', 'Upload two', 200),
+  item('vrsMonUpld3', 'Upload three', 300),
+];
+
+function videosTab(uploads: Json[], note: string, variant?: string) {
+  return web(
+    browseUrl,
+    { browseId: monitoringFixtureChannel.id, params: videosTabParams },
+    {
+      contents: {
+        twoColumnBrowseResultsRenderer: {
+          tabs: [
+            {
+              tabRenderer: {
+                title: 'Videos',
+                selected: true,
+                content: { richGridRenderer: { contents: uploads.map((content) => ({ richItemRenderer: { content } })) } },
+              },
+            },
+          ],
+        },
+      },
+      metadata: {
+        channelMetadataRenderer: {
+          title: monitoringFixtureChannel.name,
+          description: '',
+          externalId: monitoringFixtureChannel.id,
+          vanityChannelUrl: `http://www.youtube.com/channel/${monitoringFixtureChannel.id}`,
+        },
+      },
+    },
+    note,
+    variant,
+  );
+}
+
+function videoExchanges(): Json[] {
+  const { id, title, views } = monitoringFixtureVideo;
+  const thumbnails = { thumbnails: [{ url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg`, width: 480, height: 360 }] };
+  const microformat = {
+    playerMicroformatRenderer: {
+      thumbnail: thumbnails,
+      title: { simpleText: title },
+      description: { simpleText: title },
+      lengthSeconds: '300',
+      externalChannelId: monitoringFixtureChannel.id,
+      ownerChannelName: monitoringFixtureChannel.name,
+      viewCount: String(views),
+      publishDate: '2026-01-10T12:00:00+00:00',
+      uploadDate: '2026-01-10T12:00:00+00:00',
+      likeCount: '100',
+      category: 'Education',
+    },
+  };
+  const next = (comments: number, note: string, variant?: string) =>
+    web(
+      'https://www.youtube.com/youtubei/v1/next?prettyPrint=false',
+      { videoId: id, contentCheckOk: true, racyCheckOk: true },
+      {
+        engagementPanels: [
+          {
+            engagementPanelSectionListRenderer: {
+              panelIdentifier: 'engagement-panel-comments-section',
+              header: {
+                engagementPanelTitleHeaderRenderer: {
+                  title: { runs: [{ text: 'Comments' }] },
+                  contextualInfo: { runs: [{ text: String(comments) }] },
+                },
+              },
+              content: { sectionListRenderer: { contents: [] } },
+            },
+          },
+        ],
+      },
+      note,
+      variant,
+    );
+  return [
+    {
+      note: 'ANDROID player (views move with POST /__control/counts)',
+      request: {
+        method: 'POST',
+        url: 'https://youtubei.googleapis.com/youtubei/v1/reel/reel_item_watch?prettyPrint=false&$fields=playerResponse',
+        clientName: 'ANDROID',
+        body: { playerRequest: { videoId: id, contentCheckOk: true, racyCheckOk: true }, disablePlayerResponse: false },
+      },
+      response: {
+        status: 200,
+        recordedAt,
+        body: {
+          playerResponse: {
+            playabilityStatus: { status: 'OK', playableInEmbed: true },
+            videoDetails: {
+              videoId: id,
+              title,
+              lengthSeconds: '300',
+              keywords: [],
+              channelId: monitoringFixtureChannel.id,
+              shortDescription: title,
+              thumbnail: thumbnails,
+              viewCount: String(views),
+              author: monitoringFixtureChannel.name,
+              isPrivate: false,
+              isLiveContent: false,
+            },
+            microformat,
+          },
+        },
+      },
+    },
+    web(
+      'https://www.youtube.com/youtubei/v1/player?prettyPrint=false&$fields=microformat,videoDetails.thumbnail.thumbnails,videoDetails.videoId',
+      { videoId: id, contentCheckOk: true, racyCheckOk: true },
+      { videoDetails: { videoId: id, thumbnail: thumbnails }, microformat },
+      'WEB player masked to microformat',
+    ),
+    next(monitoringFixtureVideo.comments, '/next reduced to the comment count'),
+    next(monitoringVideoLaterComments, '/next later: 60 more comments', monitoringVariants.videoComments),
+  ];
+}
+
+function main(): void {
+  const file = path.join(projectDir, 'monitoring', 'monitoring.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  const exchanges = [
+    searchPage(searchBase, 'search, newest first: three videos'),
+    searchPage([...searchNew, ...searchBase], 'search later: two new videos on top', monitoringVariants.searchLater),
+    videosTab(uploadsBase, 'Videos tab: three uploads'),
+    videosTab(
+      [item(monitoringChannelNewId, 'Upload four', 1), ...uploadsBase],
+      'Videos tab later: one new upload',
+      monitoringVariants.channelLater,
+    ),
+    ...videoExchanges(),
+  ];
+  const note =
+    'AUTHORED by this project, not recorded: a search, a channel and a video for the monitoring tests, each with a variant (a later answer) ' +
+    'a test switches on with POST /__control/variant. Generated by packages/testing/src/upstreams/youtube/author-monitoring-fixtures.ts.';
+  writeFileSync(file, `${JSON.stringify({ format: 'vrs-youtube-exchanges', note, exchanges }, null, 1)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

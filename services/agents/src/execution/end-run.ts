@@ -1,0 +1,55 @@
+import type { BillingClient } from '../clients';
+import type { RunEventsRepo } from '../repo/run-events-repo';
+import type { RunDoc, RunsRepo, StoredResult } from '../repo/runs-repo';
+import type { SessionsRepo } from '../repo/sessions-repo';
+import { tallyOf, type StepsRepo } from '../repo/steps-repo';
+
+export interface EndRunDeps {
+  runs: RunsRepo;
+  steps: StepsRepo;
+  runEvents: RunEventsRepo;
+  sessions: SessionsRepo;
+  billing: BillingClient;
+  now: () => number;
+}
+
+/**
+ * Settles the run's credit hold for what its steps cost (the rest goes back), then publishes the
+ * run's end: its final status event, and `settled`, which is what makes the ended status visible
+ * (ADR 0025), so a client never sees an ended run whose credits are still held. Billing's settle is
+ * idempotent for the same amount, so a redelivery that settles again after a crash charges nothing
+ * more, and the end event is written once.
+ */
+export async function settleRun(deps: Pick<EndRunDeps, 'runs' | 'billing' | 'runEvents' | 'now'>, run: RunDoc): Promise<void> {
+  const charged = Math.min(run.billing?.creditsCharged ?? 0, run.creditBudget);
+  const settlement = await deps.billing.credits.settle.mutate({ reservationId: run.reservationId, amount: charged });
+  if ((await deps.runEvents.endSeq(run._id)) === undefined) {
+    const { status, result, error } = run;
+    await deps.runEvents.append(
+      run._id,
+      'status',
+      { status, ...(result ? { outcome: result.outcome } : {}), ...(error ? { error } : {}) },
+      new Date(deps.now()).toISOString(),
+    );
+  }
+  await deps.runs.markSettled(run._id, settlement.balance);
+}
+
+/**
+ * Ends an active run (completed, failed or cancelled): the conditional update decides, so of a
+ * cancel and the executor only one ends it. Then the session is freed for the next turn and the hold
+ * settled. Null when the run had already ended.
+ */
+export async function endRun(
+  deps: EndRunDeps,
+  runId: string,
+  ending: { status: 'completed' | 'failed' | 'cancelled'; result?: StoredResult; error?: string },
+): Promise<RunDoc | null> {
+  const { creditsCharged } = tallyOf(await deps.steps.ofRun(runId));
+  const at = new Date(deps.now()).toISOString();
+  const ended = await deps.runs.end(runId, { ...ending, creditsCharged }, at);
+  if (!ended) return null;
+  // Independent: the session is free for its next turn whether or not billing answers at once.
+  await Promise.all([deps.sessions.release(ended.sessionId, runId, at), settleRun(deps, ended)]);
+  return ended;
+}

@@ -1,0 +1,2 @@
+export { createAgentsModule, type AgentsModuleOptions } from './module';
+export { createAgentsRouter, type AgentsRouter } from './router';

@@ -1,0 +1,28 @@
+import { createServiceClient } from '@vrs/kit';
+import type { BillingRouter } from '@vrs/billing';
+import type { ProviderRouter } from '@vrs/provider';
+import type { ResearchRouter } from '@vrs/research';
+import { runServiceProcess } from '@vrs/runtime';
+import { agentsEnvSchema, agentsSettingsOf, type AgentsConfig } from './config';
+import { createAgentsModule } from './module';
+
+await runServiceProcess({
+  service: 'agents',
+  envSchema: agentsEnvSchema,
+  ownUrl: (config: AgentsConfig) => config.AGENTS_SERVICE_URL,
+  createModule: (deps, config: AgentsConfig) => {
+    const http = {
+      mode: 'http' as const,
+      internalToken: config.INTERNAL_TOKEN!,
+      caller: 'agents',
+      timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
+    };
+    return createAgentsModule({
+      ...deps,
+      provider: createServiceClient<ProviderRouter>({ ...http, url: config.PROVIDER_SERVICE_URL }),
+      research: createServiceClient<ResearchRouter>({ ...http, url: config.RESEARCH_SERVICE_URL }),
+      billing: createServiceClient<BillingRouter>({ ...http, url: config.BILLING_SERVICE_URL }),
+      settings: agentsSettingsOf(config),
+    });
+  },
+});

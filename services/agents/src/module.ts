@@ -1,0 +1,79 @@
+import { agentsRunRequested } from '@vrs/contracts';
+import type { EventBus, Subscription } from '@vrs/bus';
+import type { Logger, ServiceModule } from '@vrs/kit';
+import type { Store } from '@vrs/store';
+import type { AgentsDeps } from './agents-deps';
+import type { BillingClient, ProviderClient, ResearchClient } from './clients';
+import type { AgentsSettings } from './config';
+import { createExecuteRunHandler } from './events/execute-run';
+import { createAccessRepo } from './repo/access-repo';
+import { createRunEventsRepo } from './repo/run-events-repo';
+import { createRunsRepo } from './repo/runs-repo';
+import { createSessionsRepo } from './repo/sessions-repo';
+import { createStepsRepo } from './repo/steps-repo';
+import { createAgentsRouter, type AgentsRouter } from './router';
+
+export interface AgentsModuleOptions {
+  store: Store;
+  bus: EventBus;
+  logger: Logger;
+  /** YouTube reads (search, videos, transcripts, channels). */
+  provider: ProviderClient;
+  /** Project evidence search and project ownership. */
+  research: ResearchClient;
+  /** The credit hold of each run, and its settlement. */
+  billing: BillingClient;
+  settings: AgentsSettings;
+  now?: () => number;
+}
+
+/** Durable consumer shared by every replica: the work queue of runs; an unacked run is redelivered after a crash. */
+const executorConsumerName = 'agents-executor';
+
+export async function createAgentsModule(options: AgentsModuleOptions): Promise<ServiceModule<AgentsRouter>> {
+  const { store, bus, logger } = options;
+  const runs = createRunsRepo(store);
+  const deps: AgentsDeps = {
+    store,
+    bus,
+    logger,
+    runs,
+    sessions: createSessionsRepo(store),
+    steps: createStepsRepo(store),
+    runEvents: createRunEventsRepo(store, runs),
+    access: createAccessRepo(store),
+    provider: options.provider,
+    research: options.research,
+    billing: options.billing,
+    settings: options.settings,
+    now: options.now ?? Date.now,
+  };
+  const router = createAgentsRouter(deps);
+  let executor: Subscription | undefined;
+  let stopping = false;
+
+  return {
+    name: 'agents',
+    router,
+    async start() {
+      stopping = false;
+      await Promise.all([
+        deps.runs.ensureIndexes(),
+        deps.sessions.ensureIndexes(),
+        deps.steps.ensureIndexes(),
+        deps.runEvents.ensureIndexes(),
+        bus.ensureStreams(['agents']),
+      ]);
+      executor = await bus.subscribe(
+        executorConsumerName,
+        agentsRunRequested,
+        createExecuteRunHandler({ ...deps, logger: logger.child({ component: executorConsumerName }), stopping: () => stopping }),
+      );
+    },
+    async stop() {
+      stopping = true;
+      await executor?.stop();
+      executor = undefined;
+    },
+  };
+}

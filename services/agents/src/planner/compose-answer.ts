@@ -1,0 +1,232 @@
+import type { AgentArtifact, AgentSource, AgentWarning, AnswerDetail } from '@vrs/contracts';
+import type { StoredCitation, StoredResult } from '../repo/runs-repo';
+import type { Classification } from './classify';
+import { videoUrlOf, type Gathered, type StopReason } from './gathered';
+import { coverageOf } from './terms';
+import { verifyCitations } from './verify-citations';
+import { rankWindows, type TranscriptWindow } from './windows';
+
+/** Passages quoted per answer detail. */
+export const quotesPerDetail: Record<AnswerDetail, number> = { brief: 2, standard: 3, detailed: 5 };
+/** A passage counts as relevant when it mentions at least this share of the topic words. */
+const relevantCoverage = 0.34;
+/** An answer is `answered` (not `partial`) when its best passage mentions at least this share and it has two passages. */
+const answeredCoverage = 0.5;
+const excerptChars = 400;
+
+const stopMessages: Record<StopReason, string> = {
+  TOOL_CALL_LIMIT: 'The run reached its tool-call limit; the answer uses what was gathered until then.',
+  CREDIT_BUDGET_EXHAUSTED: "The run's credit budget could not pay for the next tool call; the answer uses what was gathered until then.",
+  RUN_TIME_LIMIT: 'The run reached its time limit; the answer uses what was gathered until then.',
+};
+
+interface Candidate {
+  excerpt: string;
+  score: number;
+  source: Omit<AgentSource, 'id'>;
+  window?: TranscriptWindow;
+  startMs?: number;
+}
+
+const clip = (text: string) => (text.length > excerptChars ? `${text.slice(0, excerptChars - 1)}…` : text);
+
+/** Numbers sources in order of first citation (deduplicated by what they name) and builds the citations. */
+function cite(candidates: readonly Candidate[]): { sources: AgentSource[]; citations: StoredCitation[] } {
+  const sources: AgentSource[] = [];
+  const sourceIdOf = new Map<string, string>();
+  const citations = candidates.map((candidate, i): StoredCitation => {
+    const key = `${candidate.source.type}:${candidate.source.videoId ?? candidate.source.channelId ?? candidate.source.projectId}`;
+    let sourceId = sourceIdOf.get(key);
+    if (!sourceId) {
+      sourceId = `src_${sources.length + 1}`;
+      sourceIdOf.set(key, sourceId);
+      sources.push({ id: sourceId, ...candidate.source });
+    }
+    const { window } = candidate;
+    return {
+      id: `cit_${i + 1}`,
+      sourceId,
+      provider: 'youtube',
+      excerpt: candidate.excerpt,
+      ...(candidate.source.videoId ? { videoId: candidate.source.videoId } : {}),
+      ...(candidate.source.channelId ? { channelId: candidate.source.channelId } : {}),
+      title: candidate.source.title,
+      url: window ? videoUrlOf(window.videoId, window.startMs) : candidate.source.url,
+      ...(window ? { startMs: window.startMs, endMs: window.endMs, window: { startMs: window.startMs, endMs: window.endMs } } : {}),
+      ...(candidate.startMs !== undefined && !window ? { startMs: candidate.startMs, endMs: candidate.startMs } : {}),
+    };
+  });
+  return { sources, citations };
+}
+
+function videoSource(gathered: Gathered, videoId: string): Omit<AgentSource, 'id'> {
+  const video = gathered.videos.get(videoId);
+  return {
+    type: 'video',
+    provider: 'youtube',
+    videoId,
+    ...(video?.channelId ? { channelId: video.channelId } : {}),
+    title: video?.title ?? videoId,
+    url: videoUrlOf(videoId),
+  };
+}
+
+function windowCandidates(gathered: Gathered, windows: readonly TranscriptWindow[], terms: readonly string[]): Candidate[] {
+  return rankWindows(windows, terms)
+    .filter((window) => window.score >= relevantCoverage)
+    .map((window) => ({ excerpt: clip(window.text), score: window.score, source: videoSource(gathered, window.videoId), window }));
+}
+
+function projectCandidates(gathered: Gathered, terms: readonly string[]): Candidate[] {
+  return gathered.projectEvidence
+    .map((item) => ({ item, score: coverageOf(item.text, terms) }))
+    .filter(({ score }) => score >= relevantCoverage)
+    .map(({ item, score }) => ({
+      excerpt: clip(item.text),
+      score,
+      source: {
+        type: 'project_evidence' as const,
+        provider: 'youtube' as const,
+        projectId: item.projectId,
+        title: `Project evidence ${item.id}`,
+        url: `/v1/projects/${item.projectId}/search`,
+      },
+      ...(item.startMs === undefined ? {} : { startMs: item.startMs }),
+    }));
+}
+
+const extractiveLabel = 'Extractive answer (no language model is configured; the most relevant passages, quoted):';
+
+function quoted(citations: readonly StoredCitation[]): string {
+  return citations.map((citation, i) => `"${citation.excerpt}" [${i + 1}]`).join(' ');
+}
+
+function renumbered(citations: readonly StoredCitation[]): StoredCitation[] {
+  return citations.map((citation, i) => ({ ...citation, id: `cit_${i + 1}` }));
+}
+
+function confidenceOf(outcome: StoredResult['outcome'], citations: readonly StoredCitation[]): StoredResult['confidence'] {
+  if (outcome === 'answered') return citations.length >= 3 && new Set(citations.map((c) => c.sourceId)).size >= 2 ? 'high' : 'medium';
+  return outcome === 'partial' ? 'low' : 'none';
+}
+
+function finish(
+  classification: Classification,
+  gathered: Gathered,
+  candidates: Candidate[],
+  build: (citations: StoredCitation[]) => { answer: string; artifacts: AgentArtifact[] },
+  /** Passages an `answered` outcome needs (a channel's own profile is one). */
+  passagesForAnswered = 2,
+): StoredResult {
+  const { sources: allSources, citations } = cite(candidates);
+  const { kept, warning } = verifyCitations(citations, { sources: allSources, fetchedVideoIds: new Set(gathered.videos.keys()) });
+  const final = renumbered(kept);
+  const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
+  const sources = allSources.filter((source) => usedSourceIds.has(source.id));
+  const warnings: AgentWarning[] = [...gathered.warnings, ...(warning ? [warning] : [])];
+  if (gathered.stoppedBy) warnings.push({ code: gathered.stoppedBy, message: stopMessages[gathered.stoppedBy] });
+  const best = Math.max(0, ...candidates.map((candidate) => candidate.score));
+  const outcome: StoredResult['outcome'] =
+    final.length === 0
+      ? 'insufficient_evidence'
+      : gathered.stoppedBy || final.length < passagesForAnswered || best < answeredCoverage
+        ? 'partial'
+        : 'answered';
+  const { answer, artifacts } =
+    final.length === 0
+      ? {
+          answer: `Insufficient evidence: nothing gathered in this run answers "${classification.terms.join(' ')}" well enough to quote.`,
+          artifacts: [],
+        }
+      : build(final);
+  return {
+    outcome,
+    answer,
+    intent: classification.route.route,
+    confidence: confidenceOf(outcome, final),
+    sources,
+    citations: final,
+    artifacts,
+    warnings,
+  };
+}
+
+function videoListArtifact(gathered: Gathered): AgentArtifact[] {
+  if (gathered.videos.size === 0) return [];
+  return [{ type: 'video_list', title: 'Videos considered', data: { videos: [...gathered.videos.values()] } }];
+}
+
+/**
+ * The deterministic planner's answer (ADR 0026): extractive, labelled as such, every sentence a
+ * quoted passage with its citation. Clarification and out-of-scope routes answer without evidence.
+ */
+export function composeAnswer(classification: Classification, gathered: Gathered): StoredResult {
+  const { route, terms } = classification;
+  const quotes = quotesPerDetail[route.answerDetail];
+  const base = { intent: route.route, sources: [], citations: [], artifacts: [], warnings: gathered.warnings };
+  if (route.route === 'clarification') {
+    return {
+      ...base,
+      outcome: 'needs_clarification',
+      confidence: 'none',
+      answer:
+        'Which topic, video or channel should I research? Name it in a few words (for example "how to insert a laryngeal mask airway"), or paste a YouTube link.',
+    };
+  }
+  if (route.route === 'out_of_scope') {
+    return {
+      ...base,
+      outcome: 'rejected',
+      confidence: 'none',
+      answer: 'I research YouTube videos, channels and your projects and answer with citations; I cannot act on YouTube or on accounts.',
+    };
+  }
+  if (route.route === 'channel_question') {
+    const channel = gathered.channel;
+    const candidates: Candidate[] = channel
+      ? [
+          {
+            excerpt: clip(channel.description || channel.title),
+            score: 1,
+            source: { type: 'channel', provider: 'youtube', channelId: channel.id, title: channel.title, url: channel.url },
+          },
+        ]
+      : [];
+    return finish(
+      classification,
+      gathered,
+      candidates,
+      (citations) => ({
+        answer: `${channel!.title}${channel!.handle ? ` (${channel!.handle})` : ''}: ${channel!.subscriberCount ?? 'an unknown number of'} subscribers, ${channel!.videoCount ?? 'an unknown number of'} videos. Its description says: "${citations[0]!.excerpt}" [1]`,
+        artifacts: channel ? [{ type: 'channel_profile', title: channel.title, data: { ...channel } }] : [],
+      }),
+      1,
+    );
+  }
+  if (route.route === 'video_comparison') {
+    const perVideo = classification.videoIds.flatMap((videoId) =>
+      windowCandidates(
+        gathered,
+        gathered.windows.filter((window) => window.videoId === videoId),
+        terms,
+      ).slice(0, 1),
+    );
+    return finish(classification, gathered, perVideo, (citations) => ({
+      answer: `${extractiveLabel} ${citations.map((citation, i) => `${citation.title}: "${citation.excerpt}" [${i + 1}]`).join(' ')}`,
+      artifacts: [
+        {
+          type: 'comparison_table',
+          title: 'Videos compared',
+          data: { videos: classification.videoIds.map((id) => gathered.videos.get(id) ?? { id, unavailable: true }) },
+        },
+      ],
+    }));
+  }
+  const candidates = [...windowCandidates(gathered, gathered.windows, terms), ...projectCandidates(gathered, terms)]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, quotes);
+  return finish(classification, gathered, candidates, (citations) => ({
+    answer: `${extractiveLabel} ${quoted(citations)}`,
+    artifacts: videoListArtifact(gathered),
+  }));
+}

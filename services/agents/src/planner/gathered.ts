@@ -1,0 +1,37 @@
+import type { AgentWarning, Channel } from '@vrs/contracts';
+import type { TranscriptWindow } from './windows';
+
+export interface GatheredVideo {
+  id: string;
+  title: string;
+  channelId: string;
+  channelName: string;
+  durationSeconds: number | null;
+  viewCount: number | null;
+}
+
+export interface GatheredProjectEvidence {
+  id: string;
+  projectId: string;
+  text: string;
+  startMs?: number;
+  entityId?: string;
+}
+
+/** Why gathering stopped before its plan was done; the answer is then `partial`. */
+export type StopReason = 'TOOL_CALL_LIMIT' | 'CREDIT_BUDGET_EXHAUSTED' | 'RUN_TIME_LIMIT';
+
+/** Everything the tools of one run returned, as the answer is composed from it. */
+export interface Gathered {
+  videos: Map<string, GatheredVideo>;
+  windows: TranscriptWindow[];
+  projectEvidence: GatheredProjectEvidence[];
+  channel?: Pick<Channel, 'id' | 'title' | 'handle' | 'description' | 'url' | 'subscriberCount' | 'videoCount'>;
+  warnings: AgentWarning[];
+  stoppedBy?: StopReason;
+}
+
+export const emptyGathered = (): Gathered => ({ videos: new Map(), windows: [], projectEvidence: [], warnings: [] });
+
+export const videoUrlOf = (videoId: string, startMs?: number) =>
+  `https://www.youtube.com/watch?v=${videoId}${startMs === undefined ? '' : `&t=${Math.floor(startMs / 1000)}s`}`;

@@ -1,0 +1,61 @@
+import type { AgentToolName } from '@vrs/contracts';
+import { DuplicateKeyError, type Store } from '@vrs/store';
+
+/**
+ * One finished step of a run: a tool call (or, with a model, a model step), persisted the moment it
+ * ends. `key` names the call by what it asked (`get_transcript:rCAS2eD-mcw`), so a resumed run finds
+ * the answer of a call it already made instead of making (and paying for) it again.
+ */
+export interface StepDoc {
+  _id: string;
+  runId: string;
+  key: string;
+  kind: 'tool_call' | 'model_step';
+  tool: AgentToolName;
+  input: Record<string, unknown>;
+  status: 'completed' | 'failed';
+  output?: unknown;
+  error?: { code: string; message: string };
+  /** Credits this step cost (a failed call costs nothing). */
+  credits: number;
+  /** Whether the answer came from a saved version (the cached price applied). */
+  cached: boolean;
+  startedAt: string;
+  finishedAt: string;
+  elapsedMs: number;
+}
+
+export function createStepsRepo(store: Store) {
+  const steps = store.collection<StepDoc>('agent_run_steps');
+
+  return {
+    ensureIndexes: () => steps.createIndexes([{ key: { runId: 1, finishedAt: 1 }, name: 'run_in_order' }]),
+
+    find: (runId: string, key: string) => steps.findOne({ _id: `${runId}|${key}` }),
+
+    /** Inserted once per call: a second delivery recording the same call keeps the first record. */
+    async record(step: Omit<StepDoc, '_id'>): Promise<StepDoc> {
+      const doc = { _id: `${step.runId}|${step.key}`, ...step };
+      try {
+        await steps.insertOne(doc);
+        return doc;
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+        return (await steps.findOne({ _id: doc._id }))!;
+      }
+    },
+
+    ofRun: (runId: string) => steps.find({ runId }, { sort: { finishedAt: 1, _id: 1 } }),
+  };
+}
+
+export type StepsRepo = ReturnType<typeof createStepsRepo>;
+
+/** The run's counters and charge, as its persisted steps say. */
+export function tallyOf(steps: readonly StepDoc[]) {
+  return {
+    modelStepCount: steps.filter((step) => step.kind === 'model_step').length,
+    toolCallCount: steps.filter((step) => step.kind === 'tool_call').length,
+    creditsCharged: steps.reduce((sum, step) => sum + step.credits, 0),
+  };
+}

@@ -1,0 +1,159 @@
+import type { ChangedItem } from '@vrs/contracts';
+import { priceOf } from '@vrs/contracts';
+import { AppError, appErrorOfServiceCall, newId } from '@vrs/kit';
+import { publishCheck } from '../events/publish-check';
+import { publishNotification } from '../events/publish-notification';
+import type { CheckDeps } from '../monitoring-deps';
+import type { CheckDoc } from '../repo/checks-repo';
+import type { MonitorDoc } from '../repo/monitors-repo';
+import { compare } from './compare';
+import { describeChanges } from './describe-changes';
+import { observe, operationOf } from './observe';
+
+const minuteMs = 60_000;
+
+/** The wait after `failures` consecutive upstream failures: the interval doubled per failure, up to the cap (ADR 0028). */
+export function backoffMinutes(intervalMinutes: number, failures: number, capMinutes: number): number {
+  return Math.min(intervalMinutes * 2 ** failures, Math.max(capMinutes, intervalMinutes));
+}
+
+function asAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return appErrorOfServiceCall(error) ?? new AppError('SERVICE_UNAVAILABLE', 'A service the check depends on did not answer.');
+}
+
+/**
+ * One check of a claimed monitor (the caller holds its lease under `leaseToken`): pays for the
+ * called operation, reads upstream, compares with the saved state, and — only if the lease still
+ * holds when the result is written — records the check and notifies real changes. Never throws:
+ * whatever goes wrong is the check's outcome. Returns the check's id, or null when the lease was lost.
+ */
+export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string): Promise<string | null> {
+  const now = deps.clock.now().getTime();
+  const checkId = newId('chk');
+  const operation = operationOf(monitor.query);
+  const price = priceOf(operation, 'fresh');
+  const base = { _id: checkId, accountId: monitor.accountId, monitorId: monitor._id, checkedAt: now, notificationId: null, error: null };
+
+  let reservationId: string;
+  try {
+    ({ reservationId } = await deps.billing.credits.reserve.mutate({
+      accountId: monitor.accountId,
+      amount: price,
+      operation,
+      requestId: checkId,
+    }));
+  } catch (error) {
+    const appError = asAppError(error);
+    if (appError.code === 'INSUFFICIENT_CREDITS') return paused(deps, monitor, leaseToken, base, now);
+    return failed(deps, monitor, leaseToken, base, now, appError, 0);
+  }
+
+  let observed: Awaited<ReturnType<typeof observe>>;
+  try {
+    observed = await observe(monitor.query, deps);
+  } catch (error) {
+    // A failed read is refunded in full and never compared: it cannot make anything look new.
+    await deps.billing.credits.refund.mutate({ reservationId }).catch((err) => deps.logger.error({ err, reservationId }, 'refund failed'));
+    return failed(deps, monitor, leaseToken, base, now, asAppError(error), 0);
+  }
+  const settled = await deps.billing.credits.settle
+    .mutate({ reservationId, amount: observed.cached ? priceOf(operation, 'cached') : price })
+    .catch((err) => {
+      deps.logger.error({ err, reservationId }, 'settle failed; the reservation stays held');
+      return { charged: price };
+    });
+
+  const comparison = compare(monitor.state, observed.observation, now);
+  const written = await deps.monitors.finishCheck(monitor._id, leaseToken, {
+    state: comparison.state,
+    status: 'active',
+    statusReason: null,
+    consecutiveFailures: 0,
+    lastCheckedAt: now,
+    nextCheckAt: now + monitor.intervalMinutes * minuteMs,
+  });
+  if (!written) return lostLease(deps, monitor);
+  const notificationId = comparison.changes.length > 0 ? await notifyChanges(deps, monitor, comparison.changes, now) : null;
+  await publishCheck(deps, {
+    ...base,
+    outcome: comparison.baseline ? 'baseline' : comparison.changes.length > 0 ? 'changed' : 'unchanged',
+    changes: comparison.changes,
+    creditsCharged: settled.charged,
+    notificationId,
+  });
+  return checkId;
+}
+
+function notifyChanges(deps: CheckDeps, monitor: MonitorDoc, changes: ChangedItem[], now: number) {
+  return publishNotification(deps, {
+    accountId: monitor.accountId,
+    monitorId: monitor._id,
+    ...describeChanges(monitor.query, changes),
+    items: changes,
+    createdAt: new Date(now).toISOString(),
+  });
+}
+
+type CheckBase = Pick<CheckDoc, '_id' | 'accountId' | 'monitorId' | 'checkedAt' | 'notificationId' | 'error'>;
+
+/** No credits: tried again every interval; the account hears about it once, not once per interval. */
+async function paused(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string, base: CheckBase, now: number): Promise<string | null> {
+  const written = await deps.monitors.finishCheck(monitor._id, leaseToken, {
+    status: 'paused_no_credits',
+    statusReason: 'The account has no credits left for checks; they resume once credits are added.',
+    lastCheckedAt: now,
+    nextCheckAt: now + monitor.intervalMinutes * minuteMs,
+  });
+  if (!written) return lostLease(deps, monitor);
+  const notificationId =
+    monitor.status === 'paused_no_credits'
+      ? null
+      : await publishNotification(deps, {
+          accountId: monitor.accountId,
+          monitorId: monitor._id,
+          kind: 'checks_paused',
+          title: 'Monitor checks are paused: no credits left',
+          body: `Checks of this monitor cost ${priceOf(operationOf(monitor.query), 'fresh')} credits each; they resume by themselves once the account has credits again.`,
+          items: [],
+          createdAt: new Date(now).toISOString(),
+        });
+  await publishCheck(deps, { ...base, outcome: 'paused', changes: [], creditsCharged: 0, notificationId });
+  return base._id;
+}
+
+/** An upstream failure: the monitor backs off (the interval doubles up to a cap) and says why. */
+async function failed(
+  deps: CheckDeps,
+  monitor: MonitorDoc,
+  leaseToken: string,
+  base: CheckBase,
+  now: number,
+  error: AppError,
+  creditsCharged: number,
+): Promise<string | null> {
+  const failures = monitor.consecutiveFailures + 1;
+  const waitMinutes = backoffMinutes(monitor.intervalMinutes, failures, deps.config.backoffCapMinutes);
+  const written = await deps.monitors.finishCheck(monitor._id, leaseToken, {
+    status: 'backing_off',
+    statusReason: `${error.code}: ${error.message} (${failures} failed check${failures === 1 ? '' : 's'} in a row; next in ${waitMinutes} minutes)`,
+    consecutiveFailures: failures,
+    lastCheckedAt: now,
+    nextCheckAt: now + waitMinutes * minuteMs,
+  });
+  if (!written) return lostLease(deps, monitor);
+  await publishCheck(deps, {
+    ...base,
+    outcome: 'failed',
+    changes: [],
+    creditsCharged,
+    error: { code: error.code, message: error.message },
+  });
+  return base._id;
+}
+
+/** Another claim (an expired lease retaken) or a query change overtook this check: its result is dropped. */
+function lostLease(deps: CheckDeps, monitor: MonitorDoc): null {
+  deps.logger.warn({ monitorId: monitor._id }, 'check finished after losing its lease; result dropped');
+  return null;
+}

@@ -1,0 +1,15 @@
+import { monitoringCheckCompleted } from '@vrs/contracts';
+import type { CheckDeps } from '../monitoring-deps';
+import type { CheckDoc } from '../repo/checks-repo';
+
+/** Saves a finished check in the monitor's history and announces it (`monitoring.check.completed`). */
+export async function publishCheck(deps: Pick<CheckDeps, 'checks' | 'bus'>, check: CheckDoc): Promise<void> {
+  await deps.checks.insert(check);
+  await deps.bus.publish(monitoringCheckCompleted, {
+    accountId: check.accountId,
+    monitorId: check.monitorId,
+    checkId: check._id,
+    outcome: check.outcome,
+    creditsCharged: check.creditsCharged,
+  });
+}

@@ -1,0 +1,69 @@
+import type { EventBus } from '@vrs/bus';
+import { createClock, type ControllableClock, type Logger, type ServiceModule } from '@vrs/kit';
+import type { Store } from '@vrs/store';
+import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
+import { createChecksRepo } from './repo/checks-repo';
+import { createDeliveriesRepo } from './repo/deliveries-repo';
+import { createDigestPreferencesRepo } from './repo/digest-preferences-repo';
+import { createWebhooksRepo } from './repo/webhooks-repo';
+import { createMonitorsRepo } from './repo/monitors-repo';
+import { createNotificationsRepo } from './repo/notifications-repo';
+import { createMonitoringRouter, type MonitoringRouter } from './router';
+import { createScheduler } from './scheduler/scheduler';
+
+export interface MonitoringModuleOptions extends MonitoringUpstreams {
+  store: Store;
+  bus: EventBus;
+  logger: Logger;
+  config: MonitoringModuleConfig;
+  /** Tests hand in a clock of their own; otherwise the module has one (movable only with clockControl). */
+  clock?: ControllableClock;
+}
+
+export async function createMonitoringModule(options: MonitoringModuleOptions): Promise<ServiceModule<MonitoringRouter>> {
+  const { store, bus, logger, config, provider, trends, billing } = options;
+  const monitors = createMonitorsRepo(store);
+  const checks = createChecksRepo(store);
+  const notifications = createNotificationsRepo(store);
+  const digestPreferences = createDigestPreferencesRepo(store);
+  const webhooks = createWebhooksRepo(store);
+  const deliveries = createDeliveriesRepo(store);
+  const clock = options.clock ?? createClock();
+  const checkDeps = {
+    monitors,
+    checks,
+    notifications,
+    digestPreferences,
+    webhooks,
+    deliveries,
+    bus,
+    clock,
+    logger,
+    config,
+    provider,
+    trends,
+    billing,
+  };
+  const scheduler = createScheduler(checkDeps);
+  return {
+    name: 'monitoring',
+    router: createMonitoringRouter({ ...checkDeps, scheduler }),
+    async start() {
+      await Promise.all([
+        monitors.ensureIndexes(),
+        checks.ensureIndexes(),
+        notifications.ensureIndexes(),
+        digestPreferences.ensureIndexes(),
+        webhooks.ensureIndexes(),
+        deliveries.ensureIndexes(),
+        bus.ensureStreams(['monitoring']),
+      ]);
+      scheduler.start();
+      logger.info({ tickMs: config.tickMs, concurrency: config.concurrency, clockControl: config.clockControl }, 'monitoring started');
+    },
+    // The store, bus and clients belong to the host; checks in flight finish first.
+    async stop() {
+      await scheduler.stop();
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monitoringFixtureQuery, monitoringVariants } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
+import { startMonitoring, type MonitoringHarness } from '../../testing/monitoring-harness';
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A receiver answering the given statuses in turn (the last one from then on). */
+async function startReceiver(statuses: number[]) {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers as Record<string, string>, body });
+      res.statusCode = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('webhooks', () => {
+  let h: MonitoringHarness;
+  beforeAll(async () => {
+    h = await startMonitoring();
+  });
+  afterAll(() => h.close());
+
+  /** A search monitor whose second check finds two new videos: one notification. */
+  async function notify(accountId: string) {
+    h.fake.reset();
+    h.at(0);
+    const monitor = await h.call.monitors.create({
+      accountId,
+      query: { kind: 'search', q: monitoringFixtureQuery },
+      intervalMinutes: 15,
+      enabled: true,
+    });
+    await h.call.scheduler.runDue();
+    h.fake.useVariant(monitoringVariants.searchLater);
+    h.at(15);
+    await h.call.scheduler.runDue();
+    h.fake.reset();
+    return monitor;
+  }
+
+  it('delivers each notification signed (verified with the library), retries after a 500 with the same webhook-id', async () => {
+    const receiver = await startReceiver([500, 204]);
+    try {
+      const accountId = await h.account('webhook');
+      const created = await h.call.webhooks.create({ accountId, url: receiver.url, description: 'test receiver' });
+      expect(created).toMatchObject({ enabled: true, description: 'test receiver', consecutiveFailures: 0 });
+      expect(created.secret).toMatch(/^whsec_/);
+      expect((await h.call.webhooks.list({ accountId, limit: 10 })).webhooks).toEqual([
+        expect.not.objectContaining({ secret: expect.anything() }),
+      ]);
+
+      await notify(accountId);
+      expect(receiver.received).toHaveLength(1);
+      const [first] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).deliveries;
+      expect(first).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastResponseStatus: 500,
+        nextAttemptAt: h.clock.now().getTime() + 60_000,
+      });
+
+      // Not before its time; then the retry succeeds.
+      await h.call.scheduler.runDue();
+      expect(receiver.received).toHaveLength(1);
+      h.clock.set(new Date(first!.nextAttemptAt!));
+      await h.call.scheduler.runDue();
+      expect(receiver.received).toHaveLength(2);
+      const [delivered] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).deliveries;
+      expect(delivered).toMatchObject({ status: 'succeeded', attempts: 2, lastResponseStatus: 204, nextAttemptAt: null });
+
+      const verifier = new Webhook(created.secret);
+      for (const request of receiver.received) {
+        expect(request.headers['webhook-id']).toBe(first!.id);
+        const payload = verifier.verify(request.body, request.headers) as { type: string; data: { id: string; kind: string } };
+        expect(payload).toMatchObject({ type: 'notification.created', data: { id: first!.notificationId, kind: 'new_videos' } });
+      }
+      // A forged signature does not verify.
+      const forged = { ...receiver.received[0]!.headers, 'webhook-signature': 'v1,AAAA' };
+      expect(() => verifier.verify(receiver.received[0]!.body, forged)).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a webhook that keeps failing is disabled, once, with a notification saying so', async () => {
+    const receiver = await startReceiver([500]);
+    try {
+      const accountId = await h.account('webhook-failing');
+      const created = await h.call.webhooks.create({ accountId, url: receiver.url });
+      await notify(accountId);
+      // Attempts at +0, +1 and +2 minutes: three failures in a row disable it (the harness's threshold).
+      for (const minutes of [16, 18]) {
+        h.at(minutes);
+        await h.call.scheduler.runDue();
+      }
+      expect(receiver.received).toHaveLength(3);
+      const [webhook] = (await h.call.webhooks.list({ accountId, limit: 10 })).webhooks;
+      expect(webhook).toMatchObject({ id: created.id, enabled: false, consecutiveFailures: 3 });
+      expect(webhook!.disabledReason).toMatch(/^Disabled after 3 failed delivery attempts/);
+      const kinds = (await h.call.notifications.list({ accountId })).notifications.map((n) => n.kind);
+      expect(kinds).toEqual(['webhook_disabled', 'new_videos']);
+      // Its pending delivery is given up, not retried.
+      h.at(60);
+      await h.call.scheduler.runDue();
+      expect(receiver.received).toHaveLength(3);
+      const [delivery] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).deliveries;
+      expect(delivery).toMatchObject({ status: 'failed', lastError: 'The webhook was disabled or deleted.' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a digest for the webhook channel only is delivered and saved already read', async () => {
+    const receiver = await startReceiver([200]);
+    try {
+      const accountId = await h.account('webhook-digest');
+      const webhook = await h.call.webhooks.create({ accountId, url: receiver.url });
+      h.at(0);
+      await h.call.digests.putPreferences({ accountId, frequency: 'daily', hourOfDay: 13, timezone: 'UTC', channels: ['webhook'] });
+      await notify(accountId);
+      h.clock.set(new Date(Date.parse('2026-01-20T13:00:00Z')));
+      await h.call.scheduler.runDue();
+      const [digest] = (await h.call.notifications.list({ accountId })).notifications;
+      expect(digest).toMatchObject({ kind: 'digest', read: true });
+      const payloads = receiver.received.map(
+        (request) => new Webhook(webhook.secret).verify(request.body, request.headers) as { data: { kind: string } },
+      );
+      expect(payloads.map((payload) => payload.data.kind)).toEqual(['new_videos', 'digest']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("another account's webhook is a 404; deleting removes it", async () => {
+    const accountId = await h.account('webhook-owner');
+    const other = await h.account('webhook-other');
+    const created = await h.call.webhooks.create({ accountId, url: 'https://example.com/hook' });
+    await expect(h.call.webhooks.delete({ accountId: other, webhookId: created.id })).rejects.toMatchObject({
+      cause: { code: 'WEBHOOK_NOT_FOUND' },
+    });
+    await expect(h.call.webhooks.listDeliveries({ accountId: other, webhookId: created.id, limit: 10 })).rejects.toMatchObject({
+      cause: { code: 'WEBHOOK_NOT_FOUND' },
+    });
+    expect(await h.call.webhooks.delete({ accountId, webhookId: created.id })).toEqual({ id: created.id, deleted: true });
+    expect((await h.call.webhooks.list({ accountId, limit: 10 })).webhooks).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+import type { WebhookDelivery } from '@vrs/contracts';
+import type { Store } from '@vrs/store';
+
+export interface DeliveryDoc extends Omit<WebhookDelivery, 'id'> {
+  _id: string;
+  accountId: string;
+  /** The JSON body sent on every attempt (the same bytes, so the signature covers the same content). */
+  payload: string;
+  leaseUntil: number;
+  leaseToken: string | null;
+}
+
+/** Webhook deliveries; pending ones are claimed with a lease like due checks (ADR 0028). */
+export function createDeliveriesRepo(store: Store) {
+  const deliveries = store.collection<DeliveryDoc>('webhook_deliveries');
+  return {
+    ensureIndexes: () =>
+      deliveries.createIndexes([
+        { key: { webhookId: 1, createdAt: -1, _id: -1 }, name: 'webhook_newest_first' },
+        { key: { status: 1, nextAttemptAt: 1 }, name: 'due' },
+      ]),
+
+    insertMany: (docs: DeliveryDoc[]) => (docs.length === 0 ? Promise.resolve() : deliveries.insertMany(docs)),
+
+    findOwned: (accountId: string, webhookId: string, deliveryId: string) => deliveries.findOne({ _id: deliveryId, accountId, webhookId }),
+
+    async list(webhookId: string, limit: number, after?: DeliveryDoc): Promise<{ deliveries: DeliveryDoc[]; hasMore: boolean }> {
+      const filter = after
+        ? { webhookId, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after._id } }] }
+        : { webhookId };
+      const page = await deliveries.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: limit + 1 });
+      return { deliveries: page.slice(0, limit), hasMore: page.length > limit };
+    },
+
+    claimDue: (now: number, leaseMs: number, leaseToken: string) =>
+      deliveries.findOneAndUpdate(
+        { status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
+        { $set: { leaseUntil: now + leaseMs, leaseToken } },
+        { sort: { nextAttemptAt: 1 } },
+      ),
+
+    async finish(deliveryId: string, leaseToken: string, set: Partial<DeliveryDoc>): Promise<boolean> {
+      const result = await deliveries.updateOne({ _id: deliveryId, leaseToken }, { $set: { ...set, leaseUntil: 0, leaseToken: null } });
+      return result.matchedCount === 1;
+    },
+
+    deleteForWebhook: (webhookId: string) => deliveries.deleteMany({ webhookId }),
+  };
+}
+
+export type DeliveriesRepo = ReturnType<typeof createDeliveriesRepo>;
+
+export function toDelivery({
+  _id,
+  accountId: _owner,
+  payload: _payload,
+  leaseUntil: _lease,
+  leaseToken: _token,
+  ...delivery
+}: DeliveryDoc): WebhookDelivery {
+  return { id: _id, ...delivery };
+}

@@ -1,0 +1,118 @@
+import type { MonitorQuery, MonitorStatus } from '@vrs/contracts';
+import { newId } from '@vrs/kit';
+import type { Store } from '@vrs/store';
+
+/** What a monitor remembers between checks, to tell what is new. */
+export interface MonitorState {
+  /** Videos already seen (search, channel) or already notified (topic), newest first, bounded. */
+  seenIds: string[];
+  /** Video monitors: the figures at the last check. */
+  video?: { viewCount: number; commentCount: number; at: number; viewsPerHour: number | null };
+}
+
+export interface MonitorDoc {
+  _id: string;
+  accountId: string;
+  query: MonitorQuery;
+  intervalMinutes: number;
+  enabled: boolean;
+  /** Epoch ms; the scheduler's only source of truth (ADR 0028). */
+  nextCheckAt: number;
+  status: MonitorStatus;
+  statusReason: string | null;
+  consecutiveFailures: number;
+  lastCheckedAt: number | null;
+  createdAt: string;
+  /** Epoch ms until which a checker holds the monitor; 0 when free. */
+  leaseUntil: number;
+  /** The claim that holds the lease: only it may write the check's result. */
+  leaseToken: string | null;
+  /** Null until the first check of the current query (the baseline). */
+  state: MonitorState | null;
+}
+
+export interface MonitorPage {
+  monitors: MonitorDoc[];
+  hasMore: boolean;
+}
+
+export function createMonitorsRepo(store: Store) {
+  const monitors = store.collection<MonitorDoc>('monitors');
+
+  return {
+    ensureIndexes: () =>
+      monitors.createIndexes([
+        { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' },
+        { key: { enabled: 1, nextCheckAt: 1 }, name: 'due' },
+      ]),
+
+    ping: () => monitors.countDocuments({ _id: '' }).then(() => undefined),
+
+    async create(
+      fields: Pick<MonitorDoc, 'accountId' | 'query' | 'intervalMinutes' | 'enabled' | 'nextCheckAt' | 'createdAt'>,
+    ): Promise<MonitorDoc> {
+      const monitor: MonitorDoc = {
+        _id: newId('mon'),
+        ...fields,
+        status: fields.enabled ? 'active' : 'disabled',
+        statusReason: null,
+        consecutiveFailures: 0,
+        lastCheckedAt: null,
+        leaseUntil: 0,
+        leaseToken: null,
+        state: null,
+      };
+      await monitors.insertOne(monitor);
+      return monitor;
+    },
+
+    /** Found only for its owner: another account's monitor and an unknown one look the same. */
+    findOwned: (accountId: string, monitorId: string) => monitors.findOne({ _id: monitorId, accountId }),
+
+    findById: (monitorId: string) => monitors.findOne({ _id: monitorId }),
+
+    /** Newest first by `(createdAt, _id)` (ADR 0006); `after` is the last monitor of the previous page. */
+    async listOwned(accountId: string, limit: number, after?: MonitorDoc): Promise<MonitorPage> {
+      const filter = after
+        ? { accountId, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after._id } }] }
+        : { accountId };
+      const page = await monitors.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: limit + 1 });
+      return { monitors: page.slice(0, limit), hasMore: page.length > limit };
+    },
+
+    updateOwned: (accountId: string, monitorId: string, set: Partial<MonitorDoc>) =>
+      monitors.findOneAndUpdate({ _id: monitorId, accountId }, { $set: set }),
+
+    async deleteOwned(accountId: string, monitorId: string): Promise<boolean> {
+      const { deletedCount } = await monitors.deleteOne({ _id: monitorId, accountId });
+      return deletedCount === 1;
+    },
+
+    /** Ids of due, unleased monitors, soonest first: candidates, each still to be claimed. */
+    async dueCandidates(now: number, limit: number): Promise<string[]> {
+      const docs = await monitors.find(
+        { enabled: true, nextCheckAt: { $lte: now }, leaseUntil: { $lte: now } },
+        { sort: { nextCheckAt: 1 }, limit, projection: { _id: 1 } },
+      );
+      return docs.map((doc) => doc._id);
+    },
+
+    /**
+     * Claims a candidate if it is still due and unleased: one atomic conditional update, so replicas
+     * sharing the store never claim the same monitor twice (ADR 0028). Null when another got it.
+     */
+    claim: (monitorId: string, now: number, leaseMs: number, leaseToken: string) =>
+      monitors.findOneAndUpdate(
+        { _id: monitorId, enabled: true, nextCheckAt: { $lte: now }, leaseUntil: { $lte: now } },
+        { $set: { leaseUntil: now + leaseMs, leaseToken } },
+      ),
+
+    /** Writes a check's result and frees the lease, only while `leaseToken` still holds it. */
+    async finishCheck(monitorId: string, leaseToken: string, set: Partial<MonitorDoc>): Promise<boolean> {
+      const result = await monitors.updateOne({ _id: monitorId, leaseToken }, { $set: { ...set, leaseUntil: 0, leaseToken: null } });
+      return result.matchedCount === 1;
+    },
+  };
+}
+
+export type MonitorsRepo = ReturnType<typeof createMonitorsRepo>;

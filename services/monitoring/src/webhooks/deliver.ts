@@ -1,0 +1,95 @@
+import { Webhook } from 'standardwebhooks';
+import { publishNotification } from '../events/publish-notification';
+import type { CheckDeps } from '../monitoring-deps';
+import type { DeliveryDoc } from '../repo/deliveries-repo';
+import { resolvesToPrivateAddress } from './target-url';
+
+/**
+ * One attempt of a claimed delivery (the caller holds its lease): POSTs the payload signed per
+ * Standard Webhooks (`webhook-id` = the delivery id on every retry, `webhook-timestamp`,
+ * `webhook-signature`). A 2xx succeeds; anything else is retried after 1, 2, 4, … times the
+ * base wait until the attempts run out. A webhook failing that many attempts in a row is disabled
+ * and its owner notified. The signature's timestamp is the wall clock, as receivers check it
+ * against theirs; the schedule follows the service clock.
+ */
+export async function runDelivery(deps: CheckDeps, delivery: DeliveryDoc, leaseToken: string): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const settings = deps.config.webhooks;
+  const webhook = await deps.webhooks.findById(delivery.webhookId);
+  if (!webhook?.enabled) {
+    await deps.deliveries.finish(delivery._id, leaseToken, {
+      status: 'failed',
+      nextAttemptAt: null,
+      lastError: 'The webhook was disabled or deleted.',
+    });
+    return;
+  }
+  const attempts = delivery.attempts + 1;
+  const outcome = await attempt(deps, webhook.url, webhook.secret, delivery);
+  if (outcome.ok) {
+    await deps.deliveries.finish(delivery._id, leaseToken, {
+      status: 'succeeded',
+      attempts,
+      lastResponseStatus: outcome.status,
+      lastError: null,
+      nextAttemptAt: null,
+    });
+    await deps.webhooks.succeeded(webhook._id);
+    return;
+  }
+  const givingUp = attempts >= settings.maxAttempts;
+  await deps.deliveries.finish(delivery._id, leaseToken, {
+    status: givingUp ? 'failed' : 'pending',
+    attempts,
+    lastResponseStatus: outcome.status,
+    lastError: outcome.error,
+    nextAttemptAt: givingUp ? null : now + settings.retryBaseMs * 2 ** (attempts - 1),
+  });
+  const counted = await deps.webhooks.failed(webhook._id);
+  if (counted && counted.consecutiveFailures >= settings.disableAfterFailures) {
+    const reason = `Disabled after ${counted.consecutiveFailures} failed delivery attempts in a row (last: ${outcome.error}).`;
+    if (await deps.webhooks.disable(webhook._id, reason)) {
+      await publishNotification(deps, {
+        accountId: webhook.accountId,
+        monitorId: null,
+        kind: 'webhook_disabled',
+        title: `Webhook disabled: ${webhook.url}`,
+        body: reason,
+        items: [],
+        createdAt: new Date(now).toISOString(),
+      });
+    }
+  }
+}
+
+async function attempt(
+  deps: CheckDeps,
+  rawUrl: string,
+  secret: string,
+  delivery: DeliveryDoc,
+): Promise<{ ok: true; status: number } | { ok: false; status: number | null; error: string }> {
+  const url = new URL(rawUrl);
+  try {
+    if (!deps.config.webhooks.allowPrivate && (await resolvesToPrivateAddress(url))) {
+      return { ok: false, status: null, error: 'The URL resolves to a loopback, private or link-local address.' };
+    }
+    const sentAt = new Date();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': delivery._id,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(delivery._id, sentAt, delivery.payload),
+      },
+      body: delivery.payload,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(deps.config.webhooks.timeoutMs),
+    });
+    await response.body?.cancel();
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    return { ok: false, status: response.status, error: `HTTP ${response.status}` };
+  } catch (error) {
+    return { ok: false, status: null, error: (error as Error).name === 'TimeoutError' ? 'timed out' : 'could not connect' };
+  }
+}

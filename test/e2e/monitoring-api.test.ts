@@ -1,0 +1,333 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Monitor, MonitorCheck, Notification } from '@vrs/contracts';
+import { createServiceClient } from '@vrs/kit';
+import type { MonitoringRouter } from '@vrs/monitoring';
+import { apiClient } from '@vrs/testing/api-client';
+import {
+  monitoringChannelNewId,
+  monitoringFixtureChannel,
+  monitoringFixtureQuery,
+  monitoringFixtureVideo,
+  monitoringSearchNewIds,
+  monitoringVariants,
+  monitoringVideoLaterComments,
+} from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
+import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
+
+/*
+ * Monitoring through the gateway, over the stack's monitoring process and the fake YouTube's
+ * authored monitoring pages. One file, run in order: the monitoring process has one clock. Topic
+ * checks run in the service tests (a trend report here would add snapshots under the trends e2e
+ * suite's feet); here a topic monitor is created and validated, not checked.
+ */
+const youtube = fakeYouTubeControl(inject('youtubeUpstreamUrl'));
+const monitoring = createServiceClient<MonitoringRouter>({
+  mode: 'http',
+  url: inject('monitoringServiceUrl'),
+  internalToken: inject('stackEnv').INTERNAL_TOKEN!,
+  timeoutMs: 30_000,
+  caller: 'e2e',
+});
+const user = `monitoring-${Date.now()}`;
+const api = apiClient(inject('gatewayUrl'), { 'x-demo-user': user });
+const stranger = apiClient(inject('gatewayUrl'), { 'x-demo-user': `${user}-stranger` });
+
+const t0 = Date.parse('2026-03-01T09:00:00.000Z');
+const minute = 60_000;
+const at = (minutes: number) => monitoring.clock.set.mutate({ now: t0 + minutes * minute });
+const runDue = () => monitoring.scheduler.runDue.mutate();
+const notifications = async (): Promise<Notification[]> => {
+  const response = await api<{ notifications: Notification[] }>('GET', '/v1/notifications');
+  expect(response.status, response.text).toBe(200);
+  return response.body.notifications;
+};
+const checksOf = async (monitor: Monitor): Promise<MonitorCheck[]> => {
+  const response = await api<{ checks: MonitorCheck[] }>('GET', `/v1/monitors/${monitor.id}/checks`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.checks;
+};
+const create = async (body: unknown): Promise<Monitor> => {
+  const response = await api<Monitor>('POST', '/v1/monitors', { json: body });
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+};
+
+beforeAll(async () => {
+  await at(0);
+});
+afterAll(async () => {
+  for (const variant of Object.values(monitoringVariants)) await youtube.dropVariant(variant);
+  await monitoring.clock.set.mutate({ now: null });
+});
+
+describe('monitors over HTTP', () => {
+  let search: Monitor;
+  let channel: Monitor;
+  let video: Monitor;
+  let topic: Monitor;
+
+  it('creates one monitor of each kind (200, the project create convention); enabled ones are due now', async () => {
+    search = await create({ query: { kind: 'search', q: monitoringFixtureQuery }, intervalMinutes: 60 });
+    channel = await create({ query: { kind: 'channel', id: monitoringFixtureChannel.id }, intervalMinutes: 60 });
+    video = await create({ query: { kind: 'video', id: monitoringFixtureVideo.id }, intervalMinutes: 60 });
+    topic = await create({ query: { kind: 'topic', q: 'espresso', sampleSize: 8 }, intervalMinutes: 1440, enabled: false });
+    expect(search).toMatchObject({ enabled: true, nextCheckAt: t0, status: 'active', lastCheckedAt: null, intervalMinutes: 60 });
+    expect(topic).toMatchObject({
+      enabled: false,
+      status: 'disabled',
+      nextCheckAt: t0 + 1440 * minute,
+      query: { kind: 'topic', q: 'espresso' },
+    });
+    const list = await api<{ monitors: Monitor[]; hasMore: boolean }>('GET', '/v1/monitors?limit=3');
+    expect(list.body).toMatchObject({ hasMore: true });
+    expect(list.body.monitors.map((monitor) => monitor.id)).toEqual([topic.id, video.id, channel.id]);
+    const rest = await api<{ monitors: Monitor[]; hasMore: boolean }>('GET', `/v1/monitors?limit=3&startingAfter=${channel.id}`);
+    expect(rest.body).toEqual({ monitors: [expect.objectContaining({ id: search.id })], hasMore: false });
+  });
+
+  it('the first checks are baselines, an unchanged upstream notifies nothing', async () => {
+    await runDue();
+    await at(60);
+    await runDue();
+    expect(await notifications()).toEqual([]);
+    expect((await checksOf(search)).map((check) => check.outcome)).toEqual(['unchanged', 'baseline']);
+    expect((await checksOf(topic)).map((check) => check.outcome)).toEqual([]);
+  });
+
+  it('after the upstream changes, exactly what changed is notified, once', async () => {
+    await youtube.useVariant(monitoringVariants.searchLater);
+    await youtube.useVariant(monitoringVariants.channelLater);
+    await youtube.useVariant(monitoringVariants.videoComments);
+    await at(120);
+    await runDue();
+    const found = await notifications();
+    const byMonitor = (monitor: Monitor) => found.filter((notification) => notification.monitorId === monitor.id);
+    expect(found).toHaveLength(3);
+    expect(byMonitor(search)).toMatchObject([{ kind: 'new_videos', read: false }]);
+    expect(
+      byMonitor(search)[0]!
+        .data.items.map((item) => item.id)
+        .sort(),
+    ).toEqual([...monitoringSearchNewIds].sort());
+    expect(byMonitor(channel)).toMatchObject([
+      {
+        kind: 'new_uploads',
+        data: { items: [{ id: monitoringChannelNewId, url: `https://www.youtube.com/watch?v=${monitoringChannelNewId}` }] },
+      },
+    ]);
+    expect(byMonitor(video)).toMatchObject([
+      {
+        kind: 'video_activity',
+        data: {
+          items: [
+            {
+              id: monitoringFixtureVideo.id,
+              commentCount: monitoringVideoLaterComments,
+              previousCommentCount: monitoringFixtureVideo.comments,
+            },
+          ],
+        },
+      },
+    ]);
+    expect(found.every((notification) => notification.createdAt === new Date(t0 + 120 * minute).toISOString())).toBe(true);
+    // The same upstream again: nothing new.
+    await at(180);
+    await runDue();
+    expect(await notifications()).toHaveLength(3);
+    const checks = await checksOf(search);
+    expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'unchanged', 'baseline']);
+    expect(checks[1]).toMatchObject({ creditsCharged: 2, notificationId: byMonitor(search)[0]!.id, checkedAt: t0 + 120 * minute });
+  });
+
+  it('PATCH answers exactly {intervalMinutes, enabled, nextCheckAt}: disabling keeps nextCheckAt, enabling sets now + interval', async () => {
+    const disabled = await api('PATCH', `/v1/monitors/${search.id}`, { json: { enabled: false } });
+    expect(disabled.status, disabled.text).toBe(200);
+    expect(disabled.body).toEqual({ intervalMinutes: 60, enabled: false, nextCheckAt: t0 + 240 * minute });
+    await at(300);
+    await runDue();
+    expect(await checksOf(search)).toHaveLength(4);
+    const enabled = await api('PATCH', `/v1/monitors/${search.id}`, { json: { enabled: true, intervalMinutes: 30 } });
+    expect(enabled.body).toEqual({ intervalMinutes: 30, enabled: true, nextCheckAt: t0 + 330 * minute });
+    const empty = await api('PATCH', `/v1/monitors/${search.id}`, { json: {} });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('check now answers 202 and the check runs; a disabled monitor answers 409', async () => {
+    const response = await api<Monitor>('POST', `/v1/monitors/${channel.id}/check`);
+    expect(response.status, response.text).toBe(202);
+    expect(response.body).toMatchObject({ id: channel.id, nextCheckAt: t0 + 300 * minute });
+    await runDue();
+    expect((await checksOf(channel))[0]).toMatchObject({ outcome: 'unchanged', checkedAt: t0 + 300 * minute });
+    const disabled = await api('POST', `/v1/monitors/${topic.id}/check`);
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.error.code).toBe('MONITOR_DISABLED');
+  });
+
+  it('marks a notification read, idempotently', async () => {
+    const [first] = await notifications();
+    for (let i = 0; i < 2; i++) {
+      const read = await api('POST', `/v1/notifications/${first!.id}/read`);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body).toEqual({ read: true });
+    }
+    expect((await notifications()).find((notification) => notification.id === first!.id)).toMatchObject({ read: true });
+  });
+
+  it("another user's monitors and notifications are 404s", async () => {
+    const [first] = await notifications();
+    const attempts = [
+      stranger('GET', `/v1/monitors/${search.id}`),
+      stranger('PATCH', `/v1/monitors/${search.id}`, { json: { enabled: false } }),
+      stranger('DELETE', `/v1/monitors/${search.id}`),
+      stranger('POST', `/v1/monitors/${search.id}/check`),
+      stranger('GET', `/v1/monitors/${search.id}/checks`),
+    ];
+    for (const response of await Promise.all(attempts)) {
+      expect(response.status, response.text).toBe(404);
+      expect(response.body.error.code).toBe('MONITOR_NOT_FOUND');
+    }
+    const read = await stranger('POST', `/v1/notifications/${first!.id}/read`);
+    expect(read.status).toBe(404);
+    expect(read.body.error.code).toBe('NOTIFICATION_NOT_FOUND');
+    expect((await stranger('GET', '/v1/notifications')).body).toEqual({ notifications: [] });
+    expect((await stranger('GET', '/v1/monitors')).body).toEqual({ monitors: [], hasMore: false });
+  });
+
+  it('bad bodies are 422s with precise codes and paths', async () => {
+    const cases: [unknown, string, string][] = [
+      [{ intervalMinutes: 60 }, 'MONITOR_QUERY_REQUIRED', 'query'],
+      [{ query: { kind: 'search', q: 'x' }, intervalMinutes: 5 }, 'MONITOR_INTERVAL_INVALID', 'intervalMinutes'],
+      [{ query: { kind: 'search', q: 'x' }, intervalMinutes: 10_081 }, 'MONITOR_INTERVAL_INVALID', 'intervalMinutes'],
+      [{ query: { kind: 'search', q: 'x' } }, 'MONITOR_INTERVAL_INVALID', 'intervalMinutes'],
+      [{ query: { kind: 'podcast', q: 'x' }, intervalMinutes: 60 }, 'VALIDATION_FAILED', 'query.kind'],
+      [{ query: { kind: 'search', q: '  ' }, intervalMinutes: 60 }, 'VALIDATION_FAILED', 'query.q'],
+      [{ query: { kind: 'topic', q: 'x', sampleSize: 3 }, intervalMinutes: 60 }, 'VALIDATION_FAILED', 'query.sampleSize'],
+      [{ query: { kind: 'video' }, intervalMinutes: 60 }, 'VALIDATION_FAILED', 'query.id'],
+      [{ query: { kind: 'search', q: 'x' }, intervalMinutes: 60.5 }, 'MONITOR_INTERVAL_INVALID', 'intervalMinutes'],
+    ];
+    for (const [body, code, path] of cases) {
+      const response = await api('POST', '/v1/monitors', { json: body });
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body.error.code, JSON.stringify(body)).toBe(code);
+      expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(path);
+    }
+    const patch = await api('PATCH', `/v1/monitors/${search.id}`, { json: { intervalMinutes: 14 } });
+    expect(patch.status).toBe(422);
+    expect(patch.body.error.code).toBe('MONITOR_INTERVAL_INVALID');
+  });
+
+  it('deletes a monitor: 200 {id, deleted}, then 404', async () => {
+    const deleted = await api('DELETE', `/v1/monitors/${video.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual({ id: video.id, deleted: true });
+    expect((await api('GET', `/v1/monitors/${video.id}`)).status).toBe(404);
+    expect((await api('DELETE', `/v1/monitors/${video.id}`)).status).toBe(404);
+  });
+
+  it('digest preferences: validated, and a digest of the unread notifications at the chosen local hour', async () => {
+    expect((await api('GET', '/v1/digests/preferences')).body).toEqual({
+      frequency: 'off',
+      hourOfDay: 9,
+      timezone: 'UTC',
+      channels: ['in_app'],
+      nextDigestAt: null,
+    });
+    const valid = { frequency: 'daily', hourOfDay: 10, timezone: 'Asia/Kolkata', channels: ['in_app'] };
+    const invalid: [unknown, string, string][] = [
+      [{ ...valid, timezone: 'Mars/Olympus' }, 'TIMEZONE_INVALID', 'timezone'],
+      [{ ...valid, timezone: '+05:30' }, 'TIMEZONE_INVALID', 'timezone'],
+      [{ ...valid, hourOfDay: 24 }, 'VALIDATION_FAILED', 'hourOfDay'],
+      [{ ...valid, frequency: 'hourly' }, 'VALIDATION_FAILED', 'frequency'],
+      [{ ...valid, channels: [] }, 'VALIDATION_FAILED', 'channels'],
+    ];
+    for (const [body, code, path] of invalid) {
+      const response = await api('PUT', '/v1/digests/preferences', { json: body });
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(response.body.error.code, JSON.stringify(body)).toBe(code);
+      expect(response.body.error.details.issues.map((issue: { path: string }) => issue.path)).toContain(path);
+    }
+    // Now is 14:00 UTC (19:30 in Kolkata): the next 10:00 there is 04:30 UTC tomorrow.
+    const nextDigestAt = Date.parse('2026-03-02T04:30:00.000Z');
+    const saved = await api('PUT', '/v1/digests/preferences', { json: valid });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({ ...valid, nextDigestAt });
+    expect((await api('GET', '/v1/digests/preferences')).body).toEqual({ ...valid, nextDigestAt });
+
+    const unread = (await notifications()).filter((notification) => !notification.read);
+    await monitoring.clock.set.mutate({ now: nextDigestAt });
+    await runDue();
+    const [digest] = await notifications();
+    expect(digest).toMatchObject({
+      kind: 'digest',
+      monitorId: null,
+      title: `Daily digest: ${unread.length} unread notifications`,
+      createdAt: new Date(nextDigestAt).toISOString(),
+    });
+    expect(digest!.data.items.map((item) => item.id).sort()).toEqual(unread.flatMap((n) => n.data.items.map((item) => item.id)).sort());
+    expect((await api('GET', '/v1/digests/preferences')).body.nextDigestAt).toBe(nextDigestAt + 24 * 3_600_000);
+  });
+
+  it('webhooks: a signed delivery of a new notification, retried after a 500; 422 for bad URLs; 404 for others', async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        received.push({ headers: req.headers as Record<string, string>, body });
+        res.statusCode = received.length === 1 ? 500 : 200;
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      for (const bad of ['ftp://example.com/x', 'not a url']) {
+        const response = await api('POST', '/v1/webhooks', { json: { url: bad } });
+        expect(response.status, bad).toBe(422);
+        expect(response.body.error.code).toBe('WEBHOOK_URL_INVALID');
+      }
+      const created = await api('POST', '/v1/webhooks', { json: { url, description: 'e2e' } });
+      expect(created.status, created.text).toBe(200);
+      expect(created.body.secret).toMatch(/^whsec_/);
+      const listed = await api('GET', '/v1/webhooks');
+      expect(listed.body).toEqual({ webhooks: [expect.objectContaining({ id: created.body.id, enabled: true })], hasMore: false });
+      expect(JSON.stringify(listed.body)).not.toContain('whsec_');
+
+      // A new search result: one notification, one delivery (first answered 500, then retried).
+      await youtube.dropVariant(monitoringVariants.searchLater);
+      const monitor = await create({ query: { kind: 'search', q: monitoringFixtureQuery }, intervalMinutes: 15 });
+      await runDue();
+      await youtube.useVariant(monitoringVariants.searchLater);
+      const now = (await monitoring.clock.set.mutate({ now: Date.parse('2026-03-02T05:00:00.000Z') })).now;
+      await api('POST', `/v1/monitors/${monitor.id}/check`);
+      await runDue();
+      const deliveries = async () => (await api('GET', `/v1/webhooks/${created.body.id}/deliveries`)).body.deliveries;
+      const [pending] = await deliveries();
+      expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: 500, nextAttemptAt: now + 60_000 });
+      await monitoring.clock.set.mutate({ now: now + 60_000 });
+      await runDue();
+      expect((await deliveries())[0]).toMatchObject({ id: pending.id, status: 'succeeded', attempts: 2, lastResponseStatus: 200 });
+      expect(received).toHaveLength(2);
+      for (const request of received) {
+        const payload = new Webhook(created.body.secret).verify(request.body, request.headers) as { data: Notification };
+        expect(payload.data).toMatchObject({ monitorId: monitor.id, kind: 'new_videos' });
+        expect(request.headers['webhook-id']).toBe(pending.id);
+      }
+
+      expect((await stranger('GET', `/v1/webhooks/${created.body.id}/deliveries`)).status).toBe(404);
+      const foreignDelete = await stranger('DELETE', `/v1/webhooks/${created.body.id}`);
+      expect(foreignDelete.status).toBe(404);
+      expect(foreignDelete.body.error.code).toBe('WEBHOOK_NOT_FOUND');
+      expect((await api('DELETE', `/v1/webhooks/${created.body.id}`)).body).toEqual({ id: created.body.id, deleted: true });
+      expect((await api('GET', '/v1/webhooks')).body).toEqual({ webhooks: [], hasMore: false });
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+});
