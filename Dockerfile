@@ -6,6 +6,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/kit/package.json packages/kit/
 COPY packages/store/package.json packages/store/
+COPY packages/search/package.json packages/search/
 COPY packages/bus/package.json packages/bus/
 COPY packages/runtime/package.json packages/runtime/
 COPY packages/youtube/package.json packages/youtube/
@@ -20,5 +21,7 @@ COPY packages/testing/package.json packages/testing/
 COPY test/package.json test/
 RUN npm ci --no-audit --no-fund
 COPY . .
+# DATA_DIR's default, writable by the service user (a volume mounted here takes this ownership).
+RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 CMD ["node", "--import", "tsx", "gateway/src/main.ts"]

@@ -10,34 +10,14 @@ import autocannon from 'autocannon';
 import { startProcess, type RunningProcess } from '@vrs/testing/processes';
 import { startBenchGateway } from '../support/bench-gateway';
 import { apiClient, eventually } from '@vrs/testing/api-client';
+import { sentence, vocabulary } from '../support/transcript-corpus';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 
-/*
- * A deterministic corpus shaped like transcript chunks: a 4,000-word vocabulary drawn with a
- * Zipf-like skew (a few words everywhere, most words rare), 40 words an item. The default query
- * pairs two mid-frequency words, as a researcher's query would; `BENCH_QUERY` overrides it.
- */
-const syllables = ['ka', 'lo', 'mi', 'ren', 'sto', 'pa', 'dri', 'ven', 'ox', 'tal', 'bu', 'ser', 'nim', 'qua', 'fe', 'gor'];
-const vocabulary = Array.from({ length: 4000 }, (_, i) => {
-  let word = '';
-  for (let n = i + 1; n > 0; n = Math.floor(n / syllables.length)) word += syllables[n % syllables.length];
-  return word;
-});
-function random(seed: number): () => number {
-  let x = (seed + 1) * 2654435761;
-  return () => {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    return x / 2 ** 32;
-  };
-}
-function sentence(seed: number): string {
-  const next = random(seed);
-  return Array.from({ length: 40 }, () => vocabulary[Math.floor(vocabulary.length * next() ** 3)]!).join(' ');
-}
-
+// The default query pairs two mid-frequency words of the corpus, as a researcher's query would;
+// `BENCH_QUERY` overrides it.
 const query = process.env.BENCH_QUERY ?? `${vocabulary[150]} ${vocabulary[400]}`;
 
 interface Figures {

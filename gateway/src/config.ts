@@ -4,6 +4,7 @@ import { billingEnvSchema } from '@vrs/billing/config';
 import { youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
+import { searchEnvShape } from '@vrs/research/config';
 import { monitoringEnvShape } from '@vrs/monitoring/config';
 import { agentsEnvShape } from '@vrs/agents/config';
 
@@ -16,6 +17,8 @@ export const gatewayEnvSchema = z.object({
   // Read too when the gateway hosts the trends service in-process.
   ...llmEnvShape,
   ...trendsEnvShape,
+  // Read too when the gateway hosts research in-process.
+  ...searchEnvShape,
   // Read too when the gateway hosts the monitoring service in-process.
   ...monitoringEnvShape,
   // Read too when the gateway hosts the agents service in-process.
@@ -42,6 +45,9 @@ export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const config = loadConfig(gatewayEnvSchema, env);
+  if (config.SEARCH_ENGINE === 'mongo' && !config.MONGODB_URL) {
+    throw new Error('Invalid configuration:\n  - SEARCH_ENGINE: mongo needs MONGODB_URL');
+  }
   if (config.DEMO_MODE && config.NODE_ENV === 'production') {
     throw new Error('Invalid configuration:\n  - DEMO_MODE: must not be on when NODE_ENV=production');
   }

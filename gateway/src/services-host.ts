@@ -5,6 +5,7 @@ import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
 import { createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
+import { openSearch } from '@vrs/search';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { youtubeClientOptionsOf } from '@vrs/provider/config';
 import { createLlm } from '@vrs/ai';
@@ -100,9 +101,17 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     );
     // Research imports read through the provider, so the provider is hosted first.
     const providerForResearch = client(providerModule, config.PROVIDER_SERVICE_URL);
+    const researchSearch = await openSearch({
+      service: 'research',
+      engine: config.SEARCH_ENGINE,
+      dataDir: config.DATA_DIR,
+      mongodbUrl: config.MONGODB_URL,
+    });
+    closers.push(() => researchSearch.close());
     researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) =>
       createResearchModule({
         store,
+        search: researchSearch,
         bus,
         logger: options.logger.child({ service: 'research' }),
         provider: providerForResearch,

@@ -3,6 +3,7 @@ import { createServiceClient } from '@vrs/kit';
 import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
+import { openSearch } from '@vrs/search';
 import { researchEnvSchema, type ResearchConfig } from './config';
 import { createResearchModule } from './module';
 
@@ -10,9 +11,16 @@ await runServiceProcess({
   service: 'research',
   envSchema: researchEnvSchema,
   ownUrl: (config: ResearchConfig) => config.RESEARCH_SERVICE_URL,
-  createModule: (deps, config: ResearchConfig) =>
-    createResearchModule({
+  createModule: async (deps, config: ResearchConfig) => {
+    const search = await openSearch({
+      service: 'research',
+      engine: config.SEARCH_ENGINE,
+      dataDir: config.DATA_DIR,
+      mongodbUrl: config.MONGODB_URL,
+    });
+    const module = await createResearchModule({
       ...deps,
+      search,
       provider: createServiceClient<ProviderRouter>({
         mode: 'http',
         url: config.PROVIDER_SERVICE_URL,
@@ -28,5 +36,14 @@ await runServiceProcess({
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
-    }),
+    });
+    // The search engine is closed with the module: its consumers are stopped first.
+    return {
+      ...module,
+      async stop() {
+        await module.stop();
+        await search.close();
+      },
+    };
+  },
 });

@@ -2,6 +2,7 @@ import { researchEvidenceAdded, researchExportRequested, researchImportRequested
 import type { Llm } from '@vrs/ai';
 import type { EventBus, Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
+import type { SearchIndex } from '@vrs/search';
 import type { Store } from '@vrs/store';
 import { createIndexEvidenceHandler } from './events/index-evidence';
 import { createRunImportJobHandler } from './events/run-import-job';
@@ -16,7 +17,7 @@ import { createJobsRepo } from './repo/jobs-repo';
 import { createOperationsRepo } from './repo/operations-repo';
 import { createProjectsRepo } from './repo/projects-repo';
 import { createResearchRouter, type ResearchRouter } from './router';
-import { createIndexCache } from './search/index-cache';
+import { createEvidenceSearch } from './search/evidence-search';
 
 export interface ResearchModuleOptions {
   store: Store;
@@ -28,8 +29,8 @@ export interface ResearchModuleOptions {
   billing: BillingClient;
   /** Writes answers, reports and comparison summaries; null = none configured (extractive answers). */
   llm: Llm | null;
-  /** Projects whose search index one process keeps in memory (least recently searched dropped first). */
-  searchCacheMaxProjects?: number;
+  /** The search engine holding project indexes (`openSearch`); opened and closed by the caller, like the store. */
+  search: SearchIndex;
 }
 
 /** Durable consumer shared by every replica: each `research.evidence.added` is indexed by one of them. */
@@ -43,7 +44,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   const { store, bus, logger, provider, billing, llm } = options;
   const projects = createProjectsRepo(store);
   const evidence = createEvidenceRepo(store);
-  const indexCache = createIndexCache(evidence, { maxProjects: options.searchCacheMaxProjects ?? 200 });
+  const search = createEvidenceSearch(evidence, options.search);
   const jobs = createJobsRepo(store);
   const idempotency = createIdempotencyRepo(store);
   const operations = createOperationsRepo(store);
@@ -54,7 +55,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     bus,
     projects,
     evidence,
-    indexCache,
+    search,
     jobs,
     idempotency,
     provider,
@@ -86,7 +87,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
       indexer = await bus.subscribe(
         indexerConsumerName,
         researchEvidenceAdded,
-        createIndexEvidenceHandler({ projects, evidence, logger: logger.child({ component: indexerConsumerName }) }),
+        createIndexEvidenceHandler({ projects, evidence, search, logger: logger.child({ component: indexerConsumerName }) }),
       );
       importer = await bus.subscribe(
         importerConsumerName,

@@ -10,7 +10,7 @@ import type { IdempotencyRepo } from './repo/idempotency-repo';
 import type { JobsRepo } from './repo/jobs-repo';
 import type { OperationsRepo } from './repo/operations-repo';
 import type { ProjectsRepo } from './repo/projects-repo';
-import type { IndexCache } from './search/index-cache';
+import type { EvidenceSearch } from './search/evidence-search';
 
 /** What the procedures are built with; the module wires one set per service instance. */
 export interface ResearchDeps {
@@ -18,7 +18,7 @@ export interface ResearchDeps {
   bus: EventBus;
   projects: ProjectsRepo;
   evidence: EvidenceRepo;
-  indexCache: IndexCache;
+  search: EvidenceSearch;
   jobs: JobsRepo;
   idempotency: IdempotencyRepo;
   provider: ProviderClient;

@@ -4,7 +4,8 @@ import { chunkTranscript } from '../imports/transcript-chunks';
 import { videoSourceKey } from '../imports/import-video';
 import type { IndexableEvidence } from '../repo/evidence-repo';
 import type { ProviderClient } from '../provider-client';
-import { createEvidenceIndex, searchIndex, upsertIntoIndex } from '../search/evidence-index';
+import { rankDocuments } from '@vrs/search';
+import { toEvidence, toSearchDocument } from '../search/evidence-search';
 
 /** Search results whose titles are evidence, and how many of the best have their transcripts read. */
 const searchResultsUsed = 10;
@@ -54,7 +55,5 @@ export async function gatherPublicEvidence(
       items.push(item(videoId, videoSourceKey(videoId, `transcript:${chunk.startMs}`), chunk.text, chunk.startMs));
     }
   });
-  const index = createEvidenceIndex();
-  for (const doc of items) upsertIntoIndex(index, doc);
-  return { evidence: searchIndex(index, question, limit), warnings };
+  return { evidence: toEvidence(rankDocuments(items.map(toSearchDocument), question, limit)), warnings };
 }

@@ -4,6 +4,7 @@ import { researchEvidenceAdded, type EventData, type EventEnvelope } from '@vrs/
 import { createLogger } from '@vrs/kit';
 import { createEvidenceRepo } from '../repo/evidence-repo';
 import { createProjectsRepo, type ProjectDoc } from '../repo/projects-repo';
+import { createEvidenceSearch } from '../search/evidence-search';
 import { createHarness, eventually, newAccountId, type Harness } from '../testing/research-harness';
 import { createIndexEvidenceHandler } from './index-evidence';
 
@@ -24,7 +25,10 @@ describe('index-evidence handler', () => {
     projectId = (await h.api.projects.create({ accountId, name: 'p' })).id;
     const projects = createProjectsRepo(h.store);
     const evidence = createEvidenceRepo(h.store);
-    handle = createIndexEvidenceHandler({ projects, evidence, logger: createLogger('index-evidence-test') });
+    // An indexer of its own over the instance's search engine: its writes and the instance's
+    // catch-ups meet only in the engine's version compare-and-set.
+    const search = createEvidenceSearch(evidence, h.search);
+    handle = createIndexEvidenceHandler({ projects, evidence, search, logger: createLogger('index-evidence-test') });
   });
   afterEach(() => h.close());
 

@@ -3,17 +3,23 @@ import type { EventHandler } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { EvidenceRepo } from '../repo/evidence-repo';
 import type { ProjectsRepo } from '../repo/projects-repo';
+import type { EvidenceSearch } from '../search/evidence-search';
 import { indexProjectEvidence } from '../search/index-project-evidence';
 
 export interface IndexEvidenceDeps {
   projects: ProjectsRepo;
   evidence: EvidenceRepo;
+  search: EvidenceSearch;
   logger: Logger;
   /** Lost compare-and-set races before giving the event back for redelivery. */
   maxAttempts?: number;
 }
 
-/** Indexes the evidence an `evidence added` event names; a lost run of races hands the event back (it throws). */
+/**
+ * Indexes the evidence an `evidence added` event names: marks it in the store (ADR 0003), then puts
+ * it in this process's search index at once, so it is searchable without waiting for a search to
+ * catch up. A lost run of races, or a failing index, hands the event back (it throws).
+ */
 export function createIndexEvidenceHandler(deps: IndexEvidenceDeps): EventHandler<typeof researchEvidenceAdded> {
   const { logger } = deps;
   return async ({ data }) => {
@@ -29,6 +35,9 @@ export function createIndexEvidenceHandler(deps: IndexEvidenceDeps): EventHandle
         { projectId, evidenceIds: evidenceIds.length },
         'none of the added evidence is in this store; acknowledged without indexing',
       );
-    else logger.info({ projectId, indexed: outcome.marked, indexVersion: outcome.indexVersion }, 'evidence indexed');
+    else {
+      await deps.search.indexed(projectId, evidenceIds, outcome.indexVersion - 1);
+      logger.info({ projectId, indexed: outcome.marked, indexVersion: outcome.indexVersion }, 'evidence indexed');
+    }
   };
 }

@@ -157,9 +157,21 @@ export function createEvidenceRepo(store: Store) {
     pageInIdOrder: (projectId: string, afterId: string | undefined, limit: number): Promise<EvidenceDoc[]> =>
       evidence.find(afterId === undefined ? { projectId } : { projectId, _id: { $gt: afterId } }, { sort: { _id: 1 }, limit }),
 
-    /** Documents marked after `version` (all indexed ones for 0): what a search cache must (re)load. */
-    findIndexedAfter: (projectId: string, version: number): Promise<IndexableEvidence[]> =>
-      evidence.find({ projectId, indexedVersion: { $gt: version } }, { projection: indexableProjection }),
+    /**
+     * One page, in id order after `afterId`, of the documents marked after `version` (all indexed
+     * ones for 0): what a search index must (re)load to catch up with the project.
+     */
+    pageIndexedAfter: (projectId: string, version: number, afterId: string | undefined, limit: number): Promise<IndexableEvidence[]> =>
+      evidence.find(
+        afterId === undefined
+          ? { projectId, indexedVersion: { $gt: version } }
+          : { projectId, indexedVersion: { $gt: version }, _id: { $gt: afterId } },
+        { sort: { _id: 1 }, limit, projection: indexableProjection },
+      ),
+
+    /** The given documents of the project that are marked indexed, by id (the indexer's own event). */
+    findIndexable: (projectId: string, evidenceIds: string[]): Promise<IndexableEvidence[]> =>
+      evidence.find({ projectId, _id: { $in: evidenceIds }, indexedVersion: { $exists: true } }, { projection: indexableProjection }),
   };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventBus } from '@vrs/bus';
 import { appErrorDataOf, createLogger, type AppErrorData } from '@vrs/kit';
+import { openEmbeddedSearch, type SearchIndex } from '@vrs/search';
 import { openStore, type Store } from '@vrs/store';
 import { openTestBus } from '@vrs/testing/test-bus';
 import type { TRPCError } from '@trpc/server';
@@ -33,10 +34,11 @@ export const noBilling = new Proxy(
 ) as BillingClient;
 
 /** One research service instance, called the way the gateway calls it (full procedure pipeline). */
-export async function startResearch(store: Store, bus: EventBus, options: Partial<ResearchModuleOptions> = {}) {
+export async function startResearch(store: Store, bus: EventBus, search: SearchIndex, options: Partial<ResearchModuleOptions> = {}) {
   const module = await createResearchModule({
     store,
     bus,
+    search,
     logger: createLogger('research-test'),
     provider: noProvider,
     billing: noBilling,
@@ -44,22 +46,24 @@ export async function startResearch(store: Store, bus: EventBus, options: Partia
     ...options,
   });
   await module.start();
-  return { module, api: module.router.createCaller({ requestId: 't', caller: 'test' }) };
+  return { module, search, api: module.router.createCaller({ requestId: 't', caller: 'test' }) };
 }
 export type ResearchInstance = Awaited<ReturnType<typeof startResearch>>;
 
 /**
  * An embedded store in a fresh temp dir, a bus (JetStream on the machine's nats-server, in a
- * namespace of this harness's own, unless given), and one started instance over them. `close` stops
- * every instance, then closes the bus (deleting its namespace) and the store.
+ * namespace of this harness's own, unless given), and one started instance over them. Each instance
+ * has a search index of its own (as replicas on separate machines do), unless it is given the
+ * folder of another's (a restart). `close` stops every instance, then closes the bus (deleting its
+ * namespace), the search indexes and the store.
  */
 export async function createHarness(givenBus?: EventBus) {
   const bus = givenBus ?? (await openTestBus('research'));
   const dataDir = await mkdtemp(join(tmpdir(), 'research-test-'));
   const store = await openStore({ service: 'research', dataDir });
   const instances: ResearchInstance[] = [];
-  const start = async (busOverride: EventBus = bus) => {
-    const instance = await startResearch(store, busOverride);
+  const start = async (busOverride: EventBus = bus, searchDir = join(dataDir, `search-${instances.length}`)) => {
+    const instance = { ...(await startResearch(store, busOverride, openEmbeddedSearch(searchDir))), searchDir };
     instances.push(instance);
     return instance;
   };
@@ -73,6 +77,7 @@ export async function createHarness(givenBus?: EventBus) {
     async close() {
       for (const instance of instances) await instance.module.stop();
       await bus.close();
+      for (const instance of instances) await instance.search.close();
       await store.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -1,7 +1,6 @@
 import { searchEvidenceInputSchema, searchQuerySchema, type SearchResult } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { ResearchDeps } from '../../research-deps';
-import { searchIndex } from '../../search/evidence-index';
 import { requireOwnedProject } from '../projects/require-owned-project';
 
 /** `q` is checked in the resolver rather than by zod, so a missing or blank one answers QUERY_REQUIRED as the contract says. */
@@ -9,14 +8,13 @@ const searchInputSchema = searchEvidenceInputSchema.extend({ q: searchQuerySchem
 
 /**
  * searchPrivateEvidence. The hot path is one store read (the project, for ownership and its index
- * version); the index itself is served from memory while it is current. No output schema: the
+ * version) and one query of the search engine while its index is current. No output schema: the
  * results are built in the contract's shape here, and parsing them again would cost every search.
  */
-export const searchEvidence = ({ projects, indexCache }: ResearchDeps) =>
+export const searchEvidence = ({ projects, search }: ResearchDeps) =>
   procedure.input(searchInputSchema).query(async ({ input }): Promise<SearchResult> => {
     const query = input.q?.trim();
     if (!query) throw new AppError('QUERY_REQUIRED');
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const index = await indexCache.indexFor(project._id, project.indexVersion, project.indexResetVersion);
-    return { query, results: searchIndex(index, query, input.limit) };
+    return { query, results: await search.search(project._id, project.indexVersion, query, input.limit, project.indexResetVersion) };
   });

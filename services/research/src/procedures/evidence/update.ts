@@ -9,7 +9,8 @@ import { toStoredEvidence } from './to-stored-evidence';
 const nothingToChange = 'Send at least one of text, entityId, startMs.';
 
 /**
- * Changes a saved item in place and re-indexes it before answering, so a search right after the
+ * Changes a saved item in place and re-indexes it before answering (marked in the store for every
+ * replica, and replaced in this process's index at once), so a search right after the
  * update finds the new text and no longer the old one (adding goes through the indexer's event
  * instead: a single item is cheap to mark here, and an edit must not be found in its old form).
  */
@@ -17,7 +18,7 @@ export async function updateEvidenceHandler({
   ctx,
   input,
 }: {
-  ctx: Pick<ResearchDeps, 'projects' | 'evidence'>;
+  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'search'>;
   input: z.infer<typeof updateEvidenceInputSchema>;
 }): Promise<StoredEvidence> {
   const { accountId, projectId, evidenceId, ...changes } = input;
@@ -27,7 +28,8 @@ export async function updateEvidenceHandler({
   const project = await requireOwnedProject(ctx.projects, accountId, projectId);
   const doc = await ctx.evidence.update(project._id, evidenceId, changes);
   if (!doc) throw new AppError('EVIDENCE_NOT_FOUND');
-  await indexProjectEvidence(ctx, project._id, [doc._id]);
+  const outcome = await indexProjectEvidence(ctx, project._id, [doc._id]);
+  if (outcome.kind === 'indexed') await ctx.search.indexed(project._id, [doc._id], outcome.indexVersion - 1);
   return toStoredEvidence(doc);
 }
 

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openEmbeddedSearchInThread, type SearchIndex } from '@vrs/search';
 import { openStore, type Store } from '@vrs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BillingClient } from '../../billing-client';
@@ -8,7 +9,7 @@ import { createEvidenceRepo } from '../../repo/evidence-repo';
 import { createExportsRepo } from '../../repo/exports-repo';
 import { createJobsRepo } from '../../repo/jobs-repo';
 import { createProjectsRepo } from '../../repo/projects-repo';
-import { createIndexCache } from '../../search/index-cache';
+import { createEvidenceSearch } from '../../search/evidence-search';
 import { deleteProjectHandler } from './delete';
 
 /** Billing's refund, recording which reservations it was asked to return. */
@@ -23,11 +24,14 @@ function recordingBilling() {
 describe('deleting a project with unfinished work (ADR 0019)', () => {
   let dataDir: string;
   let store: Store;
+  let searchIndex: SearchIndex;
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'research-delete-'));
     store = await openStore({ service: 'research', dataDir });
+    searchIndex = openEmbeddedSearchInThread(join(dataDir, 'search'));
   });
   afterEach(async () => {
+    await searchIndex.close();
     await store.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -37,7 +41,7 @@ describe('deleting a project with unfinished work (ADR 0019)', () => {
     const jobs = createJobsRepo(store);
     const exports = createExportsRepo(store);
     const evidence = createEvidenceRepo(store);
-    const ctx = { projects, jobs, exports, evidence, indexCache: createIndexCache(evidence, { maxProjects: 2 }) };
+    const ctx = { projects, jobs, exports, evidence, search: createEvidenceSearch(evidence, searchIndex) };
     const project = await projects.create('acct_a', 'Espresso');
     const other = await projects.create('acct_a', 'Tea');
     const source = { type: 'video' as const, id: 'rCAS2eD-mcw' };

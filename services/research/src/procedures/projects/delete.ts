@@ -6,8 +6,8 @@ import { requireOwnedProject } from './require-owned-project';
 
 /**
  * Deletes a project with everything saved in it: its import jobs (a running one stops before its
- * next video), exports and their files, evidence, and this process's index (other replicas' cached
- * indexes are never read again: the project is gone, and the LRU drops them). The project itself
+ * next video), exports and their files, evidence, and this process's search index (other replicas'
+ * indexes of it are never searched again: the project is gone). The project itself
  * goes last, so a deletion cut short can simply be sent again; its evidence is swept once more after
  * it, for items a video being imported meanwhile wrote. Answers and reports made from it stay: they
  * are the account's operations. Work still unfinished never delivers anything, so the credits it
@@ -17,7 +17,7 @@ export async function deleteProjectHandler({
   ctx,
   input,
 }: {
-  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'jobs' | 'exports' | 'indexCache' | 'billing'>;
+  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'jobs' | 'exports' | 'search' | 'billing'>;
   input: z.infer<typeof projectRefInputSchema>;
 }): Promise<Deleted> {
   const project = await requireOwnedProject(ctx.projects, input.accountId, input.projectId);
@@ -28,7 +28,7 @@ export async function deleteProjectHandler({
   await ctx.evidence.deleteAll(project._id);
   await ctx.projects.deleteOwned(input.accountId, project._id);
   await ctx.evidence.deleteAll(project._id);
-  ctx.indexCache.forget(project._id);
+  await ctx.search.forget(project._id);
   return { id: project._id, deleted: true };
 }
 

@@ -14,23 +14,26 @@ export interface ReindexResult {
 
 /**
  * Operator procedure behind `npm run reindex`: marks all of a project's evidence under a new index
- * version, so every replica's search cache reloads it from the store. It repairs a project whose
- * `evidence added` events never reached an indexer (consumed by another instance, say).
+ * version, then rebuilds this process's search index of the project from the store (dropped and
+ * loaded again); other replicas reload every item on their next search. It repairs a project whose
+ * `evidence added` events never reached an indexer (consumed by another instance, say) or whose
+ * index file was lost or damaged.
  */
 export async function reindexProjects({
   ctx,
   input,
 }: {
-  ctx: Pick<ResearchDeps, 'projects' | 'evidence'>;
+  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'search'>;
   input: z.infer<typeof reindexInputSchema>;
 }): Promise<ReindexResult> {
   const projectIds = input.projectId ? [input.projectId] : await ctx.projects.allIds();
   const results: ReindexResult['projects'] = [];
   for (const projectId of projectIds) {
     const outcome = await indexProjectEvidence(ctx, projectId, 'all');
-    if (outcome.kind === 'indexed')
+    if (outcome.kind === 'indexed') {
+      await ctx.search.rebuild(projectId, outcome.indexVersion);
       results.push({ projectId, outcome: 'indexed', evidence: outcome.marked, indexVersion: outcome.indexVersion });
-    else results.push({ projectId, outcome: outcome.kind === 'no-project' ? 'no-project' : 'no-evidence', evidence: 0 });
+    } else results.push({ projectId, outcome: outcome.kind === 'no-project' ? 'no-project' : 'no-evidence', evidence: 0 });
   }
   return { projects: results };
 }

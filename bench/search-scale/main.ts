@@ -1,0 +1,214 @@
+// bench/search-scale: project search at 10k, 100k (and with --million, 1M) evidence chunks —
+// p50/p99 of a selective and a common-word query through the research service's search procedure
+// (validation, the project read, the search engine on its worker thread), each beside the raw
+// engine's own time for the same query on the same index (SQLite in this thread, no service
+// around it), measured alternately in one run. Also: index build time and RSS per size, the
+// longest event-loop block while the service indexes and searches, and evidence ingestion
+// through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
+// Run: npm run bench:search-scale [-- --million]   Env: BENCH_QUERIES (200), BENCH_INGEST (10000).
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createMemoryBus } from '@vrs/bus';
+import { createLogger } from '@vrs/kit';
+import { createResearchModule } from '@vrs/research';
+import { openEmbeddedSearch, type SearchDocument } from '@vrs/search';
+import { SqliteSearchCore } from '@vrs/search/embedded/sqlite-search-core';
+import { openEmbeddedStore } from '@vrs/store';
+import { apiClient, eventually } from '@vrs/testing/api-client';
+import { startBenchGateway } from '../support/bench-gateway';
+import { sentence, vocabulary } from '../support/transcript-corpus';
+
+const { values } = parseArgs({ options: { million: { type: 'boolean', default: false } } });
+const sizes = values.million ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
+const queryRuns = Number(process.env.BENCH_QUERIES ?? 200);
+const ingestCount = Number(process.env.BENCH_INGEST ?? 10_000);
+
+/**
+ * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
+ * about 10% (a project about sourdough searched for "sourdough crumb"). Common: the two most
+ * frequent words, each in over 90% of chunks.
+ */
+const queries = {
+  selective: `${vocabulary[1500]} ${vocabulary[3000]}`,
+  mixed: `${vocabulary[0]} ${vocabulary[150]}`,
+  common: `${vocabulary[0]} ${vocabulary[1]}`,
+};
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+function chunk(i: number): SearchDocument {
+  return { id: `ev_${String(i).padStart(8, '0')}`, text: `${sentence(i)} marker${i}`, stored: { sourceKey: `bench:${i}` } };
+}
+
+interface Row {
+  size: number;
+  query: string;
+  service: { p50: number; p99: number };
+  engine: { p50: number; p99: number };
+}
+
+async function measureSize(size: number, runDir: string) {
+  const store = await openEmbeddedStore(join(runDir, `store-${size}`));
+  const searchDir = join(runDir, `search-${size}`);
+  const search = openEmbeddedSearch(searchDir);
+  const bus = createMemoryBus();
+  const module = await createResearchModule({
+    store,
+    bus,
+    search,
+    logger: createLogger('bench-search-scale'),
+    provider: {} as never,
+    billing: {} as never,
+    llm: null,
+  });
+  await module.start();
+  const api = module.router.createCaller({ requestId: 'bench', caller: 'bench' });
+  const accountId = 'acct_bench';
+  const project = await api.projects.create({ accountId, name: `scale ${size}` });
+  // The project's evidence is written straight into the index (as a catch-up from the store would):
+  // ingestion through the API is measured below, at a size the current store can hold.
+  await store.collection('projects').updateOne({ _id: project.id }, { $set: { indexVersion: 1 } });
+
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  // The baseline for the blocks below: this thread doing nothing, on this machine, in this run.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const idleBlockMs = loop.max / 1e6;
+  loop.reset();
+  const buildStarted = performance.now();
+  // Batches as the service's catch-up writes them; generating them is the bench's own work, kept small.
+  const batch = 500;
+  for (let start = 0; start < size; start += batch) {
+    const docs = Array.from({ length: Math.min(batch, size - start) }, (_, k) => chunk(start + k));
+    await search.apply(project.id, docs, start + batch >= size ? { from: 0, to: 1 } : undefined);
+  }
+  const buildSeconds = (performance.now() - buildStarted) / 1000;
+  const buildBlockMs = loop.max / 1e6;
+  const rssAfterBuild = process.memoryUsage().rss;
+
+  const engine = new SqliteSearchCore(searchDir);
+  const rows: Row[] = [];
+  loop.reset();
+  let serviceBlockMs = 0;
+  // A million-chunk project's common-word searches take long enough that fewer runs tell as much.
+  const runs = size >= 1_000_000 ? Math.min(queryRuns, 30) : queryRuns;
+  for (const [name, q] of Object.entries(queries)) {
+    const serviceTimes: number[] = [];
+    const engineTimes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await api.evidence.search({ accountId, projectId: project.id, q, limit: 10 });
+      engine.search(project.id, q, 10);
+    }
+    for (let i = 0; i < runs; i++) {
+      let started = performance.now();
+      loop.reset();
+      await api.evidence.search({ accountId, projectId: project.id, q, limit: 10 });
+      serviceTimes.push(performance.now() - started);
+      serviceBlockMs = Math.max(serviceBlockMs, loop.max / 1e6);
+      started = performance.now();
+      engine.search(project.id, q, 10);
+      engineTimes.push(performance.now() - started);
+      // The raw engine held this thread: let the delayed timer fire before the next service search is watched.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    serviceTimes.sort((a, b) => a - b);
+    engineTimes.sort((a, b) => a - b);
+    rows.push({
+      size,
+      query: name,
+      service: { p50: percentile(serviceTimes, 0.5), p99: percentile(serviceTimes, 0.99) },
+      engine: { p50: percentile(engineTimes, 0.5), p99: percentile(engineTimes, 0.99) },
+    });
+  }
+  loop.disable();
+  const hits = (await api.evidence.search({ accountId, projectId: project.id, q: queries.common, limit: 10 })).results.length;
+  if (hits !== 10) throw new Error(`expected a full page of 10 results at ${size} chunks, got ${hits}`);
+  engine.close();
+  await module.stop();
+  await search.close();
+  await store.close();
+  return { size, buildSeconds, idleBlockMs, buildBlockMs, serviceBlockMs, rssAfterBuild, rows };
+}
+
+/**
+ * Evidence posted through the HTTP API in batches of 100, timed until the last item is found by
+ * search; with sourceKeys (each item an upsert in the store) or without (plain inserts).
+ */
+async function measureIngestion(runDir: string, withSourceKeys: boolean) {
+  const ingestDir = join(runDir, `ingest-${withSourceKeys}`);
+  await mkdir(ingestDir, { recursive: true });
+  const gateway = await startBenchGateway(`bench-search-scale-${withSourceKeys}`, ingestDir, {
+    RATE_LIMIT_STORE: 'memory',
+  });
+  try {
+    const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
+    const { body: project } = await api('POST', '/v1/projects', { json: { name: 'ingest' } });
+    const started = performance.now();
+    for (let offset = 0; offset < ingestCount; offset += 100) {
+      const items = Array.from({ length: Math.min(100, ingestCount - offset) }, (_, i) => ({
+        text: chunk(offset + i).text,
+        ...(withSourceKeys && { sourceKey: `bench:${offset + i}` }),
+      }));
+      const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
+      if (response.status !== 200) throw new Error(`ingestion failed: ${response.status} ${response.text}`);
+    }
+    const storedSeconds = (performance.now() - started) / 1000;
+    await eventually(
+      async () => {
+        const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${ingestCount - 1}`);
+        return last.body.results?.[0]?.text?.endsWith(`marker${ingestCount - 1}`) ? true : undefined;
+      },
+      { timeoutMs: 600_000, intervalMs: 20, what: 'the ingested evidence to be searchable' },
+    );
+    const searchableSeconds = (performance.now() - started) / 1000;
+    return { storedSeconds, searchableSeconds };
+  } finally {
+    await gateway.stop();
+  }
+}
+
+async function main() {
+  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-search-scale-'));
+  try {
+    const results = [];
+    for (const size of sizes) {
+      results.push(await measureSize(size, runDir));
+      console.log(`measured ${size} chunks`);
+    }
+    const ingestion = { upserts: await measureIngestion(runDir, true), inserts: await measureIngestion(runDir, false) };
+
+    console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
+    console.log(`selective query "${queries.selective}", common-word query "${queries.common}"\n`);
+    console.log('| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) |');
+    console.log('|---:|---|---:|---:|---:|---:|---:|');
+    for (const result of results)
+      for (const row of result.rows)
+        console.log(
+          `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} |`,
+        );
+    console.log(
+      '\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches / idle 2 s (baseline) |',
+    );
+    console.log('|---:|---:|---:|---:|---:|');
+    for (const result of results)
+      console.log(
+        `| ${result.size} | ${result.buildSeconds.toFixed(1)} | ${Math.round(result.size / result.buildSeconds)} | ${mb(result.rssAfterBuild)} | ${result.buildBlockMs.toFixed(0)} / ${result.serviceBlockMs.toFixed(0)} / ${result.idleBlockMs.toFixed(0)} ms |`,
+      );
+    console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
+    console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
+    console.log('| items | all stored after s | searchable after s | chunks/s until searchable |');
+    console.log('|---|---:|---:|---:|');
+    for (const [name, run] of Object.entries(ingestion))
+      console.log(
+        `| ${name === 'upserts' ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} |`,
+      );
+  } finally {
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,257 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { mergeWidened, minFuzzyLength, minPrefixLength, queryWords, roundScore, withinOneEdit } from '../query-words';
+import type { SearchDocument, SearchHit, StoredFields, VersionMove } from '../port';
+import { scopeFileName } from './scope-file';
+
+type Db = InstanceType<typeof Database>;
+
+export interface SqliteSearchOptions {
+  /** Scope databases kept open; the least recently used one is closed beyond it (reopened on demand). */
+  maxOpenScopes?: number;
+  /** SQLite page cache per open scope, in KiB. */
+  cacheKiB?: number;
+}
+
+/** Fuzzy candidates per query word: enough for real typos, bounded so a widened query stays small. */
+const maxFuzzyVariants = 16;
+
+/**
+ * FTS5 with an external content table: `docs` holds each document once (id, text, stored fields),
+ * `fts` indexes its text (Unicode words, lower-cased, diacritics folded), `vocab` lists the indexed
+ * words for typo matching, `meta` holds the scope's version.
+ */
+const schema = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS docs(rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, text TEXT NOT NULL, stored TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='docs', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, row);
+`;
+
+/** Words whose document counts one scope remembers between writes. */
+const maxCountedWords = 10_000;
+
+class ScopeDb {
+  readonly db: Db;
+  private readonly statements;
+  /**
+   * Documents containing each recently queried word, valid until the next write: fts5vocab counts
+   * them by walking the word's whole posting list, which for a common word of a large scope costs
+   * as much as a query.
+   */
+  private readonly documentsWithWord = new Map<string, number>();
+
+  constructor(file: string, cacheKiB: number) {
+    this.db = new Database(file);
+    // WAL + synchronous=NORMAL: each transaction is atomic (documents and version agree after any
+    // crash); the last ones may be lost on power failure, and are then loaded again from the store.
+    this.db.exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000; PRAGMA cache_size=-${cacheKiB};`);
+    this.db.exec(schema);
+    this.statements = {
+      version: this.db.prepare("SELECT value FROM meta WHERE key = 'version'"),
+      builtFor: this.db.prepare("SELECT value FROM meta WHERE key = 'built_for'"),
+      setBuiltFor: this.db.prepare(
+        "INSERT INTO meta(key, value) VALUES('built_for', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ),
+      setVersion: this.db.prepare(
+        "INSERT INTO meta(key, value) VALUES('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ),
+      existing: this.db.prepare('SELECT rowid, text FROM docs WHERE id = ?'),
+      insertDoc: this.db.prepare('INSERT INTO docs(id, text, stored) VALUES (?, ?, ?)'),
+      updateDoc: this.db.prepare('UPDATE docs SET text = ?, stored = ? WHERE rowid = ?'),
+      indexText: this.db.prepare('INSERT INTO fts(rowid, text) VALUES (?, ?)'),
+      unindexText: this.db.prepare("INSERT INTO fts(fts, rowid, text) VALUES('delete', ?, ?)"),
+      // The top rows by BM25 alone, then their documents: only `limit` rows are joined.
+      search: this.db.prepare(
+        // Ordered by bm25() itself: FTS5's own `rank` column sorts every match and is twice as slow.
+        `SELECT d.id, d.text, d.stored, -s.bm25 AS score
+         FROM (SELECT rowid, bm25(fts) AS bm25 FROM fts WHERE fts MATCH ? ORDER BY bm25 LIMIT ?) s
+         JOIN docs d ON d.rowid = s.rowid ORDER BY s.bm25, d.id`,
+      ),
+      wordsFrom: this.db.prepare('SELECT term FROM vocab WHERE term >= ? AND term < ?'),
+      documentsWith: this.db.prepare('SELECT doc FROM vocab WHERE term = ?'),
+      documentCount: this.db.prepare("SELECT value FROM meta WHERE key = 'documents'"),
+      countDocuments: this.db.prepare(
+        "INSERT INTO meta(key, value) VALUES('documents', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
+      ),
+    };
+  }
+
+  version(): number {
+    const row = this.statements.version.get() as { value: number } | undefined;
+    return row?.value ?? 0;
+  }
+
+  builtFor(): number {
+    const row = this.statements.builtFor.get() as { value: number } | undefined;
+    return row?.value ?? 0;
+  }
+
+  apply(documents: SearchDocument[], move?: VersionMove): boolean {
+    const s = this.statements;
+    this.documentsWithWord.clear();
+    const write = this.db.transaction(() => {
+      let inserted = 0;
+      for (const doc of documents) {
+        const stored = JSON.stringify(doc.stored ?? {});
+        const existing = s.existing.get(doc.id) as { rowid: number; text: string } | undefined;
+        if (!existing) {
+          const { lastInsertRowid } = s.insertDoc.run(doc.id, doc.text, stored);
+          s.indexText.run(lastInsertRowid, doc.text);
+          inserted++;
+          continue;
+        }
+        // The old text is taken out of the index with the words it had, so BM25's statistics
+        // count every document once, whatever its history.
+        if (existing.text !== doc.text) s.unindexText.run(existing.rowid, existing.text);
+        s.updateDoc.run(doc.text, stored, existing.rowid);
+        if (existing.text !== doc.text) s.indexText.run(existing.rowid, doc.text);
+      }
+      if (inserted > 0) s.countDocuments.run(inserted);
+      if (!move) return true;
+      if (this.version() !== move.from) return false;
+      s.setVersion.run(move.to);
+      if (move.from === 0) s.setBuiltFor.run(move.to);
+      return true;
+    });
+    return write() as boolean;
+  }
+
+  private run(match: string, limit: number): SearchHit[] {
+    const rows = this.statements.search.all(match, limit) as { id: string; text: string; stored: string; score: number }[];
+    return rows.map((row) => ({
+      id: row.id,
+      text: row.text,
+      stored: JSON.parse(row.stored) as StoredFields,
+      score: roundScore(row.score),
+    }));
+  }
+
+  /** Indexed words one edit away from `word`, sharing its first letter (where typos are rarest). */
+  private typoVariants(word: string): string[] {
+    const first = String.fromCodePoint(word.codePointAt(0)!);
+    const next = String.fromCodePoint(first.codePointAt(0)! + 1);
+    const variants: string[] = [];
+    for (const { term } of this.statements.wordsFrom.iterate(first, next) as Iterable<{ term: string }>) {
+      if (term !== word && withinOneEdit(term, word)) variants.push(term);
+      if (variants.length >= maxFuzzyVariants) break;
+    }
+    return variants;
+  }
+
+  /**
+   * The query words that carry weight: FTS5's BM25 gives a word in half or more of the documents
+   * the idf floor (1e-6), so it adds at most ~2e-6 to a score and only breaks near-ties. Matching
+   * without such words spares scoring nearly every document of the scope when a query mixes them
+   * with rarer ones ("sourdough crumb" in a project about sourdough); the caller falls back to all
+   * words when the weighted ones cannot fill the page.
+   */
+  private weightedWords(words: string[]): string[] {
+    if (words.length < 2) return words;
+    const documents = (this.statements.documentCount.get() as { value: number } | undefined)?.value ?? 0;
+    return words.filter((word) => this.documentsWith(word) * 2 < documents);
+  }
+
+  private documentsWith(word: string): number {
+    let count = this.documentsWithWord.get(word);
+    if (count === undefined) {
+      count = (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0;
+      if (this.documentsWithWord.size >= maxCountedWords) this.documentsWithWord.clear();
+      this.documentsWithWord.set(word, count);
+    }
+    return count;
+  }
+
+  search(query: string, limit: number): SearchHit[] {
+    const words = queryWords(query);
+    if (words.length === 0 || limit < 1) return [];
+    // Words are letters and digits only, so quoting them makes each a plain FTS5 string.
+    const weighted = this.weightedWords(words);
+    if (weighted.length > 0 && weighted.length < words.length) {
+      const hits = this.run(weighted.map((word) => `"${word}"`).join(' OR '), limit);
+      if (hits.length >= limit) return hits;
+    }
+    const exact = this.run(words.map((word) => `"${word}"`).join(' OR '), limit);
+    if (exact.length >= limit) return exact;
+    const widenedTerms = words.flatMap((word) => [
+      `"${word}"`,
+      ...(word.length >= minPrefixLength ? [`"${word}"*`] : []),
+      ...(word.length >= minFuzzyLength ? this.typoVariants(word).map((variant) => `"${variant}"`) : []),
+    ]);
+    if (widenedTerms.length === words.length) return exact;
+    return mergeWidened(exact, this.run(widenedTerms.join(' OR '), limit), limit);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/**
+ * The embedded engine's synchronous core: one SQLite database (FTS5) per scope under `dir`, so
+ * BM25's statistics are the scope's own (a project's ranking never depends on other projects), a
+ * scope is dropped by deleting its file, and open scopes are bounded by an LRU. With `dir` null the
+ * databases live in memory (a one-off ranking; see `rankDocuments`).
+ */
+export class SqliteSearchCore {
+  private readonly open = new Map<string, ScopeDb>();
+  private readonly maxOpenScopes: number;
+  private readonly cacheKiB: number;
+
+  constructor(
+    private readonly dir: string | null,
+    options: SqliteSearchOptions = {},
+  ) {
+    if (dir !== null) mkdirSync(dir, { recursive: true });
+    this.maxOpenScopes = options.maxOpenScopes ?? 64;
+    this.cacheKiB = options.cacheKiB ?? 8192;
+  }
+
+  private scopeDb(scope: string): ScopeDb {
+    let db = this.open.get(scope);
+    if (db) {
+      // Map order is the LRU order: re-inserting marks the scope most recently used.
+      this.open.delete(scope);
+      this.open.set(scope, db);
+      return db;
+    }
+    db = new ScopeDb(this.dir === null ? ':memory:' : join(this.dir, scopeFileName(scope)), this.cacheKiB);
+    this.open.set(scope, db);
+    for (const [oldest, oldestDb] of this.open) {
+      if (this.open.size <= this.maxOpenScopes) break;
+      oldestDb.close();
+      this.open.delete(oldest);
+    }
+    return db;
+  }
+
+  version(scope: string): number {
+    return this.scopeDb(scope).version();
+  }
+
+  builtFor(scope: string): number {
+    return this.scopeDb(scope).builtFor();
+  }
+
+  apply(scope: string, documents: SearchDocument[], move?: VersionMove): boolean {
+    return this.scopeDb(scope).apply(documents, move);
+  }
+
+  search(scope: string, query: string, limit: number): SearchHit[] {
+    return this.scopeDb(scope).search(query, limit);
+  }
+
+  drop(scope: string): void {
+    this.open.get(scope)?.close();
+    this.open.delete(scope);
+    if (this.dir === null) return;
+    const file = join(this.dir, scopeFileName(scope));
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+
+  close(): void {
+    for (const db of this.open.values()) db.close();
+    this.open.clear();
+  }
+}

@@ -1,0 +1,4 @@
+export type { SearchDocument, SearchHit, SearchIndex, StoredFields, VersionMove } from './port';
+export { openEmbeddedSearch, openEmbeddedSearchInThread, type EmbeddedSearchOptions } from './embedded/embedded-search';
+export { openSearch, type OpenSearchOptions } from './open-search';
+export { rankDocuments } from './rank-documents';

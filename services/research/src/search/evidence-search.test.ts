@@ -1,0 +1,145 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openEmbeddedSearchInThread, type SearchIndex } from '@vrs/search';
+import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
+import { createEvidenceSearch } from './evidence-search';
+
+type MarkedEvidence = IndexableEvidence & { indexedVersion: number };
+
+/** An evidence repo over a fixed list that records the store reads the search asks for. */
+function recordingRepo(docs: MarkedEvidence[]) {
+  const pages: Array<[afterVersion: number, afterId: string | undefined]> = [];
+  const byIds: string[][] = [];
+  const repo = {
+    async pageIndexedAfter(_projectId: string, version: number, afterId: string | undefined, limit: number) {
+      pages.push([version, afterId]);
+      return docs
+        .filter((doc) => doc.indexedVersion > version && (afterId === undefined || doc._id > afterId))
+        .sort((a, b) => (a._id < b._id ? -1 : 1))
+        .slice(0, limit);
+    },
+    async findIndexable(_projectId: string, ids: string[]) {
+      byIds.push(ids);
+      return docs.filter((doc) => ids.includes(doc._id));
+    },
+  } as unknown as EvidenceRepo;
+  return { repo, pages, byIds };
+}
+
+describe('evidence search over the search port', () => {
+  let dir: string;
+  let index: SearchIndex;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'evidence-search-'));
+    index = openEmbeddedSearchInThread(dir);
+  });
+  afterEach(async () => {
+    await index.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('loads everything first, nothing while current, only newer marks after that', async () => {
+    const docs: MarkedEvidence[] = [{ _id: 'e1', text: 'alpha', sourceKey: 'k1', startMs: 5, indexedVersion: 1 }];
+    const { repo, pages } = recordingRepo(docs);
+    const search = createEvidenceSearch(repo, index);
+
+    expect(await search.search('p1', 1, 'alpha', 10)).toEqual([
+      { id: 'e1', score: expect.any(Number), text: 'alpha', startMs: 5, sourceKey: 'k1', index: 1 },
+    ]);
+    await search.search('p1', 1, 'alpha', 10);
+    docs.push({ _id: 'e2', text: 'alpha beta', indexedVersion: 3 });
+    expect((await search.search('p1', 3, 'beta', 10)).map((hit) => hit.id)).toEqual(['e2']);
+    expect(pages).toEqual([
+      [0, undefined],
+      [1, undefined],
+    ]);
+  });
+
+  it('survives a restart: a reopened index loads nothing it already reflects', async () => {
+    const { repo, pages } = recordingRepo([{ _id: 'e1', text: 'persisted alpha', indexedVersion: 2 }]);
+    await createEvidenceSearch(repo, index).search('p1', 2, 'alpha', 10);
+    await index.close();
+    index = openEmbeddedSearchInThread(dir);
+    pages.length = 0;
+
+    const restarted = createEvidenceSearch(repo, index);
+    expect((await restarted.search('p1', 2, 'persisted', 10)).map((hit) => hit.id)).toEqual(['e1']);
+    expect(pages).toEqual([]);
+  });
+
+  it('takes an indexed event’s items by id when the index is at the version before, else catches up from the store', async () => {
+    const docs: MarkedEvidence[] = [
+      { _id: 'e1', text: 'first words', indexedVersion: 1 },
+      { _id: 'e2', text: 'second words', indexedVersion: 2 },
+    ];
+    const { repo, pages, byIds } = recordingRepo(docs);
+    const search = createEvidenceSearch(repo, index);
+
+    await search.indexed('p1', ['e1'], 0);
+    expect(byIds).toEqual([['e1']]);
+    expect(pages).toEqual([]);
+    expect(await index.version('p1')).toBe(1);
+
+    // An event this process handles while its index is behind (it missed version 2): a catch-up.
+    docs.push({ _id: 'e3', text: 'third words', indexedVersion: 3 });
+    await search.indexed('other', ['e3'], 2);
+    expect(pages).toEqual([[0, undefined]]);
+    expect(await index.version('other')).toBe(3);
+    expect((await search.search('other', 3, 'words', 10)).map((hit) => hit.id).sort()).toEqual(['e1', 'e2', 'e3']);
+  });
+
+  it('loads a large project page by page, and a rebuild loads it all again', async () => {
+    const docs = Array.from({ length: 2_500 }, (_, i) => ({
+      _id: `e${String(i).padStart(5, '0')}`,
+      text: `item ${i} common`,
+      indexedVersion: 1,
+    }));
+    const { repo, pages } = recordingRepo(docs);
+    const search = createEvidenceSearch(repo, index);
+    expect(await search.search('p1', 1, 'common', 5)).toHaveLength(5);
+    expect(pages).toEqual([
+      [0, undefined],
+      [0, 'e00999'],
+      [0, 'e01999'],
+    ]);
+
+    pages.length = 0;
+    await search.rebuild('p1', 4);
+    expect(await index.version('p1')).toBe(4);
+    expect(pages).toHaveLength(3);
+    expect((await search.search('p1', 4, 'item 2499', 1))[0].id).toBe('e02499');
+  });
+
+  it('rebuilds from scratch an index built before the project’s last reset, so removed documents go', async () => {
+    const docs: MarkedEvidence[] = [
+      { _id: 'e1', text: 'kept', indexedVersion: 1 },
+      { _id: 'e2', text: 'removed', indexedVersion: 1 },
+    ];
+    const { repo, pages } = recordingRepo(docs);
+    const search = createEvidenceSearch(repo, index);
+    expect(await search.search('p1', 1, 'removed', 10)).toHaveLength(1);
+    docs.splice(1, 1);
+    expect(await search.search('p1', 2, 'removed', 10, 2)).toEqual([]);
+    expect((await search.search('p1', 2, 'kept', 10, 2)).map((hit) => hit.id)).toEqual(['e1']);
+    // Built for the reset version itself, it is current: later versions load only newer marks.
+    await search.search('p1', 3, 'kept', 10, 2);
+    expect(pages).toEqual([
+      [0, undefined],
+      [0, undefined],
+      [2, undefined],
+    ]);
+    expect(await index.builtFor('p1')).toBe(2);
+
+    await search.forget('p1');
+    expect(await index.version('p1')).toBe(0);
+  });
+
+  it('serializes one project’s loads: concurrent searches share the catch-up', async () => {
+    const { repo, pages } = recordingRepo([{ _id: 'e1', text: 'alpha', indexedVersion: 2 }]);
+    const search = createEvidenceSearch(repo, index);
+    await Promise.all([search.search('p1', 2, 'alpha', 10), search.search('p1', 2, 'alpha', 10), search.search('p1', 2, 'alpha', 10)]);
+    expect(pages).toEqual([[0, undefined]]);
+  });
+});

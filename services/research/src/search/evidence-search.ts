@@ -1,0 +1,144 @@
+import type { Evidence, ProviderId } from '@vrs/contracts';
+import type { SearchDocument, SearchHit, SearchIndex } from '@vrs/search';
+import { LRUCache } from 'lru-cache';
+import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
+
+/** Evidence loaded from the store per page when an index catches up with a project. */
+const catchUpPageSize = 1_000;
+/** Lost version moves (another process moving the same shared index) before a catch-up gives up. */
+const maxCatchUpRounds = 10;
+
+export function toSearchDocument(doc: IndexableEvidence): SearchDocument {
+  const stored: Record<string, string | number> = {};
+  if (doc.provider !== undefined) stored.provider = doc.provider;
+  if (doc.entityId !== undefined) stored.entityId = doc.entityId;
+  if (doc.startMs !== undefined) stored.startMs = doc.startMs;
+  if (doc.sourceKey !== undefined) stored.sourceKey = doc.sourceKey;
+  return { id: doc._id, text: doc.text, stored };
+}
+
+/** Hits as contract Evidence, best first, `index` = 1-based rank; unset fields stay absent. */
+export function toEvidence(hits: SearchHit[]): Evidence[] {
+  return hits.map((hit, rank) => {
+    const evidence: Evidence = { id: hit.id, score: hit.score, text: hit.text };
+    const { provider, entityId, startMs, sourceKey } = hit.stored;
+    if (provider !== undefined) evidence.provider = provider as ProviderId;
+    if (entityId !== undefined) evidence.entityId = entityId as string;
+    if (startMs !== undefined) evidence.startMs = startMs as number;
+    if (sourceKey !== undefined) evidence.sourceKey = sourceKey as string;
+    evidence.index = rank + 1;
+    return evidence;
+  });
+}
+
+/**
+ * Project search over the search port (ADR 0024, after ADR 0003). The store stays the source of
+ * truth: a project's index holds the evidence marked up to the version the index records, and is
+ * brought up to the project's `indexVersion` by loading only what was marked after it. The index
+ * persists, so a restart loads nothing it already has. Writes to one project's index are serialized
+ * in this process, so an older load can never overwrite a newer one.
+ */
+export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex) {
+  /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
+  const known = new LRUCache<string, { version: number; builtFor: number }>({ max: 100_000 });
+  const queues = new Map<string, Promise<unknown>>();
+
+  function serialized<T>(projectId: string, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(projectId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    queues.set(projectId, settled);
+    void settled.then(() => {
+      if (queues.get(projectId) === settled) queues.delete(projectId);
+    });
+    return next;
+  }
+
+  async function noteVersion(projectId: string, version: number) {
+    if ((known.get(projectId)?.version ?? 0) < version) known.set(projectId, { version, builtFor: await index.builtFor(projectId) });
+  }
+
+  const isCurrent = (projectId: string, version: number, resetVersion: number) => {
+    const state = known.get(projectId);
+    return state !== undefined && state.version >= version && state.builtFor >= resetVersion;
+  };
+
+  /** Drops an index built before the project's last removal (marks cannot say "gone"), then catches up. */
+  async function bringUpToDate(projectId: string, version: number, resetVersion: number): Promise<void> {
+    if (resetVersion > 0 && (await index.builtFor(projectId)) < resetVersion) {
+      await index.drop(projectId);
+      known.delete(projectId);
+    }
+    await catchUp(projectId, version);
+  }
+
+  /** Loads the evidence marked after the index's version, page by page, and moves it to `target`. */
+  async function catchUp(projectId: string, target: number): Promise<void> {
+    for (let round = 1; round <= maxCatchUpRounds; round++) {
+      const from = await index.version(projectId);
+      if (from >= target) return noteVersion(projectId, from);
+      let afterId: string | undefined;
+      for (;;) {
+        const page = await evidence.pageIndexedAfter(projectId, from, afterId, catchUpPageSize);
+        const last = page.length < catchUpPageSize;
+        // Documents marked after `target` may come too: loading them early is harmless.
+        const moved = await index.apply(projectId, page.map(toSearchDocument), last ? { from, to: target } : undefined);
+        if (last) {
+          if (moved) return noteVersion(projectId, target);
+          break;
+        }
+        afterId = page[page.length - 1]._id;
+      }
+    }
+    throw new Error(`the search index of project ${projectId} lost ${maxCatchUpRounds} version moves`);
+  }
+
+  return {
+    /**
+     * The best `limit` items of the project for the query, with the index brought up to `version`
+     * (the project's `indexVersion`, read by the caller) first. `resetVersion`: the version at which
+     * evidence was last removed from the project; an index built before it is built again.
+     */
+    async search(projectId: string, version: number, query: string, limit: number, resetVersion = 0): Promise<Evidence[]> {
+      if (version > 0 && !isCurrent(projectId, version, resetVersion))
+        await serialized(projectId, () => bringUpToDate(projectId, version, resetVersion));
+      return toEvidence(await index.search(projectId, query, limit));
+    },
+
+    /**
+     * After the indexer moved the project from `from` to `from + 1` by marking `evidenceIds`: an
+     * index at `from` takes just those items (marks of versions up to `from` are already in it, and
+     * an item another indexer marked `from + 1` without winning is marked again before any newer
+     * version is published). Any other index catches up from the store.
+     */
+    indexed(projectId: string, evidenceIds: string[], from: number): Promise<void> {
+      return serialized(projectId, async () => {
+        const to = from + 1;
+        if ((await index.version(projectId)) === from) {
+          const docs = await evidence.findIndexable(projectId, evidenceIds);
+          if (await index.apply(projectId, docs.map(toSearchDocument), { from, to })) return noteVersion(projectId, to);
+        }
+        await catchUp(projectId, to);
+      });
+    },
+
+    /** Drops the project's index from the engine (the project was deleted). */
+    forget(projectId: string): Promise<void> {
+      return serialized(projectId, async () => {
+        await index.drop(projectId);
+        known.delete(projectId);
+      });
+    },
+
+    /** Drops the project's index and loads it again from the store, up to `version` (a reindex). */
+    rebuild(projectId: string, version: number): Promise<void> {
+      return serialized(projectId, async () => {
+        await index.drop(projectId);
+        known.delete(projectId);
+        await catchUp(projectId, version);
+      });
+    },
+  };
+}
+
+export type EvidenceSearch = ReturnType<typeof createEvidenceSearch>;
