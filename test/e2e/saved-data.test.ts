@@ -213,12 +213,20 @@ describe('everything saved can be browsed and removed, by its owner only (issue 
 
   it('lists answer an unknown cursor with 422 INVALID_CURSOR, and a new account’s lists are empty', async () => {
     const api = demoUser('lists');
-    for (const path of ['/v1/projects', '/v1/billing/ledger', '/v1/exports', '/v1/comparisons', '/v1/operations']) {
+    for (const path of [
+      '/v1/projects',
+      '/v1/billing/ledger',
+      '/v1/exports',
+      '/v1/comparisons',
+      '/v1/operations',
+      '/v1/monitors',
+      '/v1/webhooks',
+    ]) {
       const response = await api('GET', `${path}?cursor=bm90LWEtY3Vyc29y`);
       expect(response.status, path).toBe(422);
       expect(response.body.error.code, path).toBe('INVALID_CURSOR');
     }
-    for (const path of ['/v1/projects', '/v1/exports', '/v1/comparisons', '/v1/operations']) {
+    for (const path of ['/v1/projects', '/v1/exports', '/v1/comparisons', '/v1/operations', '/v1/monitors', '/v1/webhooks']) {
       expect((await api('GET', path)).body, path).toEqual({ data: [], hasMore: false, nextCursor: null });
     }
     await api('POST', '/v1/projects', { json: { name: 'one' } });
