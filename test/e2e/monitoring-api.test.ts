@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Monitor, MonitorCheck, Notification } from '@vrs/contracts';
+import type { ListPage, Monitor, MonitorCheck, Notification } from '@vrs/contracts';
 import { createServiceClient } from '@vrs/kit';
 import type { MonitoringRouter } from '@vrs/monitoring';
 import { apiClient } from '@vrs/testing/api-client';
@@ -45,9 +45,9 @@ const notifications = async (): Promise<Notification[]> => {
   return response.body.notifications;
 };
 const checksOf = async (monitor: Monitor): Promise<MonitorCheck[]> => {
-  const response = await api<{ checks: MonitorCheck[] }>('GET', `/v1/monitors/${monitor.id}/checks`);
+  const response = await api<ListPage<MonitorCheck>>('GET', `/v1/monitors/${monitor.id}/checks`);
   expect(response.status, response.text).toBe(200);
-  return response.body.checks;
+  return response.body.data;
 };
 const create = async (body: unknown): Promise<Monitor> => {
   const response = await api<Monitor>('POST', '/v1/monitors', { json: body });
@@ -81,11 +81,17 @@ describe('monitors over HTTP', () => {
       nextCheckAt: t0 + 1440 * minute,
       query: { kind: 'topic', q: 'espresso' },
     });
-    const list = await api<{ monitors: Monitor[]; hasMore: boolean }>('GET', '/v1/monitors?limit=3');
-    expect(list.body).toMatchObject({ hasMore: true });
-    expect(list.body.monitors.map((monitor) => monitor.id)).toEqual([topic.id, video.id, channel.id]);
-    const rest = await api<{ monitors: Monitor[]; hasMore: boolean }>('GET', `/v1/monitors?limit=3&startingAfter=${channel.id}`);
-    expect(rest.body).toEqual({ monitors: [expect.objectContaining({ id: search.id })], hasMore: false });
+    const list = await api<ListPage<Monitor>>('GET', '/v1/monitors?limit=3');
+    expect(list.body).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    expect(list.body.data.map((monitor) => monitor.id)).toEqual([topic.id, video.id, channel.id]);
+    const rest = await api<ListPage<Monitor>>('GET', `/v1/monitors?limit=3&cursor=${list.body.nextCursor}`);
+    expect(rest.body).toEqual({ data: [expect.objectContaining({ id: search.id })], hasMore: false, nextCursor: null });
+    // The old convention is refused by name (strict parameters), and an id is not a cursor.
+    for (const query of [`startingAfter=${channel.id}`, `cursor=${channel.id}`]) {
+      const refused = await api('GET', `/v1/monitors?${query}`);
+      expect(refused.status, query).toBe(422);
+    }
+    expect((await api('GET', `/v1/monitors?cursor=${channel.id}`)).body.error.code).toBe('INVALID_CURSOR');
   });
 
   it('the first checks are baselines, an unchanged upstream notifies nothing', async () => {
@@ -194,7 +200,7 @@ describe('monitors over HTTP', () => {
     expect(read.status).toBe(404);
     expect(read.body.error.code).toBe('NOTIFICATION_NOT_FOUND');
     expect((await stranger('GET', '/v1/notifications')).body).toEqual({ notifications: [] });
-    expect((await stranger('GET', '/v1/monitors')).body).toEqual({ monitors: [], hasMore: false });
+    expect((await stranger('GET', '/v1/monitors')).body).toEqual({ data: [], hasMore: false, nextCursor: null });
   });
 
   it('bad bodies are 422s with precise codes and paths', async () => {
@@ -296,7 +302,11 @@ describe('monitors over HTTP', () => {
       expect(created.status, created.text).toBe(200);
       expect(created.body.secret).toMatch(/^whsec_/);
       const listed = await api('GET', '/v1/webhooks');
-      expect(listed.body).toEqual({ webhooks: [expect.objectContaining({ id: created.body.id, enabled: true })], hasMore: false });
+      expect(listed.body).toEqual({
+        data: [expect.objectContaining({ id: created.body.id, enabled: true })],
+        hasMore: false,
+        nextCursor: null,
+      });
       expect(JSON.stringify(listed.body)).not.toContain('whsec_');
 
       // A new search result: one notification, one delivery (first answered 500, then retried).
@@ -307,7 +317,7 @@ describe('monitors over HTTP', () => {
       const now = (await monitoring.clock.set.mutate({ now: Date.parse('2026-03-02T05:00:00.000Z') })).now;
       await api('POST', `/v1/monitors/${monitor.id}/check`);
       await runDue();
-      const deliveries = async () => (await api('GET', `/v1/webhooks/${created.body.id}/deliveries`)).body.deliveries;
+      const deliveries = async () => (await api('GET', `/v1/webhooks/${created.body.id}/deliveries`)).body.data;
       const [pending] = await deliveries();
       expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: 500, nextAttemptAt: now + 60_000 });
       await monitoring.clock.set.mutate({ now: now + 60_000 });
@@ -325,7 +335,7 @@ describe('monitors over HTTP', () => {
       expect(foreignDelete.status).toBe(404);
       expect(foreignDelete.body.error.code).toBe('WEBHOOK_NOT_FOUND');
       expect((await api('DELETE', `/v1/webhooks/${created.body.id}`)).body).toEqual({ id: created.body.id, deleted: true });
-      expect((await api('GET', '/v1/webhooks')).body).toEqual({ webhooks: [], hasMore: false });
+      expect((await api('GET', '/v1/webhooks')).body).toEqual({ data: [], hasMore: false, nextCursor: null });
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }

@@ -7,6 +7,12 @@ function demoUser(name: string) {
   return apiClient(gatewayUrl, { 'x-demo-user': `${name}-${Math.random().toString(36).slice(2)}` });
 }
 
+/** What these checks read of an OpenAPI operation. */
+interface OpenApiOperation {
+  parameters?: { name: string }[];
+  responses?: Record<string, any>;
+}
+
 const charged = (response: { headers: Headers }) => Number(response.headers.get('x-credits-charged') ?? 0);
 
 /** Every item of a list, page by page, checking the convention on each page. */
@@ -47,11 +53,33 @@ describe('everything saved can be browsed and removed, by its owner only (issue 
     for (const [path, method, operationId, tag] of expected) {
       expect(doc.paths[path]?.[method], `${method} ${path}`).toMatchObject({ operationId, tags: [tag] });
     }
-    for (const path of ['/projects', '/billing/ledger', '/projects/{projectId}/evidence', '/exports', '/comparisons', '/operations']) {
-      const names = doc.paths[path].get.parameters.map((parameter: { name: string }) => parameter.name);
+    // Every list of ours answers a `listPage` document, so the convention is checked on each of them,
+    // not only on the ones named here; the names make sure the search finds what it should.
+    const schemaOf = (operation: OpenApiOperation) => {
+      const ref: string | undefined = operation.responses?.['200']?.content?.['application/json']?.schema?.$ref;
+      return ref ? doc.components.schemas[ref.replace('#/components/schemas/', '')] : undefined;
+    };
+    const lists = Object.entries(doc.paths as Record<string, Record<string, OpenApiOperation>>).flatMap(([path, operations]) =>
+      Object.values(operations)
+        .filter((operation) => 'hasMore' in (schemaOf(operation)?.properties ?? {}))
+        .map((operation) => ({ path, operation })),
+    );
+    expect(lists.map(({ path }) => path)).toEqual(
+      expect.arrayContaining([
+        ...['/projects', '/billing/ledger', '/projects/{projectId}/evidence', '/exports', '/comparisons', '/operations'],
+        ...['/monitors', '/monitors/{id}/checks', '/webhooks', '/webhooks/{id}/deliveries'],
+      ]),
+    );
+    for (const { path, operation } of lists) {
+      const names = (operation.parameters ?? []).map((parameter) => parameter.name);
       expect(names, path).toEqual(expect.arrayContaining(['limit', 'cursor']));
       expect(names, path).not.toContain('startingAfter');
+      expect(Object.keys(schemaOf(operation).properties).sort(), path).toEqual(['data', 'hasMore', 'nextCursor']);
     }
+    const everyParameter = Object.values(doc.paths as Record<string, Record<string, OpenApiOperation>>).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) => (operation.parameters ?? []).map((parameter) => parameter.name)),
+    );
+    expect(everyParameter).not.toContain('startingAfter');
     expect(Object.keys(doc.components.schemas.ProjectList.properties).sort()).toEqual(['data', 'hasMore', 'nextCursor']);
   });
 
@@ -185,12 +213,20 @@ describe('everything saved can be browsed and removed, by its owner only (issue 
 
   it('lists answer an unknown cursor with 422 INVALID_CURSOR, and a new account’s lists are empty', async () => {
     const api = demoUser('lists');
-    for (const path of ['/v1/projects', '/v1/billing/ledger', '/v1/exports', '/v1/comparisons', '/v1/operations']) {
+    for (const path of [
+      '/v1/projects',
+      '/v1/billing/ledger',
+      '/v1/exports',
+      '/v1/comparisons',
+      '/v1/operations',
+      '/v1/monitors',
+      '/v1/webhooks',
+    ]) {
       const response = await api('GET', `${path}?cursor=bm90LWEtY3Vyc29y`);
       expect(response.status, path).toBe(422);
       expect(response.body.error.code, path).toBe('INVALID_CURSOR');
     }
-    for (const path of ['/v1/projects', '/v1/exports', '/v1/comparisons', '/v1/operations']) {
+    for (const path of ['/v1/projects', '/v1/exports', '/v1/comparisons', '/v1/operations', '/v1/monitors', '/v1/webhooks']) {
       expect((await api('GET', path)).body, path).toEqual({ data: [], hasMore: false, nextCursor: null });
     }
     await api('POST', '/v1/projects', { json: { name: 'one' } });

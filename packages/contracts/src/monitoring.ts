@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { accountIdSchema } from './billing';
+import { accountIdSchema, accountListInput } from './billing';
+import { listPage } from './lists';
 import { maxTrendSampleSize, minTrendSampleSize } from './trends';
 
 /*
@@ -70,7 +71,7 @@ export const monitorSchema = z
   .meta({ id: 'Monitor' });
 export type Monitor = z.infer<typeof monitorSchema>;
 
-export const monitorListSchema = z.object({ monitors: z.array(monitorSchema), hasMore: z.boolean() }).meta({ id: 'MonitorList' });
+export const monitorListSchema = listPage(monitorSchema, 'MonitorList');
 
 /** PATCH answers exactly these three (issue 9). */
 export const monitorScheduleSchema = z
@@ -116,9 +117,7 @@ export const monitorCheckSchema = z
   .meta({ id: 'MonitorCheck' });
 export type MonitorCheck = z.infer<typeof monitorCheckSchema>;
 
-export const monitorCheckListSchema = z
-  .object({ checks: z.array(monitorCheckSchema), hasMore: z.boolean() })
-  .meta({ id: 'MonitorCheckList' });
+export const monitorCheckListSchema = listPage(monitorCheckSchema, 'MonitorCheckList');
 
 export const notificationKinds = [
   'new_videos',
@@ -146,7 +145,6 @@ export const notificationSchema = z
 export type Notification = z.infer<typeof notificationSchema>;
 export const notificationListSchema = z.object({ notifications: z.array(notificationSchema) }).meta({ id: 'NotificationList' });
 
-export const deletedMonitorSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedMonitor' });
 export const notificationReadSchema = z.object({ read: z.literal(true) }).meta({ id: 'NotificationRead' });
 
 /** An IANA time zone name the runtime knows (`Europe/Berlin`, `America/New_York`, `UTC`); offsets and abbreviations are refused. */
@@ -220,8 +218,7 @@ export const createdWebhookSchema = webhookSchema
     secret: z.string().describe('The signing secret (`whsec_…`), shown once: verify deliveries with any Standard Webhooks library.'),
   })
   .meta({ id: 'CreatedWebhook' });
-export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema), hasMore: z.boolean() }).meta({ id: 'WebhookList' });
-export const deletedWebhookSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhook' });
+export const webhookListSchema = listPage(webhookSchema, 'WebhookList');
 
 export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 export const webhookDeliverySchema = z
@@ -239,9 +236,7 @@ export const webhookDeliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
-export const webhookDeliveryListSchema = z
-  .object({ deliveries: z.array(webhookDeliverySchema), hasMore: z.boolean() })
-  .meta({ id: 'WebhookDeliveryList' });
+export const webhookDeliveryListSchema = listPage(webhookDeliverySchema, 'WebhookDeliveryList');
 
 /* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
 
@@ -258,23 +253,13 @@ export const updateMonitorInputSchema = monitorRefInputSchema.extend({
   intervalMinutes: monitorInterval().optional(),
   enabled: z.boolean().optional(),
 });
-export const listMonitorsInputSchema = z.object({
-  accountId: accountIdSchema,
-  limit: z.number().int().min(1).max(100).default(50),
-  startingAfter: z.string().optional(),
-});
-export const listMonitorChecksInputSchema = monitorRefInputSchema.extend({
-  limit: z.number().int().min(1).max(100).default(50),
-  startingAfter: z.string().optional(),
-});
+export const listMonitorsInputSchema = accountListInput();
+export const listMonitorChecksInputSchema = accountListInput().extend({ monitorId: monitorRefInputSchema.shape.monitorId });
 export const putDigestPreferencesInputSchema = digestPreferencesBody().extend({ accountId: accountIdSchema });
 export const createWebhookInputSchema = createWebhookBody().extend({ accountId: accountIdSchema });
 export const webhookRefInputSchema = z.object({ accountId: accountIdSchema, webhookId: z.string().min(1).max(100) });
-export const listWebhooksInputSchema = listMonitorsInputSchema;
-export const listWebhookDeliveriesInputSchema = webhookRefInputSchema.extend({
-  limit: z.number().int().min(1).max(100).default(50),
-  startingAfter: z.string().optional(),
-});
+export const listWebhooksInputSchema = accountListInput();
+export const listWebhookDeliveriesInputSchema = accountListInput().extend({ webhookId: webhookRefInputSchema.shape.webhookId });
 export const listNotificationsInputSchema = z.object({ accountId: accountIdSchema });
 export const notificationRefInputSchema = z.object({ accountId: accountIdSchema, notificationId: z.string().min(1).max(100) });
 /** Test-only: `now` fixes the monitoring clock (ISO or epoch ms), null lets it follow real time again. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deletedMonitorSchema } from '@vrs/contracts';
+import { deletedSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 import { monitorIdParam } from './monitor-params';
@@ -19,7 +19,7 @@ export const deleteMonitor = protectedProcedure
     auth: { scopes: ['data:write'] },
   })
   .input(z.object({ id: monitorIdParam() }))
-  .output(deletedMonitorSchema)
+  .output(deletedSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.monitors.delete.mutate({ accountId: ctx.principal.accountId, monitorId: input.id }),
   );

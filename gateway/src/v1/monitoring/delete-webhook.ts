@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deletedWebhookSchema } from '@vrs/contracts';
+import { deletedSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -18,7 +18,7 @@ export const deleteWebhook = protectedProcedure
     auth: { scopes: ['data:write'] },
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
-  .output(deletedWebhookSchema)
+  .output(deletedSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.webhooks.delete.mutate({ accountId: ctx.principal.accountId, webhookId: input.id }),
   );

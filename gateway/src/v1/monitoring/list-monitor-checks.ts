@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { monitorCheckListSchema } from '@vrs/contracts';
+import { listQuery, monitorCheckListSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 import { monitorIdParam } from './monitor-params';
@@ -13,19 +12,13 @@ export const listMonitorChecks = protectedProcedure
       tags: ['Monitoring'],
       summary: "A monitor's check history",
       description:
-        'Newest first, paged with `limit` and `startingAfter`: when (`checkedAt`, epoch ms), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.',
+        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): when (`checkedAt`, epoch ms), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
     auth: { scopes: ['data:read'] },
   })
-  .input(
-    z.object({
-      id: monitorIdParam(),
-      limit: z.number().int().min(1).max(100).default(50),
-      startingAfter: z.string().min(1).max(100).optional(),
-    }),
-  )
+  .input(listQuery().extend({ id: monitorIdParam() }))
   .output(monitorCheckListSchema)
   .query(({ ctx, input: { id, ...page } }) =>
     ctx.services.monitoring.monitors.listChecks.query({ accountId: ctx.principal.accountId, monitorId: id, ...page }),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { monitorListSchema } from '@vrs/contracts';
+import { listQuery, monitorListSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -11,13 +10,12 @@ export const listMonitors = protectedProcedure
       operationId: 'listMonitors',
       tags: ['Monitoring'],
       summary: "List the caller's monitors",
-      description:
-        'Newest first. Page with `limit` and `startingAfter` (the id of the last monitor of the previous page) while `hasMore` is true.',
+      description: 'Newest first. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
     auth: { scopes: ['data:read'] },
   })
-  .input(z.object({ limit: z.number().int().min(1).max(100).default(50), startingAfter: z.string().min(1).max(100).optional() }))
+  .input(listQuery())
   .output(monitorListSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.monitors.list.query({ accountId: ctx.principal.accountId, ...input }));

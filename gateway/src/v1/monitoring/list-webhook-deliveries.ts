@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { webhookDeliveryListSchema } from '@vrs/contracts';
+import { listQuery, webhookDeliveryListSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -12,19 +12,13 @@ export const listWebhookDeliveries = protectedProcedure
       tags: ['Monitoring'],
       summary: "A webhook's deliveries",
       description:
-        'Newest first, paged with `limit` and `startingAfter`: `status` (`pending`, `succeeded`, `failed`), attempts, the last response status or error, and `nextAttemptAt` (epoch ms) while pending.',
+        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): `status` (`pending`, `succeeded`, `failed`), attempts, the last response status or error, and `nextAttemptAt` (epoch ms) while pending.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
     auth: { scopes: ['data:read'] },
   })
-  .input(
-    z.object({
-      id: z.string().min(1).max(100),
-      limit: z.number().int().min(1).max(100).default(50),
-      startingAfter: z.string().min(1).max(100).optional(),
-    }),
-  )
+  .input(listQuery().extend({ id: z.string().min(1).max(100) }))
   .output(webhookDeliveryListSchema)
   .query(({ ctx, input: { id, ...page } }) =>
     ctx.services.monitoring.webhooks.listDeliveries.query({ accountId: ctx.principal.accountId, webhookId: id, ...page }),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { webhookListSchema } from '@vrs/contracts';
+import { listQuery, webhookListSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -11,12 +10,13 @@ export const listWebhooks = protectedProcedure
       operationId: 'listWebhooks',
       tags: ['Monitoring'],
       summary: "List the caller's webhooks",
-      description: 'Newest first, paged with `limit` and `startingAfter`. Secrets are never listed.',
+      description:
+        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true). Secrets are never listed.',
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
     auth: { scopes: ['data:read'] },
   })
-  .input(z.object({ limit: z.number().int().min(1).max(100).default(50), startingAfter: z.string().min(1).max(100).optional() }))
+  .input(listQuery())
   .output(webhookListSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.webhooks.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -4,7 +4,7 @@ import { AppError, appErrorOfServiceCall, newId } from '@vrs/kit';
 import { publishCheck } from '../events/publish-check';
 import { publishNotification } from '../events/publish-notification';
 import type { CheckDeps } from '../monitoring-deps';
-import type { CheckDoc } from '../repo/checks-repo';
+import type { NewCheck } from '../repo/checks-repo';
 import type { MonitorDoc } from '../repo/monitors-repo';
 import { compare } from './compare';
 import { describeChanges } from './describe-changes';
@@ -95,7 +95,7 @@ function notifyChanges(deps: CheckDeps, monitor: MonitorDoc, changes: ChangedIte
   });
 }
 
-type CheckBase = Pick<CheckDoc, '_id' | 'accountId' | 'monitorId' | 'checkedAt' | 'notificationId' | 'error'>;
+type CheckBase = Pick<NewCheck, '_id' | 'accountId' | 'monitorId' | 'checkedAt' | 'notificationId' | 'error'>;
 
 /** No credits: tried again every interval; the account hears about it once, not once per interval. */
 async function paused(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string, base: CheckBase, now: number): Promise<string | null> {

@@ -1,29 +1,29 @@
 import type { MonitorCheck } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface CheckDoc extends Omit<MonitorCheck, 'id'> {
   _id: string;
   accountId: string;
+  /** `checkedAt` as an ISO instant: the key every list pages on (ADR 0020). */
+  createdAt: string;
 }
+
+/** A finished check before it is saved; the repository derives `createdAt`. */
+export type NewCheck = Omit<CheckDoc, 'createdAt'>;
 
 /** The check history of every monitor, newest first. */
 export function createChecksRepo(store: Store) {
   const checks = store.collection<CheckDoc>('checks');
   return {
-    ensureIndexes: () => checks.createIndexes([{ key: { monitorId: 1, checkedAt: -1, _id: -1 }, name: 'monitor_newest_first' }]),
+    // Named anew: the old `monitor_newest_first` sorted on `checkedAt`, and a name cannot change its key.
+    ensureIndexes: () =>
+      checks.createIndexes([{ key: { monitorId: 1, accountId: 1, createdAt: -1, _id: -1 }, name: 'monitor_owner_newest_first' }]),
 
-    insert: (check: CheckDoc) => checks.insertOne(check),
+    insert: (check: NewCheck) => checks.insertOne({ ...check, createdAt: new Date(check.checkedAt).toISOString() }),
 
-    findOwned: (accountId: string, monitorId: string, checkId: string) => checks.findOne({ _id: checkId, accountId, monitorId }),
-
-    /** Newest first by `(checkedAt, _id)`; `after` is the last check of the previous page. */
-    async list(monitorId: string, limit: number, after?: CheckDoc): Promise<{ checks: CheckDoc[]; hasMore: boolean }> {
-      const filter = after
-        ? { monitorId, $or: [{ checkedAt: { $lt: after.checkedAt } }, { checkedAt: after.checkedAt, _id: { $lt: after._id } }] }
-        : { monitorId };
-      const page = await checks.find(filter, { sort: { checkedAt: -1, _id: -1 }, limit: limit + 1 });
-      return { checks: page.slice(0, limit), hasMore: page.length > limit };
-    },
+    /** A monitor's checks, newest first (ADR 0020); the owner's filter keeps a cursor to the caller's own. */
+    listOwned: (accountId: string, monitorId: string, page: PageRequest) =>
+      findPage(checks, 'monitor_checks', { accountId, monitorId }, page),
 
     deleteForMonitor: (monitorId: string) => checks.deleteMany({ monitorId }),
   };
@@ -31,6 +31,6 @@ export function createChecksRepo(store: Store) {
 
 export type ChecksRepo = ReturnType<typeof createChecksRepo>;
 
-export function toMonitorCheck({ _id, accountId: _owner, ...check }: CheckDoc): MonitorCheck {
+export function toMonitorCheck({ _id, accountId: _owner, createdAt: _position, ...check }: CheckDoc): MonitorCheck {
   return { id: _id, ...check };
 }

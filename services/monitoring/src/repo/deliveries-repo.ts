@@ -1,5 +1,5 @@
 import type { WebhookDelivery } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface DeliveryDoc extends Omit<WebhookDelivery, 'id'> {
   _id: string;
@@ -16,21 +16,16 @@ export function createDeliveriesRepo(store: Store) {
   return {
     ensureIndexes: () =>
       deliveries.createIndexes([
-        { key: { webhookId: 1, createdAt: -1, _id: -1 }, name: 'webhook_newest_first' },
+        // Named anew: a name cannot change its key (the old `webhook_newest_first` lacked the owner).
+        { key: { webhookId: 1, accountId: 1, createdAt: -1, _id: -1 }, name: 'webhook_owner_newest_first' },
         { key: { status: 1, nextAttemptAt: 1 }, name: 'due' },
       ]),
 
     insertMany: (docs: DeliveryDoc[]) => (docs.length === 0 ? Promise.resolve() : deliveries.insertMany(docs)),
 
-    findOwned: (accountId: string, webhookId: string, deliveryId: string) => deliveries.findOne({ _id: deliveryId, accountId, webhookId }),
-
-    async list(webhookId: string, limit: number, after?: DeliveryDoc): Promise<{ deliveries: DeliveryDoc[]; hasMore: boolean }> {
-      const filter = after
-        ? { webhookId, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after._id } }] }
-        : { webhookId };
-      const page = await deliveries.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: limit + 1 });
-      return { deliveries: page.slice(0, limit), hasMore: page.length > limit };
-    },
+    /** A webhook's deliveries, newest first (ADR 0020); the owner's filter keeps a cursor to the caller's own. */
+    listOwned: (accountId: string, webhookId: string, page: PageRequest) =>
+      findPage(deliveries, 'webhook_deliveries', { accountId, webhookId }, page),
 
     claimDue: (now: number, leaseMs: number, leaseToken: string) =>
       deliveries.findOneAndUpdate(

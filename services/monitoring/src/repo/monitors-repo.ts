@@ -1,6 +1,6 @@
 import type { MonitorQuery, MonitorStatus } from '@vrs/contracts';
 import { newId } from '@vrs/kit';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 
 /** What a monitor remembers between checks, to tell what is new. */
 export interface MonitorState {
@@ -29,11 +29,6 @@ export interface MonitorDoc {
   leaseToken: string | null;
   /** Null until the first check of the current query (the baseline). */
   state: MonitorState | null;
-}
-
-export interface MonitorPage {
-  monitors: MonitorDoc[];
-  hasMore: boolean;
 }
 
 export function createMonitorsRepo(store: Store) {
@@ -71,14 +66,8 @@ export function createMonitorsRepo(store: Store) {
 
     findById: (monitorId: string) => monitors.findOne({ _id: monitorId }),
 
-    /** Newest first by `(createdAt, _id)` (ADR 0006); `after` is the last monitor of the previous page. */
-    async listOwned(accountId: string, limit: number, after?: MonitorDoc): Promise<MonitorPage> {
-      const filter = after
-        ? { accountId, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after._id } }] }
-        : { accountId };
-      const page = await monitors.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: limit + 1 });
-      return { monitors: page.slice(0, limit), hasMore: page.length > limit };
-    },
+    /** Newest first (ADR 0020). */
+    listOwned: (accountId: string, page: PageRequest) => findPage(monitors, 'monitors', { accountId }, page),
 
     updateOwned: (accountId: string, monitorId: string, set: Partial<MonitorDoc>) =>
       monitors.findOneAndUpdate({ _id: monitorId, accountId }, { $set: set }),

@@ -1,6 +1,6 @@
 import type { Webhook } from '@vrs/contracts';
 import { newId } from '@vrs/kit';
-import type { Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface WebhookDoc extends Omit<Webhook, 'id'> {
   _id: string;
@@ -24,13 +24,8 @@ export function createWebhooksRepo(store: Store) {
     findById: (webhookId: string) => webhooks.findOne({ _id: webhookId }),
     enabledOf: (accountId: string) => webhooks.find({ accountId, enabled: true }),
 
-    async listOwned(accountId: string, limit: number, after?: WebhookDoc): Promise<{ webhooks: WebhookDoc[]; hasMore: boolean }> {
-      const filter = after
-        ? { accountId, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after._id } }] }
-        : { accountId };
-      const page = await webhooks.find(filter, { sort: { createdAt: -1, _id: -1 }, limit: limit + 1 });
-      return { webhooks: page.slice(0, limit), hasMore: page.length > limit };
-    },
+    /** Newest first (ADR 0020). Secrets stay in the documents; `toWebhook` drops them. */
+    listOwned: (accountId: string, page: PageRequest) => findPage(webhooks, 'webhooks', { accountId }, page),
 
     async deleteOwned(accountId: string, webhookId: string): Promise<boolean> {
       return (await webhooks.deleteOne({ _id: webhookId, accountId })).deletedCount === 1;

@@ -28,7 +28,7 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
   const notificationsOf = async (accountId: string, monitor: Monitor): Promise<Notification[]> =>
     (await h.call.notifications.list({ accountId })).notifications.filter((notification) => notification.monitorId === monitor.id);
   const checksOf = async (accountId: string, monitor: Monitor) =>
-    (await h.call.monitors.listChecks({ accountId, monitorId: monitor.id, limit: 50 })).checks;
+    (await h.call.monitors.listChecks({ accountId, monitorId: monitor.id, limit: 50 })).data;
   const credits = async (accountId: string) => (await h.billing.status.get({ accountId })).credits.balance;
 
   it('search: the baseline notifies nothing, an unchanged page nothing, then exactly the two new videos', async () => {

@@ -1,4 +1,4 @@
-import { deletedMonitorSchema, monitorRefInputSchema } from '@vrs/contracts';
+import { type Deleted, deletedSchema, monitorRefInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { z } from 'zod';
 import type { MonitoringDeps } from '../../monitoring-deps';
@@ -10,7 +10,7 @@ export async function deleteMonitorHandler({
 }: {
   ctx: Pick<MonitoringDeps, 'monitors' | 'checks'>;
   input: z.infer<typeof monitorRefInputSchema>;
-}): Promise<z.infer<typeof deletedMonitorSchema>> {
+}): Promise<Deleted> {
   if (!(await ctx.monitors.deleteOwned(input.accountId, input.monitorId))) throw new AppError('MONITOR_NOT_FOUND');
   await ctx.checks.deleteForMonitor(input.monitorId);
   return { id: input.monitorId, deleted: true };
@@ -19,5 +19,5 @@ export async function deleteMonitorHandler({
 export const deleteMonitor = (deps: MonitoringDeps) =>
   procedure
     .input(monitorRefInputSchema)
-    .output(deletedMonitorSchema)
+    .output(deletedSchema)
     .mutation(({ input }) => deleteMonitorHandler({ ctx: deps, input }));

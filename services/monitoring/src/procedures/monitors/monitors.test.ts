@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import { monitoringFixtureQuery } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
 import { harnessNow, startMonitoring, type MonitoringHarness } from '../../testing/monitoring-harness';
@@ -67,7 +68,7 @@ describe('monitor procedures', () => {
     await h.call.monitors.update({ accountId, monitorId, query: { kind: 'channel', id: 'UCvrsMonitoringChannel01' } });
     h.at(15);
     await h.call.scheduler.runDue();
-    const { checks } = await h.call.monitors.listChecks({ accountId, monitorId, limit: 10 });
+    const { data: checks } = await h.call.monitors.listChecks({ accountId, monitorId, limit: 10 });
     expect(checks.map((check) => check.outcome)).toEqual(['baseline', 'baseline']);
   });
 
@@ -79,11 +80,11 @@ describe('monitor procedures', () => {
     h.at(5);
     expect(await h.call.monitors.check({ accountId, monitorId })).toMatchObject({ nextCheckAt: harnessNow + 5 * minute });
     await h.call.scheduler.runDue();
-    const { checks } = await h.call.monitors.listChecks({ accountId, monitorId, limit: 10 });
+    const { data: checks } = await h.call.monitors.listChecks({ accountId, monitorId, limit: 10 });
     expect(checks.map((check) => check.checkedAt)).toEqual([harnessNow + 5 * minute, harnessNow]);
   });
 
-  it('lists newest first with limit + startingAfter; another account sees 404s and cannot use a foreign cursor', async () => {
+  it("lists newest first with limit + cursor; a cursor pages only the caller's own monitors; another account sees 404s", async () => {
     h.at(0);
     const accountId = await h.account('list');
     const other = await h.account('other');
@@ -93,11 +94,18 @@ describe('monitor procedures', () => {
       ids.push((await h.call.monitors.create({ accountId, query: search, intervalMinutes: 60, enabled: false })).id);
     }
     const first = await h.call.monitors.list({ accountId, limit: 2 });
-    expect(first).toMatchObject({ hasMore: true });
-    expect(first.monitors.map((monitor) => monitor.id)).toEqual([ids[2], ids[1]]);
-    const second = await h.call.monitors.list({ accountId, limit: 2, startingAfter: ids[1] });
-    expect(second).toMatchObject({ hasMore: false, monitors: [{ id: ids[0] }] });
-    expect(await codeOf(h.call.monitors.list({ accountId: other, limit: 2, startingAfter: ids[1] }))).toBe('VALIDATION_FAILED');
+    expect(first).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    expect(first.data.map((monitor) => monitor.id)).toEqual([ids[2], ids[1]]);
+    const cursor = first.nextCursor ?? '';
+    // The cursor is a position: deleting the item it ended on does not break it (ADR 0020).
+    await h.call.monitors.delete({ accountId, monitorId: ids[1]! });
+    const second = await h.call.monitors.list({ accountId, limit: 2, cursor });
+    expect(second).toEqual({ hasMore: false, nextCursor: null, data: [expect.objectContaining({ id: ids[0] })] });
+    expect(await h.call.monitors.list({ accountId: other, limit: 2, cursor })).toEqual({ data: [], hasMore: false, nextCursor: null });
+    const checksCursor = encodeCursor('monitor_checks', { createdAt: new Date().toISOString(), id: 'chk_x' });
+    for (const foreign of [ids[0]!, checksCursor]) {
+      expect(await codeOf(h.call.monitors.list({ accountId, limit: 2, cursor: foreign }))).toBe('INVALID_CURSOR');
+    }
     for (const call of [
       h.call.monitors.get({ accountId: other, monitorId: ids[0]! }),
       h.call.monitors.update({ accountId: other, monitorId: ids[0]!, enabled: true }),

@@ -1,4 +1,4 @@
-import { deletedWebhookSchema, webhookRefInputSchema } from '@vrs/contracts';
+import { type Deleted, deletedSchema, webhookRefInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { z } from 'zod';
 import type { MonitoringDeps } from '../../monitoring-deps';
@@ -10,7 +10,7 @@ export async function deleteWebhookHandler({
 }: {
   ctx: Pick<MonitoringDeps, 'webhooks' | 'deliveries'>;
   input: z.infer<typeof webhookRefInputSchema>;
-}): Promise<z.infer<typeof deletedWebhookSchema>> {
+}): Promise<Deleted> {
   if (!(await ctx.webhooks.deleteOwned(input.accountId, input.webhookId))) throw new AppError('WEBHOOK_NOT_FOUND');
   await ctx.deliveries.deleteForWebhook(input.webhookId);
   return { id: input.webhookId, deleted: true };
@@ -19,5 +19,5 @@ export async function deleteWebhookHandler({
 export const deleteWebhook = (deps: MonitoringDeps) =>
   procedure
     .input(webhookRefInputSchema)
-    .output(deletedWebhookSchema)
+    .output(deletedSchema)
     .mutation(({ input }) => deleteWebhookHandler({ ctx: deps, input }));

@@ -64,13 +64,13 @@ describe('webhooks', () => {
       const created = await h.call.webhooks.create({ accountId, url: receiver.url, description: 'test receiver' });
       expect(created).toMatchObject({ enabled: true, description: 'test receiver', consecutiveFailures: 0 });
       expect(created.secret).toMatch(/^whsec_/);
-      expect((await h.call.webhooks.list({ accountId, limit: 10 })).webhooks).toEqual([
+      expect((await h.call.webhooks.list({ accountId, limit: 10 })).data).toEqual([
         expect.not.objectContaining({ secret: expect.anything() }),
       ]);
 
       await notify(accountId);
       expect(receiver.received).toHaveLength(1);
-      const [first] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).deliveries;
+      const [first] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).data;
       expect(first).toMatchObject({
         status: 'pending',
         attempts: 1,
@@ -84,7 +84,7 @@ describe('webhooks', () => {
       h.clock.set(new Date(first!.nextAttemptAt!));
       await h.call.scheduler.runDue();
       expect(receiver.received).toHaveLength(2);
-      const [delivered] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).deliveries;
+      const [delivered] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).data;
       expect(delivered).toMatchObject({ status: 'succeeded', attempts: 2, lastResponseStatus: 204, nextAttemptAt: null });
 
       const verifier = new Webhook(created.secret);
@@ -113,7 +113,7 @@ describe('webhooks', () => {
         await h.call.scheduler.runDue();
       }
       expect(receiver.received).toHaveLength(3);
-      const [webhook] = (await h.call.webhooks.list({ accountId, limit: 10 })).webhooks;
+      const [webhook] = (await h.call.webhooks.list({ accountId, limit: 10 })).data;
       expect(webhook).toMatchObject({ id: created.id, enabled: false, consecutiveFailures: 3 });
       expect(webhook!.disabledReason).toMatch(/^Disabled after 3 failed delivery attempts/);
       const kinds = (await h.call.notifications.list({ accountId })).notifications.map((n) => n.kind);
@@ -122,7 +122,7 @@ describe('webhooks', () => {
       h.at(60);
       await h.call.scheduler.runDue();
       expect(receiver.received).toHaveLength(3);
-      const [delivery] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).deliveries;
+      const [delivery] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: created.id, limit: 10 })).data;
       expect(delivery).toMatchObject({ status: 'failed', lastError: 'The webhook was disabled or deleted.' });
     } finally {
       await receiver.close();
@@ -150,6 +150,41 @@ describe('webhooks', () => {
     }
   });
 
+  it('webhooks and their deliveries page newest first with limit + cursor; a cursor of another list is INVALID_CURSOR', async () => {
+    const receiver = await startReceiver([204]);
+    try {
+      const accountId = await h.account('webhook-pages');
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        h.at(i);
+        ids.push((await h.call.webhooks.create({ accountId, url: receiver.url })).id);
+      }
+      const first = await h.call.webhooks.list({ accountId, limit: 2 });
+      expect(first.data.map((webhook) => webhook.id)).toEqual([ids[2], ids[1]]);
+      expect(first).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+      const second = await h.call.webhooks.list({ accountId, limit: 2, cursor: first.nextCursor! });
+      expect(second).toMatchObject({ data: [{ id: ids[0] }], hasMore: false, nextCursor: null });
+
+      await notify(accountId);
+      await notify(accountId);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 2; page++) {
+        const deliveries = await h.call.webhooks.listDeliveries({ accountId, webhookId: ids[0]!, limit: 1, cursor });
+        expect(deliveries).toMatchObject({ hasMore: page === 0 });
+        seen.push(...deliveries.data.map((delivery) => delivery.id));
+        cursor = deliveries.nextCursor ?? undefined;
+      }
+      expect(cursor).toBeUndefined();
+      expect(new Set(seen).size).toBe(2);
+      await expect(
+        h.call.webhooks.listDeliveries({ accountId, webhookId: ids[0]!, limit: 1, cursor: first.nextCursor! }),
+      ).rejects.toMatchObject({ cause: { code: 'INVALID_CURSOR' } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("another account's webhook is a 404; deleting removes it", async () => {
     const accountId = await h.account('webhook-owner');
     const other = await h.account('webhook-other');
@@ -161,6 +196,6 @@ describe('webhooks', () => {
       cause: { code: 'WEBHOOK_NOT_FOUND' },
     });
     expect(await h.call.webhooks.delete({ accountId, webhookId: created.id })).toEqual({ id: created.id, deleted: true });
-    expect((await h.call.webhooks.list({ accountId, limit: 10 })).webhooks).toEqual([]);
+    expect((await h.call.webhooks.list({ accountId, limit: 10 })).data).toEqual([]);
   });
 });
