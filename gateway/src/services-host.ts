@@ -3,7 +3,7 @@ import { createServiceClient, startServiceServer, type Logger, type ServiceModul
 import { openStore } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
-import { createBillingModule, type BillingRouter } from '@vrs/billing';
+import { billingModuleConfigOf, createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { youtubeClientOptionsOf } from '@vrs/provider/config';
@@ -75,7 +75,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         store,
         bus,
         logger: options.logger.child({ service: 'billing' }),
-        config: { startingCredits: config.BILLING_STARTING_CREDITS },
+        config: billingModuleConfigOf(config),
       }),
     );
     providerModule = await host('provider', config.PROVIDER_SERVICE_URL, (store) =>

@@ -1,5 +1,6 @@
 import { runServiceProcess } from '@vrs/runtime';
 import { billingEnvSchema, type BillingConfig } from './config';
+import { billingModuleConfigOf } from './billing-deps';
 import { createBillingModule } from './module';
 
 await runServiceProcess({
@@ -7,5 +8,5 @@ await runServiceProcess({
   envSchema: billingEnvSchema,
   ownUrl: (config: BillingConfig) => config.BILLING_SERVICE_URL,
   createModule: (deps, config: BillingConfig) =>
-    createBillingModule({ ...deps, config: { startingCredits: config.BILLING_STARTING_CREDITS } }),
+    createBillingModule({ ...deps, config: billingModuleConfigOf(config) }),
 });
