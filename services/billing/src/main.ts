@@ -7,6 +7,5 @@ await runServiceProcess({
   service: 'billing',
   envSchema: billingEnvSchema,
   ownUrl: (config: BillingConfig) => config.BILLING_SERVICE_URL,
-  createModule: (deps, config: BillingConfig) =>
-    createBillingModule({ ...deps, config: billingModuleConfigOf(config) }),
+  createModule: (deps, config: BillingConfig) => createBillingModule({ ...deps, config: billingModuleConfigOf(config) }),
 });
