@@ -103,7 +103,10 @@ export class CollectionSchema {
       if (!pathExpression(path)) throw new TypeError(`the embedded store cannot index the path ${JSON.stringify(path)}`);
     }
     const where = spec.partialFilterExpression ? ` WHERE ${partialSql(spec.partialFilterExpression)}` : '';
-    const columns = paths.map((path) => `${pathExpression(path)}${spec.key[path] === -1 ? ' DESC' : ''}`).join(', ');
+    const direction = (value: number | undefined) => (value === -1 ? ' DESC' : '');
+    const columns = paths.map((path) => `${pathExpression(path)}${direction(spec.key[path])}`);
+    // `_id` last (in the last key's direction), so a sort that breaks ties by `_id` is read from the index too.
+    if (!paths.includes('_id')) columns.push(`id${direction(spec.key[paths[paths.length - 1]])}`);
     this.#engine.exec('SAVEPOINT create_index');
     try {
       if (spec.unique) {
@@ -112,11 +115,11 @@ export class CollectionSchema {
           `CREATE UNIQUE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'u'))} ON ${this.table} (${keys})${where}`,
         );
       }
-      this.#engine.exec(`CREATE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'q'))} ON ${this.table} (${columns})${where}`);
+      this.#engine.exec(`CREATE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'q'))} ON ${this.table} (${columns.join(', ')})${where}`);
       for (const path of paths) {
         if (path === '_id' || this.#tracked.has(path)) continue;
         // A new path: its values so far decide whether SQL may compare them (one scan, once).
-        const found = this.#engine.value(`SELECT 1 FROM ${this.table} WHERE ${notScalarSql(path)} LIMIT 1`);
+        const found = this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${notScalarSql(path)} LIMIT 1`);
         if (found !== undefined) this.#markComplex(path);
       }
       this.#engine.run('INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)', [this.name, spec.name, JSON.stringify(spec)]);

@@ -76,7 +76,7 @@ describe('embedded store indexes', () => {
         fetchedAt: `2026-01-${String(i + 1).padStart(2, '0')}`,
       })),
     );
-    const plan = (versions as SqliteCollection<Version>).queryPlan(lookup, { sort: { fetchedAt: -1 }, limit: 1 });
+    const plan = (versions as SqliteCollection<Version>).queryPlan(lookup, { sort: { fetchedAt: -1, _id: -1 }, limit: 1 });
     expect(plan.join(' | ')).toMatch(/SEARCH .* USING INDEX ix_\w+_q \(<expr>=\? AND <expr>=\?\)/);
     expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
     expect(await versions.findOne(lookup, { sort: { fetchedAt: -1 } })).toMatchObject({ _id: 'v46' });

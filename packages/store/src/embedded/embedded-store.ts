@@ -85,7 +85,7 @@ class EmbeddedStore implements Store {
   async ping(): Promise<void> {
     await this.#engine.whenFree();
     await access(this.#dir, constants.W_OK);
-    this.#engine.value('SELECT 1');
+    this.#engine.first('SELECT 1');
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,8 @@ export interface FilterPlan {
   where: string[];
   params: unknown[];
   exact: boolean;
+  /** An `_id` equality is in the SQL: at most one row can match. */
+  pinsId: boolean;
 }
 
 /** The SQL expression for a path whose values SQL compares like MongoDB, else undefined. */
@@ -26,7 +28,7 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function planFilter(filter: Record<string, unknown>, pushable: PushablePath): FilterPlan {
-  const plan: FilterPlan = { where: [], params: [], exact: true };
+  const plan: FilterPlan = { where: [], params: [], exact: true, pinsId: false };
   addFilter(plan, filter, pushable);
   return plan;
 }
@@ -50,6 +52,7 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: 
     } else if (accepts(condition)) {
       plan.where.push(`${expression} = ?`);
       plan.params.push(condition);
+      if (expression === 'id') plan.pinsId = true;
     } else if (isOperatorObject(condition)) {
       for (const [operator, operand] of Object.entries(condition)) {
         if (!addOperator(plan, expression, operator, operand, accepts)) plan.exact = false;
@@ -78,6 +81,7 @@ function addOperator(
     if (!accepts(operand)) return false;
     plan.where.push(`${expression} = ?`);
     plan.params.push(operand);
+    if (expression === 'id') plan.pinsId = true;
     return true;
   }
   const comparison = COMPARISONS[operator];

@@ -60,7 +60,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     return this.#run(() => {
       const plan = planFilter(filter, this.#schema.pushable);
       const where = plan.where.length ? ` WHERE ${plan.where.join(' AND ')}` : '';
-      if (plan.exact) return this.#engine.value(`SELECT count(*) FROM ${this.#schema.table}${where}`, plan.params) as number;
+      if (plan.exact) return this.#engine.first(`SELECT count(*) FROM ${this.#schema.table}${where}`, plan.params) as number;
       const matches = matcher(filter);
       let count = 0;
       for (const text of this.#engine.iterate(`SELECT doc FROM ${this.#schema.table}${where}`, plan.params)) {
@@ -194,20 +194,28 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     if (orderBy) sql += ` ORDER BY ${orderBy}`;
     const params = [...plan.params];
     // Exact in SQL: the page is cut there too.
-    if (plan.exact && sortedBySql && (options.limit || options.skip)) {
+    const pagedInSql = plan.exact && sortedBySql && Boolean(options.limit || options.skip);
+    if (pagedInSql) {
       sql += ' LIMIT ? OFFSET ?';
       params.push(options.limit || -1, options.skip ?? 0);
     }
-    return { sql, params, exact: plan.exact, sortedBySql };
+    // At most one row wanted or possible: libsql's `get` is far cheaper than reading rows.
+    const oneRow = plan.pinsId || (pagedInSql && options.limit === 1);
+    return { sql, params, exact: plan.exact, sortedBySql, pagedInSql, oneRow };
   }
 
   /** Matching documents, sorted, skipped and limited: in SQL where it can, else in mingo over SQL's candidates. */
   #select(filter: Filter<T>, options: FindOptions = {}): T[] {
-    const { sql, params, exact, sortedBySql } = this.#selectSql(filter, options);
-    if (exact && sortedBySql) return (this.#engine.values(sql, params) as string[]).map(parse<T>);
-    const skip = options.skip ?? 0;
-    const limit = options.limit ?? 0;
+    const { sql, params, exact, sortedBySql, pagedInSql, oneRow } = this.#selectSql(filter, options);
     const matches = exact ? () => true : matcher(filter);
+    const skip = options.skip ?? 0;
+    if (oneRow) {
+      const text = this.#engine.first(sql, params) as string | undefined;
+      const doc = text === undefined ? undefined : parse<T>(text);
+      return doc && matches(doc) && (pagedInSql || !skip) ? [doc] : [];
+    }
+    if (exact && sortedBySql) return (this.#engine.values(sql, params) as string[]).map(parse<T>);
+    const limit = options.limit ?? 0;
     if (sortedBySql) {
       // Rows come in order: stop reading as soon as the page is full.
       const page: T[] = [];
