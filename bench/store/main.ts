@@ -156,10 +156,9 @@ async function hotPaths(): Promise<void> {
     await measure('transaction: hold + reservation + ledger line', 5_000, async () => {
       for (let i = 0; i < 5_000; i++) {
         await store.withTransaction(async (tx) => {
-          await tx.collection<StoreDocument & { balance: number }>('accounts').findOneAndUpdate(
-            { _id: 'acc', balance: { $gte: 1 } },
-            { $inc: { balance: -1 } },
-          );
+          await tx
+            .collection<StoreDocument & { balance: number }>('accounts')
+            .findOneAndUpdate({ _id: 'acc', balance: { $gte: 1 } }, { $inc: { balance: -1 } });
           await tx.collection('reservations').insertOne({ _id: `res${i}` });
           await tx.collection<StoreDocument & { accountId: string; amount: number }>('ledger').insertOne({
             _id: `led${ledgerId++}`,

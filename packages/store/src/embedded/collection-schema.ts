@@ -115,7 +115,9 @@ export class CollectionSchema {
           `CREATE UNIQUE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'u'))} ON ${this.table} (${keys})${where}`,
         );
       }
-      this.#engine.exec(`CREATE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'q'))} ON ${this.table} (${columns.join(', ')})${where}`);
+      this.#engine.exec(
+        `CREATE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'q'))} ON ${this.table} (${columns.join(', ')})${where}`,
+      );
       for (const path of paths) {
         if (path === '_id' || this.#tracked.has(path)) continue;
         // A new path: its values so far decide whether SQL may compare them (one scan, once).

@@ -47,6 +47,7 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: 
     const accepts = (operand: unknown): operand is Operand => isOperand(operand) && (expression !== 'id' || typeof operand === 'string');
     if (!expression) {
       plan.exact = false;
+      addTextPrefilter(plan, key, condition);
     } else if (condition === null) {
       plan.where.push(`${expression} IS NULL`);
     } else if (accepts(condition)) {
@@ -61,6 +62,20 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: 
       plan.exact = false;
     }
   }
+}
+
+/**
+ * A condition SQL cannot decide (the path is not indexed, or may hold arrays) still narrows the rows
+ * to parse when it asks for a string: a document equal to "x" at any path, inside arrays too, has
+ * `"x"` (JSON.stringify's spelling, which wrote the document) somewhere in its text. A superset, so
+ * mingo still decides; scanning text in SQLite costs far less than parsing every document.
+ */
+function addTextPrefilter(plan: FilterPlan, key: string, condition: unknown): void {
+  if (key.startsWith('$')) return;
+  const wanted = typeof condition === 'string' ? condition : isOperatorObject(condition) ? condition.$eq : undefined;
+  if (typeof wanted !== 'string') return;
+  plan.where.push('instr(doc, ?) > 0');
+  plan.params.push(JSON.stringify(wanted));
 }
 
 const COMPARISONS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };

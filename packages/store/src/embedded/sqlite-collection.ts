@@ -220,7 +220,8 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
       // Rows come in order: stop reading as soon as the page is full.
       const page: T[] = [];
       let skipped = 0;
-      for (const text of this.#engine.iterate(sql, params)) {
+      const rows = limit ? this.#engine.pages(sql, params) : this.#engine.iterate(sql, params);
+      for (const text of rows) {
         const doc = parse<T>(text as string);
         if (!matches(doc)) continue;
         if (skipped < skip) skipped++;

@@ -42,9 +42,27 @@ export class SqliteEngine {
     return (this.#statement(sql).all(...params) as unknown[][]).map((row) => row[0]);
   }
 
-  /** The first column of each row, read as the caller goes (leaving the loop early stops the query). */
+  /**
+   * The first column of each row, read as the caller goes. The caller must read to the end: libsql's
+   * iterator cannot be closed early, and a statement left mid-way keeps a read open on the connection.
+   */
   *iterate(sql: string, params: unknown[] = []): Generator<unknown> {
     for (const row of this.#statement(sql).iterate(...params)) yield (row as unknown[])[0];
+  }
+
+  /**
+   * The first column of each row, fetched in growing pages (`sql` + LIMIT/OFFSET), each read whole:
+   * for a caller that may stop early (a filtered, limited read), which it may do at any point.
+   */
+  *pages(sql: string, params: unknown[] = []): Generator<unknown> {
+    const paged = `${sql} LIMIT ? OFFSET ?`;
+    let offset = 0;
+    for (let size = 64; ; size = Math.min(size * 4, 4096)) {
+      const rows = this.values(paged, [...params, size, offset]);
+      yield* rows;
+      if (rows.length < size) return;
+      offset += size;
+    }
   }
 
   /** Runs a write; returns how many rows it changed. */
@@ -126,6 +144,13 @@ export class SqliteEngine {
     if (this.closed) return;
     this.closed = true;
     this.#statements.clear();
+    // Folds the WAL into the database now: libsql may keep the connection until its statements are
+    // collected, and the next open would otherwise start by reading the whole WAL.
+    try {
+      this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Only an optimisation: the next open replays the WAL instead.
+    }
     this.#db.close();
   }
 }
