@@ -36,7 +36,12 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     url: string,
     create: (store: Awaited<ReturnType<typeof openStore>>) => Promise<ServiceModule<TRouter>>,
   ) {
-    const store = await openStore({ service, mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR, synchronous: config.STORE_SYNCHRONOUS });
+    const store = await openStore({
+      service,
+      mongodbUrl: config.MONGODB_URL,
+      dataDir: config.DATA_DIR,
+      synchronous: config.STORE_SYNCHRONOUS,
+    });
     closers.push(() => store.close());
     const module = await create(store);
     await module.start();
