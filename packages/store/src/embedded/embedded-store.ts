@@ -6,6 +6,7 @@ import type { AnyObject } from 'mingo/types';
 import type { Collection, Store, StoreDocument, StoreScope } from '../port';
 import { CollectionSchema } from './collection-schema';
 import { lockDirectory } from './directory-lock';
+import { importLegacyCollections } from './legacy-import';
 import { SqliteCollection } from './sqlite-collection';
 import { SqliteEngine } from './sqlite-engine';
 
@@ -36,9 +37,25 @@ export const DATABASE_FILE = 'store.db';
 export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptions = {}): Promise<Store> {
   await mkdir(dir, { recursive: true });
   const unlock = await lockDirectory(dir);
-  let db: Database.Database | undefined;
+  let store: EmbeddedStore;
   try {
-    db = new Database(join(dir, DATABASE_FILE));
+    store = new EmbeddedStore(dir, new SqliteEngine(openDatabase(dir, options)), unlock);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+  try {
+    await importLegacyCollections(dir, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Database {
+  const db = new Database(join(dir, DATABASE_FILE));
+  try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? DEFAULT_CACHE_MIB) * 1024)}`);
@@ -46,10 +63,9 @@ export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptio
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
       CREATE TABLE IF NOT EXISTS _complex_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));`);
-    return new EmbeddedStore(dir, new SqliteEngine(db), unlock);
+    return db;
   } catch (error) {
-    db?.close();
-    await unlock();
+    db.close();
     throw error;
   }
 }
