@@ -404,6 +404,18 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await versions.countDocuments()).toBe(5);
       });
 
+      it('answers $or alternatives, such as a keyset cursor, as MongoDB does', async () => {
+        const after = { at: '2026-01-02', id: 'v3' };
+        await versions.insertOne({ _id: 'v0', kind: 'video', key: 'k', at: '2026-01-02' });
+        const cursor = { $or: [{ at: { $lt: after.at } }, { at: after.at, _id: { $lt: after.id } }] };
+        const page = await versions.find({ $and: [{ kind: 'video', key: 'k' }, cursor] }, { sort: { at: -1, _id: -1 }, limit: 2 });
+        expect(page.map((doc) => doc._id)).toEqual(['v0', 'v1']);
+        const mixed = await versions.find({ $or: [{ key: 'other' }, { at: { $exists: false } }] }, { sort: { _id: 1 } });
+        expect(mixed.map((doc) => doc._id)).toEqual(['v4', 'v6']);
+        const unindexed = await versions.find({ $or: [{ missing: 'x' }, { _id: 'v5' }] } as Record<string, unknown>);
+        expect(unindexed.map((doc) => doc._id)).toEqual(['v5']);
+      });
+
       it('still matches array elements and keeps types apart on indexed paths', async () => {
         await versions.insertMany([
           { _id: 'w1', kind: ['video', 'short'], key: 'k', at: '2026-02-01' },

@@ -80,6 +80,16 @@ describe('embedded store indexes', () => {
     expect(plan.join(' | ')).toMatch(/SEARCH .* USING INDEX ix_\w+_q \(<expr>=\? AND <expr>=\?\)/);
     expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
     expect(await versions.findOne(lookup, { sort: { fetchedAt: -1 } })).toMatchObject({ _id: 'v46' });
+    // A keyset cursor's $or stays in SQL and the index still gives the order.
+    const cursor = { $or: [{ fetchedAt: { $lt: '2026-01-20' } }, { fetchedAt: '2026-01-20', _id: { $lt: 'v19' } }] };
+    const cursorPlan = (versions as SqliteCollection<Version>).queryPlan(
+      { $and: [lookup, cursor] },
+      { sort: { fetchedAt: -1, _id: -1 }, limit: 2 },
+    );
+    expect(cursorPlan.join(' | ')).toMatch(/USING INDEX ix_\w+_q/);
+    expect(cursorPlan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    const afterCursor = await versions.find({ $and: [lookup, cursor] }, { sort: { fetchedAt: -1, _id: -1 }, limit: 2 });
+    expect(afterCursor.map((doc) => doc._id)).toEqual(['v16', 'v11']);
     const range = await versions.find(
       { kind: 'video', key: 'k1', fetchedAt: { $gte: '2026-01-10', $lt: '2026-01-40' } },
       { sort: { fetchedAt: 1 } },

@@ -42,6 +42,10 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: 
       }
       continue;
     }
+    if (key === '$or' && Array.isArray(condition) && condition.length > 0) {
+      addAlternatives(plan, condition, pushable);
+      continue;
+    }
     const expression = key.startsWith('$') ? undefined : pushable(key);
     // The `_id` column has text affinity and would turn a number operand into text: only strings go there.
     const accepts = (operand: unknown): operand is Operand => isOperand(operand) && (expression !== 'id' || typeof operand === 'string');
@@ -76,6 +80,24 @@ function addTextPrefilter(plan: FilterPlan, key: string, condition: unknown): vo
   if (typeof wanted !== 'string') return;
   plan.where.push('instr(doc, ?) > 0');
   plan.params.push(JSON.stringify(wanted));
+}
+
+/**
+ * `$or`: each branch planned on its own; when every branch puts something in SQL, their disjunction
+ * is a superset of the matches (exact when every branch is), e.g. a keyset cursor
+ * `{$or: [{createdAt: {$lt: t}}, {createdAt: t, _id: {$lt: id}}]}` read from an index.
+ */
+function addAlternatives(plan: FilterPlan, branches: unknown[], pushable: PushablePath): void {
+  const planned = branches.map((branch) =>
+    typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, pushable) : undefined,
+  );
+  if (planned.some((branch) => !branch || branch.where.length === 0)) {
+    plan.exact = false;
+    return;
+  }
+  plan.where.push(`(${planned.map((branch) => `(${branch!.where.join(' AND ')})`).join(' OR ')})`);
+  for (const branch of planned) plan.params.push(...branch!.params);
+  if (!planned.every((branch) => branch!.exact)) plan.exact = false;
 }
 
 const COMPARISONS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
