@@ -11,7 +11,7 @@ import { afterAll, expect, it } from 'vitest';
 import type { BillingRouter } from '../router';
 
 const internalToken = 'billing-kill-test-token';
-const namespace = uniqueNamespace('billing_kill');
+const namespace = uniqueNamespace('bkill');
 let dataDir: string;
 const started: RunningProcess[] = [];
 
