@@ -30,7 +30,12 @@ async function main() {
   );
   const bus = createMemoryBus();
   const logger = rootLogger.child({ component: 'bench-monitoring' }, { level: 'warn' });
-  const billing = await createBillingModule({ store: billingStore!, bus, logger, config: { startingCredits: 10 * monitorCount } });
+  const billing = await createBillingModule({
+    store: billingStore!,
+    bus,
+    logger,
+    config: { startingCredits: 10 * monitorCount, reservationTtlMs: 15 * 60_000, sweepIntervalMs: 60_000 },
+  });
   const provider = await createProviderModule({
     store: providerStore!,
     bus,

@@ -1,9 +1,15 @@
-// bench/store: costs of the embedded store's hot paths on this machine (durable writes with group
-// commit, `_id` lookups, scans, conditional debits, reopen). Not a test: it prints figures.
-// Run: npx tsx bench/store/main.ts   Env: BENCH_DOCS (10000).
-import { mkdtemp, rm } from 'node:fs/promises';
+// bench/store: costs of the embedded store's hot paths on this machine: single writes, `_id`
+// lookups, scans, conditional debits, and the provider's `versions.latest` lookup ({kind, key}
+// newest first, on its declared index) at 200k and 1M documents with the RSS and restart time of a
+// fresh process holding them, each beside the same SQL through libsql directly in the same run.
+// Not a test: it prints figures.
+// Run: npx tsx bench/store/main.ts   Env: BENCH_DOCS (10000), BENCH_LOOKUP_SIZES (200000,1000000).
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'libsql';
 import { openEmbeddedStore, type StoreDocument } from '@vrs/store';
 
 interface Doc extends StoreDocument {
@@ -12,58 +18,199 @@ interface Doc extends StoreDocument {
   text: string;
 }
 
-const docCount = Number(process.env.BENCH_DOCS ?? 10_000);
+interface Version extends StoreDocument {
+  kind: string;
+  key: string;
+  fetchedAt: string;
+  data: { title: string; description: string; views: number };
+}
 
-async function measure(label: string, ops: number, run: () => Promise<void>): Promise<void> {
+const docCount = Number(process.env.BENCH_DOCS ?? 10_000);
+const lookupSizes = (process.env.BENCH_LOOKUP_SIZES ?? '200000,1000000').split(',').map(Number);
+const KEYS_PER_KIND = 50_000;
+const LOOKUPS = 20_000;
+const kinds = ['video', 'transcript', 'comments', 'channel'];
+const latestIndex = { key: { kind: 1 as const, key: 1 as const, fetchedAt: -1 as const }, name: 'kind_key_newest_first' };
+const latestQuery = (i: number) => ({ kind: kinds[i % kinds.length], key: `k${(i * 7919) % KEYS_PER_KIND}` });
+const latestOptions = { sort: { fetchedAt: -1 as const, _id: -1 as const } };
+/** The SQL the store runs for `latestQuery` with `latestOptions` (checked in the store's tests through queryPlan). */
+const RAW_LATEST =
+  `SELECT doc FROM "c_versions" WHERE json_extract(doc, '$.kind') = ? AND json_extract(doc, '$.key') = ? ` +
+  `ORDER BY json_extract(doc, '$.fetchedAt') DESC, id DESC LIMIT 1`;
+
+function row(label: string, value: string): void {
+  console.log(`${label.padEnd(58)} ${value}`);
+}
+
+async function measure(label: string, ops: number, run: () => Promise<void>): Promise<number> {
   const start = performance.now();
   await run();
   const ms = performance.now() - start;
-  console.log(
-    `${label.padEnd(46)} ${String(Math.round((ops / ms) * 1000)).padStart(9)} ops/s  ${((ms * 1000) / ops).toFixed(1).padStart(8)} µs/op`,
-  );
+  row(label, `${String(Math.round((ops / ms) * 1000)).padStart(9)} ops/s  ${((ms * 1000) / ops).toFixed(1).padStart(8)} µs/op`);
+  return (ms * 1000) / ops;
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'bench-store-'));
-try {
-  let store = await openEmbeddedStore(dir);
-  let docs = store.collection<Doc>('docs');
-  const doc = (i: number): Doc => ({ _id: `d${i}`, group: `g${i % 100}`, n: i, text: 'lorem ipsum '.repeat(20) });
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-  await measure('insertOne, one at a time (1 fdatasync each)', 200, async () => {
-    for (let i = 0; i < 200; i++) await docs.insertOne(doc(i));
-  });
-  await measure('insertOne, 100 concurrent (group commit)', docCount, async () => {
-    for (let i = 200; i < docCount + 200; i += 100) {
-      await Promise.all(Array.from({ length: 100 }, (_, k) => docs.insertOne(doc(i + k))));
-    }
-  });
-  await measure('findOne by _id', 100_000, async () => {
-    for (let i = 0; i < 100_000; i++) await docs.findOne({ _id: `d${i % docCount}` });
-  });
-  await measure(`find by field (scan of ${docCount})`, 200, async () => {
-    for (let i = 0; i < 200; i++) await docs.find({ group: `g${i % 100}` });
-  });
-  await measure('countDocuments by field (scan)', 200, async () => {
-    for (let i = 0; i < 200; i++) await docs.countDocuments({ n: { $gte: i } });
-  });
+/**
+ * Child mode: opens a store that already holds the versions, as a restarted service would, and
+ * prints the open time, the lookup cost through the store and through raw libsql, and its RSS.
+ */
+async function probe(dir: string): Promise<void> {
+  const start = performance.now();
+  const store = await openEmbeddedStore(dir);
+  const versions = store.collection<Version>('versions');
+  await versions.createIndexes([latestIndex]);
+  const first = await versions.findOne(latestQuery(0), latestOptions);
+  const openMs = performance.now() - start;
+  if (!first) throw new Error('the probe found no version');
+  // One untimed pass warms SQLite's and the system's caches for both timed passes.
+  for (let i = 0; i < LOOKUPS; i++) await versions.findOne(latestQuery(i), latestOptions);
+  const rss = process.memoryUsage().rss;
 
-  const accounts = store.collection<StoreDocument & { balance: number }>('accounts');
-  await accounts.insertOne({ _id: 'acc', balance: 1_000_000 });
-  await measure('conditional debit, 200 concurrent', 20_000, async () => {
-    for (let round = 0; round < 100; round++) {
-      await Promise.all(
-        Array.from({ length: 200 }, () => accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 1 } }, { $inc: { balance: -1 } })),
-      );
-    }
-  });
+  const raw = new Database(join(dir, 'store.db'));
+  const statement = raw.prepare(RAW_LATEST).raw();
+  const t1 = performance.now();
+  for (let i = 0; i < LOOKUPS; i++) {
+    const { kind, key } = latestQuery(i);
+    JSON.parse((statement.get(kind, key) as string[])[0]);
+  }
+  const rawUs = ((performance.now() - t1) * 1000) / LOOKUPS;
+  raw.close();
+
+  const t0 = performance.now();
+  for (let i = 0; i < LOOKUPS; i++) await versions.findOne(latestQuery(i), latestOptions);
+  const storeUs = ((performance.now() - t0) * 1000) / LOOKUPS;
   await store.close();
+  console.log(JSON.stringify({ openMs, storeUs, rawUs, rss }));
+}
 
-  await measure(`reopen (replay of ${docCount + 200} docs)`, 1, async () => {
-    store = await openEmbeddedStore(dir);
-  });
-  docs = store.collection<Doc>('docs');
-  console.log(`documents after reopen: ${await docs.countDocuments()}`);
+/** Fills `dir` with `total` versions (adding to what is there), in transactions of 5,000. */
+async function fill(dir: string, from: number, total: number): Promise<void> {
+  const store = await openEmbeddedStore(dir);
+  await store.collection<Version>('versions').createIndexes([latestIndex]);
+  for (let start = from; start < total; start += 5_000) {
+    const batch: Version[] = [];
+    for (let i = start; i < Math.min(total, start + 5_000); i++) {
+      batch.push({
+        _id: `ver_${String(i).padStart(8, '0')}`,
+        kind: kinds[i % kinds.length],
+        key: `k${Math.floor(i / kinds.length) % KEYS_PER_KIND}`,
+        fetchedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+        data: { title: `Video ${i}`, description: 'lorem ipsum dolor sit amet '.repeat(12), views: i * 13 },
+      });
+    }
+    await store.withTransaction((tx) => tx.collection<Version>('versions').insertMany(batch));
+  }
   await store.close();
-} finally {
-  await rm(dir, { recursive: true, force: true });
+}
+
+function runProbe(dir: string): Promise<{ openMs: number; storeUs: number; rawUs: number; rss: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--probe', dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('close', (code) => {
+      if (code !== 0) reject(new Error(`probe exited with ${code}`));
+      else resolve(JSON.parse(output.trim().split('\n').at(-1)!));
+    });
+  });
+}
+
+async function hotPaths(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-store-'));
+  try {
+    let store = await openEmbeddedStore(dir);
+    let docs = store.collection<Doc>('docs');
+    const doc = (i: number): Doc => ({ _id: `d${i}`, group: `g${i % 100}`, n: i, text: 'lorem ipsum '.repeat(20) });
+
+    await measure('insertOne, one at a time (one commit each)', 2_000, async () => {
+      for (let i = 0; i < 2_000; i++) await docs.insertOne(doc(i));
+    });
+    await measure('insertOne, 100 concurrent', docCount, async () => {
+      for (let i = 2_000; i < docCount + 2_000; i += 100) {
+        await Promise.all(Array.from({ length: 100 }, (_, k) => docs.insertOne(doc(i + k))));
+      }
+    });
+    await measure('findOne by _id', 100_000, async () => {
+      for (let i = 0; i < 100_000; i++) await docs.findOne({ _id: `d${i % docCount}` });
+    });
+    await measure(`find by an unindexed field (scan of ${docCount + 2_000})`, 200, async () => {
+      for (let i = 0; i < 200; i++) await docs.find({ group: `g${i % 100}` });
+    });
+    await docs.createIndexes([{ key: { group: 1 } }]);
+    await measure('find by the same field, indexed (~120 docs each)', 2_000, async () => {
+      for (let i = 0; i < 2_000; i++) await docs.find({ group: `g${i % 100}` });
+    });
+
+    const accounts = store.collection<StoreDocument & { balance: number }>('accounts');
+    await accounts.insertOne({ _id: 'acc', balance: 1_000_000 });
+    await measure('conditional debit, 200 concurrent', 20_000, async () => {
+      for (let round = 0; round < 100; round++) {
+        await Promise.all(
+          Array.from({ length: 200 }, () => accounts.findOneAndUpdate({ _id: 'acc', balance: { $gte: 1 } }, { $inc: { balance: -1 } })),
+        );
+      }
+    });
+    const ledger = store.collection<StoreDocument & { accountId: string; amount: number }>('ledger');
+    let ledgerId = 0;
+    await measure('transaction: hold + reservation + ledger line', 5_000, async () => {
+      for (let i = 0; i < 5_000; i++) {
+        await store.withTransaction(async (tx) => {
+          await tx
+            .collection<StoreDocument & { balance: number }>('accounts')
+            .findOneAndUpdate({ _id: 'acc', balance: { $gte: 1 } }, { $inc: { balance: -1 } });
+          await tx.collection('reservations').insertOne({ _id: `res${i}` });
+          await tx.collection<StoreDocument & { accountId: string; amount: number }>('ledger').insertOne({
+            _id: `led${ledgerId++}`,
+            accountId: 'acc',
+            amount: -1,
+          });
+        });
+      }
+    });
+    console.log(`ledger lines written: ${await ledger.countDocuments()}`);
+    await store.close();
+
+    await measure(`reopen (${docCount + 2_000} docs)`, 1, async () => {
+      store = await openEmbeddedStore(dir);
+    });
+    docs = store.collection<Doc>('docs');
+    console.log(`documents after reopen: ${await docs.countDocuments()}`);
+    await store.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function lookups(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-store-versions-'));
+  try {
+    let filled = 0;
+    for (const size of lookupSizes) {
+      const start = performance.now();
+      await fill(dir, filled, size);
+      const fillS = (performance.now() - start) / 1000;
+      filled = size;
+      const { size: bytes } = await stat(join(dir, 'store.db'));
+      const result = await runProbe(dir);
+      console.log(`\nversions.latest ({kind, key} newest first) at ${size.toLocaleString('en')} documents`);
+      row('  filled (5,000 per transaction)', `${fillS.toFixed(1)} s; database file ${mib(bytes)}`);
+      row('  through the store (findOne)', `${result.storeUs.toFixed(1)} µs/op`);
+      row('  raw libsql, same SQL + JSON.parse (baseline)', `${result.rawUs.toFixed(1)} µs/op`);
+      row('  restart: open + createIndexes + first lookup', `${result.openMs.toFixed(1)} ms`);
+      row('  RSS of that process after a pass of lookups', mib(result.rss));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--probe') {
+  await probe(process.argv[3]);
+} else {
+  await hotPaths();
+  await lookups();
 }

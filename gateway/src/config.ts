@@ -12,6 +12,8 @@ export const gatewayEnvSchema = z.object({
   ...baseEnvShape,
   // Read too when the gateway hosts billing in-process.
   BILLING_STARTING_CREDITS: billingEnvSchema.shape.BILLING_STARTING_CREDITS,
+  BILLING_RESERVATION_TTL_MS: billingEnvSchema.shape.BILLING_RESERVATION_TTL_MS,
+  BILLING_SWEEP_INTERVAL_MS: billingEnvSchema.shape.BILLING_SWEEP_INTERVAL_MS,
   // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
   // Read too when the gateway hosts the trends service in-process.

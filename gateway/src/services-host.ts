@@ -3,7 +3,7 @@ import { createServiceClient, startServiceServer, type Logger, type ServiceModul
 import { openStore } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
-import { createBillingModule, type BillingRouter } from '@vrs/billing';
+import { billingModuleConfigOf, createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
 import { openSearch } from '@vrs/search';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
@@ -47,7 +47,12 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
     url: string,
     create: (store: Awaited<ReturnType<typeof openStore>>) => Promise<ServiceModule<TRouter>>,
   ) {
-    const store = await openStore({ service, mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR });
+    const store = await openStore({
+      service,
+      mongodbUrl: config.MONGODB_URL,
+      dataDir: config.DATA_DIR,
+      synchronous: config.STORE_SYNCHRONOUS,
+    });
     closers.push(() => store.close());
     const module = await create(store);
     await module.start();
@@ -88,7 +93,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         store,
         bus,
         logger: options.logger.child({ service: 'billing' }),
-        config: { startingCredits: config.BILLING_STARTING_CREDITS },
+        config: billingModuleConfigOf(config),
       }),
     );
     providerModule = await host('provider', config.PROVIDER_SERVICE_URL, (store) =>

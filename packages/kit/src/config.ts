@@ -27,6 +27,8 @@ export const baseEnvShape = {
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL')
     .optional(),
+  /** Embedded store commits: `normal` survives kill -9 of the process, `full` also power loss (an fsync per commit). */
+  STORE_SYNCHRONOUS: z.enum(['normal', 'full']).default('normal'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** Unset: derived from where the state lives (see `defaultNamespaceOf`), so two instances never share events. */
   NATS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of A-Z, a-z, 0-9, _ or -'),

@@ -80,7 +80,12 @@ async function startServiceProcess<C extends BaseConfig>(
 ): Promise<void> {
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
-  const store = await openStore({ service: options.service, mongodbUrl: config.MONGODB_URL, dataDir: config.DATA_DIR });
+  const store = await openStore({
+    service: options.service,
+    mongodbUrl: config.MONGODB_URL,
+    dataDir: config.DATA_DIR,
+    synchronous: config.STORE_SYNCHRONOUS,
+  });
   shutdown.onShutdown('store', () => store.close());
   const bus = await openBus(config, { name: options.service, allowMemoryFallback: false, logger });
   shutdown.onShutdown('bus', () => bus.close());

@@ -362,5 +362,125 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect((await items.findOne({ _id: 'n' }))?.nested).toEqual({ a: 1 });
       });
     });
+
+    describe('queries on declared indexes', () => {
+      interface Version extends StoreDocument {
+        kind: unknown;
+        key: unknown;
+        at?: unknown;
+      }
+      let versions: Collection<Version>;
+      beforeEach(async () => {
+        versions = store.collection<Version>('versions');
+        await versions.createIndexes([{ key: { kind: 1, key: 1, at: -1 }, name: 'kind_key_newest_first' }]);
+        await versions.insertMany([
+          { _id: 'v1', kind: 'video', key: 'k', at: '2026-01-01' },
+          { _id: 'v2', kind: 'video', key: 'k', at: '2026-01-03' },
+          { _id: 'v3', kind: 'video', key: 'k', at: '2026-01-02' },
+          { _id: 'v4', kind: 'video', key: 'other', at: '2026-01-09' },
+          { _id: 'v5', kind: 'video', key: 'k', at: 5 },
+          { _id: 'v6', kind: 'video', key: 'k' },
+          { _id: 'v7', kind: 'video', key: 'k', at: null },
+        ]);
+      });
+
+      it('answers equality prefixes with sorts, ranges and pages as MongoDB does', async () => {
+        expect((await versions.findOne({ kind: 'video', key: 'k' }, { sort: { at: -1 } }))?._id).toBe('v2');
+        const ascending = await versions.find({ kind: 'video', key: 'k' }, { sort: { at: 1, _id: 1 } });
+        // Missing and null first, then numbers, then strings.
+        expect(ascending.map((doc) => doc._id)).toEqual(['v6', 'v7', 'v5', 'v1', 'v3', 'v2']);
+        const strings = await versions.find({ kind: 'video', key: 'k', at: { $gt: '2026-01-01' } }, { sort: { at: -1 } });
+        expect(strings.map((doc) => doc._id)).toEqual(['v2', 'v3']);
+        expect((await versions.find({ key: 'k', at: { $lt: '2026-01-03' } }, { sort: { at: 1 } })).map((doc) => doc._id)).toEqual([
+          'v1',
+          'v3',
+        ]);
+        expect((await versions.find({ at: { $gte: 0 } })).map((doc) => doc._id)).toEqual(['v5']);
+        expect((await versions.find({ at: null }, { sort: { _id: 1 } })).map((doc) => doc._id)).toEqual(['v6', 'v7']);
+        expect(await versions.countDocuments({ kind: 'video', key: { $in: ['k', 'other'] } })).toBe(7);
+        const page = await versions.find({ kind: 'video' }, { sort: { at: -1, _id: 1 }, skip: 1, limit: 2 });
+        expect(page.map((doc) => doc._id)).toEqual(['v2', 'v3']);
+        expect(await versions.deleteMany({ kind: 'video', key: 'k', at: { $lte: '2026-01-02' } })).toEqual({ deletedCount: 2 });
+        expect(await versions.countDocuments()).toBe(5);
+      });
+
+      it('answers $or alternatives, such as a keyset cursor, as MongoDB does', async () => {
+        const after = { at: '2026-01-02', id: 'v3' };
+        await versions.insertOne({ _id: 'v0', kind: 'video', key: 'k', at: '2026-01-02' });
+        const cursor = { $or: [{ at: { $lt: after.at } }, { at: after.at, _id: { $lt: after.id } }] };
+        const page = await versions.find({ $and: [{ kind: 'video', key: 'k' }, cursor] }, { sort: { at: -1, _id: -1 }, limit: 2 });
+        expect(page.map((doc) => doc._id)).toEqual(['v0', 'v1']);
+        const mixed = await versions.find({ $or: [{ key: 'other' }, { at: { $exists: false } }] }, { sort: { _id: 1 } });
+        expect(mixed.map((doc) => doc._id)).toEqual(['v4', 'v6']);
+        const unindexed = await versions.find({ $or: [{ missing: 'x' }, { _id: 'v5' }] } as Record<string, unknown>);
+        expect(unindexed.map((doc) => doc._id)).toEqual(['v5']);
+      });
+
+      it('still matches array elements and keeps types apart on indexed paths', async () => {
+        await versions.insertMany([
+          { _id: 'w1', kind: ['video', 'short'], key: 'k', at: '2026-02-01' },
+          { _id: 'w2', kind: 'video', key: 1, at: '2026-02-02' },
+          { _id: 'w3', kind: 'video', key: '1', at: '2026-02-03' },
+          { _id: 'w4', kind: true, key: 1, at: '2026-02-04' },
+        ]);
+        expect((await versions.findOne({ kind: 'video', key: 'k' }, { sort: { at: -1 } }))?._id).toBe('w1');
+        expect((await versions.find({ kind: 'short' })).map((doc) => doc._id)).toEqual(['w1']);
+        expect((await versions.find({ key: 1 }, { sort: { at: 1 } })).map((doc) => doc._id)).toEqual(['w2', 'w4']);
+        expect((await versions.find({ kind: 1 })).map((doc) => doc._id)).toEqual([]);
+        expect((await versions.find({ kind: true })).map((doc) => doc._id)).toEqual(['w4']);
+      });
+    });
+
+    describe('transactions', () => {
+      let accounts: Collection<Account>;
+      beforeEach(() => {
+        accounts = store.collection<Account>('accounts');
+      });
+
+      it('commits every write of the transaction together and returns its result', async () => {
+        await accounts.insertOne({ _id: 'acc', balance: 10 });
+        const result = await store.withTransaction(async (tx) => {
+          const held = await tx
+            .collection<Account>('accounts')
+            .findOneAndUpdate({ _id: 'acc', balance: { $gte: 4 } }, { $inc: { balance: -4 } });
+          await tx.collection<Item>('items').insertOne({ _id: 'hold', name: 'hold', rank: 4 });
+          // A transaction reads its own writes.
+          expect(await tx.collection<Item>('items').countDocuments({ _id: 'hold' })).toBe(1);
+          return held?.balance;
+        });
+        expect(result).toBe(6);
+        expect(await accounts.findOne({ _id: 'acc' })).toEqual({ _id: 'acc', balance: 6 });
+        expect(await items.findOne({ _id: 'hold' })).toEqual({ _id: 'hold', name: 'hold', rank: 4 });
+      });
+
+      it('writes nothing when the work throws, whatever it wrote before', async () => {
+        await accounts.insertOne({ _id: 'acc', balance: 10 });
+        await items.createIndexes([{ key: { name: 1 }, unique: true }]);
+        await items.insertOne({ _id: 'taken', name: 'taken', rank: 1 });
+        const error = await store
+          .withTransaction(async (tx) => {
+            await tx.collection<Account>('accounts').updateOne({ _id: 'acc' }, { $inc: { balance: -4 } });
+            await tx.collection<Item>('items').insertOne({ _id: 'new', name: 'new', rank: 1 });
+            await tx.collection<Item>('items').insertOne({ _id: 'clash', name: 'taken', rank: 1 });
+          })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(DuplicateKeyError);
+        expect(await accounts.findOne({ _id: 'acc' })).toEqual({ _id: 'acc', balance: 10 });
+        expect(await items.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'taken', name: 'taken', rank: 1 }]);
+      });
+
+      it('serializes concurrent read-modify-write transactions: no update is lost', async () => {
+        await accounts.insertOne({ _id: 'acc', balance: 0 });
+        await Promise.all(
+          Array.from({ length: 20 }, () =>
+            store.withTransaction(async (tx) => {
+              const current = await tx.collection<Account>('accounts').findOne({ _id: 'acc' });
+              await tx.collection<Account>('accounts').updateOne({ _id: 'acc' }, { $set: { balance: current!.balance + 1 } });
+            }),
+          ),
+        );
+        expect(await accounts.findOne({ _id: 'acc' })).toEqual({ _id: 'acc', balance: 20 });
+      });
+    });
   });
 }

@@ -6,6 +6,7 @@ export type {
   IndexSpec,
   Store,
   StoreDocument,
+  StoreScope,
   Update,
   UpdateResult,
 } from './port';

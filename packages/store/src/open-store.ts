@@ -7,11 +7,13 @@ export interface OpenStoreOptions {
   service: string;
   mongodbUrl?: string;
   dataDir: string;
+  /** Embedded store only: see EmbeddedStoreOptions.synchronous. */
+  synchronous?: 'normal' | 'full';
 }
 
 /** MongoDB when a URL is given, else the embedded store under `dataDir/service`. */
-export async function openStore({ service, mongodbUrl, dataDir }: OpenStoreOptions): Promise<Store> {
-  if (!mongodbUrl) return openEmbeddedStore(join(dataDir, service));
+export async function openStore({ service, mongodbUrl, dataDir, synchronous }: OpenStoreOptions): Promise<Store> {
+  if (!mongodbUrl) return openEmbeddedStore(join(dataDir, service), { synchronous });
   // Imported on demand so embedded mode never loads the driver.
   const { openMongoStore } = await import('./mongo/mongo-store');
   return openMongoStore(mongodbUrl, service);

@@ -70,13 +70,29 @@ export interface Collection<T extends StoreDocument> {
   deleteMany(filter: Filter<T>): Promise<{ deletedCount: number }>;
   /** `$lookup` / `$unionWith` may name other collections of the same store. */
   aggregate<R = unknown>(pipeline: Record<string, unknown>[]): Promise<R[]>;
-  /** Idempotent. Only unique indexes change behaviour; the embedded adapter ignores the others. */
+  /**
+   * Idempotent. Declared indexes serve equality and range prefixes and sorts on both adapters;
+   * queries are correct without them, only slower. Not inside a transaction.
+   */
   createIndexes(indexes: IndexSpec[]): Promise<void>;
 }
 
-export interface Store {
-  readonly kind: 'embedded' | 'mongo';
+/** Where collections come from: the store itself, or one transaction of it. */
+export interface StoreScope {
   collection<T extends StoreDocument>(name: string): Collection<T>;
+}
+
+export interface Store extends StoreScope {
+  readonly kind: 'embedded' | 'mongo';
+  /**
+   * Runs `work` in one multi-document transaction: every write made through `tx.collection(...)` is
+   * committed together when `work` resolves, or none is when it throws. Use only `tx`'s collections
+   * inside (the embedded store refuses its own, which would wait for the transaction to end).
+   * MongoDB may run `work` again after a transient error, so `work` must do nothing but store
+   * operations; keep it short. Transactions are serializable on the embedded store (one at a time)
+   * and snapshot-isolated on MongoDB (a write conflict retries `work`).
+   */
+  withTransaction<R>(work: (tx: StoreScope) => Promise<R>): Promise<R>;
   /** Throws when the backing store is unreachable or unusable (readiness checks use it). */
   ping(): Promise<void>;
   /** Flushes pending writes and releases the store. */

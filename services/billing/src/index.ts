@@ -1,3 +1,3 @@
 export { createBillingModule, type BillingModuleOptions } from './module';
 export { billingRouter, type BillingRouter } from './router';
-export type { BillingModuleConfig } from './billing-deps';
+export { billingModuleConfigOf, type BillingModuleConfig } from './billing-deps';

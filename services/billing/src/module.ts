@@ -2,6 +2,7 @@ import type { EventBus } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
 import type { BillingModuleConfig } from './billing-deps';
+import { createExpirySweeper } from './holds/expiry-sweeper';
 import { createBillingRepo } from './repo';
 import { billingRouter, type BillingRouter } from './router';
 
@@ -11,10 +12,18 @@ export interface BillingModuleOptions {
   bus: EventBus;
   logger: Logger;
   config: BillingModuleConfig;
+  /** Milliseconds since the epoch; tests inject one to move time. */
+  clock?: () => number;
 }
 
-export async function createBillingModule({ store, logger, config }: BillingModuleOptions): Promise<ServiceModule<BillingRouter>> {
-  const repo = createBillingRepo(store);
+export async function createBillingModule({
+  store,
+  logger,
+  config,
+  clock = Date.now,
+}: BillingModuleOptions): Promise<ServiceModule<BillingRouter>> {
+  const repo = createBillingRepo(store, { clock, reservationTtlMs: config.reservationTtlMs });
+  const sweeper = createExpirySweeper({ repo, clock, intervalMs: config.sweepIntervalMs, logger });
   return {
     name: 'billing',
     router: billingRouter({ repo, config, logger }),
@@ -22,9 +31,15 @@ export async function createBillingModule({ store, logger, config }: BillingModu
       // The demoUser and key-hash unique indexes are what make ensureDemo and key lookups correct,
       // so no request may be served before they exist.
       await repo.createIndexes();
-      logger.info({ startingCredits: config.startingCredits }, 'billing started');
+      sweeper.start();
+      logger.info(
+        { startingCredits: config.startingCredits, reservationTtlMs: config.reservationTtlMs, sweepIntervalMs: config.sweepIntervalMs },
+        'billing started',
+      );
     },
-    // The store and bus belong to the host, which closes them; billing holds nothing of its own.
-    async stop() {},
+    // The store and bus belong to the host, which closes them; billing's own is the sweeper.
+    async stop() {
+      await sweeper.stop();
+    },
   };
 }

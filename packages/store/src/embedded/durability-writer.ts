@@ -1,13 +1,14 @@
 /**
  * Child process of durability.test.ts: writes until killed, printing each write only after its
- * promise resolved (i.e. after fdatasync). Usage: node --import tsx durability-writer.ts <dir>
+ * promise resolved (i.e. after its SQLite commit). Usage: node --import tsx durability-writer.ts <dir>
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { StoreDocument } from '../port';
 import { openEmbeddedStore } from './embedded-store';
 
 const WRITERS = 8;
 
-const store = await openEmbeddedStore(process.argv[2], { compactAfterBytes: 32 * 1024 });
+const store = await openEmbeddedStore(process.argv[2]);
 const docs = store.collection<StoreDocument & { payload: string }>('acks');
 const counters = store.collection<StoreDocument & { n: number }>('counters');
 const run = process.pid;
@@ -19,6 +20,8 @@ async function writer(id: number): Promise<never> {
     process.stdout.write(`insert ${docId}\n`);
     const counter = await counters.findOneAndUpdate({ _id: `writer-${id}` }, { $inc: { n: 1 } }, { upsert: true });
     process.stdout.write(`count writer-${id} ${counter!.n}\n`);
+    // The store answers without I/O waits: give the event loop a turn so stdout reaches the parent.
+    await nextTurn();
   }
 }
 

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DuplicateKeyError } from '../errors';
 import { StoreLockedError } from './directory-lock';
-import type { StoreDocument } from '../port';
-import { openEmbeddedStore } from './embedded-store';
+import type { StoreDocument, StoreScope } from '../port';
+import { DATABASE_FILE, openEmbeddedStore } from './embedded-store';
+import type { SqliteCollection } from './sqlite-collection';
 
 interface Note extends StoreDocument {
   text: string;
@@ -51,108 +52,139 @@ describe('embedded store persistence', () => {
     await expect(again.insertOne({ _id: 'd', text: 'dup', key: 'k1' })).rejects.toBeInstanceOf(DuplicateKeyError);
     await reopened.close();
   });
+});
 
-  it('compacts the log into a snapshot and keeps the data', async () => {
-    const store = await openEmbeddedStore(dir, { compactAfterBytes: 2048 });
-    const notes = store.collection<Note>('notes');
-    await notes.createIndexes([{ key: { key: 1 }, unique: true, partialFilterExpression: { key: { $exists: true } } }]);
-    for (let i = 0; i < 100; i++) await notes.insertOne({ _id: `n${i}`, text: 'x'.repeat(50), key: `k${i}` });
-    for (let i = 0; i < 200; i++) await notes.updateOne({ _id: 'n0' }, { $inc: { n: 1 } });
-    await notes.deleteMany({ _id: { $in: ['n1', 'n2'] } });
-    await store.close();
+interface Version extends StoreDocument {
+  kind: unknown;
+  key: unknown;
+  fetchedAt: string;
+}
 
-    const snapshot = await stat(join(dir, 'notes.snapshot'));
-    const log = await stat(join(dir, 'notes.log'));
-    expect(log.size).toBeLessThan(Math.max(2048, snapshot.size) + 1024);
+describe('embedded store indexes', () => {
+  const lookup = { kind: 'video', key: 'k1' };
+  const newestFirst = { sort: { fetchedAt: -1 as const, _id: -1 as const }, limit: 1 };
 
-    const reopened = await openEmbeddedStore(dir, { compactAfterBytes: 2048 });
-    const again = reopened.collection<Note>('notes');
-    expect(await again.countDocuments()).toBe(98);
-    expect(await again.findOne({ _id: 'n0' })).toMatchObject({ n: 200 });
-    await expect(again.insertOne({ _id: 'x', text: 'dup', key: 'k5' })).rejects.toBeInstanceOf(DuplicateKeyError);
-    await reopened.close();
-  });
-
-  it('ignores a log older than the snapshot (a crash between snapshot rename and log truncation)', async () => {
-    const logPath = join(dir, 'notes.log');
-    let staleLog = Buffer.alloc(0);
-    let version = 0;
-    // Rewrite one document until a write triggers compaction, keeping the log as it was before it.
-    while (!(await stat(join(dir, 'notes.snapshot')).catch(() => undefined))) {
-      staleLog = await readFile(logPath).catch(() => Buffer.alloc(0));
-      const store = await openEmbeddedStore(dir, { compactAfterBytes: 1024 });
-      version++;
-      await store
-        .collection<Note>('notes')
-        .updateOne({ _id: 'n0' }, { $set: { text: `v${version}`, pad: 'x'.repeat(100) } }, { upsert: true });
-      await store.close();
-    }
-    expect((await stat(logPath)).size).toBe(0);
-    await writeFile(logPath, staleLog);
-
-    const reopened = await openEmbeddedStore(dir);
-    expect(await reopened.collection<Note>('notes').findOne({ _id: 'n0' })).toMatchObject({ text: `v${version}` });
-    await reopened.close();
-    expect((await stat(logPath)).size).toBe(0);
-  });
-
-  it('ignores a torn last line and keeps appending after it', async () => {
+  it('serves an equality prefix and its sort from the declared index, without sorting', async () => {
     const store = await openEmbeddedStore(dir);
-    const notes = store.collection<Note>('notes');
-    await notes.insertOne({ _id: 'a', text: 'kept' });
+    const versions = store.collection<Version>('versions');
+    await versions.createIndexes([{ key: { kind: 1, key: 1, fetchedAt: -1 }, name: 'kind_key_newest_first' }]);
+    await versions.insertMany(
+      Array.from({ length: 50 }, (_, i) => ({
+        _id: `v${i}`,
+        kind: 'video',
+        key: `k${i % 5}`,
+        fetchedAt: `2026-01-${String(i + 1).padStart(2, '0')}`,
+      })),
+    );
+    const plan = (versions as SqliteCollection<Version>).queryPlan(lookup, { sort: { fetchedAt: -1, _id: -1 }, limit: 1 });
+    expect(plan.join(' | ')).toMatch(/SEARCH .* USING INDEX ix_\w+_q \(<expr>=\? AND <expr>=\?\)/);
+    expect(plan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    expect(await versions.findOne(lookup, { sort: { fetchedAt: -1 } })).toMatchObject({ _id: 'v46' });
+    // A keyset cursor's $or stays in SQL and the index still gives the order.
+    const cursor = { $or: [{ fetchedAt: { $lt: '2026-01-20' } }, { fetchedAt: '2026-01-20', _id: { $lt: 'v19' } }] };
+    const cursorPlan = (versions as SqliteCollection<Version>).queryPlan(
+      { $and: [lookup, cursor] },
+      { sort: { fetchedAt: -1, _id: -1 }, limit: 2 },
+    );
+    expect(cursorPlan.join(' | ')).toMatch(/USING INDEX ix_\w+_q/);
+    expect(cursorPlan.join(' | ')).not.toMatch(/TEMP B-TREE/);
+    const afterCursor = await versions.find({ $and: [lookup, cursor] }, { sort: { fetchedAt: -1, _id: -1 }, limit: 2 });
+    expect(afterCursor.map((doc) => doc._id)).toEqual(['v16', 'v11']);
+    const range = await versions.find(
+      { kind: 'video', key: 'k1', fetchedAt: { $gte: '2026-01-10', $lt: '2026-01-40' } },
+      { sort: { fetchedAt: 1 } },
+    );
+    expect(range.map((doc) => doc._id)).toEqual(['v11', 'v16', 'v21', 'v26', 'v31', 'v36']);
     await store.close();
-    await appendFile(join(dir, 'notes.log'), '{"p":{"_id":"torn","te');
+  });
 
-    const reopened = await openEmbeddedStore(dir);
-    await reopened.collection<Note>('notes').insertOne({ _id: 'b', text: 'after' });
-    await reopened.close();
-
-    const third = await openEmbeddedStore(dir);
-    expect(await third.collection<Note>('notes').find({}, { sort: { _id: 1 } })).toEqual([
-      { _id: 'a', text: 'kept' },
-      { _id: 'b', text: 'after' },
+  it('falls back to mingo, with MongoDB results, once an indexed path holds an array, also after reopening', async () => {
+    const store = await openEmbeddedStore(dir);
+    const versions = store.collection<Version>('versions');
+    await versions.createIndexes([{ key: { kind: 1, key: 1, fetchedAt: -1 }, name: 'kind_key_newest_first' }]);
+    await versions.insertMany([
+      { _id: 'a', kind: 'video', key: 'k1', fetchedAt: '1' },
+      { _id: 'b', kind: ['video', 'other'], key: 'k1', fetchedAt: '2' },
+      { _id: 'c', kind: 'video', key: 1, fetchedAt: '3' },
     ]);
-    await third.close();
-  });
-
-  it('refuses to open a log with a corrupt complete line', async () => {
-    const store = await openEmbeddedStore(dir);
-    await store.collection<Note>('notes').insertOne({ _id: 'a', text: 'kept' });
+    expect(await versions.findOne(lookup, newestFirst)).toMatchObject({ _id: 'b' });
+    expect((versions as SqliteCollection<Version>).queryPlan(lookup).join(' ')).not.toMatch(/<expr>=\? AND <expr>=\?/);
     await store.close();
-    await appendFile(join(dir, 'notes.log'), 'garbage\n{"d":"a"}\n');
-    await expect(openEmbeddedStore(dir)).rejects.toThrow(/unreadable record/);
-  });
-
-  it('writes nothing to disk for a write refused by a unique index', async () => {
-    const store = await openEmbeddedStore(dir);
-    const notes = store.collection<Note>('notes');
-    await notes.createIndexes([{ key: { text: 1 }, unique: true }]);
-    await notes.insertOne({ _id: 'a', text: 'same' });
-    await expect(notes.insertOne({ _id: 'refused', text: 'same' })).rejects.toBeInstanceOf(DuplicateKeyError);
-    await expect(notes.insertOne({ _id: 'a', text: 'other' })).rejects.toBeInstanceOf(DuplicateKeyError);
-    await store.close();
-    const log = await readFile(join(dir, 'notes.log'), 'utf8');
-    expect(log).not.toContain('refused');
-    expect(log).not.toContain('other');
 
     const reopened = await openEmbeddedStore(dir);
-    expect(await reopened.collection<Note>('notes').find({})).toEqual([{ _id: 'a', text: 'same' }]);
+    const again = reopened.collection<Version>('versions');
+    await again.createIndexes([{ key: { kind: 1, key: 1, fetchedAt: -1 }, name: 'kind_key_newest_first' }]);
+    expect((await again.find(lookup, { sort: { fetchedAt: 1 } })).map((doc) => doc._id)).toEqual(['a', 'b']);
+    // The key path stayed scalar, so it still goes to SQL; 1 and "1" stay apart.
+    expect(await again.countDocuments({ key: 1 })).toBe(1);
     await reopened.close();
   });
 
-  it('commits the writes of one tick with one write and one fdatasync', async () => {
+  it('learns from existing documents when an index is declared on a path late', async () => {
+    const store = await openEmbeddedStore(dir);
+    const versions = store.collection<Version>('versions');
+    await versions.insertMany([
+      { _id: 'a', kind: { nested: true }, key: 'k', fetchedAt: '1' },
+      { _id: 'b', kind: true, key: 'k', fetchedAt: '2' },
+      { _id: 'c', kind: 1, key: 'k', fetchedAt: '3' },
+    ]);
+    await versions.createIndexes([{ key: { kind: 1 }, name: 'kind' }]);
+    // SQL would see true as 1; MongoDB (and so mingo) does not.
+    expect((await versions.find({ kind: 1 })).map((doc) => doc._id)).toEqual(['c']);
+    expect((await versions.find({}, { sort: { kind: 1 } })).map((doc) => doc._id)).toEqual(['c', 'a', 'b']);
+    await store.close();
+  });
+});
+
+describe('embedded store transactions', () => {
+  it('keeps other operations out until the transaction ends', async () => {
     const store = await openEmbeddedStore(dir);
     const notes = store.collection<Note>('notes');
-    await notes.insertOne({ _id: 'first', text: 'opens the file' });
-    const probe = await open(join(dir, 'probe'), 'w');
-    const fileHandle = Object.getPrototypeOf(probe);
-    await probe.close();
-    const datasync = vi.spyOn(fileHandle, 'datasync');
-    const write = vi.spyOn(fileHandle, 'write');
+    await notes.insertOne({ _id: 'a', text: 'before' });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = store.withTransaction(async (tx) => {
+      await tx.collection<Note>('notes').updateOne({ _id: 'a' }, { $set: { text: 'inside' } });
+      await held;
+      await tx.collection<Note>('notes').updateOne({ _id: 'a' }, { $set: { text: 'committed' } });
+    });
+    const outside = notes.findOne({ _id: 'a' });
+    release();
+    await transaction;
+    // Issued while the transaction was open, answered after it: never the uncommitted 'inside'.
+    expect(await outside).toMatchObject({ text: 'committed' });
+    await store.close();
+  });
 
-    await Promise.all(Array.from({ length: 100 }, (_, i) => notes.insertOne({ _id: `n${i}`, text: 'batched' })));
-    expect(datasync).toHaveBeenCalledTimes(1);
-    expect(write).toHaveBeenCalledTimes(1);
+  it("refuses the store's own collections inside a transaction, and the transaction's after it", async () => {
+    const store = await openEmbeddedStore(dir);
+    let escaped: StoreScope | undefined;
+    await expect(
+      store.withTransaction(async (tx) => {
+        escaped = tx;
+        await tx.collection<Note>('notes').insertOne({ _id: 'rolled-back', text: 'x' });
+        await store.collection<Note>('notes').insertOne({ _id: 'deadlock', text: 'x' });
+      }),
+    ).rejects.toThrow(/tx.collection/);
+    await expect(escaped!.collection<Note>('notes').insertOne({ _id: 'late', text: 'x' })).rejects.toThrow(/transaction has ended/);
+    expect(await store.collection<Note>('notes').countDocuments()).toBe(0);
+    await store.close();
+  });
+
+  it('rolls back collections and indexes created inside a failed transaction', async () => {
+    const store = await openEmbeddedStore(dir);
+    await expect(
+      store.withTransaction(async (tx) => {
+        const fresh = tx.collection<Note>('fresh');
+        await fresh.createIndexes([{ key: { text: 1 }, unique: true }]);
+        await fresh.insertOne({ _id: 'a', text: 'same' });
+        throw new Error('abandon');
+      }),
+    ).rejects.toThrow('abandon');
+    const fresh = store.collection<Note>('fresh');
+    expect(await fresh.countDocuments()).toBe(0);
+    await fresh.insertOne({ _id: 'a', text: 'same' });
+    await fresh.insertOne({ _id: 'b', text: 'same' });
     await store.close();
   });
 });
@@ -180,7 +212,7 @@ describe('embedded store contract', () => {
     await expect(store.ping()).rejects.toThrow(/closed/);
     await expect(notes.insertOne({ _id: 'late' })).rejects.toThrow(/closed/);
     expect(() => store.collection('others')).toThrow(/closed/);
-    expect(await readdir(dir)).toEqual([]);
+    expect(await readdir(dir)).not.toContain('LOCK');
   });
 });
 
@@ -216,8 +248,8 @@ describe('embedded store ownership', () => {
   });
 
   it('releases the directory when opening fails', async () => {
-    await writeFile(join(dir, 'notes.log'), 'garbage\n');
-    await expect(openEmbeddedStore(dir)).rejects.toThrow(/unreadable record/);
-    expect(await readdir(dir)).toEqual(['notes.log']);
+    await writeFile(join(dir, DATABASE_FILE), 'garbage'.repeat(100));
+    await expect(openEmbeddedStore(dir)).rejects.toThrow(/not a database/);
+    expect(await readdir(dir)).not.toContain('LOCK');
   });
 });

@@ -1,39 +1,71 @@
 import { constants } from 'node:fs';
-import { access, mkdir, readdir } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'libsql';
 import type { AnyObject } from 'mingo/types';
-import type { Collection, Store, StoreDocument } from '../port';
+import type { Collection, Store, StoreDocument, StoreScope } from '../port';
+import { CollectionSchema } from './collection-schema';
 import { lockDirectory } from './directory-lock';
-import { EmbeddedCollection } from './embedded-collection';
+import { importLegacyCollections } from './legacy-import';
+import { SqliteCollection } from './sqlite-collection';
+import { SqliteEngine } from './sqlite-engine';
 
 export interface EmbeddedStoreOptions {
-  /** Log size that triggers compaction (it also waits for the log to outgrow the snapshot). */
-  compactAfterBytes?: number;
+  /**
+   * SQLite's `synchronous` in WAL mode. `normal` (default): a commit is in the operating system's
+   * hands when the call returns, so it survives `kill -9` of the process; power loss may undo the last
+   * commits but never corrupts. `full`: every commit waits for fsync (survives power loss), which
+   * blocks the event loop for the length of an fsync per write.
+   */
+  synchronous?: 'normal' | 'full';
+  /** Page cache per store, in MiB: what SQLite keeps in memory whatever the size of the data. */
+  cacheMiB?: number;
 }
 
-const DEFAULT_COMPACT_AFTER_BYTES = 16 * 1024 * 1024;
-/** Names become file names. */
+const DEFAULT_CACHE_MIB = 16;
+/** Names become table names; kept to what the file-based adapter accepted. */
 const COLLECTION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
-const COLLECTION_FILE = /^(.+)\.(log|snapshot)$/;
+export const DATABASE_FILE = 'store.db';
 
 /**
- * The in-process store: every collection in memory, persisted under `dir` (one snapshot + log
- * pair per collection). One process owns a directory at a time: `LOCK` names it, and a second
- * opener gets StoreLockedError instead of two processes appending to the same logs.
+ * The in-process store: one SQLite database (through libsql) under `dir`, documents as JSON text,
+ * declared indexes as expression indexes. One process owns a directory at a time: `LOCK` names it
+ * and a second opener gets StoreLockedError. (SQLite's exclusive locking mode
+ * would back that up, but libsql releases a closed connection's file lock only when its statements
+ * are garbage-collected, which would refuse a reopen in the same process.)
  */
 export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptions = {}): Promise<Store> {
   await mkdir(dir, { recursive: true });
   const unlock = await lockDirectory(dir);
+  let store: EmbeddedStore;
   try {
-    const store = new EmbeddedStore(dir, options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, unlock);
-    const names = new Set<string>();
-    for (const file of await readdir(dir)) {
-      const match = COLLECTION_FILE.exec(file);
-      if (match) names.add(match[1]);
-    }
-    await Promise.all(Array.from(names, (name) => store.load(name)));
-    return store;
+    store = new EmbeddedStore(dir, new SqliteEngine(openDatabase(dir, options)), unlock);
   } catch (error) {
     await unlock();
+    throw error;
+  }
+  try {
+    await importLegacyCollections(dir, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Database {
+  const db = new Database(join(dir, DATABASE_FILE));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? DEFAULT_CACHE_MIB) * 1024)}`);
+    // After a checkpoint the WAL file is cut back to this size instead of keeping its peak.
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+    db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
+      CREATE TABLE IF NOT EXISTS _complex_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));`);
+    return db;
+  } catch (error) {
+    db.close();
     throw error;
   }
 }
@@ -41,52 +73,51 @@ export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptio
 class EmbeddedStore implements Store {
   readonly kind = 'embedded';
   readonly #dir: string;
-  readonly #compactAfterBytes: number;
-  readonly #collections = new Map<string, EmbeddedCollection<StoreDocument>>();
+  readonly #engine: SqliteEngine;
+  readonly #schemas = new Map<string, CollectionSchema>();
   readonly #unlock: () => Promise<void>;
-  #closed = false;
+  readonly #readCollection = (name: string) => this.#open(name).all() as unknown as AnyObject[];
 
-  constructor(dir: string, compactAfterBytes: number, unlock: () => Promise<void>) {
+  constructor(dir: string, engine: SqliteEngine, unlock: () => Promise<void>) {
     this.#dir = dir;
-    this.#compactAfterBytes = compactAfterBytes;
+    this.#engine = engine;
     this.#unlock = unlock;
   }
 
-  load(name: string): Promise<void> {
-    return this.#get(name).load();
+  collection<T extends StoreDocument>(name: string): Collection<T> {
+    return this.#open<T>(name);
   }
 
-  collection<T extends StoreDocument>(name: string): Collection<T> {
-    return this.#get(name) as unknown as Collection<T>;
+  /**
+   * One SQLite transaction around `work`. Operations outside it wait until it ends, so transactions
+   * are serializable; keep them short (no network calls inside).
+   */
+  withTransaction<R>(work: (tx: StoreScope) => Promise<R>): Promise<R> {
+    return this.#engine.transaction((isOpen) =>
+      work({ collection: <T extends StoreDocument>(name: string) => this.#open<T>(name, isOpen) as Collection<T> }),
+    );
   }
 
   async ping(): Promise<void> {
-    if (this.#closed) throw new Error('the embedded store is closed');
+    await this.#engine.whenFree();
     await access(this.#dir, constants.W_OK);
-    for (const [name, collection] of this.#collections) {
-      if (collection.failure !== undefined) {
-        throw new Error(`embedded collection ${name} stopped accepting writes`, { cause: collection.failure });
-      }
-    }
+    this.#engine.first('SELECT 1');
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await Promise.all(Array.from(this.#collections.values(), (collection) => collection.close()));
+    if (this.#engine.closed) return;
+    await this.#engine.close();
     await this.#unlock();
   }
 
-  #get(name: string): EmbeddedCollection<StoreDocument> {
-    let collection = this.#collections.get(name);
-    if (!collection) {
-      if (this.#closed) throw new Error('the embedded store is closed');
+  #open<T extends StoreDocument>(name: string, isOpen?: () => boolean): SqliteCollection<T> {
+    if (this.#engine.closed) throw new Error('the embedded store is closed');
+    let schema = this.#schemas.get(name);
+    if (!schema) {
       if (!COLLECTION_NAME.test(name)) throw new TypeError(`invalid collection name: ${JSON.stringify(name)}`);
-      // $lookup and friends read other collections as copies, so pipelines cannot edit them.
-      const resolve = (other: string) => this.#get(other).copies() as unknown as AnyObject[];
-      collection = new EmbeddedCollection(this.#dir, name, { compactAfterBytes: this.#compactAfterBytes }, resolve);
-      this.#collections.set(name, collection);
+      schema = new CollectionSchema(this.#engine, name);
+      this.#schemas.set(name, schema);
     }
-    return collection;
+    return new SqliteCollection<T>(this.#engine, schema, this.#readCollection, isOpen);
   }
 }

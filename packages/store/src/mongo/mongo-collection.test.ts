@@ -1,10 +1,18 @@
 import { tmpdir } from 'node:os';
-import { MongoBulkWriteError, MongoServerError, type BulkWriteResult, type Collection as DriverCollection, type Document } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoServerError,
+  type BulkWriteResult,
+  type Collection as DriverCollection,
+  type Document,
+  type MongoClient,
+} from 'mongodb';
 import { describe, expect, it, vi } from 'vitest';
 import { DuplicateKeyError } from '../errors';
 import { openStore } from '../open-store';
 import type { StoreDocument } from '../port';
 import { MongoCollection } from './mongo-collection';
+import { mongoStore } from './mongo-store';
 
 /** What the adapter adds on its own, checked without a server (the conformance suite needs one). */
 describe('mongo adapter without a server', () => {
@@ -78,5 +86,37 @@ describe('mongo adapter without a server', () => {
     expect(store.kind).toBe('mongo');
     await expect(store.ping()).rejects.toThrow();
     await store.close();
+  });
+
+  it('runs a transaction in a driver session and passes that session to every operation in it', async () => {
+    const session = {
+      withTransaction: vi.fn(async (work: () => Promise<unknown>, _options: unknown) => work()),
+    };
+    const driverCollection = {
+      findOneAndUpdate: vi.fn().mockResolvedValue({ _id: 'acc', balance: 6 }),
+      insertOne: vi.fn().mockResolvedValue({}),
+    };
+    const client = {
+      db: () => ({ collection: () => driverCollection }),
+      withSession: vi.fn(async (work: (s: typeof session) => Promise<unknown>) => work(session)),
+    };
+    const store = mongoStore(client as unknown as MongoClient, 'billing');
+
+    const result = await store.withTransaction(async (tx) => {
+      const held = await tx
+        .collection<StoreDocument & { balance: number }>('accounts')
+        .findOneAndUpdate({ _id: 'acc' }, { $inc: { balance: -4 } });
+      await tx.collection('reservations').insertOne({ _id: 'res' });
+      return held?.balance;
+    });
+
+    expect(result).toBe(6);
+    expect(client.withSession).toHaveBeenCalledTimes(1);
+    expect(session.withTransaction.mock.calls[0][1]).toMatchObject({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
+    expect(driverCollection.findOneAndUpdate.mock.calls[0][2]).toMatchObject({ session, returnDocument: 'after' });
+    expect(driverCollection.insertOne.mock.calls[0][1]).toEqual({ session });
+    // Outside a transaction no session is passed.
+    await store.collection('reservations').insertOne({ _id: 'plain' });
+    expect(driverCollection.insertOne.mock.calls[1][1]).toEqual({});
   });
 });

@@ -3,6 +3,7 @@ import {
   MongoBulkWriteError,
   MongoServerError,
   type Collection as DriverCollection,
+  type ClientSession,
   type Document,
   type Filter as DriverFilter,
   type UpdateFilter,
@@ -12,40 +13,54 @@ import { DuplicateKeyError } from '../errors';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';
 import { explicitUpsertId } from '../upsert-seed';
 
-/** The port over the official driver; it only translates options, results and errors. */
+/**
+ * The port over the official driver; it only translates options, results and errors. With a
+ * session, every operation runs in that session's transaction.
+ */
 export class MongoCollection<T extends StoreDocument> implements Collection<T> {
-  constructor(private readonly driver: DriverCollection<Document>) {}
+  readonly #inSession: { session?: ClientSession };
+
+  constructor(
+    private readonly driver: DriverCollection<Document>,
+    session?: ClientSession,
+  ) {
+    this.#inSession = session ? { session } : {};
+  }
 
   insertOne(doc: T): Promise<void> {
     return translate(async () => {
       requireStringId(doc);
-      await this.driver.insertOne(doc as unknown as Document);
+      await this.driver.insertOne(doc as unknown as Document, this.#inSession);
     });
   }
 
   insertMany(docs: T[]): Promise<void> {
     return translate(async () => {
       docs.forEach(requireStringId);
-      if (docs.length) await this.driver.insertMany(docs as unknown as Document[], { ordered: true });
+      if (docs.length) await this.driver.insertMany(docs as unknown as Document[], { ordered: true, ...this.#inSession });
     });
   }
 
   findOne(filter: Filter<T>, options: FindOptions = {}): Promise<T | null> {
-    return translate(() => this.driver.findOne(query(filter), findOptions(options)) as unknown as Promise<T | null>);
+    return translate(
+      () => this.driver.findOne(query(filter), { ...findOptions(options), ...this.#inSession }) as unknown as Promise<T | null>,
+    );
   }
 
   find(filter: Filter<T>, options: FindOptions = {}): Promise<T[]> {
-    return translate(() => this.driver.find(query(filter), findOptions(options)).toArray() as unknown as Promise<T[]>);
+    return translate(
+      () => this.driver.find(query(filter), { ...findOptions(options), ...this.#inSession }).toArray() as unknown as Promise<T[]>,
+    );
   }
 
   countDocuments(filter: Filter<T> = {}): Promise<number> {
-    return translate(() => this.driver.countDocuments(query(filter)));
+    return translate(() => this.driver.countDocuments(query(filter), this.#inSession));
   }
 
   updateOne(filter: Filter<T>, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
     return translate(async () => {
       const upsert = options.upsert ?? false;
-      const result = await this.driver.updateOne(query(filter), withUpsertId(filter, update, upsert), { upsert });
+      const result = await this.driver.updateOne(query(filter), withUpsertId(filter, update, upsert), { upsert, ...this.#inSession });
       const outcome: UpdateResult = { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount };
       if (result.upsertedId !== null) outcome.upsertedId = String(result.upsertedId);
       return outcome;
@@ -54,7 +69,11 @@ export class MongoCollection<T extends StoreDocument> implements Collection<T> {
 
   updateMany(filter: Filter<T>, update: Update): Promise<{ matchedCount: number; modifiedCount: number }> {
     return translate(async () => {
-      const { matchedCount, modifiedCount } = await this.driver.updateMany(query(filter), update as UpdateFilter<Document>);
+      const { matchedCount, modifiedCount } = await this.driver.updateMany(
+        query(filter),
+        update as UpdateFilter<Document>,
+        this.#inSession,
+      );
       return { matchedCount, modifiedCount };
     });
   }
@@ -67,20 +86,21 @@ export class MongoCollection<T extends StoreDocument> implements Collection<T> {
           upsert,
           returnDocument: options.returnDocument ?? 'after',
           ...(options.sort ? { sort: options.sort } : {}),
+          ...this.#inSession,
         }) as unknown as Promise<T | null>,
     );
   }
 
   deleteOne(filter: Filter<T>): Promise<{ deletedCount: number }> {
-    return translate(async () => ({ deletedCount: (await this.driver.deleteOne(query(filter))).deletedCount }));
+    return translate(async () => ({ deletedCount: (await this.driver.deleteOne(query(filter), this.#inSession)).deletedCount }));
   }
 
   deleteMany(filter: Filter<T>): Promise<{ deletedCount: number }> {
-    return translate(async () => ({ deletedCount: (await this.driver.deleteMany(query(filter))).deletedCount }));
+    return translate(async () => ({ deletedCount: (await this.driver.deleteMany(query(filter), this.#inSession)).deletedCount }));
   }
 
   aggregate<R = unknown>(pipeline: Record<string, unknown>[]): Promise<R[]> {
-    return translate(() => this.driver.aggregate<R & Document>(pipeline).toArray());
+    return translate(() => this.driver.aggregate<R & Document>(pipeline, this.#inSession).toArray());
   }
 
   createIndexes(indexes: IndexSpec[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import type { Collection, Store, StoreDocument } from '../port';
+import type { Collection, Store, StoreDocument, StoreScope } from '../port';
 import { MongoCollection } from './mongo-collection';
 
 /**
@@ -8,12 +8,28 @@ import { MongoCollection } from './mongo-collection';
  */
 export function openMongoStore(url: string, database: string): Store {
   // ignoreUndefined: drop undefined fields as the embedded adapter does, instead of storing null.
-  const client = new MongoClient(url, { ignoreUndefined: true });
+  return mongoStore(new MongoClient(url, { ignoreUndefined: true }), database);
+}
+
+/** The store over a client (a replica set or sharded cluster, for transactions). */
+export function mongoStore(client: MongoClient, database: string): Store {
   const db = client.db(database);
   return {
     kind: 'mongo',
     collection<T extends StoreDocument>(name: string): Collection<T> {
       return new MongoCollection<T>(db.collection(name));
+    },
+    /**
+     * A driver session's transaction: the driver commits when `work` resolves, aborts when it throws,
+     * and runs `work` again on a transient error or an unknown commit result.
+     */
+    withTransaction<R>(work: (tx: StoreScope) => Promise<R>): Promise<R> {
+      return client.withSession((session) =>
+        session.withTransaction(
+          () => work({ collection: <T extends StoreDocument>(name: string) => new MongoCollection<T>(db.collection(name), session) }),
+          { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } },
+        ),
+      );
     },
     async ping() {
       await db.command({ ping: 1 });

@@ -1,5 +1,5 @@
 import type { BillingStatus } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import type { StoreScope } from '@vrs/store';
 
 export interface AccountDoc {
   _id: string;
@@ -19,7 +19,7 @@ export interface AccountDoc {
   createdAt: string;
 }
 
-export function createAccountsRepo(store: Store) {
+export function createAccountsRepo(store: StoreScope) {
   const accounts = store.collection<AccountDoc>('accounts');
   return {
     createIndexes: () =>
@@ -51,6 +51,14 @@ export function createAccountsRepo(store: Store) {
       accounts.findOneAndUpdate(
         { _id: accountId },
         { $inc: { reserved: -held, spent: charged, balance: held - charged } },
+        { returnDocument: 'after' },
+      ),
+
+    /** Charges `amount` straight from the balance (a settle that came after its hold expired); null when short. */
+    charge: (accountId: string, amount: number) =>
+      accounts.findOneAndUpdate(
+        { _id: accountId, balance: { $gte: amount } },
+        { $inc: { balance: -amount, spent: amount } },
         { returnDocument: 'after' },
       ),
   };

@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '@vrs/contracts';
-import { findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
+import { findPage, mapPage, type PageRequest, type StoreScope } from '@vrs/store';
 import { newLedgerId } from './ids';
 
 /** One append-only ledger line; its amount is the signed change it made to the balance. */
@@ -14,13 +14,13 @@ function toEntry({ _id, accountId: _accountId, ...entry }: LedgerDoc): LedgerEnt
   return { id: _id, ...entry };
 }
 
-export function createLedgerRepo(store: Store) {
+export function createLedgerRepo(store: StoreScope, clock: () => number = Date.now) {
   const ledger = store.collection<LedgerDoc>('ledger');
   return {
     createIndexes: () => ledger.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first_by_time' }]),
 
     append: async (entry: NewLedgerEntry): Promise<LedgerEntry> => {
-      const now = Date.now();
+      const now = clock();
       const doc: LedgerDoc = { _id: newLedgerId(now), ...entry, createdAt: new Date(now).toISOString() };
       await ledger.insertOne(doc);
       return toEntry(doc);

@@ -1,6 +1,7 @@
-import type { Store } from '@vrs/store';
+import type { StoreScope } from '@vrs/store';
 
-export type ReservationStatus = 'reserved' | 'settled' | 'refunded';
+/** `expired`: never settled nor refunded within its time to live; the sweeper returned its credits. */
+export type ReservationStatus = 'reserved' | 'settled' | 'refunded' | 'expired';
 
 /** Credits held for one metered operation until it is settled (it ran) or refunded (it failed). */
 export interface ReservationDoc {
@@ -11,29 +12,43 @@ export interface ReservationDoc {
   operation: string;
   requestId: string | null;
   status: ReservationStatus;
-  /** What was finally charged: set when settled (0 when refunded). */
+  /** What was finally charged: set when settled (0 when refunded or expired). */
   charged: number | null;
   createdAt: string;
+  /** When the sweeper may return the hold if nobody settled or refunded it (ISO-8601). */
+  expiresAt: string;
   closedAt: string | null;
 }
 
-export function createReservationsRepo(store: Store) {
+export function createReservationsRepo(store: StoreScope) {
   const reservations = store.collection<ReservationDoc>('reservations');
   return {
+    createIndexes: () => reservations.createIndexes([{ key: { status: 1, expiresAt: 1 }, name: 'status_expiry' }]),
+
     insert: (reservation: ReservationDoc) => reservations.insertOne(reservation),
 
     findById: (reservationId: string) => reservations.findOne({ _id: reservationId }),
 
     /**
-     * Closes a reservation only if it is still open: of two concurrent settle/refund calls exactly
-     * one gets the document back, and only that one moves credits. Null means someone closed it first.
+     * Moves a reservation from `from` to a closed status only if it is still in `from`: of two
+     * concurrent calls exactly one gets the document back, and only that one moves credits.
      */
-    close: (reservationId: string, status: Exclude<ReservationStatus, 'reserved'>, charged: number) =>
+    close: (
+      reservationId: string,
+      from: 'reserved' | 'expired',
+      status: Exclude<ReservationStatus, 'reserved'>,
+      charged: number,
+      closedAt: string,
+    ) =>
       reservations.findOneAndUpdate(
-        { _id: reservationId, status: 'reserved' },
-        { $set: { status, charged, closedAt: new Date().toISOString() } },
+        { _id: reservationId, status: from },
+        { $set: { status, charged, closedAt } },
         { returnDocument: 'after' },
       ),
+
+    /** Open reservations whose time is up, oldest first. */
+    expiredBy: (now: string, limit: number) =>
+      reservations.find({ status: 'reserved', expiresAt: { $lte: now } }, { sort: { expiresAt: 1 }, limit }),
   };
 }
 

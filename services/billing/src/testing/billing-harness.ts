@@ -7,9 +7,13 @@ import { openTestBus } from '@vrs/testing/test-bus';
 import { createBillingModule } from '../module';
 
 export const startingCredits = 50;
+export const reservationTtlMs = 60_000;
 
-/** A started billing module on an embedded store in its own temp dir, and a caller of its router. */
-export async function startBilling() {
+/**
+ * A started billing module on an embedded store in its own temp dir, and a caller of its router.
+ * `clock` replaces the module's time (reservation expiry).
+ */
+export async function startBilling(options: { clock?: () => number } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-billing-'));
   const store = await openStore({ service: 'billing', dataDir });
   const bus = await openTestBus('billing');
@@ -17,7 +21,8 @@ export async function startBilling() {
     store,
     bus,
     logger: rootLogger.child({ component: 'billing-test' }, { level: 'silent' }),
-    config: { startingCredits },
+    config: { startingCredits, reservationTtlMs, sweepIntervalMs: 60_000 },
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await module.start();
   const call = createCallerFactory(module.router)({ requestId: 'req_test', caller: 'test' });

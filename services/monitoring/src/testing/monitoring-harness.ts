@@ -35,7 +35,7 @@ export async function startMonitoring(
     store: billingStore,
     bus,
     logger,
-    config: { startingCredits: options.startingCredits ?? 1000 },
+    config: { startingCredits: options.startingCredits ?? 1000, reservationTtlMs: 15 * 60_000, sweepIntervalMs: 60_000 },
   });
   const provider = await createProviderModule({
     store: providerStore,

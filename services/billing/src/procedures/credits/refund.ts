@@ -14,7 +14,8 @@ export function refundCredits({ repo }: BillingDeps) {
       const reservation = await repo.reservations.findById(reservationId);
       if (!reservation) throw new AppError('NOT_FOUND', 'Reservation not found.');
       const { reservation: closed, balance } = await repo.closeReservation(reservation, 'refunded', 0);
-      if (closed.status !== 'refunded')
+      // An expired hold was already returned by the sweeper: that is this refund, done.
+      if (closed.status !== 'refunded' && closed.status !== 'expired')
         throw new AppError('CONFLICT', `The reservation was already ${closed.status}.`, { status: closed.status });
       return { refunded: closed.amount, balance };
     });

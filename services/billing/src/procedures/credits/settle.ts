@@ -5,7 +5,8 @@ import type { BillingDeps } from '../../billing-deps';
 /**
  * Charges what a finished operation really cost (at most what was reserved) and returns the rest.
  * Idempotent: settling again with the same amount charges nothing more and answers the same charge
- * with the current balance; a different amount, or a refunded reservation, is a CONFLICT.
+ * with the current balance; a different amount, or a refunded reservation, is a CONFLICT. A settle
+ * after the hold expired charges the balance when it can (see BillingRepo.closeReservation).
  */
 export function settleCredits({ repo }: BillingDeps) {
   return procedure
@@ -21,6 +22,8 @@ export function settleCredits({ repo }: BillingDeps) {
         });
       }
       const { reservation: closed, balance } = await repo.closeReservation(reservation, 'settled', amount);
+      // Expired before this settle and the balance could not cover it afterwards: the operation ran free.
+      if (closed.status === 'expired') return { charged: 0, balance };
       if (closed.status !== 'settled')
         throw new AppError('CONFLICT', `The reservation was already ${closed.status}.`, { status: closed.status });
       if (closed.charged !== amount) {

@@ -1,0 +1,191 @@
+import { DuplicateKeyError } from '../errors';
+import type { IndexSpec, StoreDocument } from '../port';
+import { toStored } from './json-value';
+import type { SqliteEngine } from './sqlite-engine';
+import { indexName, isScalarAt, notScalarSql, pathExpression, quoteIdentifier, sqlIndexName, sqlLiteral } from './sql-paths';
+
+interface StoredIndex {
+  spec: IndexSpec & { name: string };
+  /** SQL name of the unique index, for turning a constraint failure back into this index. */
+  uniqueSqlName?: string;
+}
+
+/**
+ * What the store knows about one collection's table: its declared indexes and which indexed paths
+ * have held values SQL cannot compare as MongoDB does. Kept in two small tables (`_indexes`,
+ * `_complex_paths`) and read once per collection, so opening a store costs the same at any size.
+ */
+export class CollectionSchema {
+  readonly name: string;
+  readonly table: string;
+  readonly #engine: SqliteEngine;
+  #generation = -1;
+  readonly #indexes = new Map<string, StoredIndex>();
+  /** Paths of declared indexes other than `_id`: the only ones whose values are watched. */
+  readonly #tracked = new Set<string>();
+  readonly #complex = new Set<string>();
+
+  constructor(engine: SqliteEngine, name: string) {
+    this.#engine = engine;
+    this.name = name;
+    this.table = quoteIdentifier(`c_${name}`);
+  }
+
+  /** Creates the table on first use and (re)reads the schema facts; cheap when nothing changed. */
+  ensure(): void {
+    if (this.#generation === this.#engine.generation) return;
+    this.#engine.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+    this.#indexes.clear();
+    this.#tracked.clear();
+    this.#complex.clear();
+    for (const spec of this.#engine.values('SELECT spec FROM _indexes WHERE collection = ?', [this.name]) as string[]) {
+      this.#remember(JSON.parse(spec) as StoredIndex['spec']);
+    }
+    for (const path of this.#engine.values('SELECT path FROM _complex_paths WHERE collection = ?', [this.name]) as string[]) {
+      this.#complex.add(path);
+    }
+    this.#generation = this.#engine.generation;
+  }
+
+  /** The SQL expression of `path` when SQL compares its values exactly as MongoDB does. */
+  readonly pushable = (path: string): string | undefined => {
+    if (path === '_id') return 'id';
+    return this.#tracked.has(path) && !this.#complex.has(path) ? pathExpression(path) : undefined;
+  };
+
+  /** Before a document is written: notes indexed paths where it holds an array, object or boolean. */
+  noteValues(doc: StoreDocument): void {
+    for (const path of this.#tracked) {
+      if (!this.#complex.has(path) && !isScalarAt(doc, path)) this.#markComplex(path);
+    }
+  }
+
+  /** DuplicateKeyError for a constraint failure of this collection, or undefined for any other error. */
+  duplicateKeyError(error: unknown, doc: StoreDocument): DuplicateKeyError | undefined {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      return new DuplicateKeyError(
+        `E11000 duplicate key error collection: ${this.name} index: _id_ dup key: { _id: ${JSON.stringify(doc._id)} }`,
+        { _id: 1 },
+      );
+    }
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE') return undefined;
+    const message = String((error as Error).message);
+    const index = Array.from(this.#indexes.values()).find((each) => each.uniqueSqlName && message.includes(each.uniqueSqlName));
+    if (!index) return new DuplicateKeyError(`E11000 duplicate key error collection: ${this.name}`);
+    const values = Object.keys(index.spec.key).map((path) => `${path}: ${JSON.stringify(valueAt(doc, path) ?? null)}`);
+    return new DuplicateKeyError(
+      `E11000 duplicate key error collection: ${this.name} index: ${index.spec.name} dup key: { ${values.join(', ')} }`,
+      { ...index.spec.key },
+    );
+  }
+
+  /**
+   * Declares an index: SQLite expression indexes over json_extract serve equality, ranges and sorts;
+   * a unique one gets a second index keyed by each value's JSON text, so 1 and "1" differ and a
+   * missing field counts as null, as in MongoDB. Idempotent; the same name with other options throws.
+   */
+  createIndex(requested: IndexSpec): void {
+    this.ensure();
+    const spec = toStored({
+      name: indexName(requested),
+      key: requested.key,
+      ...(requested.unique ? { unique: true } : {}),
+      ...(requested.partialFilterExpression ? { partialFilterExpression: requested.partialFilterExpression } : {}),
+    }) as StoredIndex['spec'];
+    const existing = this.#indexes.get(spec.name);
+    if (existing) {
+      if (JSON.stringify(existing.spec) === JSON.stringify(spec)) return;
+      throw new Error(`index ${spec.name} already exists on ${this.name} with different options`);
+    }
+    const paths = Object.keys(spec.key);
+    for (const path of paths) {
+      if (!pathExpression(path)) throw new TypeError(`the embedded store cannot index the path ${JSON.stringify(path)}`);
+    }
+    const where = spec.partialFilterExpression ? ` WHERE ${partialSql(spec.partialFilterExpression)}` : '';
+    const direction = (value: number | undefined) => (value === -1 ? ' DESC' : '');
+    const columns = paths.map((path) => `${pathExpression(path)}${direction(spec.key[path])}`);
+    // `_id` last (in the last key's direction), so a sort that breaks ties by `_id` is read from the index too.
+    if (!paths.includes('_id')) columns.push(`id${direction(spec.key[paths[paths.length - 1]])}`);
+    this.#engine.exec('SAVEPOINT create_index');
+    try {
+      if (spec.unique) {
+        const keys = paths.map((path) => (path === '_id' ? 'id' : `ifnull(doc -> '$.${path}', 'null')`)).join(', ');
+        this.#engine.exec(
+          `CREATE UNIQUE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'u'))} ON ${this.table} (${keys})${where}`,
+        );
+      }
+      this.#engine.exec(
+        `CREATE INDEX ${quoteIdentifier(sqlIndexName(this.name, spec.name, 'q'))} ON ${this.table} (${columns.join(', ')})${where}`,
+      );
+      for (const path of paths) {
+        if (path === '_id' || this.#tracked.has(path)) continue;
+        // A new path: its values so far decide whether SQL may compare them (one scan, once).
+        const found = this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${notScalarSql(path)} LIMIT 1`);
+        if (found !== undefined) this.#markComplex(path);
+      }
+      this.#engine.run('INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)', [this.name, spec.name, JSON.stringify(spec)]);
+      this.#engine.exec('RELEASE create_index');
+    } catch (error) {
+      this.#engine.exec('ROLLBACK TO create_index');
+      this.#engine.exec('RELEASE create_index');
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new DuplicateKeyError(`E11000 duplicate key error collection: ${this.name} index: ${spec.name}`, { ...spec.key });
+      }
+      throw error;
+    }
+    this.#remember(spec);
+  }
+
+  #remember(spec: StoredIndex['spec']): void {
+    this.#indexes.set(spec.name, { spec, ...(spec.unique ? { uniqueSqlName: sqlIndexName(this.name, spec.name, 'u') } : {}) });
+    for (const path of Object.keys(spec.key)) if (path !== '_id') this.#tracked.add(path);
+  }
+
+  #markComplex(path: string): void {
+    this.#engine.run('INSERT OR IGNORE INTO _complex_paths (collection, path) VALUES (?, ?)', [this.name, path]);
+    this.#complex.add(path);
+  }
+}
+
+/** A partial index's condition in SQL: `$exists: true` and equality to a string or number, joined by AND. */
+function partialSql(filter: Record<string, unknown>): string {
+  const terms: string[] = [];
+  for (const [path, condition] of Object.entries(filter)) {
+    if (path === '$and' && Array.isArray(condition)) {
+      terms.push(...condition.map((clause) => `(${partialSql(clause as Record<string, unknown>)})`));
+      continue;
+    }
+    const expression = pathExpression(path);
+    if (expression && expression !== 'id') {
+      if (isExistsTrue(condition)) {
+        terms.push(`json_type(doc, '$.${path}') IS NOT NULL`);
+        continue;
+      }
+      if (typeof condition === 'string' || typeof condition === 'number') {
+        terms.push(`${expression} = ${sqlLiteral(condition)}`);
+        continue;
+      }
+    }
+    throw new TypeError(`the embedded store supports partial indexes on {path: {$exists: true}} and equality only, got ${path}`);
+  }
+  return terms.join(' AND ');
+}
+
+function isExistsTrue(condition: unknown): boolean {
+  return (
+    typeof condition === 'object' &&
+    condition !== null &&
+    Object.keys(condition).length === 1 &&
+    (condition as { $exists?: unknown }).$exists === true
+  );
+}
+
+function valueAt(doc: unknown, path: string): unknown {
+  let value = doc;
+  for (const segment of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}

@@ -1,0 +1,157 @@
+/**
+ * What of a MongoDB filter and sort SQL can answer. A condition goes to SQL only on a path whose
+ * values are known to be scalar (see isScalarAt) and with a string or number operand, where SQL's
+ * comparison is exactly MongoDB's; everything else stays with mingo, which then re-checks every row
+ * SQL returns. `exact` says SQL's rows need no re-check (and may then be limited in SQL).
+ */
+export interface FilterPlan {
+  where: string[];
+  params: unknown[];
+  exact: boolean;
+  /** An `_id` equality is in the SQL: at most one row can match. */
+  pinsId: boolean;
+}
+
+/** The SQL expression for a path whose values SQL compares like MongoDB, else undefined. */
+export type PushablePath = (path: string) => string | undefined;
+
+type Operand = string | number;
+
+function isOperand(value: unknown): value is Operand {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof RegExp) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => key.startsWith('$'));
+}
+
+export function planFilter(filter: Record<string, unknown>, pushable: PushablePath): FilterPlan {
+  const plan: FilterPlan = { where: [], params: [], exact: true, pinsId: false };
+  addFilter(plan, filter, pushable);
+  return plan;
+}
+
+function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: PushablePath): void {
+  for (const [key, condition] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(condition)) {
+      for (const clause of condition) {
+        if (typeof clause === 'object' && clause !== null) addFilter(plan, clause as Record<string, unknown>, pushable);
+        else plan.exact = false;
+      }
+      continue;
+    }
+    if (key === '$or' && Array.isArray(condition) && condition.length > 0) {
+      addAlternatives(plan, condition, pushable);
+      continue;
+    }
+    const expression = key.startsWith('$') ? undefined : pushable(key);
+    // The `_id` column has text affinity and would turn a number operand into text: only strings go there.
+    const accepts = (operand: unknown): operand is Operand => isOperand(operand) && (expression !== 'id' || typeof operand === 'string');
+    if (!expression) {
+      plan.exact = false;
+      addTextPrefilter(plan, key, condition);
+    } else if (condition === null) {
+      plan.where.push(`${expression} IS NULL`);
+    } else if (accepts(condition)) {
+      plan.where.push(`${expression} = ?`);
+      plan.params.push(condition);
+      if (expression === 'id') plan.pinsId = true;
+    } else if (isOperatorObject(condition)) {
+      for (const [operator, operand] of Object.entries(condition)) {
+        if (!addOperator(plan, expression, operator, operand, accepts)) plan.exact = false;
+      }
+    } else {
+      plan.exact = false;
+    }
+  }
+}
+
+/**
+ * A condition SQL cannot decide (the path is not indexed, or may hold arrays) still narrows the rows
+ * to parse when it asks for a string: a document equal to "x" at any path, inside arrays too, has
+ * `"x"` (JSON.stringify's spelling, which wrote the document) somewhere in its text. A superset, so
+ * mingo still decides; scanning text in SQLite costs far less than parsing every document.
+ */
+function addTextPrefilter(plan: FilterPlan, key: string, condition: unknown): void {
+  if (key.startsWith('$')) return;
+  const wanted = typeof condition === 'string' ? condition : isOperatorObject(condition) ? condition.$eq : undefined;
+  if (typeof wanted !== 'string') return;
+  plan.where.push('instr(doc, ?) > 0');
+  plan.params.push(JSON.stringify(wanted));
+}
+
+/**
+ * `$or`: each branch planned on its own; when every branch puts something in SQL, their disjunction
+ * is a superset of the matches (exact when every branch is), e.g. a keyset cursor
+ * `{$or: [{createdAt: {$lt: t}}, {createdAt: t, _id: {$lt: id}}]}` read from an index.
+ */
+function addAlternatives(plan: FilterPlan, branches: unknown[], pushable: PushablePath): void {
+  const planned = branches.map((branch) =>
+    typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, pushable) : undefined,
+  );
+  if (planned.some((branch) => !branch || branch.where.length === 0)) {
+    plan.exact = false;
+    return;
+  }
+  plan.where.push(`(${planned.map((branch) => `(${branch!.where.join(' AND ')})`).join(' OR ')})`);
+  for (const branch of planned) plan.params.push(...branch!.params);
+  if (!planned.every((branch) => branch!.exact)) plan.exact = false;
+}
+
+const COMPARISONS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+
+/** Adds one operator's SQL; false when it stays with mingo. */
+function addOperator(
+  plan: FilterPlan,
+  expression: string,
+  operator: string,
+  operand: unknown,
+  accepts: (operand: unknown) => operand is Operand,
+): boolean {
+  if (operator === '$eq') {
+    if (operand === null) {
+      plan.where.push(`${expression} IS NULL`);
+      return true;
+    }
+    if (!accepts(operand)) return false;
+    plan.where.push(`${expression} = ?`);
+    plan.params.push(operand);
+    if (expression === 'id') plan.pinsId = true;
+    return true;
+  }
+  const comparison = COMPARISONS[operator];
+  if (comparison) {
+    if (!accepts(operand)) return false;
+    plan.where.push(`${expression} ${comparison} ?`);
+    plan.params.push(operand);
+    // MongoDB compares within one type; SQLite orders numbers before text, so the open side of a
+    // range is closed at the type's edge ('' is the least text, and above every number).
+    if (typeof operand === 'number' && comparison.startsWith('>')) plan.where.push(`${expression} < ''`);
+    if (typeof operand === 'string' && comparison.startsWith('<')) plan.where.push(`${expression} >= ''`);
+    return true;
+  }
+  if (operator === '$in') {
+    if (!Array.isArray(operand) || !operand.every((item) => accepts(item))) return false;
+    if (operand.length === 0) plan.where.push('0');
+    else {
+      plan.where.push(`${expression} IN (${operand.map(() => '?').join(', ')})`);
+      plan.params.push(...operand);
+    }
+    return true;
+  }
+  return false;
+}
+
+/** ORDER BY for a sort SQL can do exactly, or undefined. */
+export function planSort(sort: Record<string, 1 | -1> | undefined, pushable: PushablePath): string | undefined {
+  if (!sort) return undefined;
+  const terms: string[] = [];
+  for (const [path, direction] of Object.entries(sort)) {
+    const expression = pushable(path);
+    if (!expression) return undefined;
+    terms.push(`${expression} ${direction === -1 ? 'DESC' : 'ASC'}`);
+  }
+  return terms.length ? terms.join(', ') : undefined;
+}

@@ -1,0 +1,61 @@
+import type { Logger } from '@vrs/kit';
+import type { BillingRepo } from '../repo';
+
+/** Reservations closed per store read; a sweep reads again while a whole batch expired. */
+const BATCH = 100;
+
+/**
+ * Returns the credits of reservations nobody settled or refunded within their time to live (a
+ * gateway or service that died mid-operation): each is closed as `expired` with a refund line, in one
+ * transaction, exactly as a refund would. Runs once at start (holds that expired while the process
+ * was down) and then every `intervalMs`; a hold comes back at most TTL + interval after it was made.
+ */
+export function createExpirySweeper(options: { repo: BillingRepo; clock: () => number; intervalMs: number; logger: Logger }) {
+  const { repo, clock, intervalMs, logger } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+
+  /** One sweep; resolves with how many reservations it expired. */
+  async function sweepOnce(): Promise<number> {
+    let expired = 0;
+    for (;;) {
+      const due = await repo.reservations.expiredBy(new Date(clock()).toISOString(), BATCH);
+      let batchExpired = 0;
+      for (const reservation of due) {
+        try {
+          const { reservation: closed } = await repo.closeReservation(reservation, 'expired', 0);
+          if (closed.status === 'expired') batchExpired++;
+        } catch (err) {
+          logger.error({ err, reservationId: reservation._id }, 'could not expire reservation');
+        }
+      }
+      expired += batchExpired;
+      // A full batch that made progress may have more behind it; otherwise the next tick retries.
+      if (due.length < BATCH || batchExpired === 0) break;
+    }
+    if (expired > 0) logger.info({ expired }, 'expired reservations returned to their balances');
+    return expired;
+  }
+
+  function sweep(): Promise<number> {
+    running ??= sweepOnce().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  return {
+    sweepOnce: sweep,
+    start() {
+      void sweep().catch((err: unknown) => logger.error({ err }, 'reservation sweep failed'));
+      timer = setInterval(() => void sweep().catch((err: unknown) => logger.error({ err }, 'reservation sweep failed')), intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
+
+export type ExpirySweeper = ReturnType<typeof createExpirySweeper>;
