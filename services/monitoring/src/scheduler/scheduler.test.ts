@@ -200,15 +200,16 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
 
   it('an account without credits gets one "paused" notification, not one per interval', async () => {
     const accountId = await h.account('broke');
+    // Drained before the monitor exists: creating it wakes the scheduler, whose first check must already find no credits.
+    const balance = await credits(accountId);
+    const { reservationId } = await h.billing.credits.reserve({ accountId, amount: balance, operation: 'test-drain' });
+    await h.billing.credits.settle({ reservationId, amount: balance });
     const monitor = await h.call.monitors.create({
       accountId,
       query: { kind: 'search', q: monitoringFixtureQuery },
       intervalMinutes: 15,
       enabled: true,
     });
-    const balance = await credits(accountId);
-    const { reservationId } = await h.billing.credits.reserve({ accountId, amount: balance, operation: 'test-drain' });
-    await h.billing.credits.settle({ reservationId, amount: balance });
     for (const minutes of [0, 15, 30]) {
       h.at(minutes);
       await h.call.scheduler.runDue();
