@@ -4,7 +4,7 @@ import { billingEnvSchema } from '@vrs/billing/config';
 import { youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
-import { searchEnvShape } from '@vrs/research/config';
+import { researchRetentionEnvShape, searchEnvShape } from '@vrs/research/config';
 import { monitoringEnvShape } from '@vrs/monitoring/config';
 import { agentsEnvShape } from '@vrs/agents/config';
 
@@ -21,6 +21,7 @@ export const gatewayEnvSchema = z.object({
   ...trendsEnvShape,
   // Read too when the gateway hosts research in-process.
   ...searchEnvShape,
+  ...researchRetentionEnvShape,
   // Read too when the gateway hosts the monitoring service in-process.
   ...monitoringEnvShape,
   // Read too when the gateway hosts the agents service in-process.
