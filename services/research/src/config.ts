@@ -16,6 +16,12 @@ export const researchRetentionEnvShape = {
     .int()
     .min(1)
     .default(24 * 60 * 60_000),
+  /** How long an export's file can be downloaded once written; then it is deleted (the record stays). */
+  RESEARCH_EXPORT_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 24 * 60 * 60_000),
   /** How often research deletes expired records (also once at start). */
   RESEARCH_RETENTION_SWEEP_INTERVAL_MS: z.coerce
     .number()
@@ -27,13 +33,19 @@ export const researchRetentionEnvShape = {
 /** ResearchRetentionConfig from the environment (the service process and the gateway's host share it). */
 export function researchRetentionConfigOf(env: {
   RESEARCH_IDEMPOTENCY_TTL_MS: number;
+  RESEARCH_EXPORT_TTL_MS: number;
   RESEARCH_RETENTION_SWEEP_INTERVAL_MS: number;
 }): ResearchRetentionConfig {
-  return { idempotencyTtlMs: env.RESEARCH_IDEMPOTENCY_TTL_MS, sweepIntervalMs: env.RESEARCH_RETENTION_SWEEP_INTERVAL_MS };
+  return {
+    idempotencyTtlMs: env.RESEARCH_IDEMPOTENCY_TTL_MS,
+    exportTtlMs: env.RESEARCH_EXPORT_TTL_MS,
+    sweepIntervalMs: env.RESEARCH_RETENTION_SWEEP_INTERVAL_MS,
+  };
 }
 
 export interface ResearchRetentionConfig {
   idempotencyTtlMs: number;
+  exportTtlMs: number;
   sweepIntervalMs: number;
 }
 

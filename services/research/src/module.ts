@@ -53,7 +53,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   const jobs = createJobsRepo(store);
   const idempotency = createIdempotencyRepo(store, { ttlMs: retention.idempotencyTtlMs, clock });
   const operations = createOperationsRepo(store);
-  const exports = createExportsRepo(store);
+  const exports = createExportsRepo(store, { fileTtlMs: retention.exportTtlMs, clock });
   const comparisons = createComparisonsRepo(store);
   const router = createResearchRouter({
     store,
@@ -71,7 +71,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     llm,
   });
   const sweeper = createRetentionSweeper({
-    collections: { ...idempotency.expiring },
+    collections: { ...idempotency.expiring, ...exports.expiring },
     clock,
     intervalMs: retention.sweepIntervalMs,
     logger: logger.child({ component: 'research-retention' }),
