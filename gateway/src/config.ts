@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
 import { billingEnvSchema } from '@vrs/billing/config';
-import { youtubeEnvShape } from '@vrs/provider/config';
+import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
 import { researchRetentionEnvShape, searchEnvShape } from '@vrs/research/config';
@@ -16,6 +16,7 @@ export const gatewayEnvSchema = z.object({
   BILLING_SWEEP_INTERVAL_MS: billingEnvSchema.shape.BILLING_SWEEP_INTERVAL_MS,
   // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
+  ...providerRetentionEnvShape,
   // Read too when the gateway hosts the trends service in-process.
   ...llmEnvShape,
   ...trendsEnvShape,

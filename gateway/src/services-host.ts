@@ -102,7 +102,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         store,
         bus,
         logger: options.logger.child({ service: 'provider' }),
-        config: { youtube: youtubeClientOptionsOf(config) },
+        config: { youtube: youtubeClientOptionsOf(config), versionsKept: config.PROVIDER_VERSIONS_KEPT },
       }),
     );
     // Research imports read through the provider, so the provider is hosted first.
