@@ -133,7 +133,12 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         logger: options.logger.child({ service: 'trends' }),
         provider: client(providerModule, config.PROVIDER_SERVICE_URL),
         llm: createLlm(config, { logger: options.logger.child({ service: 'trends', component: 'llm' }) }),
-        config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
+        config: {
+          clockControl: clockControlOf(config),
+          enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,
+          snapshotRetentionDays: config.TRENDS_SNAPSHOT_RETENTION_DAYS,
+          retentionSweepIntervalMs: config.TRENDS_RETENTION_SWEEP_INTERVAL_MS,
+        },
       }),
     );
     agentsModule = await host('agents', config.AGENTS_SERVICE_URL, (store) =>
