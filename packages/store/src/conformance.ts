@@ -406,6 +406,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await versions.countDocuments()).toBe(5);
       });
 
+      it('finds the newest after an empty page of the same query shape', async () => {
+        const newestFirst = { sort: { at: -1 as const, _id: -1 as const } };
+        expect(await versions.find({ kind: 'video', key: 'k' }, { ...newestFirst, skip: 10 })).toEqual([]);
+        expect((await versions.findOne({ kind: 'video', key: 'k' }, newestFirst))?._id).toBe('v2');
+      });
+
       it('answers $or alternatives, such as a keyset cursor, as MongoDB does', async () => {
         const after = { at: '2026-01-02', id: 'v3' };
         await versions.insertOne({ _id: 'v0', kind: 'video', key: 'k', at: '2026-01-02' });
