@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
 import { billingEnvSchema } from '@vrs/billing/config';
-import { youtubeEnvShape } from '@vrs/provider/config';
+import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
-import { searchEnvShape } from '@vrs/research/config';
+import { researchRetentionEnvShape, searchEnvShape } from '@vrs/research/config';
 import { monitoringEnvShape } from '@vrs/monitoring/config';
 import { agentsEnvShape } from '@vrs/agents/config';
 
@@ -16,11 +16,13 @@ export const gatewayEnvSchema = z.object({
   BILLING_SWEEP_INTERVAL_MS: billingEnvSchema.shape.BILLING_SWEEP_INTERVAL_MS,
   // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
+  ...providerRetentionEnvShape,
   // Read too when the gateway hosts the trends service in-process.
   ...llmEnvShape,
   ...trendsEnvShape,
   // Read too when the gateway hosts research in-process.
   ...searchEnvShape,
+  ...researchRetentionEnvShape,
   // Read too when the gateway hosts the monitoring service in-process.
   ...monitoringEnvShape,
   // Read too when the gateway hosts the agents service in-process.

@@ -5,6 +5,7 @@ import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
 import { billingModuleConfigOf, createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
+import { researchRetentionConfigOf } from '@vrs/research/config';
 import { openSearch } from '@vrs/search';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { youtubeClientOptionsOf } from '@vrs/provider/config';
@@ -101,7 +102,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         store,
         bus,
         logger: options.logger.child({ service: 'provider' }),
-        config: { youtube: youtubeClientOptionsOf(config) },
+        config: { youtube: youtubeClientOptionsOf(config), versionsKept: config.PROVIDER_VERSIONS_KEPT },
       }),
     );
     // Research imports read through the provider, so the provider is hosted first.
@@ -122,6 +123,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         provider: providerForResearch,
         billing: client(billingModule, config.BILLING_SERVICE_URL),
         llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
+        retention: researchRetentionConfigOf(config),
       }),
     );
     trendsModule = await host('trends', config.TRENDS_SERVICE_URL, (store) =>
@@ -131,7 +133,12 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         logger: options.logger.child({ service: 'trends' }),
         provider: client(providerModule, config.PROVIDER_SERVICE_URL),
         llm: createLlm(config, { logger: options.logger.child({ service: 'trends', component: 'llm' }) }),
-        config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
+        config: {
+          clockControl: clockControlOf(config),
+          enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,
+          snapshotRetentionDays: config.TRENDS_SNAPSHOT_RETENTION_DAYS,
+          retentionSweepIntervalMs: config.TRENDS_RETENTION_SWEEP_INTERVAL_MS,
+        },
       }),
     );
     agentsModule = await host('agents', config.AGENTS_SERVICE_URL, (store) =>

@@ -35,7 +35,7 @@ const safeFilePart = (text: string) =>
  * `GET /v1/exports/{id}/download`: the export's file. trpc-to-openapi answers JSON only, so this is a
  * plain route; its auth and ownership check run through a gateway procedure (404 for someone
  * else's export, like an unknown one), errors go out in the envelope, and 409 EXPORT_NOT_READY
- * answers a pending or failed export. The file is streamed chunk by chunk from the research
+ * answers a pending or failed export, 410 EXPORT_EXPIRED one whose file has expired. The file is streamed chunk by chunk from the research
  * service, never held whole: each chunk is written before the next is asked for.
  */
 export function exportFileRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
@@ -46,6 +46,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
     try {
       file = await exportForDownload.createCaller(ctx).get({ id });
       if (file.export.status !== 'ready') throw new AppError('EXPORT_NOT_READY', undefined, { status: file.export.status });
+      if (file.expired) throw new AppError('EXPORT_EXPIRED', undefined, { expiresAt: file.export.expiresAt });
     } catch (error) {
       const appError = toAppError(error, { input: { id } });
       if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path }, 'request failed');
@@ -85,7 +86,7 @@ export const exportFilePaths = {
       tags: ['Exports'],
       summary: 'Download an export',
       description:
-        "The export's file, streamed: `application/json` (`{project, exportedAt, evidence: [...], itemCount}`), `text/csv` (one row per evidence item, RFC 4180) or `text/markdown`, as an attachment. 404 for an unknown export or someone else's; 409 `EXPORT_NOT_READY` while it is pending (or when it failed).",
+        "The export's file, streamed: `application/json` (`{project, exportedAt, evidence: [...], itemCount}`), `text/csv` (one row per evidence item, RFC 4180) or `text/markdown`, as an attachment. 404 for an unknown export or someone else's; 409 `EXPORT_NOT_READY` while it is pending (or when it failed); 410 `EXPORT_EXPIRED` once the file has passed the export's `expiresAt` (RESEARCH_EXPORT_TTL_MS after it was written) and was deleted.",
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }],
       security: ['bearerApiKey', 'sessionCookie', 'cliSession', 'apiKey', 'demoUser'].map((name) => ({ [name]: [] })),
       responses: {
@@ -104,6 +105,7 @@ export const exportFilePaths = {
         403: { description: 'Not allowed' },
         404: { description: 'Not found' },
         409: { description: 'Not ready' },
+        410: { description: 'The file has expired (EXPORT_EXPIRED)' },
         429: { description: 'Rate limited' },
       },
     },

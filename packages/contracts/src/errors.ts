@@ -56,6 +56,7 @@ export const errorCodes = {
     status: 422,
     message: 'This Idempotency-Key was used with a different request within 24 hours; use a new key.',
   },
+  EXPORT_EXPIRED: { status: 410, message: 'The export file has expired and was deleted; create a new export.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the request body as application/json.' },
   VALIDATION_FAILED: { status: 422, message: 'The request failed validation.' },

@@ -236,6 +236,10 @@ export const exportSchema = z
     itemCount: z.number().int().min(0).optional().describe('Evidence items in the file, once ready.'),
     sizeBytes: z.number().int().min(0).optional().describe('Size of the file, once ready.'),
     error: z.string().optional().describe('Why the export failed.'),
+    expiresAt: z.iso
+      .datetime()
+      .optional()
+      .describe('When the file is deleted, once ready; downloading it after that answers 410 EXPORT_EXPIRED.'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from './errors';
+import { createLogger } from '@vrs/kit';
 import type { Collection, Store, StoreDocument } from './port';
+import { createRetentionSweeper, deleteExpired, type ExpiringDocument, expiresAt, expiryIndex } from './retention';
 
 interface Item extends StoreDocument {
   name: string;
@@ -404,6 +406,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await versions.countDocuments()).toBe(5);
       });
 
+      it('finds the newest after an empty page of the same query shape', async () => {
+        const newestFirst = { sort: { at: -1 as const, _id: -1 as const } };
+        expect(await versions.find({ kind: 'video', key: 'k' }, { ...newestFirst, skip: 10 })).toEqual([]);
+        expect((await versions.findOne({ kind: 'video', key: 'k' }, newestFirst))?._id).toBe('v2');
+      });
+
       it('answers $or alternatives, such as a keyset cursor, as MongoDB does', async () => {
         const after = { at: '2026-01-02', id: 'v3' };
         await versions.insertOne({ _id: 'v0', kind: 'video', key: 'k', at: '2026-01-02' });
@@ -428,6 +436,48 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect((await versions.find({ key: 1 }, { sort: { at: 1 } })).map((doc) => doc._id)).toEqual(['w2', 'w4']);
         expect((await versions.find({ kind: 1 })).map((doc) => doc._id)).toEqual([]);
         expect((await versions.find({ kind: true })).map((doc) => doc._id)).toEqual(['w4']);
+      });
+    });
+
+    describe('retention', () => {
+      const start = Date.parse('2026-03-01T00:00:00.000Z');
+      const hour = 60 * 60 * 1000;
+      let records: Collection<ExpiringDocument & { note?: string }>;
+      beforeEach(async () => {
+        records = store.collection('records');
+        await records.createIndexes([expiryIndex]);
+        await records.insertMany([
+          { _id: 'hour', expiresAt: expiresAt(start, hour) },
+          { _id: 'day', expiresAt: expiresAt(start, 24 * hour) },
+          { _id: 'kept', note: 'no expiresAt: never deleted' },
+        ]);
+      });
+
+      it('deletes exactly the documents whose expiresAt has passed, at the boundary included', async () => {
+        expect(await deleteExpired(records, start + hour - 1)).toBe(0);
+        expect(await deleteExpired(records, start + hour)).toBe(1);
+        expect((await records.find({}, { sort: { _id: 1 } })).map((doc) => doc._id)).toEqual(['day', 'kept']);
+        expect(await deleteExpired(records, start + 365 * 24 * hour)).toBe(1);
+        expect((await records.find({})).map((doc) => doc._id)).toEqual(['kept']);
+      });
+
+      it('sweeps every collection it is given as the clock advances', async () => {
+        const others = store.collection<ExpiringDocument>('other_records');
+        await others.createIndexes([expiryIndex]);
+        await others.insertOne({ _id: 'other', expiresAt: expiresAt(start, 2 * hour) });
+        let now = start;
+        const sweeper = createRetentionSweeper({
+          collections: { records, other_records: others },
+          clock: () => now,
+          intervalMs: hour,
+          logger: createLogger('retention-conformance'),
+        });
+        expect(await sweeper.sweepOnce()).toBe(0);
+        now = start + 2 * hour;
+        expect(await sweeper.sweepOnce()).toBe(2);
+        expect(await others.countDocuments()).toBe(0);
+        expect((await records.find({}, { sort: { _id: 1 } })).map((doc) => doc._id)).toEqual(['day', 'kept']);
+        await sweeper.stop();
       });
     });
 

@@ -15,3 +15,12 @@ export { StoreLockedError } from './embedded/directory-lock';
 export { openStore, type OpenStoreOptions } from './open-store';
 export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store';
 export { findPage, mapPage, type ListedDocument, type PageRequest } from './pagination';
+export {
+  createRetentionSweeper,
+  deleteExpired,
+  type ExpiringDocument,
+  expiresAt,
+  expiryIndex,
+  type RetentionSweeper,
+  type RetentionSweeperOptions,
+} from './retention';

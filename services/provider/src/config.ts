@@ -27,7 +27,13 @@ export const youtubeEnvShape = {
 const youtubeEnvSchema = z.object(youtubeEnvShape);
 export type YouTubeEnv = z.infer<typeof youtubeEnvSchema>;
 
-export const providerEnvSchema = z.object({ ...baseEnvShape, ...youtubeEnvShape });
+/** How many versions of each resource the provider keeps (ADR 0029); read by the gateway too when it hosts the provider. */
+export const defaultVersionsKept = 10;
+export const providerRetentionEnvShape = {
+  PROVIDER_VERSIONS_KEPT: z.coerce.number().int().min(1).default(defaultVersionsKept),
+} as const;
+
+export const providerEnvSchema = z.object({ ...baseEnvShape, ...youtubeEnvShape, ...providerRetentionEnvShape });
 export type ProviderConfig = z.infer<typeof providerEnvSchema>;
 
 export function youtubeClientOptionsOf(env: YouTubeEnv): YouTubeClientOptions {

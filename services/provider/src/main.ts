@@ -6,5 +6,6 @@ await runServiceProcess({
   service: 'provider',
   envSchema: providerEnvSchema,
   ownUrl: (config: ProviderConfig) => config.PROVIDER_SERVICE_URL,
-  createModule: (deps, config: ProviderConfig) => createProviderModule({ ...deps, config: { youtube: youtubeClientOptionsOf(config) } }),
+  createModule: (deps, config: ProviderConfig) =>
+    createProviderModule({ ...deps, config: { youtube: youtubeClientOptionsOf(config), versionsKept: config.PROVIDER_VERSIONS_KEPT } }),
 });

@@ -3,6 +3,7 @@ import type { Logger, ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
 import { createYouTubeClient } from '@vrs/youtube';
 import type { ProviderModuleConfig } from './provider-deps';
+import { defaultVersionsKept } from './config';
 import { createVersionsRepo } from './repo/versions-repo';
 import { createProviderRouter, type ProviderRouter } from './router';
 import { createVersionedReads } from './versions/versioned-reads';
@@ -15,7 +16,7 @@ export interface ProviderModuleOptions {
 }
 
 export async function createProviderModule({ store, bus, logger, config }: ProviderModuleOptions): Promise<ServiceModule<ProviderRouter>> {
-  const versions = createVersionsRepo(store);
+  const versions = createVersionsRepo(store, { kept: config.versionsKept ?? defaultVersionsKept });
   const youtube = createYouTubeClient(config.youtube);
   const reads = createVersionedReads({ versions, bus, logger });
   return {

@@ -5,6 +5,8 @@ import type { VersionedReads } from './versions/versioned-reads';
 export interface ProviderModuleConfig {
   /** One client per module: its circuit breaker and concurrency bound are per process. */
   youtube: YouTubeClientOptions;
+  /** Versions kept per resource (kind and key); older ones are deleted as new ones are saved. 10 when absent. */
+  versionsKept?: number;
 }
 
 /** What every provider procedure is built with. */

@@ -8,9 +8,52 @@ export const searchEnvShape = {
   SEARCH_ENGINE: z.enum(['embedded', 'mongo']).default('embedded'),
 };
 
+/** How long research keeps what it may forget (ADR 0029); read by the gateway too when it hosts research. */
+export const researchRetentionEnvShape = {
+  /** How long an Idempotency-Key answers with its first response; the record is deleted after it. */
+  RESEARCH_IDEMPOTENCY_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 60 * 60_000),
+  /** How long an export's file can be downloaded once written; then it is deleted (the record stays). */
+  RESEARCH_EXPORT_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(7 * 24 * 60 * 60_000),
+  /** How often research deletes expired records (also once at start). */
+  RESEARCH_RETENTION_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(10 * 60_000),
+};
+
+/** ResearchRetentionConfig from the environment (the service process and the gateway's host share it). */
+export function researchRetentionConfigOf(env: {
+  RESEARCH_IDEMPOTENCY_TTL_MS: number;
+  RESEARCH_EXPORT_TTL_MS: number;
+  RESEARCH_RETENTION_SWEEP_INTERVAL_MS: number;
+}): ResearchRetentionConfig {
+  return {
+    idempotencyTtlMs: env.RESEARCH_IDEMPOTENCY_TTL_MS,
+    exportTtlMs: env.RESEARCH_EXPORT_TTL_MS,
+    sweepIntervalMs: env.RESEARCH_RETENTION_SWEEP_INTERVAL_MS,
+  };
+}
+
+export interface ResearchRetentionConfig {
+  idempotencyTtlMs: number;
+  exportTtlMs: number;
+  sweepIntervalMs: number;
+}
+
+export const defaultResearchRetention: ResearchRetentionConfig = researchRetentionConfigOf(z.object(researchRetentionEnvShape).parse({}));
+
 /** The research process: the shared settings, the search engine, and the model that writes answers, reports and comparison summaries. */
 export const researchEnvSchema = z
-  .object({ ...baseEnvShape, ...llmEnvShape, ...searchEnvShape })
+  .object({ ...baseEnvShape, ...llmEnvShape, ...searchEnvShape, ...researchRetentionEnvShape })
   .refine((config) => config.SEARCH_ENGINE !== 'mongo' || config.MONGODB_URL !== undefined, {
     path: ['SEARCH_ENGINE'],
     message: 'mongo needs MONGODB_URL',

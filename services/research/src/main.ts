@@ -4,7 +4,7 @@ import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
 import { openSearch } from '@vrs/search';
-import { researchEnvSchema, type ResearchConfig } from './config';
+import { researchEnvSchema, researchRetentionConfigOf, type ResearchConfig } from './config';
 import { createResearchModule } from './module';
 
 await runServiceProcess({
@@ -36,6 +36,7 @@ await runServiceProcess({
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
+      retention: researchRetentionConfigOf(config),
     });
     // The search engine is closed with the module: its consumers are stopped first.
     return {

@@ -3,11 +3,12 @@ import type { Llm } from '@vrs/ai';
 import type { EventBus, Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { SearchIndex } from '@vrs/search';
-import type { Store } from '@vrs/store';
+import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createIndexEvidenceHandler } from './events/index-evidence';
 import { createRunImportJobHandler } from './events/run-import-job';
 import { createWriteExportHandler } from './events/write-export';
 import type { BillingClient } from './billing-client';
+import { defaultResearchRetention, type ResearchRetentionConfig } from './config';
 import type { ProviderClient } from './provider-client';
 import { createComparisonsRepo } from './repo/comparisons-repo';
 import { createEvidenceRepo } from './repo/evidence-repo';
@@ -31,6 +32,10 @@ export interface ResearchModuleOptions {
   llm: Llm | null;
   /** The search engine holding project indexes (`openSearch`); opened and closed by the caller, like the store. */
   search: SearchIndex;
+  /** How long records are kept and how often expired ones are deleted; defaults are the documented ones. */
+  retention?: ResearchRetentionConfig;
+  /** Milliseconds since the epoch; tests inject one to move time. */
+  clock?: () => number;
 }
 
 /** Durable consumer shared by every replica: each `research.evidence.added` is indexed by one of them. */
@@ -41,14 +46,14 @@ const importerConsumerName = 'research-importer';
 const exporterConsumerName = 'research-exporter';
 
 export async function createResearchModule(options: ResearchModuleOptions): Promise<ServiceModule<ResearchRouter>> {
-  const { store, bus, logger, provider, billing, llm } = options;
+  const { store, bus, logger, provider, billing, llm, retention = defaultResearchRetention, clock = Date.now } = options;
   const projects = createProjectsRepo(store);
   const evidence = createEvidenceRepo(store);
   const search = createEvidenceSearch(evidence, options.search);
   const jobs = createJobsRepo(store);
-  const idempotency = createIdempotencyRepo(store);
+  const idempotency = createIdempotencyRepo(store, { ttlMs: retention.idempotencyTtlMs, clock });
   const operations = createOperationsRepo(store);
-  const exports = createExportsRepo(store);
+  const exports = createExportsRepo(store, { fileTtlMs: retention.exportTtlMs, clock });
   const comparisons = createComparisonsRepo(store);
   const router = createResearchRouter({
     store,
@@ -64,6 +69,12 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     exports,
     comparisons,
     llm,
+  });
+  const sweeper = createRetentionSweeper({
+    collections: { ...idempotency.expiring, ...exports.expiring },
+    clock,
+    intervalMs: retention.sweepIntervalMs,
+    logger: logger.child({ component: 'research-retention' }),
   });
   let indexer: Subscription | undefined;
   let importer: Subscription | undefined;
@@ -82,8 +93,10 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
         operations.ensureIndexes(),
         exports.ensureIndexes(),
         comparisons.ensureIndexes(),
+        idempotency.ensureIndexes(),
         bus.ensureStreams(['research']),
       ]);
+      sweeper.start();
       indexer = await bus.subscribe(
         indexerConsumerName,
         researchEvidenceAdded,
@@ -116,7 +129,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     },
     async stop() {
       stopping = true;
-      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop()]);
+      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop(), sweeper.stop()]);
       indexer = undefined;
       importer = undefined;
       exporter = undefined;

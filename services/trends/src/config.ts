@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { llmEnvShape } from '@vrs/ai';
 import { baseEnvShape, booleanFromEnv, ConfigError } from '@vrs/kit';
+import { snapshotLookbackDays } from './repo/snapshots-repo';
 
 /**
  * Settings of the trends service, read by its process and by the gateway when it hosts the service.
@@ -10,6 +11,14 @@ export const trendsEnvShape = {
   TRENDS_CLOCK_CONTROL: booleanFromEnv.default(false),
   /** Videos enriched (and channels read) through the provider at once, per report. */
   TRENDS_ENRICH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(30),
+  /** Days a metric snapshot is kept; never less than the lookback reports read (30 days). */
+  TRENDS_SNAPSHOT_RETENTION_DAYS: z.coerce.number().int().min(snapshotLookbackDays).default(snapshotLookbackDays),
+  /** How often trends deletes expired snapshots (also once at start). */
+  TRENDS_RETENTION_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(60 * 60_000),
 } as const;
 
 export const trendsEnvSchema = z.object({ ...baseEnvShape, ...llmEnvShape, ...trendsEnvShape });

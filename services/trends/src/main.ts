@@ -21,6 +21,11 @@ await runServiceProcess({
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
-      config: { clockControl: clockControlOf(config), enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY },
+      config: {
+        clockControl: clockControlOf(config),
+        enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,
+        snapshotRetentionDays: config.TRENDS_SNAPSHOT_RETENTION_DAYS,
+        retentionSweepIntervalMs: config.TRENDS_RETENTION_SWEEP_INTERVAL_MS,
+      },
     }),
 });

@@ -3,7 +3,7 @@ import type { Llm } from '@vrs/ai';
 import type { EventBus } from '@vrs/bus';
 import { createClock, type Logger, type ServiceModule } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
-import type { Store } from '@vrs/store';
+import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createPlansRepo } from './repo/plans-repo';
 import { createSnapshotsRepo } from './repo/snapshots-repo';
 import { createTrendsRouter, type TrendsRouter } from './router';
@@ -26,17 +26,27 @@ export async function createTrendsModule({
   llm,
   config,
 }: TrendsModuleOptions): Promise<ServiceModule<TrendsRouter>> {
-  const snapshots = createSnapshotsRepo(store);
+  const snapshots = createSnapshotsRepo(store, { retentionDays: config.snapshotRetentionDays });
   const plans = createPlansRepo(store);
   const clock = createClock();
+  // On the same clock as the reports, so a moved clock (tests) ages snapshots as reports see them.
+  const sweeper = createRetentionSweeper({
+    collections: snapshots.expiring,
+    clock: () => clock.now().getTime(),
+    intervalMs: config.retentionSweepIntervalMs ?? 60 * 60_000,
+    logger: logger.child({ component: 'trends-retention' }),
+  });
   return {
     name: 'trends',
     router: createTrendsRouter({ provider, llm, snapshots, plans, bus, clock, logger, config }),
     async start() {
       await Promise.all([snapshots.ensureIndexes(), plans.ensureIndexes(), bus.ensureStreams(['trends'])]);
+      sweeper.start();
       logger.info({ models: llm?.models ?? [], clockControl: config.clockControl }, 'trends started');
     },
-    // The store, bus and provider client belong to the host.
-    async stop() {},
+    // The store, bus and provider client belong to the host; trends' own is the sweeper.
+    async stop() {
+      await sweeper.stop();
+    },
   };
 }

@@ -10,6 +10,10 @@ export interface TrendsModuleConfig {
   /** The test-only clock procedure answers only when this is on (never in production: see config.ts). */
   clockControl: boolean;
   enrichConcurrency: number;
+  /** Days a snapshot is kept (at least the 30-day lookback, the default). */
+  snapshotRetentionDays?: number;
+  /** How often expired snapshots are deleted; one hour when absent. */
+  retentionSweepIntervalMs?: number;
 }
 
 /** What every trends procedure is built with. */

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DuplicateKeyError } from '../errors';
 import { StoreLockedError } from './directory-lock';
 import type { StoreDocument, StoreScope } from '../port';
+import { deleteExpired, type ExpiringDocument, expiresAt, expiryIndex } from '../retention';
 import { DATABASE_FILE, openEmbeddedStore } from './embedded-store';
 import type { SqliteCollection } from './sqlite-collection';
 
@@ -95,6 +96,20 @@ describe('embedded store indexes', () => {
       { sort: { fetchedAt: 1 } },
     );
     expect(range.map((doc) => doc._id)).toEqual(['v11', 'v16', 'v21', 'v26', 'v31', 'v36']);
+    await store.close();
+  });
+
+  it('finds expired documents for the retention sweep through the expiry index', async () => {
+    const store = await openEmbeddedStore(dir);
+    const records = store.collection<ExpiringDocument>('records');
+    await records.createIndexes([expiryIndex]);
+    await records.insertMany(
+      Array.from({ length: 20 }, (_, i) => ({ _id: `r${i}`, expiresAt: expiresAt(Date.UTC(2026, 0, 1), i * 1000) })),
+    );
+    const due = { expiresAt: { $lte: '2026-01-01T00:00:05.000Z' } };
+    expect((records as SqliteCollection<ExpiringDocument>).queryPlan(due).join(' | ')).toMatch(/SEARCH .* USING INDEX ix_\w+/);
+    expect(await deleteExpired(records, Date.UTC(2026, 0, 1, 0, 0, 5))).toBe(6);
+    expect(await records.countDocuments()).toBe(14);
     await store.close();
   });
 

@@ -32,9 +32,13 @@ export class SqliteEngine {
     return this.#statement(sql).all(...params) as unknown[][];
   }
 
-  /** The first column of the first row (libsql's `get`, far cheaper than reading rows through `all`). */
+  /**
+   * The first column of the first row (libsql's `get`, far cheaper than reading rows through `all`).
+   * Its statement is never shared with `all`/`iterate`: libsql's `get` on a statement whose last
+   * `all` found no rows answers nothing, even when rows match.
+   */
   first(sql: string, params: unknown[] = []): unknown {
-    return (this.#statement(sql).get(...params) as unknown[] | undefined)?.[0];
+    return (this.#statement(sql, 'get').get(...params) as unknown[] | undefined)?.[0];
   }
 
   /** The first column of every row. */
@@ -71,13 +75,14 @@ export class SqliteEngine {
   }
 
   /** A cached prepared statement; reads return rows as arrays (libsql adds metadata to row objects). */
-  #statement(sql: string): Database.Statement {
-    let statement = this.#statements.get(sql);
+  #statement(sql: string, use: 'get' | 'rows' = 'rows'): Database.Statement {
+    const cacheKey = `${use}\n${sql}`;
+    let statement = this.#statements.get(cacheKey);
     if (!statement) {
       if (this.#statements.size >= STATEMENT_CACHE_LIMIT) this.#statements.clear();
       statement = this.#db.prepare(sql);
       if (statement.reader) statement.raw();
-      this.#statements.set(sql, statement);
+      this.#statements.set(cacheKey, statement);
     }
     return statement;
   }

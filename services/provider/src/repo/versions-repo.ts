@@ -15,10 +15,18 @@ export interface VersionDoc<T = unknown> {
 
 /**
  * Every fetch from YouTube is kept as a new version; nothing is overwritten, so a failed or partial
- * fetch never erases a good one and consumers can compare versions over time.
+ * fetch never erases a good one and consumers can compare versions over time. Only the newest
+ * `kept` versions of each key are kept (PROVIDER_VERSIONS_KEPT, ADR 0029): each save deletes the
+ * ones behind them, through the same index the latest-version read uses.
  */
-export function createVersionsRepo(store: Store) {
+export function createVersionsRepo(store: Store, { kept }: { kept: number }) {
   const versions = store.collection<VersionDoc>('versions');
+
+  /** Deletes the versions of one key behind its newest `kept`. */
+  async function prune(kind: VersionKind, key: string): Promise<void> {
+    const older = await versions.find({ kind, key }, { sort: { fetchedAt: -1, _id: -1 }, skip: kept, projection: { _id: 1 } });
+    if (older.length) await versions.deleteMany({ _id: { $in: older.map((doc) => doc._id) } });
+  }
   return {
     ensureIndexes: () => versions.createIndexes([{ key: { kind: 1, key: 1, fetchedAt: -1 }, name: 'kind_key_newest_first' }]),
 
@@ -35,6 +43,7 @@ export function createVersionsRepo(store: Store) {
         data,
       };
       await versions.insertOne(version);
+      await prune(kind, key);
       return version;
     },
 

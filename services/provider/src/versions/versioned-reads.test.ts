@@ -27,7 +27,11 @@ describe('versioned reads', () => {
     await bus.subscribe('test-recorder', providerVideoFetched, async (event) => {
       published.push(event.data);
     });
-    reads = createVersionedReads({ versions: createVersionsRepo(store), bus, logger: rootLogger.child({}, { level: 'silent' }) });
+    reads = createVersionedReads({
+      versions: createVersionsRepo(store, { kept: 3 }),
+      bus,
+      logger: rootLogger.child({}, { level: 'silent' }),
+    });
   });
   afterEach(async () => {
     await bus.close();
@@ -72,6 +76,25 @@ describe('versioned reads', () => {
     expect(refreshed.version.fetchedAt >= first.version.fetchedAt).toBe(true);
     expect((await read(false)).version).toEqual(refreshed.version);
     expect(await store.collection('versions').countDocuments({ kind: 'video', key: 'abc' })).toBe(2);
+  });
+
+  it('keeps only the newest versions of a key (3 here), the one it serves among them, and leaves other keys alone', async () => {
+    const other = await reads.read({
+      kind: 'video',
+      key: 'other',
+      refresh: false,
+      fetch: async () => ({ n: 0 }),
+      event: providerVideoFetched,
+      eventData: () => ({ videoId: 'other' }),
+    });
+    const saved: string[] = [];
+    for (let i = 0; i < 5; i++) saved.push((await read(true)).version._id);
+    const kept = await store.collection('versions').find({ kind: 'video', key: 'abc' }, { sort: { fetchedAt: -1, _id: -1 } });
+    expect(kept).toHaveLength(3);
+    const served = (await read(false)).version._id;
+    expect(served).toBe(kept[0]!._id);
+    expect(kept.every((doc) => saved.includes(doc._id))).toBe(true);
+    expect(await store.collection('versions').findOne({ _id: other.version._id })).not.toBeNull();
   });
 
   it('answers a failed refresh with the error, never the saved version, and keeps that version', async () => {

@@ -17,7 +17,7 @@ describe('writing an export', () => {
     const project = await h.api.projects.create({ accountId, name: 'Big' });
     const items = Array.from({ length: 25 }, (_, i) => ({ text: `Evidence number ${i} with some words.`, sourceKey: `k:${i}` }));
     await h.api.evidence.add({ accountId, projectId: project.id, items });
-    const exportsRepo = createExportsRepo(h.store);
+    const exportsRepo = createExportsRepo(h.store, { fileTtlMs: 60_000, clock: Date.now });
     const record = await exportsRepo.create({ accountId, projectId: project.id, projectName: 'Big', format: 'json' });
     const handler = createWriteExportHandler({
       exports: exportsRepo,
@@ -57,7 +57,12 @@ describe('writing an export', () => {
     const accountId = newAccountId();
     const project = await h.api.projects.create({ accountId, name: 'Pending' });
     // Written straight to the repo, with no event published: the export stays pending.
-    const record = await createExportsRepo(h.store).create({ accountId, projectId: project.id, projectName: 'Pending', format: 'csv' });
+    const record = await createExportsRepo(h.store, { fileTtlMs: 60_000, clock: Date.now }).create({
+      accountId,
+      projectId: project.id,
+      projectName: 'Pending',
+      format: 'csv',
+    });
     expect(await failureOf(h.api.exports.readChunk({ accountId, exportId: record._id, seq: 0 }))).toMatchObject({
       appCode: 'EXPORT_NOT_READY',
       details: { status: 'pending' },

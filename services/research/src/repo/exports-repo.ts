@@ -1,5 +1,5 @@
 import type { CreditHold, Export } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { expiresAt, expiryIndex, findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ExportDoc extends Omit<Export, 'id'> {
@@ -22,23 +22,42 @@ interface ExportChunkDoc {
   exportId: string;
   seq: number;
   data: string;
+  /** The file's expiry, set when it is complete: the retention sweeper deletes the chunk after it. */
+  expiresAt?: string;
+}
+
+export interface ExportsRepoOptions {
+  /** How long a written file can be downloaded (RESEARCH_EXPORT_TTL_MS). */
+  fileTtlMs: number;
+  /** Milliseconds since the epoch; tests inject one to move time. */
+  clock: () => number;
 }
 
 export function newExportId(): string {
   return newId('exp');
 }
 
-export function createExportsRepo(store: Store) {
+/**
+ * The export records are kept (a download after the file's expiry answers 410, not 404); only the
+ * file's chunks carry `expiresAt` for the retention sweeper (ADR 0029).
+ */
+export function createExportsRepo(store: Store, { fileTtlMs, clock }: ExportsRepoOptions) {
   const exports = store.collection<ExportDoc>('exports');
   const chunks = store.collection<ExportChunkDoc>('export_chunks');
-  const now = () => new Date().toISOString();
+  const now = () => new Date(clock()).toISOString();
 
   return {
+    /** What the retention sweeper prunes. */
+    expiring: { export_chunks: chunks },
+
     ensureIndexes: () =>
       Promise.all([
         exports.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
-        chunks.createIndexes([{ key: { exportId: 1, seq: 1 }, name: 'export_seq_unique', unique: true }]),
+        chunks.createIndexes([{ key: { exportId: 1, seq: 1 }, name: 'export_seq_unique', unique: true }, expiryIndex]),
       ]),
+
+    /** Whether a ready export's file has passed its expiry (deleted, or about to be). */
+    isExpired: (record: ExportDoc) => record.expiresAt !== undefined && record.expiresAt <= now(),
 
     async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format' | 'credits'>): Promise<ExportDoc> {
       const createdAt = now();
@@ -75,8 +94,17 @@ export function createExportsRepo(store: Store) {
     writeChunk: (exportId: string, seq: number, data: string) => chunks.insertOne({ _id: `${exportId}:${seq}`, exportId, seq, data }),
     readChunk: async (exportId: string, seq: number) => (await chunks.findOne({ _id: `${exportId}:${seq}` }))?.data,
 
+    /**
+     * The chunks get their expiry first: a crash before the record is ready leaves it pending, and the
+     * redelivered event rewrites the file from chunk 0.
+     */
     async markReady(exportId: string, figures: { itemCount: number; sizeBytes: number; chunkCount: number }): Promise<void> {
-      await exports.updateOne({ _id: exportId, status: 'pending' }, { $set: { status: 'ready', ...figures, updatedAt: now() } });
+      const fileExpiresAt = expiresAt(clock(), fileTtlMs);
+      await chunks.updateMany({ exportId }, { $set: { expiresAt: fileExpiresAt } });
+      await exports.updateOne(
+        { _id: exportId, status: 'pending' },
+        { $set: { status: 'ready', ...figures, expiresAt: fileExpiresAt, updatedAt: now() } },
+      );
     },
     async markFailed(exportId: string, error: string): Promise<void> {
       await exports.updateOne({ _id: exportId, status: 'pending' }, { $set: { status: 'failed', error, updatedAt: now() } });

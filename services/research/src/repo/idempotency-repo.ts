@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DuplicateKeyError, type Store } from '@vrs/store';
-
-/** How long a key answers with its first response (Stripe keeps keys 24 hours too). */
-export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+import { DuplicateKeyError, expiresAt, expiryIndex, type Store } from '@vrs/store';
 
 interface IdempotencyDoc {
   _id: string;
@@ -10,6 +7,15 @@ interface IdempotencyDoc {
   /** The first response, once the first request has finished; absent while it runs. */
   response?: unknown;
   createdAt: string;
+  /** createdAt + the key's time to live: the retention sweeper deletes the record after it (ADR 0029). */
+  expiresAt?: string;
+}
+
+export interface IdempotencyRepoOptions {
+  /** How long a key answers with its first response (24 h by default; Stripe keeps keys 24 hours too). */
+  ttlMs: number;
+  /** Milliseconds since the epoch; tests inject one to move time. */
+  clock: () => number;
 }
 
 export type IdempotencyClaim = { kind: 'claimed'; id: string } | { kind: 'existing'; fingerprint: string; response?: unknown };
@@ -17,20 +23,31 @@ export type IdempotencyClaim = { kind: 'claimed'; id: string } | { kind: 'existi
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Stored by a hash of (account, operation, key): the key is the caller's text and may be anything printable. */
-export function createIdempotencyRepo(store: Store) {
+export function createIdempotencyRepo(store: Store, { ttlMs, clock }: IdempotencyRepoOptions) {
   const keys = store.collection<IdempotencyDoc>('idempotency_keys');
 
   return {
+    /** What the retention sweeper prunes. */
+    expiring: { idempotency_keys: keys },
+
+    ensureIndexes: () => keys.createIndexes([expiryIndex]),
+
     /**
      * Takes the key for this request, or answers what an earlier request with it left: its
-     * fingerprint and, once it finished, its response. A key older than the window is taken afresh.
+     * fingerprint and, once it finished, its response. An expired key is taken afresh, whether or not
+     * the sweeper has deleted it yet (records written before ADR 0029 expire by their createdAt).
      */
     async claim(accountId: string, operation: string, key: string, fingerprint: string): Promise<IdempotencyClaim> {
       const id = sha256(`${accountId}\n${operation}\n${key}`);
-      const cutoff = new Date(Date.now() - idempotencyWindowMs).toISOString();
-      await keys.deleteOne({ _id: id, createdAt: { $lt: cutoff } });
+      const now = clock();
+      const nowIso = new Date(now).toISOString();
+      const legacyCutoff = new Date(now - ttlMs).toISOString();
+      await keys.deleteOne({
+        _id: id,
+        $or: [{ expiresAt: { $lte: nowIso } }, { expiresAt: { $exists: false }, createdAt: { $lte: legacyCutoff } }],
+      });
       try {
-        await keys.insertOne({ _id: id, fingerprint, createdAt: new Date().toISOString() });
+        await keys.insertOne({ _id: id, fingerprint, createdAt: nowIso, expiresAt: expiresAt(now, ttlMs) });
         return { kind: 'claimed', id };
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;

@@ -1,4 +1,4 @@
-import type { Store } from '@vrs/store';
+import { expiresAt, expiryIndex, type Store } from '@vrs/store';
 import type { CountsAt } from '../methodology/signals';
 import { newId } from '@vrs/kit';
 
@@ -8,6 +8,8 @@ export interface SnapshotDoc extends CountsAt {
   videoId: string;
   channelId: string;
   reportId: string;
+  /** `at` + the retention (at least the lookback): the retention sweeper deletes it after that (ADR 0029). */
+  expiresAt?: string;
 }
 
 /** How many earlier snapshots a report reads per video: the methodology uses the latest two. */
@@ -18,12 +20,17 @@ export const snapshotLookbackDays = 30;
 /**
  * Metric snapshots, the trends service's own data. They grow with every report, so every read is
  * bounded: per video, newest first, at most `snapshotsReadPerVideo`, within the lookback, through
- * the `{videoId, at}` index.
+ * the `{videoId, at}` index. Each expires `retentionDays` after it was taken (never sooner than the
+ * lookback, the longest window any read uses).
  */
-export function createSnapshotsRepo(store: Store) {
+export function createSnapshotsRepo(store: Store, { retentionDays = snapshotLookbackDays }: { retentionDays?: number } = {}) {
   const snapshots = store.collection<SnapshotDoc>('snapshots');
+  const keptMs = Math.max(retentionDays, snapshotLookbackDays) * 86_400_000;
   return {
-    ensureIndexes: () => snapshots.createIndexes([{ key: { videoId: 1, at: -1 }, name: 'video_newest_first' }]),
+    /** What the retention sweeper prunes. */
+    expiring: { snapshots },
+
+    ensureIndexes: () => snapshots.createIndexes([{ key: { videoId: 1, at: -1 }, name: 'video_newest_first' }, expiryIndex]),
 
     /** Earlier snapshots of each video taken before `before`, newest first, at most two each. */
     async earlier(videoIds: readonly string[], before: string): Promise<Map<string, CountsAt[]>> {
@@ -44,7 +51,14 @@ export function createSnapshotsRepo(store: Store) {
     save: (reportId: string, taken: readonly (CountsAt & { videoId: string; channelId: string })[]) =>
       taken.length === 0
         ? Promise.resolve()
-        : snapshots.insertMany(taken.map((snapshot) => ({ _id: newId('snap'), reportId, ...snapshot }))),
+        : snapshots.insertMany(
+            taken.map((snapshot) => ({
+              _id: newId('snap'),
+              reportId,
+              ...snapshot,
+              expiresAt: expiresAt(Date.parse(snapshot.at), keptMs),
+            })),
+          ),
 
     ping: () => store.ping(),
   };
