@@ -9,3 +9,11 @@ export type { WindowCount, WindowCounter } from './window-counter';
 export { createKvWindowCounter, type KvWindowCounterOptions } from './kv-window-counter';
 export { createMemoryWindowCounter } from './memory-window-counter';
 export * from './bus-health-check';
+export {
+  createOutboxRelay,
+  recordOutboxEvent,
+  outboxCollection,
+  type OutboxDoc,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+} from './outbox';

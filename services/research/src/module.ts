@@ -1,6 +1,6 @@
 import { researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
 import type { Llm } from '@vrs/ai';
-import type { EventBus, Subscription } from '@vrs/bus';
+import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { SearchIndex } from '@vrs/search';
 import type { Store } from '@vrs/store';
@@ -31,6 +31,8 @@ export interface ResearchModuleOptions {
   llm: Llm | null;
   /** The search engine holding project indexes (`openSearch`); opened and closed by the caller, like the store. */
   search: SearchIndex;
+  /** Pause before the outbox relay tries a failed publish again; 1 s unless given. */
+  outboxRetryDelayMs?: number;
 }
 
 /** Durable consumer shared by every replica: each `research.evidence.added` is indexed by one of them. */
@@ -50,9 +52,17 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   const operations = createOperationsRepo(store);
   const exports = createExportsRepo(store);
   const comparisons = createComparisonsRepo(store);
+  const outbox = createOutboxRelay({
+    store,
+    bus,
+    definitions: [researchImportRequested, researchExportRequested],
+    logger: logger.child({ component: 'research-outbox' }),
+    retryDelayMs: options.outboxRetryDelayMs,
+  });
   const router = createResearchRouter({
     store,
     bus,
+    outbox,
     projects,
     evidence,
     search,
@@ -84,6 +94,8 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
         comparisons.ensureIndexes(),
         bus.ensureStreams(['research']),
       ]);
+      // Publishes what was recorded before a crash or while NATS was away, then what each write records.
+      await outbox.start();
       indexer = await bus.subscribe(
         indexerConsumerName,
         researchEvidenceAdded,
@@ -116,7 +128,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     },
     async stop() {
       stopping = true;
-      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop()]);
+      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop(), outbox.stop()]);
       indexer = undefined;
       importer = undefined;
       exporter = undefined;

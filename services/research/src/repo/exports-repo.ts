@@ -1,5 +1,5 @@
 import type { CreditHold, Export } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ExportDoc extends Omit<Export, 'id'> {
@@ -40,10 +40,14 @@ export function createExportsRepo(store: Store) {
         chunks.createIndexes([{ key: { exportId: 1, seq: 1 }, name: 'export_seq_unique', unique: true }]),
       ]),
 
-    async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format' | 'credits'>): Promise<ExportDoc> {
+    /** Through `tx` when given, so the export commits with what else that transaction writes (its outbox event). */
+    async create(
+      fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format' | 'credits'>,
+      tx?: StoreScope,
+    ): Promise<ExportDoc> {
       const createdAt = now();
       const doc: ExportDoc = { _id: newExportId(), ...fields, status: 'pending', createdAt, updatedAt: createdAt };
-      await exports.insertOne(doc);
+      await (tx ? tx.collection<ExportDoc>('exports') : exports).insertOne(doc);
       return doc;
     },
 
