@@ -85,4 +85,22 @@ describe('job-creating writes go through the outbox (ADR 0030)', () => {
     expect(imports).toHaveLength(created.jobs.length + 1);
     expect(exports).toHaveLength(created.exports.length);
   });
+
+  it('publishes at start what a stopped instance left in its outbox', async () => {
+    const accountId = newAccountId();
+    const project = await h.api.projects.create({ accountId, name: 'Outbox restart' });
+    outage = 'down';
+    const { job } = await h.api.imports.create({ accountId, projectId: project.id, source: { type: 'video', id: 'dQw4w9WgXcR' } });
+    const { export: pending } = await h.api.exports.create({ accountId, projectId: project.id, format: 'csv' });
+    // The instance that wrote them stops (as a crash would leave it) before NATS comes back.
+    await h.module.stop();
+    outage = 'none';
+    expect(imports).not.toContain(job.id);
+    expect(exports).not.toContain(pending.id);
+
+    await h.start(bus);
+
+    await vi.waitFor(() => expect(imports.filter((id) => id === job.id)).toHaveLength(1), poll);
+    await vi.waitFor(() => expect(exports.filter((id) => id === pending.id)).toHaveLength(1), poll);
+  });
 });
