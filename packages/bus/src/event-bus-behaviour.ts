@@ -148,6 +148,69 @@ export function describeEventBusBehaviour(name: string, harness: BusHarness): vo
       expect(attempts).toBe(behaviourTimings.maxDeliver);
     });
 
+    it('keeps an event that failed every delivery as a dead letter, and replays it with its original id', async () => {
+      nextSpace();
+      const bus = await open();
+      let broken = true;
+      let failures = 0;
+      const handled: Probe[] = [];
+      await bus.subscribe('probe-dead', probeSent, async (event) => {
+        if (broken) throw new Error(`handler broken (failure ${++failures})`);
+        handled.push(event);
+      });
+      const data = { n: 1, tag: 'doomed' };
+
+      const { eventId } = await bus.publish(probeSent, data);
+
+      await vi.waitFor(async () => expect(await bus.deadLetters()).toHaveLength(1), poll);
+      await expectSettled('probe-dead', probeSent);
+      const [letter] = await bus.deadLetters({ consumer: 'probe-dead' });
+      expect(letter).toMatchObject({
+        consumer: 'probe-dead',
+        attempts: behaviourTimings.maxDeliver,
+        error: `handler broken (failure ${behaviourTimings.maxDeliver})`,
+        envelope: { id: eventId, type: probeSent.type, data },
+      });
+      expect(new Date(letter.deadAt).toISOString()).toBe(letter.deadAt);
+      expect(await bus.deadLetters({ consumer: 'probe-other' })).toEqual([]);
+      expect(handled).toEqual([]);
+
+      broken = false;
+      const { replayed } = await bus.replayDeadLetters({ consumer: 'probe-dead' });
+
+      expect(replayed).toEqual([letter]);
+      await vi.waitFor(() => expect(handled).toHaveLength(1), poll);
+      expect(handled[0]).toMatchObject({ id: eventId, data });
+      expect(await bus.deadLetters()).toEqual([]);
+    });
+
+    it('replays only the asked consumer’s dead letters, oldest first, up to the limit', async () => {
+      nextSpace();
+      const bus = await open();
+      let broken = true;
+      const handled = { a: [] as number[], b: [] as number[] };
+      for (const name of ['a', 'b'] as const) {
+        await bus.subscribe(`probe-dead-${name}`, probeSent, async (event) => {
+          if (broken) throw new Error('handler broken');
+          handled[name].push(event.data.n);
+        });
+      }
+      for (const n of [1, 2, 3]) await bus.publish(probeSent, { n, tag: 'doomed' });
+      await vi.waitFor(async () => expect(await bus.deadLetters()).toHaveLength(6), poll);
+      const deadOfA = (await bus.deadLetters({ consumer: 'probe-dead-a' })).map((letter) => letter.envelope.data);
+      expect(await bus.deadLetters({ consumer: 'probe-dead-a', limit: 2 })).toHaveLength(2);
+      broken = false;
+
+      const { replayed } = await bus.replayDeadLetters({ consumer: 'probe-dead-a', limit: 2 });
+
+      expect(replayed.map((letter) => letter.envelope.data)).toEqual(deadOfA.slice(0, 2));
+      // A replay is a republication: every consumer of the event gets it, which idempotent handlers allow.
+      await vi.waitFor(() => expect(handled.a).toHaveLength(2), poll);
+      await vi.waitFor(() => expect(handled.b).toHaveLength(2), poll);
+      expect((await bus.deadLetters({ consumer: 'probe-dead-a' })).map((letter) => letter.envelope.data)).toEqual(deadOfA.slice(2));
+      expect(await bus.deadLetters({ consumer: 'probe-dead-b' })).toHaveLength(3);
+    });
+
     it('rejects an invalid payload at publish and sends nothing', async () => {
       nextSpace();
       const bus = await open();

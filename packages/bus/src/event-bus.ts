@@ -1,4 +1,5 @@
 import type { EventData, EventDefinition, EventEnvelope, ServiceName } from '@vrs/contracts';
+import type { DeadLetter, DeadLetterQuery, ReplayResult } from './dead-letter';
 
 export interface PublishOptions {
   /** Defaults to a random UUID. Sent as the JetStream msgID, so a republished id is dropped by the server. */
@@ -28,6 +29,13 @@ export interface EventBus {
    * events between them. Use one consumer name per event kind.
    */
   subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription>;
+  /** Events whose handler failed on every delivery (each is recorded there instead of being dropped), oldest first. */
+  deadLetters(query?: DeadLetterQuery): Promise<DeadLetter[]>;
+  /**
+   * Republishes dead letters with their original event ids (every consumer of the event gets it again, as
+   * handlers are idempotent) and removes each once republished.
+   */
+  replayDeadLetters(query?: DeadLetterQuery): Promise<ReplayResult>;
   /** Idempotent; each producing service calls it at start-up for its own stream. */
   ensureStreams(services: ServiceName[]): Promise<void>;
   health(): Promise<{ ok: boolean; detail?: string }>;

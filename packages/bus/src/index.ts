@@ -1,4 +1,5 @@
 export type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
+export type { DeadLetter, DeadLetterQuery, ReplayResult } from './dead-letter';
 export { defaultBusTimings, type BusTimings } from './bus-timings';
 export { createJetStreamBus, type JetStreamBusOptions } from './jetstream-bus';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus';
@@ -8,3 +9,11 @@ export type { WindowCount, WindowCounter } from './window-counter';
 export { createKvWindowCounter, type KvWindowCounterOptions } from './kv-window-counter';
 export { createMemoryWindowCounter } from './memory-window-counter';
 export * from './bus-health-check';
+export {
+  createOutboxRelay,
+  recordOutboxEvent,
+  outboxCollection,
+  type OutboxDoc,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+} from './outbox';

@@ -6,9 +6,19 @@ import { createLogger } from '@vrs/kit';
 import { trackConnection } from './connection-state';
 import { resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope } from './envelope';
+import { deadLetterSchema, type DeadLetter, type DeadLetterQuery } from './dead-letter';
 import type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
 import { startJetStreamSubscription } from './jetstream-subscription';
-import { assertNamespace, durableNameFor, streamNameFor, streamSubjectsFor, subjectFor } from './names';
+import {
+  assertNamespace,
+  deadLetterStreamNameFor,
+  deadLetterSubjectFor,
+  deadLetterSubjectsFor,
+  durableNameFor,
+  streamNameFor,
+  streamSubjectsFor,
+  subjectFor,
+} from './names';
 
 export interface JetStreamBusOptions {
   natsUrl: string;
@@ -29,6 +39,8 @@ const streamDefaults = {
   // Publishing the same event id again within this window is dropped by the server.
   duplicate_window: nanos(2 * 60 * 1000),
 };
+/** Dead letters wait for an operator, so they are kept longer than events. */
+const deadLetterMaxAgeMs = 30 * 24 * 60 * 60 * 1000;
 const streamConfigMismatch = 10058;
 const healthTimeoutMs = 2_000;
 
@@ -50,7 +62,27 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   }
 
   async function ensureStream(service: ServiceName): Promise<void> {
-    const config = { ...streamDefaults, name: streamNameFor(namespace, service), subjects: streamSubjectsFor(namespace, service) };
+    await addOrUpdateStream({
+      ...streamDefaults,
+      name: streamNameFor(namespace, service),
+      subjects: streamSubjectsFor(namespace, service),
+    });
+  }
+
+  async function ensureDeadLetterStream(): Promise<void> {
+    await addOrUpdateStream({
+      ...streamDefaults,
+      name: deadLetterStreamNameFor(namespace),
+      subjects: deadLetterSubjectsFor(namespace),
+      max_age: nanos(deadLetterMaxAgeMs),
+      // Direct get reads the next message on a subject, which is how dead letters are listed without a consumer.
+      allow_direct: true,
+    });
+  }
+
+  async function addOrUpdateStream(
+    config: typeof streamDefaults & { name: string; subjects: string[]; allow_direct?: boolean },
+  ): Promise<void> {
     try {
       // An identical add succeeds, so concurrent start-ups of several replicas are fine.
       await jsm.streams.add(config);
@@ -58,6 +90,23 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
       if (!(error instanceof JetStreamApiError && error.code === streamConfigMismatch)) throw error;
       await jsm.streams.update(config.name, config);
     }
+  }
+
+  /** Dead letters oldest first, with their stream sequence; unreadable ones are reported and skipped. */
+  async function readDeadLetters(query: DeadLetterQuery = {}): Promise<Array<{ seq: number; letter: DeadLetter }>> {
+    await ensureDeadLetterStream();
+    const stream = deadLetterStreamNameFor(namespace);
+    const subject = deadLetterSubjectFor(namespace, query.consumer ?? '*');
+    const found: Array<{ seq: number; letter: DeadLetter }> = [];
+    for (let seq = 1; query.limit === undefined || found.length < query.limit; ) {
+      const stored = await jsm.direct.getMessage(stream, { seq, next_by_subj: subject });
+      if (!stored) break;
+      seq = stored.seq + 1;
+      const parsed = deadLetterSchema.safeParse(safeJson(stored.string()));
+      if (parsed.success) found.push({ seq: stored.seq, letter: parsed.data });
+      else logger.error({ streamSeq: stored.seq }, 'unreadable dead letter skipped');
+    }
+    return found;
   }
 
   const bus: EventBus = {
@@ -82,11 +131,15 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     async subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription> {
       assertOpen();
       // Consumers may start before the producer has created its stream.
-      await ensureStream(definition.service);
+      await Promise.all([ensureStream(definition.service), ensureDeadLetterStream()]);
       const subscription = await startJetStreamSubscription({
         js,
         jsm,
         stream: streamNameFor(namespace, definition.service),
+        consumer,
+        async recordDeadLetter(letter) {
+          await js.publish(deadLetterSubjectFor(namespace, letter.consumer), JSON.stringify(letter));
+        },
         durable: durableNameFor(namespace, consumer),
         filterSubject: subjectFor(namespace, definition),
         definition,
@@ -101,6 +154,27 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
           subscriptions.delete(subscription);
         },
       };
+    },
+
+    async deadLetters(query?: DeadLetterQuery): Promise<DeadLetter[]> {
+      assertOpen();
+      return (await readDeadLetters(query)).map(({ letter }) => letter);
+    },
+
+    async replayDeadLetters(query?: DeadLetterQuery) {
+      assertOpen();
+      const replayed: DeadLetter[] = [];
+      for (const { seq, letter } of await readDeadLetters(query)) {
+        // The envelope keeps its original id; the msgID names this dead letter, so the stream's dedupe window
+        // (which still holds the original id of an event that died quickly) does not drop the replay, while a
+        // replay interrupted between publish and delete and run again is dropped.
+        await js.publish(`${namespace}.${letter.envelope.type}`, JSON.stringify(letter.envelope), {
+          msgID: `${letter.envelope.id}:dead-letter:${seq}`,
+        });
+        await jsm.streams.deleteMessage(deadLetterStreamNameFor(namespace), seq);
+        replayed.push(letter);
+      }
+      return { replayed };
     },
 
     async ensureStreams(services: ServiceName[]): Promise<void> {
@@ -137,4 +211,12 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     },
   };
   return bus;
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
 }

@@ -14,6 +14,7 @@ import type { EventDefinition } from '@vrs/contracts';
 import type { Logger } from '@vrs/kit';
 import { redeliveryDelayMs, type BusTimings } from './bus-timings';
 import { decodeEnvelope } from './envelope';
+import { deadLetterFor, type DeadLetter } from './dead-letter';
 import type { EventHandler, Subscription } from './event-bus';
 import { runInEventContext } from './event-context';
 
@@ -29,8 +30,12 @@ export interface JetStreamSubscriptionOptions<E extends EventDefinition> {
   js: JetStreamClient;
   jsm: JetStreamManager;
   stream: string;
+  /** The consumer name given to subscribe (the durable is its namespaced form). */
+  consumer: string;
   durable: string;
   filterSubject: string;
+  /** Stores an event whose handler failed on its last delivery. */
+  recordDeadLetter: (letter: DeadLetter) => Promise<void>;
   definition: E;
   handler: EventHandler<E>;
   timings: Required<BusTimings>;
@@ -113,8 +118,7 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
           msg.ack();
         } catch (error) {
           if (attempt >= timings.maxDeliver) {
-            logger.error({ err: error, eventId: envelope.id, attempt }, 'event handler failed on its last delivery; event dropped');
-            msg.term();
+            await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error);
           } else {
             const delayMs = redeliveryDelayMs(timings, attempt);
             logger.warn(
@@ -128,6 +132,21 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     } finally {
       clearInterval(keepAlive);
     }
+  }
+
+  async function moveToDeadLetters(msg: JsMsg, letter: DeadLetter, error: unknown): Promise<void> {
+    const context = { err: error, eventId: letter.envelope.id, attempt: letter.attempts };
+    try {
+      // Recorded before the message is terminated: a crash in between leaves the event pending, not lost.
+      await options.recordDeadLetter(letter);
+      logger.error(context, 'event handler failed on its last delivery; event moved to the dead letters');
+    } catch (deadLetterError) {
+      logger.error(
+        { ...context, deadLetterError },
+        'event handler failed on its last delivery and recording the dead letter failed; event dropped',
+      );
+    }
+    msg.term();
   }
 
   async function consumeLoop(): Promise<void> {

@@ -3,6 +3,7 @@ import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
 import { createLogger } from '@vrs/kit';
 import { redeliveryDelayMs, resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope, decodeEnvelope } from './envelope';
+import { deadLetterFor, type DeadLetter, type DeadLetterQuery } from './dead-letter';
 import type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
 import { runInEventContext } from './event-context';
 import { assertConsumerName } from './names';
@@ -28,6 +29,7 @@ interface Member {
 
 /** One named consumer: its queue survives its members, like a durable consumer on the server. */
 interface ConsumerGroup {
+  consumer: string;
   type: string;
   queue: Delivery[];
   members: Member[];
@@ -47,6 +49,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
   const seenEventIds = new Map<string, number>();
   const groups = new Map<string, ConsumerGroup>();
   const retryTimers = new Set<NodeJS.Timeout>();
+  /** Kept in process only, as everything else here; oldest first. */
+  let deadLetters: DeadLetter[] = [];
   let closing: Promise<void> | undefined;
 
   function assertOpen(): void {
@@ -106,8 +110,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         if (delivery.attempts >= timings.maxDeliver) {
           logger.error(
             { err: error, eventId: envelope.id, attempt: delivery.attempts },
-            'event handler failed on its last delivery; event dropped',
+            'event handler failed on its last delivery; event moved to the dead letters',
           );
+          deadLetters.push(deadLetterFor(group.consumer, error, delivery.attempts, envelope));
           return;
         }
         const delayMs = redeliveryDelayMs(timings, delivery.attempts);
@@ -125,6 +130,19 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
     });
   }
 
+  function enqueue(type: string, raw: string): void {
+    for (const group of groups.values()) {
+      if (group.type !== type) continue;
+      group.queue.push({ raw, attempts: 0 });
+      pump(group);
+    }
+  }
+
+  function selectDeadLetters(query: DeadLetterQuery = {}): DeadLetter[] {
+    const matching = deadLetters.filter((letter) => query.consumer === undefined || letter.consumer === query.consumer);
+    return matching.slice(0, query.limit ?? matching.length);
+  }
+
   const bus: EventBus = {
     kind: 'memory',
 
@@ -135,12 +153,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       forgetExpiredIds(now);
       if (seenEventIds.has(envelope.id)) return { eventId: envelope.id, duplicate: true };
       seenEventIds.set(envelope.id, now + dedupeWindowMs);
-      const raw = JSON.stringify(envelope);
-      for (const group of groups.values()) {
-        if (group.type !== definition.type) continue;
-        group.queue.push({ raw, attempts: 0 });
-        pump(group);
-      }
+      enqueue(definition.type, JSON.stringify(envelope));
       return { eventId: envelope.id, duplicate: false };
     },
 
@@ -153,7 +166,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         throw new Error(`Consumer ${consumer} already consumes ${group.type}, not ${definition.type}: use one consumer name per event`);
       }
       if (!group) {
-        group = { type: definition.type, queue: [], members: [], nextMember: 0 };
+        group = { consumer, type: definition.type, queue: [], members: [], nextMember: 0 };
         groups.set(key, group);
       }
       const member: Member = { definition, handler: handler as EventHandler<EventDefinition> };
@@ -170,6 +183,21 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
           return stopped;
         },
       };
+    },
+
+    async deadLetters(query?: DeadLetterQuery): Promise<DeadLetter[]> {
+      return selectDeadLetters(query);
+    },
+
+    async replayDeadLetters(query?: DeadLetterQuery) {
+      assertOpen();
+      const replayed = selectDeadLetters(query);
+      deadLetters = deadLetters.filter((letter) => !replayed.includes(letter));
+      for (const letter of replayed) {
+        // Past the dedupe check on purpose: the id was seen when the event was first published.
+        enqueue(letter.envelope.type, JSON.stringify(letter.envelope));
+      }
+      return { replayed };
     },
 
     async ensureStreams(_services: ServiceName[]): Promise<void> {

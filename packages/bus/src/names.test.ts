@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { researchEvidenceAdded } from '@vrs/contracts';
 import { redeliveryDelayMs, resolveBusTimings } from './bus-timings';
-import { belongsToNamespace, durableNameFor, kvBucketNameFor, streamNameFor, streamSubjectsFor, subjectFor } from './names';
+import {
+  belongsToNamespace,
+  deadLetterStreamNameFor,
+  deadLetterSubjectFor,
+  deadLetterSubjectsFor,
+  durableNameFor,
+  kvBucketNameFor,
+  streamNameFor,
+  streamSubjectsFor,
+  subjectFor,
+} from './names';
 
 describe('names', () => {
   it('prefixes every name with the namespace', () => {
@@ -10,6 +20,13 @@ describe('names', () => {
     expect(streamSubjectsFor('ci-42', 'research')).toEqual(['ci-42.research.>']);
     expect(durableNameFor('ci-42', 'monitoring-on-evidence')).toBe('ci-42_monitoring-on-evidence');
     expect(kvBucketNameFor('ci-42', 'rate-limits')).toBe('ci-42_rate-limits');
+    expect(deadLetterSubjectFor('ci-42', 'evidence-indexer')).toBe('ci-42.dead-letters.evidence-indexer');
+  });
+
+  it('puts the dead-letter stream in the namespace, so deleting the namespace removes it', () => {
+    const stream = { name: deadLetterStreamNameFor('ci-42'), subjects: deadLetterSubjectsFor('ci-42') };
+    expect(belongsToNamespace(stream, 'ci-42')).toBe(true);
+    expect(belongsToNamespace(stream, 'ci')).toBe(false);
   });
 
   it.each(['', 'a.b', 'a b', 'a*', 'a>', 'ä', 'a/b'])('rejects the namespace %j', (namespace) => {

@@ -33,6 +33,23 @@ export function streamSubjectsFor(namespace: string, service: ServiceName): stri
   return [`${assertNamespace(namespace)}.${service}.>`];
 }
 
+/**
+ * The namespace's dead-letter stream; named and subjected like a service stream of a service called
+ * `dead-letters`, so deleteNamespace removes it with the rest.
+ */
+export function deadLetterStreamNameFor(namespace: string): string {
+  return `${assertNamespace(namespace)}_dead-letters`;
+}
+
+export function deadLetterSubjectsFor(namespace: string): string[] {
+  return [`${assertNamespace(namespace)}.dead-letters.>`];
+}
+
+/** Subject of one consumer's dead letters (or of every consumer's, with `*`). */
+export function deadLetterSubjectFor(namespace: string, consumer: string): string {
+  return `${assertNamespace(namespace)}.dead-letters.${consumer === '*' ? '*' : assertConsumerName(consumer)}`;
+}
+
 export function assertConsumerName(consumer: string): string {
   return assertName('consumer name', consumer);
 }

@@ -1,6 +1,6 @@
 import { researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
 import type { Llm } from '@vrs/ai';
-import type { EventBus, Subscription } from '@vrs/bus';
+import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { SearchIndex } from '@vrs/search';
 import { createRetentionSweeper, type Store } from '@vrs/store';
@@ -36,6 +36,8 @@ export interface ResearchModuleOptions {
   retention?: ResearchRetentionConfig;
   /** Milliseconds since the epoch; tests inject one to move time. */
   clock?: () => number;
+  /** Pause before the outbox relay tries a failed publish again; 1 s unless given. */
+  outboxRetryDelayMs?: number;
 }
 
 /** Durable consumer shared by every replica: each `research.evidence.added` is indexed by one of them. */
@@ -55,9 +57,17 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   const operations = createOperationsRepo(store);
   const exports = createExportsRepo(store, { fileTtlMs: retention.exportTtlMs, clock });
   const comparisons = createComparisonsRepo(store);
+  const outbox = createOutboxRelay({
+    store,
+    bus,
+    definitions: [researchImportRequested, researchExportRequested],
+    logger: logger.child({ component: 'research-outbox' }),
+    retryDelayMs: options.outboxRetryDelayMs,
+  });
   const router = createResearchRouter({
     store,
     bus,
+    outbox,
     projects,
     evidence,
     search,
@@ -97,6 +107,8 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
         bus.ensureStreams(['research']),
       ]);
       sweeper.start();
+      // Publishes what was recorded before a crash or while NATS was away, then what each write records.
+      await outbox.start();
       indexer = await bus.subscribe(
         indexerConsumerName,
         researchEvidenceAdded,
@@ -129,7 +141,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     },
     async stop() {
       stopping = true;
-      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop(), sweeper.stop()]);
+      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop(), sweeper.stop(), outbox.stop()]);
       indexer = undefined;
       importer = undefined;
       exporter = undefined;

@@ -1,5 +1,5 @@
 import type { Llm } from '@vrs/ai';
-import type { EventBus } from '@vrs/bus';
+import type { EventBus, OutboxRelay } from '@vrs/bus';
 import type { Store } from '@vrs/store';
 import type { BillingClient } from './billing-client';
 import type { ProviderClient } from './provider-client';
@@ -16,6 +16,8 @@ import type { EvidenceSearch } from './search/evidence-search';
 export interface ResearchDeps {
   store: Store;
   bus: EventBus;
+  /** Publishes the events recorded in the `outbox` collection with the writes that cause them (ADR 0030). */
+  outbox: OutboxRelay;
   projects: ProjectsRepo;
   evidence: EvidenceRepo;
   search: EvidenceSearch;

@@ -1,5 +1,5 @@
 import type { CreditHold, Export } from '@vrs/contracts';
-import { expiresAt, expiryIndex, findPage, type PageRequest, type Store } from '@vrs/store';
+import { expiresAt, expiryIndex, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ExportDoc extends Omit<Export, 'id'> {
@@ -59,10 +59,14 @@ export function createExportsRepo(store: Store, { fileTtlMs, clock }: ExportsRep
     /** Whether a ready export's file has passed its expiry (deleted, or about to be). */
     isExpired: (record: ExportDoc) => record.expiresAt !== undefined && record.expiresAt <= now(),
 
-    async create(fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format' | 'credits'>): Promise<ExportDoc> {
+    /** Through `tx` when given, so the export commits with what else that transaction writes (its outbox event). */
+    async create(
+      fields: Pick<ExportDoc, 'accountId' | 'projectId' | 'projectName' | 'format' | 'credits'>,
+      tx?: StoreScope,
+    ): Promise<ExportDoc> {
       const createdAt = now();
       const doc: ExportDoc = { _id: newExportId(), ...fields, status: 'pending', createdAt, updatedAt: createdAt };
-      await exports.insertOne(doc);
+      await (tx ? tx.collection<ExportDoc>('exports') : exports).insertOne(doc);
       return doc;
     },
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CreditHold, ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export type JobVideo = z.infer<typeof jobVideoSchema>;
@@ -45,7 +45,11 @@ export function createJobsRepo(store: Store) {
         { key: { projectId: 1, createdAt: -1, _id: -1 }, name: 'project_newest_first' },
       ]),
 
-    async create(fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include' | 'credits'>): Promise<JobDoc> {
+    /** Through `tx` when given, so the job commits with what else that transaction writes (its outbox event). */
+    async create(
+      fields: Pick<JobDoc, '_id' | 'accountId' | 'projectId' | 'source' | 'include' | 'credits'>,
+      tx?: StoreScope,
+    ): Promise<JobDoc> {
       const createdAt = now();
       const job: JobDoc = {
         ...fields,
@@ -58,7 +62,7 @@ export function createJobsRepo(store: Store) {
         createdAt,
         updatedAt: createdAt,
       };
-      await jobs.insertOne(job);
+      await (tx ? tx.collection<JobDoc>('jobs') : jobs).insertOne(job);
       return job;
     },
 

@@ -1,4 +1,5 @@
 import { createExportInputSchema, researchExportRequested, type Export } from '@vrs/contracts';
+import { recordOutboxEvent } from '@vrs/bus';
 import { procedure } from '@vrs/kit';
 import { runIdempotent } from '../../idempotency/run-idempotent';
 import type { ResearchDeps } from '../../research-deps';
@@ -6,10 +7,10 @@ import { requireOwnedProject } from '../projects/require-owned-project';
 import { toExport } from './to-export';
 
 /**
- * Records a pending export and announces it; the exporter (a durable consumer) writes the file and
+ * Records a pending export and, in the same transaction, its announcement in the outbox; the exporter (a durable consumer) writes the file and
  * settles the credits the gateway held. Idempotency-Key aware.
  */
-export const createExport = ({ projects, exports, idempotency, bus }: ResearchDeps) =>
+export const createExport = ({ store, projects, exports, idempotency, outbox }: ResearchDeps) =>
   procedure.input(createExportInputSchema).mutation(async ({ input }): Promise<{ export: Export; replayed: boolean }> => {
     const { accountId, projectId, format, idempotencyKey, credits } = input;
     const project = await requireOwnedProject(projects, accountId, projectId);
@@ -17,8 +18,13 @@ export const createExport = ({ projects, exports, idempotency, bus }: ResearchDe
       idempotency,
       { accountId, operation: 'createExport', key: idempotencyKey, request: { projectId, format } },
       async () => {
-        const record = await exports.create({ accountId, projectId: project._id, projectName: project.name, format, credits });
-        await bus.publish(researchExportRequested, { accountId, exportId: record._id }, { eventId: record._id });
+        // The export and its event commit together: an export is never left pending with nobody told to write it.
+        const record = await store.withTransaction(async (tx) => {
+          const created = await exports.create({ accountId, projectId: project._id, projectName: project.name, format, credits }, tx);
+          await recordOutboxEvent(tx, researchExportRequested, { accountId, exportId: created._id }, created._id);
+          return created;
+        });
+        outbox.notify();
         return toExport(record);
       },
     );

@@ -1,4 +1,5 @@
 import { createImportInputSchema, researchImportRequested, type Job } from '@vrs/contracts';
+import { recordOutboxEvent } from '@vrs/bus';
 import { procedure } from '@vrs/kit';
 import { runIdempotent } from '../../idempotency/run-idempotent';
 import { newJobId } from '../../repo/jobs-repo';
@@ -7,11 +8,11 @@ import { requireOwnedProject } from '../projects/require-owned-project';
 import { toJob } from '../jobs/to-job';
 
 /**
- * Queues an import job and announces it; the importer (a durable consumer) runs it. Idempotency-Key
+ * Queues an import job and records its announcement in the outbox; the importer (a durable consumer) runs it. Idempotency-Key
  * aware. The credits the gateway held go with the job, which settles them when it ends; a replay
  * keeps the first job's hold (the caller settles its own new hold at the replay price).
  */
-export const createImport = ({ projects, jobs, idempotency, bus }: ResearchDeps) =>
+export const createImport = ({ store, projects, jobs, idempotency, outbox }: ResearchDeps) =>
   procedure.input(createImportInputSchema).mutation(async ({ input }): Promise<{ job: Job; replayed: boolean }> => {
     const { accountId, projectId, source, include, idempotencyKey, credits } = input;
     const project = await requireOwnedProject(projects, accountId, projectId);
@@ -19,9 +20,14 @@ export const createImport = ({ projects, jobs, idempotency, bus }: ResearchDeps)
       idempotency,
       { accountId, operation: 'createImport', key: idempotencyKey, request: { projectId, source, include } },
       async () => {
-        const job = toJob(await jobs.create({ _id: newJobId(), accountId, projectId: project._id, source, include, credits }));
-        await bus.publish(researchImportRequested, { accountId, projectId: project._id, jobId: job.id }, { eventId: job.id });
-        return job;
+        // The job and its event commit together: a job is never left queued with nobody told to run it.
+        const job = await store.withTransaction(async (tx) => {
+          const created = await jobs.create({ _id: newJobId(), accountId, projectId: project._id, source, include, credits }, tx);
+          await recordOutboxEvent(tx, researchImportRequested, { accountId, projectId: project._id, jobId: created._id }, created._id);
+          return created;
+        });
+        outbox.notify();
+        return toJob(job);
       },
     );
     return { job: result, replayed };

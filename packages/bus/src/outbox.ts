@@ -1,0 +1,127 @@
+import type { EventData, EventDefinition } from '@vrs/contracts';
+import { runWithRequestContext, type Logger } from '@vrs/kit';
+import type { Store, StoreDocument, StoreScope } from '@vrs/store';
+import { createEnvelope } from './envelope';
+import type { EventBus } from './event-bus';
+
+/** An event written with the change that caused it, waiting for the relay to publish it (ADR 0030). */
+export interface OutboxDoc extends StoreDocument {
+  /** The event id, published as the JetStream msgID: a second publication is dropped by the server. */
+  _id: string;
+  type: string;
+  data: unknown;
+  requestId?: string;
+  status: 'pending' | 'sent';
+  createdAt: string;
+  sentAt?: string;
+}
+
+export const outboxCollection = 'outbox';
+/** Outbox rows published per query; the relay loops until none is pending. */
+const batchSize = 100;
+
+/**
+ * Records `data` as an event to publish, through `tx`, so it commits with the write it announces (or
+ * neither does). The payload is validated now, as a direct publish would.
+ */
+export async function recordOutboxEvent<E extends EventDefinition>(tx: StoreScope, definition: E, data: EventData<E>, eventId: string) {
+  const envelope = createEnvelope(definition, data, eventId);
+  const doc: OutboxDoc = {
+    _id: envelope.id,
+    type: envelope.type,
+    data: envelope.data,
+    ...(envelope.requestId ? { requestId: envelope.requestId } : {}),
+    status: 'pending',
+    createdAt: envelope.occurredAt,
+  };
+  await tx.collection<OutboxDoc>(outboxCollection).insertOne(doc);
+}
+
+export interface OutboxRelayOptions {
+  store: Store;
+  bus: EventBus;
+  /** Every event this service writes to its outbox. */
+  definitions: EventDefinition[];
+  logger: Logger;
+  /** Pause before trying again after a publish failed (NATS unreachable, ...). */
+  retryDelayMs?: number;
+}
+
+export interface OutboxRelay {
+  /** Publishes what is pending (events written before a crash included) and keeps doing so on each `notify`. */
+  start(): Promise<void>;
+  /** Something was just recorded: publish it now rather than at the next retry. */
+  notify(): void;
+  /** Resolves once the publication in progress is finished; nothing more is published. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes pending outbox events with msgID = event id and marks them sent. A failed publish is
+ * retried after `retryDelayMs` until it succeeds; a row published but not yet marked (a crash between
+ * the two) is published again and dropped by JetStream's dedupe window, or delivered twice past it,
+ * which idempotent handlers allow.
+ */
+export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { store, bus, logger } = options;
+  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const definitions = new Map(options.definitions.map((definition) => [definition.type, definition]));
+  const outbox = store.collection<OutboxDoc>(outboxCollection);
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = true;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  async function drain(): Promise<void> {
+    for (;;) {
+      const pending = await outbox.find({ status: 'pending' }, { sort: { createdAt: 1, _id: 1 }, limit: batchSize });
+      for (const doc of pending) {
+        if (stopped) return;
+        const definition = definitions.get(doc.type);
+        if (!definition) throw new Error(`Outbox event ${doc._id} has type ${doc.type}, which this relay does not publish`);
+        const publish = () => bus.publish(definition, doc.data as EventData<EventDefinition>, { eventId: doc._id });
+        // The envelope carries the request id of the write that recorded it, as a direct publish would.
+        await (doc.requestId ? runWithRequestContext({ requestId: doc.requestId }, publish) : publish());
+        await outbox.updateOne({ _id: doc._id }, { $set: { status: 'sent', sentAt: new Date().toISOString() } });
+      }
+      if (pending.length < batchSize) return;
+    }
+  }
+
+  function run(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(retryTimer);
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await drain();
+        } catch (error) {
+          logger.warn({ err: error, retryInMs: retryDelayMs }, 'publishing outbox events failed; retrying');
+          if (!stopped) retryTimer = setTimeout(run, retryDelayMs);
+          return;
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+  }
+
+  return {
+    async start() {
+      stopped = false;
+      await outbox.createIndexes([{ key: { status: 1, createdAt: 1 }, name: 'pending_oldest_first' }]);
+      run();
+    },
+    notify: run,
+    async stop() {
+      stopped = true;
+      clearTimeout(retryTimer);
+      await running;
+    },
+  };
+}
