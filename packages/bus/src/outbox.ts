@@ -1,6 +1,6 @@
 import type { EventData, EventDefinition } from '@vrs/contracts';
 import { runWithRequestContext, type Logger } from '@vrs/kit';
-import type { Store, StoreDocument, StoreScope } from '@vrs/store';
+import { expiresAt, expiryIndex, type Collection, type Store, type StoreDocument, type StoreScope } from '@vrs/store';
 import { createEnvelope } from './envelope';
 import type { EventBus } from './event-bus';
 
@@ -14,6 +14,8 @@ export interface OutboxDoc extends StoreDocument {
   status: 'pending' | 'sent';
   createdAt: string;
   sentAt?: string;
+  /** Set when sent: the row is kept a while for inspection, then the service's retention sweeper deletes it. */
+  expiresAt?: string;
 }
 
 export const outboxCollection = 'outbox';
@@ -45,6 +47,10 @@ export interface OutboxRelayOptions {
   logger: Logger;
   /** Pause before trying again after a publish failed (NATS unreachable, ...). */
   retryDelayMs?: number;
+  /** How long a sent row is kept before retention deletes it; 24 h unless given. */
+  sentTtlMs?: number;
+  /** Milliseconds since the epoch; tests inject one to move time. */
+  clock?: () => number;
 }
 
 export interface OutboxRelay {
@@ -54,6 +60,8 @@ export interface OutboxRelay {
   notify(): void;
   /** Resolves once the publication in progress is finished; nothing more is published. */
   stop(): Promise<void>;
+  /** The collection whose sent rows expire, for the service's retention sweeper. */
+  expiring: Record<string, Collection<OutboxDoc>>;
 }
 
 /**
@@ -65,6 +73,8 @@ export interface OutboxRelay {
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { store, bus, logger } = options;
   const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const sentTtlMs = options.sentTtlMs ?? 24 * 60 * 60_000;
+  const clock = options.clock ?? Date.now;
   const definitions = new Map(options.definitions.map((definition) => [definition.type, definition]));
   const outbox = store.collection<OutboxDoc>(outboxCollection);
   let running: Promise<void> | undefined;
@@ -82,7 +92,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         const publish = () => bus.publish(definition, doc.data as EventData<EventDefinition>, { eventId: doc._id });
         // The envelope carries the request id of the write that recorded it, as a direct publish would.
         await (doc.requestId ? runWithRequestContext({ requestId: doc.requestId }, publish) : publish());
-        await outbox.updateOne({ _id: doc._id }, { $set: { status: 'sent', sentAt: new Date().toISOString() } });
+        const sentAt = clock();
+        await outbox.updateOne(
+          { _id: doc._id },
+          { $set: { status: 'sent', sentAt: new Date(sentAt).toISOString(), expiresAt: expiresAt(sentAt, sentTtlMs) } },
+        );
       }
       if (pending.length < batchSize) return;
     }
@@ -114,10 +128,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   return {
     async start() {
       stopped = false;
-      await outbox.createIndexes([{ key: { status: 1, createdAt: 1 }, name: 'pending_oldest_first' }]);
+      await outbox.createIndexes([{ key: { status: 1, createdAt: 1 }, name: 'pending_oldest_first' }, expiryIndex]);
       run();
     },
     notify: run,
+    expiring: { [outboxCollection]: outbox },
     async stop() {
       stopped = true;
       clearTimeout(retryTimer);

@@ -22,6 +22,12 @@ export const researchRetentionEnvShape = {
     .int()
     .min(1)
     .default(7 * 24 * 60 * 60_000),
+  /** How long a published outbox row is kept (for inspecting what was sent) before it is deleted. */
+  RESEARCH_OUTBOX_SENT_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 60 * 60_000),
   /** How often research deletes expired records (also once at start). */
   RESEARCH_RETENTION_SWEEP_INTERVAL_MS: z.coerce
     .number()
@@ -34,11 +40,13 @@ export const researchRetentionEnvShape = {
 export function researchRetentionConfigOf(env: {
   RESEARCH_IDEMPOTENCY_TTL_MS: number;
   RESEARCH_EXPORT_TTL_MS: number;
+  RESEARCH_OUTBOX_SENT_TTL_MS: number;
   RESEARCH_RETENTION_SWEEP_INTERVAL_MS: number;
 }): ResearchRetentionConfig {
   return {
     idempotencyTtlMs: env.RESEARCH_IDEMPOTENCY_TTL_MS,
     exportTtlMs: env.RESEARCH_EXPORT_TTL_MS,
+    outboxSentTtlMs: env.RESEARCH_OUTBOX_SENT_TTL_MS,
     sweepIntervalMs: env.RESEARCH_RETENTION_SWEEP_INTERVAL_MS,
   };
 }
@@ -46,6 +54,7 @@ export function researchRetentionConfigOf(env: {
 export interface ResearchRetentionConfig {
   idempotencyTtlMs: number;
   exportTtlMs: number;
+  outboxSentTtlMs: number;
   sweepIntervalMs: number;
 }
 

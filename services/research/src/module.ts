@@ -63,6 +63,8 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     definitions: [researchImportRequested, researchExportRequested],
     logger: logger.child({ component: 'research-outbox' }),
     retryDelayMs: options.outboxRetryDelayMs,
+    sentTtlMs: retention.outboxSentTtlMs,
+    clock,
   });
   const router = createResearchRouter({
     store,
@@ -81,7 +83,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     llm,
   });
   const sweeper = createRetentionSweeper({
-    collections: { ...idempotency.expiring, ...exports.expiring },
+    collections: { ...idempotency.expiring, ...exports.expiring, ...outbox.expiring },
     clock,
     intervalMs: retention.sweepIntervalMs,
     logger: logger.child({ component: 'research-retention' }),

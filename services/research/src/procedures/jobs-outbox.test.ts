@@ -79,6 +79,10 @@ describe('job-creating writes go through the outbox (ADR 0030)', () => {
     }, poll);
     const pending = await h.store.collection('outbox').countDocuments({ status: 'pending' });
     expect(pending).toBe(0);
+    // Sent rows are kept a day, then left to the retention sweeper (ADR 0029).
+    const sent = await h.store.collection<{ _id: string; sentAt: string; expiresAt: string }>('outbox').find({ status: 'sent' });
+    expect(sent.length).toBeGreaterThan(0);
+    for (const row of sent) expect(Date.parse(row.expiresAt) - Date.parse(row.sentAt)).toBe(24 * 60 * 60_000);
     // Another publication after everything was sent would be a duplicate: one more write shows none came.
     const { job: last } = await h.api.imports.create({ accountId, projectId: project.id, source: { type: 'video', id: 'dQw4w9WgXcQ' } });
     await vi.waitFor(() => expect(imports).toContain(last.id), poll);
