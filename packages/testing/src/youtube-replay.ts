@@ -11,6 +11,14 @@ export function startReplay(): Promise<FakeYouTube> {
 }
 
 /**
+ * YouTube settings for a provider in front of a fake: short timeouts, no retries, and a breaker that
+ * never opens (service tests that want failures ask the fake for them; the breaker has its own test).
+ */
+export function replayYouTubeConfig(origin: string): YouTubeClientOptions {
+  return { origin, timeoutMs: 2_000, retries: 0, retryBaseDelayMs: 5, breaker: { failureThreshold: 1_000, halfOpenAfterMs: 60_000 } };
+}
+
+/**
  * The fake upstream for a describe block: started once before its tests, reset (faults, latency,
  * selections) before each, closed after all. The returned object stands for the running fake.
  */

@@ -5,7 +5,7 @@ import { createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createCallerFactory, createClock, createServiceClient, rootLogger, type ControllableClock } from '@vrs/kit';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { openStore, type Store } from '@vrs/store';
-import { startReplay } from '@vrs/testing/youtube-replay';
+import { replayYouTubeConfig, startReplay } from '@vrs/testing/youtube-replay';
 import { openTestBus } from '@vrs/testing/test-bus';
 import { createTrendsModule, type TrendsRouter } from '@vrs/trends';
 import type { MonitoringModuleConfig } from '../monitoring-deps';
@@ -42,13 +42,7 @@ export async function startMonitoring(
     bus,
     logger,
     config: {
-      youtube: {
-        origin: fake.url,
-        timeoutMs: 2_000,
-        retries: 0,
-        retryBaseDelayMs: 5,
-        breaker: { failureThreshold: 1_000, halfOpenAfterMs: 60_000 },
-      },
+      youtube: replayYouTubeConfig(fake.url),
     },
   });
   const providerClient = createServiceClient<ProviderRouter>({ mode: 'inprocess', router: provider.router, caller: 'monitoring' });

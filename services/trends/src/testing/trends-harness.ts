@@ -5,7 +5,7 @@ import type { Llm } from '@vrs/ai';
 import { createCallerFactory, createServiceClient, rootLogger } from '@vrs/kit';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { openStore } from '@vrs/store';
-import { startReplay } from '@vrs/testing/youtube-replay';
+import { replayYouTubeConfig, startReplay } from '@vrs/testing/youtube-replay';
 import { openTestBus } from '@vrs/testing/test-bus';
 import { createTrendsModule } from '../module';
 
@@ -29,13 +29,7 @@ export async function startTrends(options: { llm?: Llm | null; clockControl?: bo
     bus,
     logger,
     config: {
-      youtube: {
-        origin: fake.url,
-        timeoutMs: 2_000,
-        retries: 0,
-        retryBaseDelayMs: 5,
-        breaker: { failureThreshold: 1_000, halfOpenAfterMs: 60_000 },
-      },
+      youtube: replayYouTubeConfig(fake.url),
     },
   });
   const trends = await createTrendsModule({
