@@ -15,6 +15,7 @@ COPY services/research/package.json services/research/
 COPY services/provider/package.json services/provider/
 COPY services/trends/package.json services/trends/
 COPY services/monitoring/package.json services/monitoring/
+COPY services/agents/package.json services/agents/
 COPY packages/ai/package.json packages/ai/
 COPY gateway/package.json gateway/
 COPY packages/testing/package.json packages/testing/

@@ -41,8 +41,13 @@ describe('docker-compose.yml', async () => {
   it('builds from a Dockerfile that installs with npm ci from the committed lock file', async () => {
     const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/npm ci/);
-    for (const match of dockerfile.matchAll(/^COPY (\S+)\/package\.json/gm)) {
-      expect(existsSync(join(repoRoot, match[1], 'package.json')), match[1]).toBe(true);
-    }
+    const copied = [...dockerfile.matchAll(/^COPY (\S+)\/package\.json/gm)].map((match) => match[1]);
+    for (const dir of copied) expect(existsSync(join(repoRoot, dir, 'package.json')), dir).toBe(true);
+    // npm ci refuses a lock file naming a workspace whose package.json the image lacks.
+    const lock = JSON.parse(await readFile(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { link?: boolean }>;
+    };
+    const workspaces = Object.keys(lock.packages).filter((path) => path !== '' && !path.startsWith('node_modules/'));
+    expect(copied.sort()).toEqual(workspaces.sort());
   });
 });
