@@ -12,7 +12,7 @@ function billingWithKeys(keys: Record<string, string>) {
           query: async ({ key }: { key: string }) => {
             calls.push(key);
             const accountId = keys[key];
-            return accountId ? { accountId, keyId: `key_${accountId}`, scopes: ['data:read'] } : null;
+            return accountId ? { status: 'valid', accountId, keyId: `key_${accountId}`, scopes: ['data:read'], expiresAt: null } : null;
           },
         },
       },
