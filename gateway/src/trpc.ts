@@ -59,16 +59,17 @@ export function operationOf(meta: OpenApiMeta<GatewayMeta> | undefined): string 
 }
 
 /**
- * Records each procedure's declared input, and refuses a protected procedure whose operation has no
- * entry in the scope table: the gateway fails at startup rather than serve an operation unguarded.
+ * Records each procedure's declared input, and refuses a procedure that requires a credential (it
+ * runs `authenticated`) whose operation has no entry in the scope table: the gateway fails at
+ * startup rather than serve an operation whose scopes nobody wrote down.
  */
 function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
-  for (const [path, procedure] of Object.entries(
-    built._def.procedures as Record<string, { _def: { meta?: OpenApiMeta<GatewayMeta>; inputs: z.ZodType[] } }>,
-  )) {
+  type Procedure = { _def: { meta?: OpenApiMeta<GatewayMeta>; inputs: z.ZodType[]; middlewares: unknown[] } };
+  for (const [path, procedure] of Object.entries(built._def.procedures as Record<string, Procedure>)) {
     const meta = procedure._def.meta;
     if (meta) inputsByMeta.set(meta, procedure._def.inputs);
-    if (meta?.auth !== 'public' && !scopesOf(operationOf(meta) ?? '')) {
+    const needsCredential = authenticated._middlewares.some((middleware) => procedure._def.middlewares.includes(middleware));
+    if (needsCredential && !scopesOf(operationOf(meta) ?? '')) {
       throw new Error(`procedure ${path} (operation ${operationOf(meta) ?? 'unnamed'}) has no entry in operationScopes`);
     }
   }

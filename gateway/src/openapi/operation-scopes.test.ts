@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { operationScopes } from '@vrs/contracts';
 import { extraOperationPaths } from '../app';
-import { protectedProcedure, router } from '../trpc';
+import { protectedProcedure, publicProcedure, router } from '../trpc';
 import { v1Router } from '../v1/router';
 import { buildOpenApiDocument } from './document';
 
@@ -44,5 +44,12 @@ describe('the scope table (operationScopes)', () => {
       .output(z.object({}))
       .query(() => ({}));
     expect(() => router({ unlisted })).toThrow(/unlistedOperation.*operationScopes/);
+    // A public procedure needs no entry.
+    const open = publicProcedure
+      .meta({ openapi: { method: 'GET', path: '/open', operationId: 'openOperation' } })
+      .input(z.object({}))
+      .output(z.object({}))
+      .query(() => ({}));
+    expect(() => router({ open })).not.toThrow();
   });
 });
