@@ -17,8 +17,9 @@ export interface FieldCodes {
 
 export interface GatewayMeta {
   /**
-   * `public` operations need no credential (health probes). Every other operation needs one, holding
-   * the scopes `operationScopes` (in @vrs/contracts) names for its operation id: the one table of them.
+   * Marks a `publicProcedure`: no credential at all (health probes), so no entry in the scope table.
+   * Every `protectedProcedure` needs a credential holding the scopes `operationScopes` (in
+   * @vrs/contracts) names for its operation id: the one table of them.
    */
   auth?: 'public';
   /**
