@@ -99,8 +99,8 @@ describe('API keys over the API', () => {
     expect(list.body.data.map((key: { id: string }) => key.id)).not.toContain(victim.id);
   });
 
-  it('an expired key is refused with 401 API_KEY_EXPIRED and stays listed', async () => {
-    const expiresAt = new Date(Date.now() + 2_000).toISOString();
+  it('an expired key is refused with 401 API_KEY_EXPIRED and stays listed', { timeout: 60_000 }, async () => {
+    const expiresAt = new Date(Date.now() + 8_000).toISOString();
     const { body: short } = await owner('POST', '/v1/api-keys', { json: { name: 'short-lived', scopes: ['data:read'], expiresAt } });
     expect(short.expiresAt).toBe(expiresAt);
     expect((await bearer(short.key)('GET', '/v1/projects')).status).toBe(200);
@@ -109,7 +109,7 @@ describe('API keys over the API', () => {
         const response = await bearer(short.key)('GET', '/v1/projects');
         return response.status === 401 ? response : undefined;
       },
-      { timeoutMs: 10_000, intervalMs: 200, what: 'the key to expire' },
+      { timeoutMs: 30_000, intervalMs: 250, what: 'the key to expire' },
     );
     expectError(refused, 401, 'API_KEY_EXPIRED');
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
@@ -127,13 +127,11 @@ describe('API keys on several gateway replicas', () => {
 
   beforeAll(async () => {
     const env = { ...stackEnv, AUTH_CACHE_TTL_MS: String(authCacheTtlMs) };
-    const [a, b, { key }] = await Promise.all([
-      startGatewayProcess('gateway-keys-flushing', { ...env, API_KEY_USE_FLUSH_INTERVAL_MS: '200' }, logDir),
-      startGatewayProcess('gateway-keys-batching', { ...env, API_KEY_USE_FLUSH_INTERVAL_MS: '3600000' }, logDir),
-      createApiKey(stackEnv),
-    ]);
-    [flushing, batching, owner] = [a, b, bearer(key)];
-  }, 120_000);
+    // One after the other: two gateways starting at once on a busy machine can outrun the start timeout.
+    flushing = await startGatewayProcess('gateway-keys-flushing', { ...env, API_KEY_USE_FLUSH_INTERVAL_MS: '200' }, logDir);
+    batching = await startGatewayProcess('gateway-keys-batching', { ...env, API_KEY_USE_FLUSH_INTERVAL_MS: '3600000' }, logDir);
+    owner = bearer((await createApiKey(stackEnv)).key);
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([flushing, batching].filter(Boolean).map((replica) => replica.stop()));
   });
@@ -148,22 +146,23 @@ describe('API keys on several gateway replicas', () => {
     const replicas = [flushing.url, batching.url].map((url) => apiClient(url, { authorization: `Bearer ${doomed.key}` }));
     // Both replicas verify the key and cache the verdict.
     for (const call of replicas) expect((await call('GET', '/v1/projects')).status).toBe(200);
-    const cachedAt = Date.now();
     expect((await owner('DELETE', `/v1/api-keys/${doomed.id}`)).status).toBe(200);
     const revokedAt = Date.now();
-    // Within the cache time a replica may still accept it: that is the documented window.
-    if (Date.now() - cachedAt < authCacheTtlMs / 2) expect((await replicas[1]!('GET', '/v1/projects')).status).toBe(200);
     for (const call of replicas) {
+      // A replica may accept the key while its cached verdict lives, never for a request started later.
+      let lastAcceptedStart = 0;
       const refused = await eventually(
         async () => {
+          const start = Date.now();
           const response = await call('GET', '/v1/projects');
+          if (response.status === 200) lastAcceptedStart = start;
           return response.status === 401 ? response : undefined;
         },
-        { timeoutMs: authCacheTtlMs + 5_000, intervalMs: 100, what: 'the replica to refuse the deleted key' },
+        { timeoutMs: authCacheTtlMs + 20_000, intervalMs: 100, what: 'the replica to refuse the deleted key' },
       );
       expectError(refused, 401, 'INVALID_API_KEY');
+      expect(lastAcceptedStart).toBeLessThanOrEqual(revokedAt + authCacheTtlMs);
     }
-    expect(Date.now() - revokedAt).toBeLessThanOrEqual(authCacheTtlMs + 1_500);
   });
 
   it('records lastUsedAt in batches: every interval, and when a gateway stops', { timeout: 60_000 }, async () => {
@@ -176,7 +175,10 @@ describe('API keys on several gateway replicas', () => {
       expect((await apiClient(flushing.url, { authorization: `Bearer ${periodic.key}` })('GET', '/v1/projects')).status).toBe(200);
       expect((await apiClient(batching.url, { authorization: `Bearer ${atShutdown.key}` })('GET', '/v1/projects')).status).toBe(200);
     }
-    const recorded = await eventually(async () => (await lastUsedAt(periodic.id)) ?? undefined, { what: 'the periodic flush' });
+    const recorded = await eventually(async () => (await lastUsedAt(periodic.id)) ?? undefined, {
+      timeoutMs: 20_000,
+      what: 'the periodic flush',
+    });
     expect(recorded >= before).toBe(true);
     // The other replica has noted its uses but not sent them: no write happened per request.
     expect(await lastUsedAt(atShutdown.id)).toBeNull();
