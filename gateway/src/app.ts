@@ -31,6 +31,8 @@ import { agentRunEventsPaths, agentRunEventsRoute } from './streams/agent-run-ev
 import { documentAcceptedResponses, successStatusOf } from './v1/research/accepted-status';
 
 const log = createLogger('gateway');
+/** Plain routes beside the procedures, as the OpenAPI document shows them. */
+export const extraOperationPaths = { ...transcriptFilePaths, ...exportFilePaths, ...agentRunEventsPaths };
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface GatewayDependencies {
@@ -101,7 +103,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   const openApiDocument = documentAcceptedResponses(
     buildOpenApiDocument(v1Router, {
       baseUrl: `${config.PUBLIC_BASE_URL ?? ''}/v1`,
-      extraPaths: { ...transcriptFilePaths, ...exportFilePaths, ...agentRunEventsPaths },
+      extraPaths: extraOperationPaths,
     }),
   );
   const limiters = createRateLimiters(deps.rateLimitCounter, {

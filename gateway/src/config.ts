@@ -38,6 +38,8 @@ export const gatewayEnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** How long a verified API key is trusted before it is checked again (revocation takes effect within this). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+  /** How often the API keys' last uses noted in memory are sent to billing (and once at shutdown). */
+  API_KEY_USE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   /** Express `trust proxy`: hops of reverse proxies whose X-Forwarded-For is believed (0 = none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   PUBLIC_BASE_URL: z.url().optional(),

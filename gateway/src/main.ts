@@ -9,6 +9,7 @@ import { answerClientErrorsInEnvelope } from './edge/client-errors';
 import { connectServices } from './services-host';
 import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthenticator } from './auth/api-key-authenticators';
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
+import { createKeyUseRecorder } from './auth/key-use-recorder';
 
 const logger = createLogger('gateway');
 
@@ -50,13 +51,23 @@ async function main() {
 
   const { services } = connection;
   const verify = createApiKeyVerifier(services, { cacheTtlMs: config.AUTH_CACHE_TTL_MS });
+  const keyUses = createKeyUseRecorder({
+    send: (uses) => services.billing.apiKeys.touch.mutate({ uses }),
+    intervalMs: config.API_KEY_USE_FLUSH_INTERVAL_MS,
+    log: logger,
+  });
+  keyUses.start();
+  // Registered after the services and before the server: hooks run in reverse, so the last uses are
+  // sent once the server has stopped taking requests and before the service clients close.
+  shutdown.onShutdown('api key uses', () => keyUses.close());
+  const apiKeys = { verify, uses: keyUses };
   const { app } = createGatewayApp({
     config,
     services,
     rateLimitCounter,
     authenticators: [
-      bearerApiKeyAuthenticator(verify),
-      headerApiKeyAuthenticator(verify),
+      bearerApiKeyAuthenticator(apiKeys),
+      headerApiKeyAuthenticator(apiKeys),
       demoUserAuthenticator(services, { enabled: config.DEMO_MODE }),
     ],
     readiness: () =>

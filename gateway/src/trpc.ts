@@ -2,7 +2,7 @@ import { initTRPC, TRPCError, type AnyRouter } from '@trpc/server';
 import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
-import { priceOf, type ErrorCode, type PriceVariant, type Scope } from '@vrs/contracts';
+import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { GatewayContext } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
@@ -16,8 +16,17 @@ export interface FieldCodes {
 }
 
 export interface GatewayMeta {
-  /** `public` operations need no credential (health probes); all others name the scopes keys must hold. */
-  auth: 'public' | { scopes: Scope[] };
+  /**
+   * Marks a `publicProcedure`: no credential at all (health probes), so no entry in the scope table.
+   * Every `protectedProcedure` needs a credential holding the scopes `operationScopes` (in
+   * @vrs/contracts) names for its operation id: the one table of them.
+   */
+  auth?: 'public';
+  /**
+   * For a procedure outside the v1 router (behind a plain route such as a download or a stream), the
+   * documented operation it serves, whose scopes it enforces.
+   */
+  operation?: ScopedOperationId;
   /**
    * Input fields whose failures have codes of their own: `missing` when absent or blank (e.g. `q` →
    * QUERY_REQUIRED), `invalid` for any other failure (e.g. `provider` → PROVIDER_NOT_SUPPORTED).
@@ -45,9 +54,25 @@ const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().cr
  */
 const inputsByMeta = new WeakMap<object, z.ZodType[]>();
 
+/** The operation whose scopes a procedure enforces: its OpenAPI operation id, or the one it serves. */
+export function operationOf(meta: OpenApiMeta<GatewayMeta> | undefined): string | undefined {
+  return meta?.openapi?.operationId ?? meta?.operation;
+}
+
+/**
+ * Records each procedure's declared input, and refuses a procedure that requires a credential (it
+ * runs `authenticated`) whose operation has no entry in the scope table: the gateway fails at
+ * startup rather than serve an operation whose scopes nobody wrote down.
+ */
 function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
-  for (const procedure of Object.values(built._def.procedures as Record<string, { _def: { meta?: object; inputs: z.ZodType[] } }>)) {
-    if (procedure._def.meta) inputsByMeta.set(procedure._def.meta, procedure._def.inputs);
+  type Procedure = { _def: { meta?: OpenApiMeta<GatewayMeta>; inputs: z.ZodType[]; middlewares: unknown[] } };
+  for (const [path, procedure] of Object.entries(built._def.procedures as Record<string, Procedure>)) {
+    const meta = procedure._def.meta;
+    if (meta) inputsByMeta.set(meta, procedure._def.inputs);
+    const needsCredential = authenticated._middlewares.some((middleware) => procedure._def.middlewares.includes(middleware));
+    if (needsCredential && !scopesOf(operationOf(meta) ?? '')) {
+      throw new Error(`procedure ${path} (operation ${operationOf(meta) ?? 'unnamed'}) has no entry in operationScopes`);
+    }
   }
   return built;
 }
@@ -105,10 +130,17 @@ const serviceErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/**
+ * The credential, then its scopes, before anything else looks at the request: a key lacking a scope
+ * is 403 whatever its input, and nothing is validated or reserved for it.
+ */
 const authenticated = t.middleware(({ ctx, meta, next }) => {
   if (ctx.authError) throw ctx.authError;
   if (!ctx.principal) throw new AppError('UNAUTHENTICATED');
-  requireScopes(ctx.principal, meta?.auth === 'public' ? [] : (meta?.auth.scopes ?? []));
+  const required = scopesOf(operationOf(meta) ?? '');
+  // recordInputs refused such a procedure at startup; failing closed here too costs nothing.
+  if (!required) throw new Error(`operation ${operationOf(meta) ?? 'unnamed'} has no entry in operationScopes`);
+  requireScopes(ctx.principal, required);
   return next({ ctx: { principal: ctx.principal } });
 });
 
@@ -135,5 +167,5 @@ const metered = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
 export const router: typeof t.router = ((procedures: Parameters<typeof t.router>[0]) =>
   recordInputs(t.router(procedures))) as typeof t.router;
 export const publicProcedure = t.procedure.use(serviceErrors).use(checkedInput);
-/** Operations that need a credential; their meta names the scopes. */
+/** Operations that need a credential holding the scopes of their operation (`operationScopes`). */
 export const protectedProcedure = t.procedure.use(serviceErrors).use(authenticated).use(checkedInput).use(metered);

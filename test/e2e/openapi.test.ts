@@ -32,6 +32,10 @@ describe('OpenAPI document and reference page', () => {
       'demoUser',
       'sessionCookie',
     ]);
+    // The contract's scopes for project search, in each requirement, for tools and in words (ADR 0031).
+    for (const requirement of search.security) expect(Object.values(requirement)).toEqual([['data:read', 'account:access']]);
+    expect(search['x-required-scopes']).toEqual(['data:read', 'account:access']);
+    expect(search.description).toContain('Keys and CLI sessions need: `data:read`, `account:access`.');
 
     // A restricted video answers its own code and status (ADR 0017).
     const transcript = doc.paths['/providers/{provider}/videos/{id}/transcript'].get;

@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '@vrs/kit';
-import type { Scope } from '@vrs/contracts';
+import type { VerifiedApiKey } from '@vrs/contracts';
 import type { Principal } from '../context';
 import type { GatewayServices } from '../services';
 import { bearerToken, singleHeader, type Authenticator } from './authenticator';
+import type { KeyUseNotes } from './key-use-recorder';
 
 export const apiKeyPrefix = 'aty_';
 
-interface VerifiedKey {
-  accountId: string;
-  keyId: string;
-  scopes: Scope[];
-}
+type VerifiedKey = NonNullable<VerifiedApiKey>;
 
 /**
  * Verifies keys with the billing service; short-lived caches keep the hot path free of a service
@@ -41,32 +38,48 @@ export function createApiKeyVerifier(services: GatewayServices, options: { cache
 
 type Verify = ReturnType<typeof createApiKeyVerifier>;
 
-async function principalForKey(verify: Verify, key: string, scheme: Principal['scheme']): Promise<Principal> {
+/** How API keys are checked: billing's verdict (cached), and where each accepted key's use is noted. */
+export interface ApiKeyChecks {
+  verify: Verify;
+  uses: KeyUseNotes;
+  clock?: () => number;
+}
+
+async function principalForKey(
+  { verify, uses, clock = Date.now }: ApiKeyChecks,
+  key: string,
+  scheme: Principal['scheme'],
+): Promise<Principal> {
   const verified = key.startsWith(apiKeyPrefix) && key.length <= 200 ? await verify(key) : null;
   if (!verified) throw new AppError('INVALID_API_KEY');
+  // A cached verdict may outlive the key's expiry: the expiry is checked on every request.
+  if (verified.status === 'expired' || (verified.expiresAt !== null && Date.parse(verified.expiresAt) <= clock())) {
+    throw new AppError('API_KEY_EXPIRED', undefined, { expiresAt: verified.expiresAt });
+  }
+  uses.note(verified.keyId);
   return { accountId: verified.accountId, keyId: verified.keyId, scheme, scopes: new Set(verified.scopes) };
 }
 
 /** `Authorization: Bearer aty_…`. Bearer tokens without the key prefix are left to the CLI-session scheme. */
-export function bearerApiKeyAuthenticator(verify: Verify): Authenticator {
+export function bearerApiKeyAuthenticator(checks: ApiKeyChecks): Authenticator {
   return {
     scheme: 'bearerApiKey',
     async authenticate(req) {
       const token = bearerToken(req);
       if (!token?.startsWith(apiKeyPrefix)) return null;
-      return principalForKey(verify, token, 'bearerApiKey');
+      return principalForKey(checks, token, 'bearerApiKey');
     },
   };
 }
 
 /** `X-API-Key: aty_…`, the legacy-compatible header. */
-export function headerApiKeyAuthenticator(verify: Verify): Authenticator {
+export function headerApiKeyAuthenticator(checks: ApiKeyChecks): Authenticator {
   return {
     scheme: 'apiKey',
     async authenticate(req) {
       const key = singleHeader(req, 'x-api-key');
       if (key === undefined) return null;
-      return principalForKey(verify, key.trim(), 'apiKey');
+      return principalForKey(checks, key.trim(), 'apiKey');
     },
   };
 }

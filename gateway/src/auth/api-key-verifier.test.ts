@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { GatewayServices } from '../services';
-import { createApiKeyVerifier } from './api-key-authenticators';
+import { bearerApiKeyAuthenticator, createApiKeyVerifier } from './api-key-authenticators';
 
 /** Billing's verify procedure, answering from a fixed set of keys and counting its calls. */
 function billingWithKeys(keys: Record<string, string>) {
@@ -12,7 +13,7 @@ function billingWithKeys(keys: Record<string, string>) {
           query: async ({ key }: { key: string }) => {
             calls.push(key);
             const accountId = keys[key];
-            return accountId ? { accountId, keyId: `key_${accountId}`, scopes: ['data:read'] } : null;
+            return accountId ? { status: 'valid', accountId, keyId: `key_${accountId}`, scopes: ['data:read'], expiresAt: null } : null;
           },
         },
       },
@@ -42,5 +43,37 @@ describe('API key verification cache', () => {
     await verify('aty_bad');
     await verify('aty_bad');
     expect(calls).toEqual(['aty_good', 'aty_good', 'aty_bad', 'aty_bad']);
+  });
+});
+
+describe('API key authentication', () => {
+  const request = (key: string) => ({ headers: { authorization: `Bearer ${key}` } }) as IncomingMessage;
+
+  it('refuses a cached key once its expiresAt passes (API_KEY_EXPIRED), and notes each accepted use', async () => {
+    const expiresAt = '2026-06-01T00:00:00.000Z';
+    const services = {
+      billing: {
+        apiKeys: {
+          verify: {
+            query: async () => ({ status: 'valid', accountId: 'acct_1', keyId: 'key_1', scopes: ['data:read'], expiresAt }),
+          },
+        },
+      },
+    } as unknown as GatewayServices;
+    const noted: string[] = [];
+    let now = Date.parse(expiresAt) - 1000;
+    const authenticator = bearerApiKeyAuthenticator({
+      verify: createApiKeyVerifier(services, { cacheTtlMs: 60_000 }),
+      uses: { note: (keyId) => noted.push(keyId) },
+      clock: () => now,
+    });
+    expect(await authenticator.authenticate(request('aty_short'))).toMatchObject({ accountId: 'acct_1', keyId: 'key_1' });
+    expect(noted).toEqual(['key_1']);
+    now = Date.parse(expiresAt);
+    await expect(authenticator.authenticate(request('aty_short'))).rejects.toMatchObject({
+      code: 'API_KEY_EXPIRED',
+      details: { expiresAt },
+    });
+    expect(noted).toEqual(['key_1']);
   });
 });

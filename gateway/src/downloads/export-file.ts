@@ -19,7 +19,7 @@ const extensions = { json: 'json', csv: 'csv', markdown: 'md' } as const;
 /** The gateway's auth and scope checks for the download, through the same procedure pipeline as every operation. */
 const exportForDownload = router({
   get: protectedProcedure
-    .meta({ auth: { scopes: ['data:read'] } })
+    .meta({ operation: 'downloadExport' })
     .input(z.object({ id: z.string().min(1).max(100) }))
     .query(({ ctx, input }) => ctx.services.research.exports.get.query({ accountId: ctx.principal.accountId, exportId: input.id })),
 });

@@ -1,5 +1,5 @@
 import { generateOpenApiDocument, type OpenAPIObject, type OpenApiRouter } from 'trpc-to-openapi';
-import { errorCodes, priceOf } from '@vrs/contracts';
+import { errorCodes, priceOf, scopesOf, type Scope } from '@vrs/contracts';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { V1Router } from '../v1/router';
 import { buildRouteTable } from './route-table';
@@ -93,7 +93,9 @@ const errorEnvelopeSchema = {
 
 type OperationObject = {
   operationId?: string;
+  description?: string;
   security?: unknown[];
+  'x-required-scopes'?: readonly Scope[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
 };
@@ -159,6 +161,26 @@ function closeObjects(schema: JsonSchema | undefined): void {
 }
 
 /**
+ * Shows the scopes an operation needs (ADR 0031) in three places: each security requirement (OpenAPI
+ * 3.1 lets a requirement of any scheme list role names, not only OAuth scopes), `x-required-scopes`
+ * for tools, and a sentence of the description for people. Session cookies and demo users act as
+ * the owner, so they always hold what is listed. An operation that needs a credential must be in the
+ * scope table; one that is not would be unguarded, so the document refuses to build.
+ */
+function documentScopes(operation: OperationObject): void {
+  if (!operation.security || operation.security.length === 0) return;
+  const scopes = scopesOf(operation.operationId ?? '');
+  if (!scopes) throw new Error(`operation ${operation.operationId ?? 'unnamed'} needs a credential but has no entry in operationScopes`);
+  operation.security = Object.keys(securitySchemes).map((scheme) => ({ [scheme]: [...scopes] }));
+  operation['x-required-scopes'] = scopes;
+  const sentence =
+    scopes.length === 0
+      ? 'Any valid credential; no scope needed.'
+      : `Keys and CLI sessions need: ${scopes.map((scope) => `\`${scope}\``).join(', ')}.`;
+  operation.description = operation.description ? `${operation.description}\n\n${sentence}` : sentence;
+}
+
+/**
  * The OpenAPI 3.1 document of /v1: generated from the facade procedures, then finished with what
  * the generator cannot know (our error envelope, credit and rate-limit headers, public operations).
  */
@@ -191,6 +213,7 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
     for (const operation of Object.values(pathItem as Record<string, OperationObject>)) {
       if (!operation?.responses) continue;
       if (!operation.security) operation.security = [];
+      documentScopes(operation);
       closeObjects(operation.requestBody?.content?.['application/json']?.schema);
       const metered = priceOf(operation.operationId ?? '') > 0;
       for (const [status, generated] of Object.entries(operation.responses)) {

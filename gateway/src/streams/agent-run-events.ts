@@ -17,7 +17,7 @@ const heartbeatMs = 15_000;
 /** Auth, scopes, ownership (404 for someone else's run) and validation, through the same pipeline as every operation. */
 const runEvents = router({
   list: protectedProcedure
-    .meta({ auth: { scopes: ['data:read'] } })
+    .meta({ operation: 'streamAgentRunEvents' })
     .input(runPath().extend({ afterSeq: z.number().int().min(0) }))
     .query(({ ctx, input }) => ctx.services.agents.runs.events.query({ accountId: ctx.principal.accountId, ...input })),
 });

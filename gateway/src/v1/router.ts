@@ -57,6 +57,9 @@ import { createAgentRun } from './agents/create-agent-run';
 import { cancelAgentRun } from './agents/cancel-agent-run';
 import { getAgentRun } from './agents/get-agent-run';
 import { listAgentRuns } from './agents/list-agent-runs';
+import { createApiKey } from './api-keys/create-api-key';
+import { listApiKeys } from './api-keys/list-api-keys';
+import { deleteApiKey } from './api-keys/delete-api-key';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -115,6 +118,7 @@ export const v1Router = router({
     createWebhook,
   }),
   agents: router({ createAgentRun, cancelAgentRun, getAgentRun, listAgentRuns }),
+  apiKeys: router({ deleteApiKey, listApiKeys, createApiKey }),
 });
 
 export type V1Router = typeof v1Router;

@@ -1,10 +1,21 @@
 import { z } from 'zod';
 import { listPage, listQuery } from './lists';
 
-/** Permissions an API key can hold. `account:access` reaches account data; `data:read` reads research data. */
-export const scopeSchema = z.enum(['data:read', 'data:write', 'account:access']);
+/**
+ * Permissions an API key or CLI session can hold (ADR 0031); `operationScopes` in `scopes.ts` says
+ * which each operation needs. A session cookie or demo user acts as the owner and holds them all.
+ */
+export const allScopes = [
+  'data:read',
+  'data:write',
+  'account:access',
+  'billing:read',
+  'account:manage',
+  'agents:run',
+  'monitors:write',
+] as const;
+export const scopeSchema = z.enum(allScopes);
 export type Scope = z.infer<typeof scopeSchema>;
-export const allScopes: Scope[] = ['data:read', 'data:write', 'account:access'];
 
 export const accountIdSchema = z.string().min(1).max(64);
 
@@ -51,7 +62,7 @@ export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
 export const ledgerPageSchema = listPage(ledgerEntrySchema, 'LedgerPage');
 
-/* Internal procedure I/O of the billing service. */
+/* Internal procedure I/O of the billing service: accounts. */
 
 export const createAccountInputSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
@@ -60,19 +71,83 @@ export const createAccountInputSchema = z.object({
 export const ensureDemoAccountInputSchema = z.object({ demoUser: z.string().trim().min(1).max(200) });
 export const accountRefSchema = z.object({ accountId: accountIdSchema });
 
-export const createApiKeyInputSchema = z.object({
-  accountId: accountIdSchema,
-  name: z.string().trim().min(1).max(100).default('default'),
-  scopes: z.array(scopeSchema).min(1).default(allScopes),
+/* API keys (ADR 0031). */
+
+/** How far ahead a key's `expiresAt` may be; a key without one does not expire. */
+export const maxApiKeyLifetimeMs = 366 * 24 * 60 * 60_000;
+/** Active (not revoked, not expired) keys one account may hold. */
+export const maxActiveApiKeysPerAccount = 100;
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    prefix: z.string().describe('The first characters of the key, to tell keys apart.'),
+    name: z.string(),
+    scopes: z.array(scopeSchema),
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime().nullable().describe('When the key stops working; null: never.'),
+    lastUsedAt: z.iso
+      .datetime()
+      .nullable()
+      .describe('When the key last authenticated a request, recorded within a minute or so (API_KEY_USE_FLUSH_INTERVAL_MS); null: never.'),
+  })
+  .meta({ id: 'ApiKey' });
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+export const createdApiKeySchema = apiKeySchema
+  .extend({ key: z.string().describe('The secret key (`aty_…`). Shown in this response only; only its hash is stored.') })
+  .meta({ id: 'CreatedApiKey' });
+export const apiKeyListSchema = listPage(apiKeySchema, 'ApiKeyList');
+
+const distinctScopes = z
+  .array(scopeSchema)
+  .min(1)
+  .refine((scopes) => new Set(scopes).size === scopes.length, 'must not name a scope twice');
+
+/** `POST /v1/api-keys`. */
+export const createApiKeyBodySchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  scopes: distinctScopes.describe('What the key may do: a non-empty subset of the scopes, each once.'),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .refine((at) => Date.parse(at) > Date.now(), 'must be in the future')
+    .refine((at) => Date.parse(at) <= Date.now() + maxApiKeyLifetimeMs, 'must be at most 366 days ahead')
+    .optional()
+    .describe('When the key stops working (ISO 8601, in the future, at most 366 days ahead). Without it the key works until deleted.'),
 });
-export const createdApiKeySchema = z.object({
-  id: z.string(),
-  key: z.string().describe('The secret key. Shown once; only its hash is stored.'),
-  prefix: z.string(),
-  scopes: z.array(scopeSchema),
+
+/* Internal procedure I/O of the billing service. */
+
+export const createApiKeyInputSchema = createApiKeyBodySchema.extend({
+  accountId: accountIdSchema,
+  // The operator script names keys and grants every scope unless told otherwise.
+  name: z.string().trim().min(1).max(100).default('default'),
+  scopes: distinctScopes.default([...allScopes]),
 });
 export const verifyApiKeyInputSchema = z.object({ key: z.string().min(1).max(200) });
-export const verifiedApiKeySchema = z.object({ accountId: z.string(), keyId: z.string(), scopes: z.array(scopeSchema) }).nullable();
+/** Null for a key that does not exist or was revoked; an expired key says so, so the caller can say so too. */
+export const verifiedApiKeySchema = z
+  .discriminatedUnion('status', [
+    z.object({
+      status: z.literal('valid'),
+      accountId: z.string(),
+      keyId: z.string(),
+      scopes: z.array(scopeSchema),
+      expiresAt: z.iso.datetime().nullable(),
+    }),
+    z.object({ status: z.literal('expired'), keyId: z.string(), expiresAt: z.iso.datetime() }),
+  ])
+  .nullable();
+export type VerifiedApiKey = z.infer<typeof verifiedApiKeySchema>;
+export const listApiKeysInputSchema = accountListInput();
+export const revokeApiKeyInputSchema = z.object({ accountId: accountIdSchema, keyId: z.string().min(1).max(100) });
+/** Last uses the gateway noted, sent in batches: each key's lastUsedAt becomes the later of its own and `at`. */
+export const touchApiKeysInputSchema = z.object({
+  uses: z
+    .array(z.object({ keyId: z.string().min(1).max(100), at: z.iso.datetime() }))
+    .min(1)
+    .max(1000),
+});
 
 export const reserveCreditsInputSchema = z.object({
   accountId: accountIdSchema,

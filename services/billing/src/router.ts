@@ -5,6 +5,7 @@ import { ensureDemoAccount } from './procedures/accounts/ensure-demo';
 import { createApiKey } from './procedures/api-keys/create';
 import { listApiKeys } from './procedures/api-keys/list';
 import { revokeApiKey } from './procedures/api-keys/revoke';
+import { touchApiKeys } from './procedures/api-keys/touch';
 import { verifyApiKey } from './procedures/api-keys/verify';
 import { refundCredits } from './procedures/credits/refund';
 import { reserveCredits } from './procedures/credits/reserve';
@@ -22,6 +23,7 @@ export function billingRouter(deps: BillingDeps) {
       verify: verifyApiKey(deps),
       revoke: revokeApiKey(deps),
       list: listApiKeys(deps),
+      touch: touchApiKeys(deps),
     }),
     credits: router({ reserve: reserveCredits(deps), settle: settleCredits(deps), refund: refundCredits(deps) }),
     status: router({ get: getBillingStatus(deps) }),

@@ -16,7 +16,6 @@ export const cancelAgentRun = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 409, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(runPath())
   .output(compactAgentRunSchema)

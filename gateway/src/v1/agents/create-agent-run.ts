@@ -19,7 +19,6 @@ export const createAgentRun = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 409, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(createAgentRunBody())
   .output(agentRunAdmissionSchema)

@@ -34,7 +34,6 @@ export const getAgentRun = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: { details: { invalid: 'DETAILS_INVALID' } },
   })
   .input(

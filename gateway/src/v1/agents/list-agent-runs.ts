@@ -16,7 +16,6 @@ export const listAgentRuns = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(listQuery().extend({ sessionId: z.uuid().describe('UUID returned by agent admission.') }))
   .output(agentRunListSchema)

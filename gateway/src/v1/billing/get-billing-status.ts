@@ -14,7 +14,6 @@ export const getBillingStatus = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors],
     },
-    auth: { scopes: ['account:access'] },
   })
   .input(z.object({}))
   .output(billingStatusSchema)

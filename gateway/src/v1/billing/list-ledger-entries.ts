@@ -15,7 +15,6 @@ export const listLedgerEntries = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
-    auth: { scopes: ['account:access'] },
   })
   .input(listQuery())
   .output(ledgerPageSchema)

@@ -17,7 +17,6 @@ export const getChannel = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })

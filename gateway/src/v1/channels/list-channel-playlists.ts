@@ -25,7 +25,6 @@ export const listChannelPlaylists = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })

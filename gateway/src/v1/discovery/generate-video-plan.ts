@@ -16,7 +16,6 @@ export const generateVideoPlan = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ report: trendReportInput() }))
   .output(videoPlanSchema)

@@ -26,7 +26,6 @@ export const getTopicTrends = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: { ...providerFieldCodes, q: { missing: 'QUERY_REQUIRED' } },
   })
   .input(

@@ -17,7 +17,6 @@ export const searchVideos = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: { ...providerFieldCodes, q: { missing: 'QUERY_REQUIRED' } },
   })
   .input(

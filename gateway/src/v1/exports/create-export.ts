@@ -20,7 +20,6 @@ export const createExport = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 409, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100), format: exportFormatSchema }))
   .output(exportSchema)

@@ -19,7 +19,6 @@ export const checkMonitor = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 409, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ id: monitorIdParam() }))
   .output(monitorSchema)

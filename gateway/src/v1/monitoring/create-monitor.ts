@@ -16,7 +16,6 @@ export const createMonitor = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
-    auth: { scopes: ['data:write'] },
     fieldCodes: monitorFieldCodes,
   })
   .input(createMonitorBody())

@@ -15,7 +15,6 @@ export const createWebhook = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
-    auth: { scopes: ['data:write'] },
     fieldCodes: { url: { invalid: 'WEBHOOK_URL_INVALID' } },
   })
   .input(createWebhookBody())

@@ -16,7 +16,6 @@ export const deleteMonitor = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ id: monitorIdParam() }))
   .output(deletedSchema)

@@ -15,7 +15,6 @@ export const deleteWebhook = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
   .output(deletedSchema)

@@ -16,7 +16,6 @@ export const getDigestPreferences = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({}))
   .output(digestPreferencesSchema)

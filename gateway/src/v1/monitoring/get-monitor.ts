@@ -16,7 +16,6 @@ export const getMonitor = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ id: monitorIdParam() }))
   .output(monitorSchema)

@@ -16,7 +16,6 @@ export const listMonitorChecks = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(listQuery().extend({ id: monitorIdParam() }))
   .output(monitorCheckListSchema)

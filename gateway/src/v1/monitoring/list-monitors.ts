@@ -14,7 +14,6 @@ export const listMonitors = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(listQuery())
   .output(monitorListSchema)

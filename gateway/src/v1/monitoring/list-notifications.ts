@@ -16,7 +16,6 @@ export const listNotifications = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({}))
   .output(notificationListSchema)

@@ -16,7 +16,6 @@ export const listWebhookDeliveries = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(listQuery().extend({ id: z.string().min(1).max(100) }))
   .output(webhookDeliveryListSchema)

@@ -15,7 +15,6 @@ export const listWebhooks = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(listQuery())
   .output(webhookListSchema)

@@ -15,7 +15,6 @@ export const putDigestPreferences = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
-    auth: { scopes: ['data:write'] },
     fieldCodes: { timezone: { invalid: 'TIMEZONE_INVALID' } },
   })
   .input(digestPreferencesBody())

@@ -17,7 +17,6 @@ export const updateMonitor = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
     fieldCodes: monitorFieldCodes,
   })
   .input(z.object({ id: monitorIdParam(), ...updateMonitorBody().shape }))

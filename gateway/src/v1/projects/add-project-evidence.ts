@@ -16,7 +16,6 @@ export const addProjectEvidence = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100), items: z.array(evidenceInputItem()).min(1).max(maxEvidenceItemsPerRequest) }))
   .output(addEvidenceResultSchema)

@@ -14,7 +14,6 @@ export const createProject = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ name: projectName() }))
   .output(projectSchema)

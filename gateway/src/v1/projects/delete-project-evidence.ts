@@ -15,7 +15,6 @@ export const deleteProjectEvidence = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
   .output(deletedSchema)

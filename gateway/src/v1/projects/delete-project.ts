@@ -16,7 +16,6 @@ export const deleteProject = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100) }))
   .output(deletedSchema)

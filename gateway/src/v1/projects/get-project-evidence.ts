@@ -14,7 +14,6 @@ export const getProjectEvidence = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
   .output(storedEvidenceSchema)

@@ -14,7 +14,6 @@ export const getProject = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100) }))
   .output(projectSchema)

@@ -16,7 +16,6 @@ export const listProjectEvidence = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(listQuery().extend({ projectId: z.string().min(1).max(100) }))
   .output(evidenceListSchema)

@@ -16,7 +16,6 @@ export const searchPrivateEvidence = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
-    auth: { scopes: ['data:read', 'account:access'] },
     fieldCodes: { q: { missing: 'QUERY_REQUIRED' } },
   })
   .input(

@@ -16,7 +16,6 @@ export const updateProjectEvidence = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }).extend(updateEvidenceBody().shape))
   .output(storedEvidenceSchema)

@@ -14,7 +14,6 @@ export const updateProject = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100) }).extend(renameProjectBody().shape))
   .output(projectSchema)

@@ -14,7 +14,6 @@ export const listProviders = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({}))
   .output(providerListSchema)

@@ -16,7 +16,6 @@ export const cancelJob = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 409],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
   .output(jobSchema)

@@ -16,7 +16,6 @@ export const createAnswer = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ question: questionText() }))
   .output(citedAnswerSchema)

@@ -15,7 +15,6 @@ export const createComparison = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(comparisonBody())
   .output(comparisonSchema)

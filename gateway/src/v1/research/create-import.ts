@@ -20,7 +20,6 @@ export const createImport = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 409, 422],
     },
-    auth: { scopes: ['data:write'] },
   })
   .input(z.object({ projectId: z.string().min(1).max(100), ...createImportBody().shape }))
   .output(jobSchema)

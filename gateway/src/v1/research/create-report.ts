@@ -16,7 +16,6 @@ export const createReport = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ prompt: reportPrompt(), projectId: z.string().min(1).max(100) }))
   .output(citedAnswerSchema)

@@ -15,7 +15,6 @@ export const getComparison = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
   .output(comparisonSchema)

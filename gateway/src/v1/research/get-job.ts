@@ -16,7 +16,6 @@ export const getJob = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
   .output(jobSchema)

@@ -38,7 +38,6 @@ export const getOperation = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 404],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(z.object({ id: z.string().min(1).max(100) }))
   .output(operationSchema)

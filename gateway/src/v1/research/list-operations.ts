@@ -40,7 +40,6 @@ export const listOperations = protectedProcedure
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
   })
   .input(listOperationsQuery)
   .output(operationListSchema)

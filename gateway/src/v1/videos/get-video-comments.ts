@@ -30,7 +30,6 @@ export const getVideoComments = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, ...videoErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
     reserveVariant: (raw) => (raw.newest === 'true' ? 'collectionFresh' : 'fresh'),
     savedVariant: (raw) => (raw.refresh === 'true' ? undefined : raw.newest === 'true' ? 'collectionCached' : 'cached'),

@@ -18,7 +18,6 @@ export const getVideoTranscript = protectedProcedure
       // 409: the transcript of a live stream or premiere that has not ended.
       errorResponses: [...meteredErrors, ...videoErrors, 409, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })

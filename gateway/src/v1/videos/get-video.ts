@@ -17,7 +17,6 @@ export const getVideo = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, ...videoErrors, 422],
     },
-    auth: { scopes: ['data:read'] },
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Scope } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import type { ApiKey, Scope } from '@vrs/contracts';
+import { findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -12,7 +12,24 @@ export interface ApiKeyDoc {
   prefix: string;
   scopes: Scope[];
   createdAt: string;
+  /** Null (or absent, on keys made before expiry existed): the key does not expire. */
+  expiresAt?: string | null;
+  /** The latest use the gateway reported; absent until the first. */
+  lastUsedAt?: string | null;
   revokedAt: string | null;
+}
+
+/** The public view: never the key or its hash. */
+export function toApiKey(doc: ApiKeyDoc): ApiKey {
+  return {
+    id: doc._id,
+    prefix: doc.prefix,
+    name: doc.name,
+    scopes: doc.scopes,
+    createdAt: doc.createdAt,
+    expiresAt: doc.expiresAt ?? null,
+    lastUsedAt: doc.lastUsedAt ?? null,
+  };
 }
 
 const keyPrefix = 'aty_';
@@ -37,30 +54,47 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export function createApiKeysRepo(store: Store) {
+export function createApiKeysRepo(store: Store, clock: () => number = Date.now) {
   const apiKeys = store.collection<ApiKeyDoc>('apiKeys');
+  const isExpired = (doc: ApiKeyDoc) => doc.expiresAt != null && Date.parse(doc.expiresAt) <= clock();
   return {
     createIndexes: () =>
       apiKeys.createIndexes([
         { key: { hash: 1 }, unique: true, name: 'hash_unique' },
-        { key: { accountId: 1 }, name: 'account' },
+        { key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' },
       ]),
 
     insert: (apiKey: ApiKeyDoc) => apiKeys.insertOne(apiKey),
 
-    findActiveByKey: (key: string) => apiKeys.findOne({ hash: hashApiKey(key), revokedAt: null }),
+    isExpired,
 
-    findOwned: (accountId: string, keyId: string) => apiKeys.findOne({ _id: keyId, accountId }),
+    /** A key that was not revoked, expired or not. */
+    findUnrevokedByKey: (key: string) => apiKeys.findOne({ hash: hashApiKey(key), revokedAt: null }),
 
-    listByAccount: (accountId: string) => apiKeys.find({ accountId }, { sort: { createdAt: -1 } }),
+    /** Keys that still authenticate: neither revoked nor expired. */
+    countActive: async (accountId: string) =>
+      (await apiKeys.find({ accountId, revokedAt: null }, { projection: { expiresAt: 1 } })).filter((doc) => !isExpired(doc)).length,
 
-    /** Revokes once: a later call leaves the first revocation time in place. Returns whether it matched an active key. */
+    /** Unrevoked keys, expired ones included (so their owner sees why they fail), newest first (ADR 0020). */
+    page: async (accountId: string, page: PageRequest) =>
+      mapPage(await findPage(apiKeys, 'apiKeys', { accountId, revokedAt: null }, page), toApiKey),
+
+    /** Revokes once; returns whether it matched a key of the account that was not revoked yet. */
     revoke: async (accountId: string, keyId: string) => {
       const { matchedCount } = await apiKeys.updateOne(
         { _id: keyId, accountId, revokedAt: null },
-        { $set: { revokedAt: new Date().toISOString() } },
+        { $set: { revokedAt: new Date(clock()).toISOString() } },
       );
       return matchedCount === 1;
+    },
+
+    /** lastUsedAt becomes `at` unless it is already later: batches may arrive out of order from several gateways. */
+    touch: async (keyId: string, at: string) => {
+      const { modifiedCount } = await apiKeys.updateOne(
+        { _id: keyId, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: null }, { lastUsedAt: { $lt: at } }] },
+        { $set: { lastUsedAt: at } },
+      );
+      return modifiedCount === 1;
     },
   };
 }

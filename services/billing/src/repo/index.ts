@@ -24,7 +24,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     ledger: createLedgerRepo(scope, clock),
   });
   const { accounts, reservations, ledger } = scoped(store);
-  const apiKeys = createApiKeysRepo(store);
+  const apiKeys = createApiKeysRepo(store, clock);
 
   return {
     accounts,

@@ -1,17 +1,24 @@
-import { createApiKeyInputSchema, createdApiKeySchema } from '@vrs/contracts';
+import { createApiKeyInputSchema, createdApiKeySchema, maxActiveApiKeysPerAccount } from '@vrs/contracts';
 import { AppError, newId, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
-import { displayPrefixLength, generateApiKey, hashApiKey } from '../../repo/api-keys';
+import { displayPrefixLength, generateApiKey, hashApiKey, toApiKey, type ApiKeyDoc } from '../../repo/api-keys';
 
-/** Issues a key. The key is in this response only; what is stored is its hash and a display prefix. */
+/**
+ * Issues a key. The key is in this response only; what is stored is its hash and a display prefix.
+ * The cap on active keys is checked before the insert, not with it: two creates racing at the cap
+ * may both pass, which a cap against runaway scripts can afford (ADR 0031).
+ */
 export function createApiKey({ repo, logger }: BillingDeps) {
   return procedure
     .input(createApiKeyInputSchema)
     .output(createdApiKeySchema)
     .mutation(async ({ input }) => {
       if (!(await repo.accounts.findById(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
+      if ((await repo.apiKeys.countActive(input.accountId)) >= maxActiveApiKeysPerAccount) {
+        throw new AppError('API_KEY_LIMIT_REACHED', undefined, { limit: maxActiveApiKeysPerAccount });
+      }
       const key = generateApiKey();
-      const apiKey = {
+      const apiKey: ApiKeyDoc = {
         _id: newId('key'),
         accountId: input.accountId,
         name: input.name,
@@ -19,10 +26,12 @@ export function createApiKey({ repo, logger }: BillingDeps) {
         prefix: key.slice(0, displayPrefixLength),
         scopes: input.scopes,
         createdAt: new Date().toISOString(),
+        expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+        lastUsedAt: null,
         revokedAt: null,
       };
       await repo.apiKeys.insert(apiKey);
       logger.info({ accountId: apiKey.accountId, keyId: apiKey._id, prefix: apiKey.prefix }, 'api key created');
-      return { id: apiKey._id, key, prefix: apiKey.prefix, scopes: apiKey.scopes };
+      return { ...toApiKey(apiKey), key };
     });
 }

@@ -1,21 +1,18 @@
-import { accountRefSchema } from '@vrs/contracts';
+import { deletedSchema, revokeApiKeyInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
-import { z } from 'zod';
 import type { BillingDeps } from '../../billing-deps';
 
-const revokeApiKeyInputSchema = accountRefSchema.extend({ keyId: z.string().min(1) });
-
-/** Idempotent: revoking a key again answers the same. A key of another account is NOT_FOUND, never revoked. */
+/**
+ * Revokes (deletes) a key: it stops verifying at once, and gateways stop accepting it within their
+ * auth-cache time. An unknown key, another account's, or one already revoked is API_KEY_NOT_FOUND.
+ */
 export function revokeApiKey({ repo, logger }: BillingDeps) {
   return procedure
     .input(revokeApiKeyInputSchema)
-    .output(z.object({ revoked: z.literal(true) }))
+    .output(deletedSchema)
     .mutation(async ({ input: { accountId, keyId } }) => {
-      if (await repo.apiKeys.revoke(accountId, keyId)) {
-        logger.info({ accountId, keyId }, 'api key revoked');
-      } else if (!(await repo.apiKeys.findOwned(accountId, keyId))) {
-        throw new AppError('NOT_FOUND', 'API key not found.');
-      }
-      return { revoked: true as const };
+      if (!(await repo.apiKeys.revoke(accountId, keyId))) throw new AppError('API_KEY_NOT_FOUND');
+      logger.info({ accountId, keyId }, 'api key revoked');
+      return { id: keyId, deleted: true as const };
     });
 }

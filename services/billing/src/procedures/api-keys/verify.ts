@@ -2,13 +2,25 @@ import { verifiedApiKeySchema, verifyApiKeyInputSchema } from '@vrs/contracts';
 import { procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 
-/** Null for any key that does not authenticate (unknown or revoked): the gateway answers 401 either way. */
+/**
+ * Null for a key that does not exist or was revoked; `expired` for one past its expiresAt (refused
+ * too, but the gateway can say why). A valid key carries its expiresAt, so a gateway that caches it
+ * stops accepting it at that instant rather than at the end of its cache time.
+ */
 export function verifyApiKey({ repo }: BillingDeps) {
   return procedure
     .input(verifyApiKeyInputSchema)
     .output(verifiedApiKeySchema)
     .query(async ({ input }) => {
-      const apiKey = await repo.apiKeys.findActiveByKey(input.key);
-      return apiKey ? { accountId: apiKey.accountId, keyId: apiKey._id, scopes: apiKey.scopes } : null;
+      const apiKey = await repo.apiKeys.findUnrevokedByKey(input.key);
+      if (!apiKey) return null;
+      if (repo.apiKeys.isExpired(apiKey)) return { status: 'expired' as const, keyId: apiKey._id, expiresAt: apiKey.expiresAt! };
+      return {
+        status: 'valid' as const,
+        accountId: apiKey.accountId,
+        keyId: apiKey._id,
+        scopes: apiKey.scopes,
+        expiresAt: apiKey.expiresAt ?? null,
+      };
     });
 }

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { deletedSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const deleteApiKey = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/api-keys/{id}',
+      operationId: 'deleteApiKey',
+      tags: ['Authentication'],
+      summary: 'Delete (revoke) an API key',
+      description:
+        'The key stops working on every gateway within the auth-cache time (`AUTH_CACHE_TTL_MS`, 5 s by default): requests with it then get 401 `INVALID_API_KEY`. A key may delete itself. An unknown key, another account’s, or one already deleted is 404 `API_KEY_NOT_FOUND`.',
+      protect: true,
+      errorResponses: [...authenticatedErrors, 404, 422],
+    },
+  })
+  .input(z.object({ id: z.string().min(1).max(100) }))
+  .output(deletedSchema)
+  .mutation(({ ctx, input }) => ctx.services.billing.apiKeys.revoke.mutate({ accountId: ctx.principal.accountId, keyId: input.id }));

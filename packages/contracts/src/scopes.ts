@@ -1,0 +1,99 @@
+import type { Scope } from './billing';
+
+/**
+ * The scopes each operation needs (ADR 0031), by operation id: the one place to read them. The
+ * gateway enforces this table (a key or CLI session must hold every scope listed; a session cookie
+ * or demo user acts as the owner) and the OpenAPI document shows it per operation. An empty list
+ * means any valid credential will do. Public operations (the health probes) are not here: they take
+ * no credential at all. Every protected operation must have an entry — the gateway refuses to start
+ * without one, and a unit test holds the table and the router to each other.
+ *
+ * Rule of thumb: an answer carrying YouTube or saved data needs `data:read`; creating, changing or
+ * deleting saved research data needs `data:write` (both when a created result carries data).
+ */
+export const operationScopes = {
+  // Providers, videos, channels, playlists, discovery: reading YouTube data.
+  listProviders: ['data:read'],
+  getVideo: ['data:read'],
+  getVideoTranscript: ['data:read'],
+  getVideoComments: ['data:read'],
+  getChannel: ['data:read'],
+  listChannelPlaylists: ['data:read'],
+  getPlaylist: ['data:read'],
+  searchVideos: ['data:read'],
+  getTopicTrends: ['data:read'],
+  generateVideoPlan: ['data:write'],
+
+  // Projects and evidence.
+  listProjects: ['data:read'],
+  getProject: ['data:read'],
+  createProject: ['data:write'],
+  updateProject: ['data:write'],
+  deleteProject: ['data:write'],
+  listProjectEvidence: ['data:read'],
+  getProjectEvidence: ['data:read'],
+  addProjectEvidence: ['data:write'],
+  updateProjectEvidence: ['data:write'],
+  deleteProjectEvidence: ['data:write'],
+  // The contract fixes these two for project search.
+  searchPrivateEvidence: ['data:read', 'account:access'],
+
+  // Research: imports, jobs, answers, reports, comparisons, operations.
+  createImport: ['data:write'],
+  listProjectJobs: ['data:read'],
+  getJob: ['data:read'],
+  cancelJob: ['data:write'],
+  createAnswer: ['data:read', 'data:write'],
+  createReport: ['data:read', 'data:write'],
+  createComparison: ['data:read', 'data:write'],
+  getComparison: ['data:read'],
+  listComparisons: ['data:read'],
+  getOperation: ['data:read'],
+  listOperations: ['data:read'],
+
+  // Exports: creating one saves a job; its file is read with the download.
+  createExport: ['data:write'],
+  getExport: ['data:read'],
+  listExports: ['data:read'],
+  downloadExport: ['data:read'],
+
+  // Agents.
+  createAgentRun: ['agents:run'],
+  cancelAgentRun: ['agents:run'],
+  getAgentRun: ['data:read'],
+  listAgentRuns: ['data:read'],
+  streamAgentRunEvents: ['data:read'],
+
+  // Monitoring.
+  listMonitors: ['data:read'],
+  getMonitor: ['data:read'],
+  listMonitorChecks: ['data:read'],
+  createMonitor: ['monitors:write'],
+  updateMonitor: ['monitors:write'],
+  deleteMonitor: ['monitors:write'],
+  checkMonitor: ['monitors:write'],
+  listNotifications: ['data:read'],
+  markNotificationRead: ['monitors:write'],
+  getDigestPreferences: ['data:read'],
+  putDigestPreferences: ['monitors:write'],
+  listWebhooks: ['data:read'],
+  listWebhookDeliveries: ['data:read'],
+  createWebhook: ['monitors:write'],
+  deleteWebhook: ['monitors:write'],
+
+  // Billing.
+  getBillingStatus: ['billing:read'],
+  listLedgerEntries: ['billing:read'],
+
+  // Authentication: API keys.
+  createApiKey: ['account:manage'],
+  listApiKeys: ['account:manage'],
+  deleteApiKey: ['account:manage'],
+} as const satisfies Record<string, readonly Scope[]>;
+
+export type ScopedOperationId = keyof typeof operationScopes;
+
+/** The scopes an operation needs, or undefined for an operation the table does not name. */
+export function scopesOf(operationId: string): readonly Scope[] | undefined {
+  return Object.hasOwn(operationScopes, operationId) ? operationScopes[operationId as ScopedOperationId] : undefined;
+}
