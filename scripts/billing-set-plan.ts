@@ -16,7 +16,12 @@ if (!values.account || !plan.success || !status.success) {
 }
 const { client: billing, unreachable } = await connectToRunningService<BillingRouter>('billing', { caller: 'billing-set-plan' });
 try {
-  const { accountId, plan: now, subscription, credits } = await billing.subscriptions.setPlan.mutate({
+  const {
+    accountId,
+    plan: now,
+    subscription,
+    credits,
+  } = await billing.subscriptions.setPlan.mutate({
     accountId: values.account,
     plan: plan.data,
     ...(status.data ? { status: status.data } : {}),
