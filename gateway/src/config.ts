@@ -49,6 +49,12 @@ export const gatewayEnvSchema = z.object({
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  // Ignoring it would silently change an operator's limit to the plan's (ADR 0032).
+  if (env.RATE_LIMIT_PER_ACCOUNT) {
+    throw new Error(
+      'Invalid configuration:\n  - RATE_LIMIT_PER_ACCOUNT: removed; per-account limits follow the plan (PLAN_FREE_REQUESTS_PER_MINUTE, PLAN_PRO_…, PLAN_TEAM_…)',
+    );
+  }
   const config = loadConfig(gatewayEnvSchema, env);
   if (config.SEARCH_ENGINE === 'mongo' && !config.MONGODB_URL) {
     throw new Error('Invalid configuration:\n  - SEARCH_ENGINE: mongo needs MONGODB_URL');
