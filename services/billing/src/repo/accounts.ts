@@ -66,12 +66,18 @@ export function createAccountsRepo(store: StoreScope) {
         { returnDocument: 'after' },
       ),
 
-    /** Accounts whose period has ended by `now`, and accounts that have none yet (opened before subscriptions). */
-    dueForRenewal: (now: string, limit: number) =>
-      accounts.find(
-        { $or: [{ 'subscription.currentPeriodEnd': { $lte: now } }, { 'subscription.status': 'none' }] },
+    /**
+     * Accounts whose period has ended by `now`, longest ended first, then accounts that have no
+     * period yet (opened before subscriptions); both through the renewal index.
+     */
+    dueForRenewal: async (now: string, limit: number) => {
+      const ended = await accounts.find(
+        { 'subscription.currentPeriodEnd': { $lte: now } },
         { sort: { 'subscription.currentPeriodEnd': 1 }, limit },
-      ),
+      );
+      if (ended.length === limit) return ended;
+      return [...ended, ...(await accounts.find({ 'subscription.currentPeriodEnd': null }, { limit: limit - ended.length }))];
+    },
 
     /**
      * Sets plan and subscription only while the period still ends at `periodEnd`: of concurrent

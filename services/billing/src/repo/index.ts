@@ -64,14 +64,14 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         const repo = scoped(tx);
         const now = clock();
         const account = await repo.accounts.findById(accountId);
-        const { currentPeriodEnd, status, cancelAtPeriodEnd } = account?.subscription ?? {};
-        if (!account || currentPeriodEnd === undefined) return { kind: 'skipped' };
-        const legacy = status === 'none';
-        if (!legacy && (currentPeriodEnd === null || Date.parse(currentPeriodEnd) > now)) return { kind: 'skipped' };
+        if (!account) return { kind: 'skipped' };
+        const { currentPeriodEnd, status, cancelAtPeriodEnd } = account.subscription;
+        const legacy = currentPeriodEnd === null;
+        if (!legacy && Date.parse(currentPeriodEnd) > now) return { kind: 'skipped' };
         const period = periodContaining(Date.parse(account.createdAt), now);
         const fallsBack = status === 'canceled' || cancelAtPeriodEnd === true;
         const plan = fallsBack ? defaultPlanId : account.plan;
-        const nextStatus = legacy || fallsBack ? 'active' : status!;
+        const nextStatus = legacy || fallsBack ? 'active' : status;
         const renewed = await repo.accounts.replaceSubscription(accountId, currentPeriodEnd, plan, {
           status: nextStatus,
           currentPeriodStart: new Date(period.start).toISOString(),
@@ -99,7 +99,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         const account = await repo.accounts.findById(accountId);
         if (!account) return null;
         const before = account.subscription;
-        const hasPeriod = before.status !== 'none' && before.currentPeriodStart && before.currentPeriodEnd;
+        const hasPeriod = before.currentPeriodStart && before.currentPeriodEnd;
         const period = periodContaining(Date.parse(account.createdAt), clock());
         const currentPeriodStart = hasPeriod ? before.currentPeriodStart! : new Date(period.start).toISOString();
         const changed = await repo.accounts.replaceSubscription(accountId, before.currentPeriodEnd, plan, {
