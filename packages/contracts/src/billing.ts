@@ -21,6 +21,7 @@ export const accountListInput = () => listQuery().extend({ accountId: accountIdS
 export const subscriptionStatusSchema = z.enum(['none', 'trialing', 'active', 'past_due', 'canceled']);
 /** The statuses an operator may set (the others are reached by the system). */
 export const settableSubscriptionStatusSchema = z.enum(['active', 'past_due', 'canceled']);
+export type SettableSubscriptionStatus = z.infer<typeof settableSubscriptionStatusSchema>;
 
 export const billingStatusSchema = z
   .object({

@@ -1,6 +1,6 @@
 import type { Store, StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
-import { defaultPlanId, planCatalogue, type PlanCatalogue, type PlanId } from '@vrs/contracts';
+import { defaultPlanId, planCatalogue, type PlanCatalogue, type PlanId, type SettableSubscriptionStatus } from '@vrs/contracts';
 import { addMonthsClamped, periodContaining } from '../subscriptions/periods';
 import { createAccountsRepo, type AccountDoc, type SubscriptionDoc } from './accounts';
 import { createApiKeysRepo } from './api-keys';
@@ -21,8 +21,6 @@ export interface BillingRepoOptions {
 export type RenewalOutcome =
   | { kind: 'renewed'; plan: PlanId; status: SubscriptionDoc['status']; granted: number | null }
   | { kind: 'skipped' };
-
-export type SettableStatus = 'active' | 'past_due' | 'canceled';
 
 export type CloseOutcome = 'settled' | 'refunded' | 'expired';
 
@@ -93,7 +91,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * keeps the plan until the period ends. An account without a period gets its current one.
      * Null when the account does not exist.
      */
-    changePlan: (accountId: string, plan: PlanId, status: SettableStatus) =>
+    changePlan: (accountId: string, plan: PlanId, status: SettableSubscriptionStatus) =>
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
         const account = await repo.accounts.findById(accountId);
