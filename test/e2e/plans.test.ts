@@ -57,6 +57,7 @@ describe('plans and subscriptions', () => {
     expect(ledger.body.data).toMatchObject([{ kind: 'grant', amount: body.credits.granted }]);
   });
 
+  // Four runs of the script, each starting tsx: slow on a loaded machine.
   it('change with the operator script: an upgrade tops the balance up at once; a cancel keeps the plan to the period end', {
     timeout: 60_000,
   }, async () => {
