@@ -59,7 +59,7 @@ describe('plans and subscriptions', () => {
 
   // Four runs of the script, each starting tsx: slow on a loaded machine.
   it('change with the operator script: an upgrade tops the balance up at once; a cancel keeps the plan to the period end', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const call = apiClient(gatewayUrl, { 'x-demo-user': `upgrade-${Date.now()}` });
     const accountId = await accountOf(call);
