@@ -24,7 +24,7 @@ export async function startBenchGateway(name: string, runDir: string, env: NodeJ
       NATS_NAMESPACE: namespace,
       INTERNAL_TOKEN: 'bench-internal-token-0123456789',
       BILLING_STARTING_CREDITS: '1000000000',
-      RATE_LIMIT_PER_ACCOUNT: '1000000000',
+      PLAN_FREE_REQUESTS_PER_MINUTE: '1000000000',
       RATE_LIMIT_PER_IP: '1000000000',
       ...env,
     },

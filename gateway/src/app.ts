@@ -21,6 +21,8 @@ import { resolvePrincipal } from './auth/resolve-principal';
 import { envelopeOf, sendError, setRetryAfter } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
 import { createRateLimiters } from './rate-limit/limiters';
+import { createPlanRateLimits } from './rate-limit/plan-rate-limits';
+import { planCatalogueOf } from '@vrs/billing/config';
 import { buildOpenApiDocument } from './openapi/document';
 import { referencePage } from './openapi/reference-page';
 import { buildRouteTable } from './openapi/route-table';
@@ -108,7 +110,12 @@ export function createGatewayApp(deps: GatewayDependencies) {
   );
   const limiters = createRateLimiters(deps.rateLimitCounter, {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
-    perAccount: config.RATE_LIMIT_PER_ACCOUNT,
+    perAccount: createPlanRateLimits(services, {
+      plans: planCatalogueOf(config),
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      cacheTtlMs: config.AUTH_CACHE_TTL_MS,
+      logger: log,
+    }),
     perIp: config.RATE_LIMIT_PER_IP,
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
-import { billingEnvSchema } from '@vrs/billing/config';
+import { billingEnvSchema, planEnvShape } from '@vrs/billing/config';
 import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
@@ -14,6 +14,8 @@ export const gatewayEnvSchema = z.object({
   BILLING_STARTING_CREDITS: billingEnvSchema.shape.BILLING_STARTING_CREDITS,
   BILLING_RESERVATION_TTL_MS: billingEnvSchema.shape.BILLING_RESERVATION_TTL_MS,
   BILLING_SWEEP_INTERVAL_MS: billingEnvSchema.shape.BILLING_SWEEP_INTERVAL_MS,
+  // The per-account rate limit of each plan: enforced here, shown by billing.
+  ...planEnvShape,
   // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
   ...providerRetentionEnvShape,
@@ -31,7 +33,6 @@ export const gatewayEnvSchema = z.object({
   /** Accept `X-Demo-User`. `npm start` turns it on; it is refused whenever NODE_ENV=production. */
   DEMO_MODE: booleanFromEnv.default(false),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
-  RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
   /** Where rate-limit counters live: `nats` (NATS KV, shared by every gateway replica) or `memory` (one process). */
   RATE_LIMIT_STORE: z.enum(['nats', 'memory']).default('nats'),
@@ -50,6 +51,12 @@ export const gatewayEnvSchema = z.object({
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  // Ignoring it would silently change an operator's limit to the plan's (ADR 0032).
+  if (env.RATE_LIMIT_PER_ACCOUNT) {
+    throw new Error(
+      'Invalid configuration:\n  - RATE_LIMIT_PER_ACCOUNT: removed; per-account limits follow the plan (PLAN_FREE_REQUESTS_PER_MINUTE, PLAN_PRO_…, PLAN_TEAM_…)',
+    );
+  }
   const config = loadConfig(gatewayEnvSchema, env);
   if (config.SEARCH_ENGINE === 'mongo' && !config.MONGODB_URL) {
     throw new Error('Invalid configuration:\n  - SEARCH_ENGINE: mongo needs MONGODB_URL');

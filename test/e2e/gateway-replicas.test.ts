@@ -11,7 +11,8 @@ describe('two gateway replicas in front of the same services', () => {
   let replicas: RunningProcess[] = [];
 
   beforeAll(async () => {
-    const env = { ...stackEnv, RATE_LIMIT_PER_ACCOUNT: String(limit), RATE_LIMIT_WINDOW_MS: String(windowMs) };
+    // Demo accounts are on the free plan: its rate is the per-account limit.
+    const env = { ...stackEnv, PLAN_FREE_REQUESTS_PER_MINUTE: String(limit), RATE_LIMIT_WINDOW_MS: String(windowMs) };
     replicas = await Promise.all([startGatewayProcess('gateway-a', env, logDir), startGatewayProcess('gateway-b', env, logDir)]);
   });
   afterAll(async () => {

@@ -60,7 +60,7 @@ export default async function setup(project: TestProject) {
     INTERNAL_TOKEN: randomBytes(24).toString('hex'),
     DEMO_MODE: 'true',
     BILLING_STARTING_CREDITS: '1000',
-    RATE_LIMIT_PER_ACCOUNT: '1000000',
+    PLAN_FREE_REQUESTS_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
     AUTH_CACHE_TTL_MS: '0',
     BUS_ACK_WAIT_MS: '5000',

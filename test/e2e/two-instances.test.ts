@@ -30,7 +30,7 @@ function instanceEnv(dataDir: string, port = '0'): NodeJS.ProcessEnv {
     RESEARCH_SERVICE_URL: '',
     PROVIDER_SERVICE_URL: '',
     TRENDS_SERVICE_URL: '',
-    RATE_LIMIT_PER_ACCOUNT: '1000000',
+    PLAN_FREE_REQUESTS_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
   };
 }

@@ -7,7 +7,8 @@ import { WindowCounterStore } from './window-counter-store';
 
 export interface RateLimitSettings {
   windowMs: number;
-  perAccount: number;
+  /** The account's limit per window: its plan's (ADR 0032). */
+  perAccount: (accountId: string) => Promise<number>;
   perIp: number;
 }
 
@@ -18,7 +19,7 @@ function rejectInEnvelope(req: Request, res: Response) {
 
 /**
  * Two limits, both shared across replicas: per client IP (before anything else costs us work) and
- * per account (after the credential is known). Headers follow the IETF RateLimit draft
+ * per account (after the credential is known, at its plan's rate). Headers follow the IETF RateLimit draft
  * (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`, `RateLimit-Policy`) and 429s carry
  * `Retry-After`.
  */
@@ -39,7 +40,7 @@ export function createRateLimiters(counter: WindowCounter, settings: RateLimitSe
   });
   const perAccount = rateLimit({
     ...common,
-    limit: settings.perAccount,
+    limit: (req) => settings.perAccount(req.principal!.accountId),
     store: new WindowCounterStore(counter, 'acct:'),
     skip: (req) => !req.principal,
     keyGenerator: (req) => req.principal!.accountId,

@@ -14,6 +14,7 @@ import { addProjectEvidence } from './projects/add-project-evidence';
 import { searchPrivateEvidence } from './projects/search-private-evidence';
 import { getBillingStatus } from './billing/get-billing-status';
 import { listLedgerEntries } from './billing/list-ledger-entries';
+import { listPlans } from './billing/list-plans';
 import { listProviders } from './providers/list-providers';
 import { getVideoTranscript } from './videos/get-video-transcript';
 import { getVideoComments } from './videos/get-video-comments';
@@ -80,7 +81,7 @@ export const v1Router = router({
     listProjects,
     createProject,
   }),
-  billing: router({ listLedgerEntries, getBillingStatus }),
+  billing: router({ listPlans, listLedgerEntries, getBillingStatus }),
   providers: router({ listProviders }),
   videos: router({ getVideoTranscript, getVideoComments, getVideo }),
   channels: router({ listChannelPlaylists, getChannel }),

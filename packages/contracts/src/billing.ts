@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listPage, listQuery } from './lists';
+import { planDefinitionSchema, planSchema } from './plans';
 
 /**
  * Permissions an API key or CLI session can hold (ADR 0031); `operationScopes` in `scopes.ts` says
@@ -22,8 +23,16 @@ export const accountIdSchema = z.string().min(1).max(64);
 /** Internal procedure input of a list (ADR 0020): the account, and the public paging parameters. */
 export const accountListInput = () => listQuery().extend({ accountId: accountIdSchema });
 
-export const planSchema = z.enum(['free', 'pro', 'team']);
+/**
+ * `active`, `past_due` (payment missing: no renewal grant until active again) and `canceled` (the
+ * plan runs to the period end, then the account is on free) are in use (ADR 0032); `none` is an
+ * account opened before subscriptions existed, until the renewal sweeper gives it a period, and
+ * `trialing` is kept for a payment provider.
+ */
 export const subscriptionStatusSchema = z.enum(['none', 'trialing', 'active', 'past_due', 'canceled']);
+/** The statuses an operator may set (the others are reached by the system). */
+export const settableSubscriptionStatusSchema = z.enum(['active', 'past_due', 'canceled']);
+export type SettableSubscriptionStatus = z.infer<typeof settableSubscriptionStatusSchema>;
 
 export const billingStatusSchema = z
   .object({
@@ -31,8 +40,19 @@ export const billingStatusSchema = z
     plan: planSchema,
     subscription: z.object({
       status: subscriptionStatusSchema,
-      currentPeriodEnd: z.iso.datetime().nullable(),
+      currentPeriodStart: z.iso
+        .datetime()
+        .nullable()
+        .describe('Start of the current billing period (UTC); null before the account has one.'),
+      currentPeriodEnd: z.iso
+        .datetime()
+        .nullable()
+        .describe(
+          'End of the current period: the next renewal. Periods keep the day of month the account was opened on, clamped to the month end.',
+        ),
+      cancelAtPeriodEnd: z.boolean().describe('True when the plan ends with the current period and the account then moves to free.'),
     }),
+    planLimits: planDefinitionSchema.pick({ monthlyCredits: true, rateLimit: true }).describe('What the current plan gives.'),
     credits: z.object({
       balance: z.number().int().describe('Credits available now.'),
       reserved: z.number().int().min(0).describe('Credits held by operations in progress.'),
@@ -166,3 +186,10 @@ export const refundCreditsInputSchema = z.object({ reservationId: z.string().min
 export const refundSchema = z.object({ refunded: z.number().int(), balance: z.number().int() });
 
 export const listLedgerInputSchema = accountListInput();
+
+export const setPlanInputSchema = z.object({
+  accountId: accountIdSchema,
+  plan: planSchema,
+  /** Left out: `active`. */
+  status: settableSubscriptionStatusSchema.default('active'),
+});

@@ -3,6 +3,7 @@ export * from './errors';
 export * from './prices';
 export * from './shapes';
 export * from './billing';
+export * from './plans';
 export * from './research';
 export * from './provider';
 export * from './trends';

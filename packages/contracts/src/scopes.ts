@@ -84,6 +84,8 @@ export const operationScopes = {
   // Billing.
   getBillingStatus: ['billing:read'],
   listLedgerEntries: ['billing:read'],
+  // Any valid credential may read the plan catalogue.
+  listPlans: [],
 
   // Authentication: API keys.
   createApiKey: ['account:manage'],

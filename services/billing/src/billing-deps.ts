@@ -1,4 +1,6 @@
 import type { Logger } from '@vrs/kit';
+import type { PlanCatalogue } from '@vrs/contracts';
+import { planCatalogueOf, type planEnvShape } from './config';
 import type { BillingRepo } from './repo';
 
 export interface BillingModuleConfig {
@@ -6,19 +8,25 @@ export interface BillingModuleConfig {
   startingCredits: number;
   /** How long a reservation holds its credits before the sweeper returns them. */
   reservationTtlMs: number;
+  /** Runs both sweepers: expired reservations and ended billing periods. */
   sweepIntervalMs: number;
+  /** The plans with this deployment's rate limits; the built-in catalogue when left out (tests). */
+  plans?: PlanCatalogue;
 }
 
 /** BillingModuleConfig from the environment (the service process and the gateway's host share it). */
-export function billingModuleConfigOf(env: {
-  BILLING_STARTING_CREDITS: number;
-  BILLING_RESERVATION_TTL_MS: number;
-  BILLING_SWEEP_INTERVAL_MS: number;
-}): BillingModuleConfig {
+export function billingModuleConfigOf(
+  env: {
+    BILLING_STARTING_CREDITS: number;
+    BILLING_RESERVATION_TTL_MS: number;
+    BILLING_SWEEP_INTERVAL_MS: number;
+  } & { [K in keyof typeof planEnvShape]: number },
+): BillingModuleConfig {
   return {
     startingCredits: env.BILLING_STARTING_CREDITS,
     reservationTtlMs: env.BILLING_RESERVATION_TTL_MS,
     sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS,
+    plans: planCatalogueOf(env),
   };
 }
 
@@ -26,5 +34,7 @@ export function billingModuleConfigOf(env: {
 export interface BillingDeps {
   repo: BillingRepo;
   config: BillingModuleConfig;
+  /** `config.plans`, or the built-in catalogue. */
+  plans: PlanCatalogue;
   logger: Logger;
 }

@@ -1,5 +1,29 @@
 import { z } from 'zod';
 import { baseEnvShape } from '@vrs/kit';
+import { planCatalogue } from '@vrs/contracts';
+
+const builtInPlans = planCatalogue();
+const requestsPerMinute = (plan: keyof typeof builtInPlans) =>
+  z.coerce.number().int().min(1).default(builtInPlans[plan].rateLimit.requestsPerMinute);
+
+/**
+ * Per-account rate limits of each plan, in requests per minute (ADR 0032). Billing shows them in the
+ * catalogue and the gateway enforces them, so both read the same variables.
+ */
+export const planEnvShape = {
+  PLAN_FREE_REQUESTS_PER_MINUTE: requestsPerMinute('free'),
+  PLAN_PRO_REQUESTS_PER_MINUTE: requestsPerMinute('pro'),
+  PLAN_TEAM_REQUESTS_PER_MINUTE: requestsPerMinute('team'),
+};
+
+/** The plan catalogue with this deployment's rate limits. */
+export function planCatalogueOf(env: { [K in keyof typeof planEnvShape]: number }) {
+  return planCatalogue({
+    free: env.PLAN_FREE_REQUESTS_PER_MINUTE,
+    pro: env.PLAN_PRO_REQUESTS_PER_MINUTE,
+    team: env.PLAN_TEAM_REQUESTS_PER_MINUTE,
+  });
+}
 
 export const billingEnvSchema = z.object({
   ...baseEnvShape,
@@ -11,7 +35,8 @@ export const billingEnvSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60_000),
-  /** How often the sweeper returns the credits of expired reservations. */
+  /** How often the sweepers return the credits of expired reservations and renew ended billing periods. */
   BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
+  ...planEnvShape,
 });
 export type BillingConfig = z.infer<typeof billingEnvSchema>;

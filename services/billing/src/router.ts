@@ -12,7 +12,9 @@ import { reserveCredits } from './procedures/credits/reserve';
 import { settleCredits } from './procedures/credits/settle';
 import { checkHealth } from './procedures/health/check';
 import { listLedgerEntries } from './procedures/ledger/list';
+import { listPlans } from './procedures/plans/list';
 import { getBillingStatus } from './procedures/status/get';
+import { setPlan } from './procedures/subscriptions/set-plan';
 
 /** The billing service's internal procedures; the gateway (and any service) calls them. */
 export function billingRouter(deps: BillingDeps) {
@@ -27,6 +29,8 @@ export function billingRouter(deps: BillingDeps) {
     }),
     credits: router({ reserve: reserveCredits(deps), settle: settleCredits(deps), refund: refundCredits(deps) }),
     status: router({ get: getBillingStatus(deps) }),
+    plans: router({ list: listPlans(deps) }),
+    subscriptions: router({ setPlan: setPlan(deps) }),
     ledger: router({ list: listLedgerEntries(deps) }),
     health: checkHealth(deps),
   });

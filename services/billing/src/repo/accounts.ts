@@ -1,13 +1,24 @@
-import type { BillingStatus } from '@vrs/contracts';
+import type { BillingStatus, PlanId } from '@vrs/contracts';
 import type { StoreScope } from '@vrs/store';
+
+/**
+ * The account's subscription. Accounts opened before subscriptions existed have only `status:
+ * 'none'` and `currentPeriodEnd: null` until the renewal sweeper gives them a period.
+ */
+export interface SubscriptionDoc {
+  status: BillingStatus['subscription']['status'];
+  currentPeriodStart?: string | null;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd?: boolean;
+}
 
 export interface AccountDoc {
   _id: string;
   name: string | null;
   /** Set only on demo accounts: the `X-Demo-User` value the account belongs to (unique). */
   demoUser?: string;
-  plan: BillingStatus['plan'];
-  subscription: BillingStatus['subscription'];
+  plan: PlanId;
+  subscription: SubscriptionDoc;
   /**
    * The counters are the source of truth for what an account may spend; they keep
    * balance = granted − spent − reserved because every update moves them together.
@@ -26,6 +37,7 @@ export function createAccountsRepo(store: StoreScope) {
       accounts.createIndexes([
         // Partial: ordinary accounts have no demoUser and must not collide on "missing".
         { key: { demoUser: 1 }, unique: true, name: 'demoUser_unique', partialFilterExpression: { demoUser: { $exists: true } } },
+        { key: { 'subscription.currentPeriodEnd': 1 }, name: 'renewal_due' },
       ]),
 
     insert: (account: AccountDoc) => accounts.insertOne(account),
@@ -53,6 +65,34 @@ export function createAccountsRepo(store: StoreScope) {
         { $inc: { reserved: -held, spent: charged, balance: held - charged } },
         { returnDocument: 'after' },
       ),
+
+    /**
+     * Accounts whose period has ended by `now`, longest ended first, then accounts that have no
+     * period yet (opened before subscriptions); both through the renewal index.
+     */
+    dueForRenewal: async (now: string, limit: number) => {
+      const ended = await accounts.find(
+        { 'subscription.currentPeriodEnd': { $lte: now } },
+        { sort: { 'subscription.currentPeriodEnd': 1 }, limit },
+      );
+      if (ended.length === limit) return ended;
+      return [...ended, ...(await accounts.find({ 'subscription.currentPeriodEnd': null }, { limit: limit - ended.length }))];
+    },
+
+    /**
+     * Sets plan and subscription only while the period still ends at `periodEnd`: of concurrent
+     * renewals of one period exactly one matches; the others see the period already moved on.
+     */
+    replaceSubscription: (accountId: string, periodEnd: string | null, plan: PlanId, subscription: Required<SubscriptionDoc>) =>
+      accounts.findOneAndUpdate(
+        { _id: accountId, 'subscription.currentPeriodEnd': periodEnd },
+        { $set: { plan, subscription } },
+        { returnDocument: 'after' },
+      ),
+
+    /** Adds granted credits to the balance. */
+    grant: (accountId: string, amount: number) =>
+      accounts.findOneAndUpdate({ _id: accountId }, { $inc: { balance: amount, granted: amount } }, { returnDocument: 'after' }),
 
     /** Charges `amount` straight from the balance (a settle that came after its hold expired); null when short. */
     charge: (accountId: string, amount: number) =>

@@ -1,21 +1,32 @@
 import type { Store, StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
-import { createAccountsRepo, type AccountDoc } from './accounts';
+import { defaultPlanId, planCatalogue, type PlanCatalogue, type PlanId, type SettableSubscriptionStatus } from '@vrs/contracts';
+import { addMonthsClamped, periodContaining } from '../subscriptions/periods';
+import { createAccountsRepo, type AccountDoc, type SubscriptionDoc } from './accounts';
 import { createApiKeysRepo } from './api-keys';
 import { createLedgerRepo } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
+import { topUp } from './top-up';
 
 export interface BillingRepoOptions {
   /** Milliseconds since the epoch; injectable so tests can move time. */
   clock?: () => number;
   /** How long a reservation holds its credits before the sweeper may return them. */
   reservationTtlMs: number;
+  /** What each plan grants per period; the built-in catalogue when left out. */
+  plans?: PlanCatalogue;
 }
+
+/** What a renewal did to one account: `skipped` when another renewal (or a plan change) got there first. */
+export type RenewalOutcome =
+  | { kind: 'renewed'; plan: PlanId; status: SubscriptionDoc['status']; granted: number | null }
+  | { kind: 'skipped' };
 
 export type CloseOutcome = 'settled' | 'refunded' | 'expired';
 
 export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const clock = options.clock ?? Date.now;
+  const plans = options.plans ?? planCatalogue();
   const nowIso = () => new Date(clock()).toISOString();
   /** The repositories a transaction's writes go through. */
   const scoped = (scope: StoreScope) => ({
@@ -38,6 +49,78 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     },
 
     /**
+     * Moves an account whose period has ended into the period that contains now, in one
+     * transaction with its renewal grant (ADR 0032): the period change is conditional on the old
+     * end, so concurrent renewals (several sweepers, replicas) renew it once, and the grant line has
+     * a per-period id, so even a repeated transaction cannot grant the period twice. A canceled
+     * plan (or one set to cancel at the period end) falls back to free; past_due renews the period
+     * without a grant. An account opened before subscriptions gets its current period, without a
+     * grant (it had its starting credits).
+     */
+    renew: (accountId: string): Promise<RenewalOutcome> =>
+      store.withTransaction(async (tx) => {
+        const repo = scoped(tx);
+        const now = clock();
+        const account = await repo.accounts.findById(accountId);
+        if (!account) return { kind: 'skipped' };
+        const { currentPeriodEnd, status, cancelAtPeriodEnd } = account.subscription;
+        const legacy = currentPeriodEnd === null;
+        if (!legacy && Date.parse(currentPeriodEnd) > now) return { kind: 'skipped' };
+        const period = periodContaining(Date.parse(account.createdAt), now);
+        const fallsBack = status === 'canceled' || cancelAtPeriodEnd === true;
+        const plan = fallsBack ? defaultPlanId : account.plan;
+        const nextStatus = legacy || fallsBack ? 'active' : status;
+        const renewed = await repo.accounts.replaceSubscription(accountId, currentPeriodEnd, plan, {
+          status: nextStatus,
+          currentPeriodStart: new Date(period.start).toISOString(),
+          currentPeriodEnd: new Date(period.end).toISOString(),
+          cancelAtPeriodEnd: false,
+        });
+        if (!renewed) return { kind: 'skipped' };
+        const grants = nextStatus === 'active' && !legacy;
+        const granted = grants
+          ? await topUp(repo, renewed, renewed.subscription.currentPeriodStart!, plans[plan].monthlyCredits, { kind: 'renewal' })
+          : null;
+        return { kind: 'renewed', plan, status: nextStatus, granted };
+      }),
+
+    /**
+     * The operator's plan change (ADR 0032), in one transaction. `active` after `past_due` grants
+     * the current period's renewal if it was skipped; an upgrade tops the balance up to the new
+     * plan's allowance now (once per plan and period); a downgrade takes nothing away. `canceled`
+     * keeps the plan until the period ends. An account without a period gets its current one.
+     * Null when the account does not exist.
+     */
+    changePlan: (accountId: string, plan: PlanId, status: SettableSubscriptionStatus) =>
+      store.withTransaction(async (tx) => {
+        const repo = scoped(tx);
+        const account = await repo.accounts.findById(accountId);
+        if (!account) return null;
+        const before = account.subscription;
+        const hasPeriod = before.currentPeriodStart && before.currentPeriodEnd;
+        const period = periodContaining(Date.parse(account.createdAt), clock());
+        const currentPeriodStart = hasPeriod ? before.currentPeriodStart! : new Date(period.start).toISOString();
+        const changed = await repo.accounts.replaceSubscription(accountId, before.currentPeriodEnd, plan, {
+          status,
+          currentPeriodStart,
+          currentPeriodEnd: hasPeriod ? before.currentPeriodEnd! : new Date(period.end).toISOString(),
+          cancelAtPeriodEnd: status === 'canceled',
+        });
+        // Inside the transaction nothing else can move the period between the read and this update.
+        if (!changed) throw new Error(`account ${accountId} changed during its plan change`);
+        let current = changed;
+        if (status === 'active' && before.status === 'past_due') {
+          await topUp(repo, current, currentPeriodStart, plans[plan].monthlyCredits, { kind: 'renewal' });
+          current = (await repo.accounts.findById(accountId)) ?? current;
+        }
+        if (status === 'active' && plans[plan].monthlyCredits > plans[account.plan].monthlyCredits) {
+          await topUp(repo, current, currentPeriodStart, plans[plan].monthlyCredits, { kind: 'upgrade', plan });
+          current = (await repo.accounts.findById(accountId)) ?? current;
+        }
+        return current;
+      }),
+
+    /**
      * Opens a free account holding `grant` credits and records the grant in the ledger, in one
      * transaction. For a demo account the insert is the unique-index check, so a caller that loses
      * the race gets a DuplicateKeyError and writes nothing.
@@ -45,17 +128,23 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     openAccount: (options: { name: string | null; demoUser?: string; grant: number; requestId: string }): Promise<AccountDoc> =>
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
+        const createdAt = nowIso();
         const account: AccountDoc = {
           _id: newId('acct'),
           name: options.name,
           ...(options.demoUser === undefined ? {} : { demoUser: options.demoUser }),
-          plan: 'free',
-          subscription: { status: 'none', currentPeriodEnd: null },
+          plan: defaultPlanId,
+          subscription: {
+            status: 'active',
+            currentPeriodStart: createdAt,
+            currentPeriodEnd: new Date(addMonthsClamped(Date.parse(createdAt), 1)).toISOString(),
+            cancelAtPeriodEnd: false,
+          },
           balance: options.grant,
           reserved: 0,
           granted: options.grant,
           spent: 0,
-          createdAt: nowIso(),
+          createdAt,
         };
         await repo.accounts.insert(account);
         // A grant of 0 changes nothing, so it leaves no ledger line.

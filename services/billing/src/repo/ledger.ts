@@ -8,7 +8,8 @@ export interface LedgerDoc extends Omit<LedgerEntry, 'id'> {
   accountId: string;
 }
 
-export type NewLedgerEntry = Omit<LedgerDoc, '_id' | 'createdAt'>;
+/** `id` only for a line that must exist at most once (a period's renewal grant): a second insert is a DuplicateKeyError. */
+export type NewLedgerEntry = Omit<LedgerDoc, '_id' | 'createdAt'> & { id?: string };
 
 function toEntry({ _id, accountId: _accountId, ...entry }: LedgerDoc): LedgerEntry {
   return { id: _id, ...entry };
@@ -19,12 +20,14 @@ export function createLedgerRepo(store: StoreScope, clock: () => number = Date.n
   return {
     createIndexes: () => ledger.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first_by_time' }]),
 
-    append: async (entry: NewLedgerEntry): Promise<LedgerEntry> => {
+    append: async ({ id, ...entry }: NewLedgerEntry): Promise<LedgerEntry> => {
       const now = clock();
-      const doc: LedgerDoc = { _id: newLedgerId(now), ...entry, createdAt: new Date(now).toISOString() };
+      const doc: LedgerDoc = { _id: id ?? newLedgerId(now), ...entry, createdAt: new Date(now).toISOString() };
       await ledger.insertOne(doc);
       return toEntry(doc);
     },
+
+    exists: async (id: string) => (await ledger.findOne({ _id: id })) !== null,
 
     /** Newest first (ADR 0020). */
     page: async (accountId: string, page: PageRequest) => mapPage(await findPage(ledger, 'ledger', { accountId }, page), toEntry),

@@ -24,13 +24,17 @@ async function expectConsistent(accountId: string) {
 }
 
 describe('starting grant', () => {
-  it('opens a free account with the configured grant, recorded in the ledger', async () => {
+  it('opens a free account with the configured grant, recorded in the ledger, its first period running a month', async () => {
     const { accountId } = await billing.call.accounts.create({ name: 'Ada' });
     expect(accountId).toMatch(/^acct_[0-9a-f]{32}$/);
-    expect(await billing.call.status.get({ accountId })).toEqual({
+    const status = await billing.call.status.get({ accountId });
+    const start = status.subscription.currentPeriodStart!;
+    expect(Math.abs(Date.parse(start) - Date.now())).toBeLessThan(60_000);
+    expect(status).toEqual({
       accountId,
       plan: 'free',
-      subscription: { status: 'none', currentPeriodEnd: null },
+      subscription: { status: 'active', currentPeriodStart: start, currentPeriodEnd: expect.any(String), cancelAtPeriodEnd: false },
+      planLimits: { monthlyCredits: 1000, rateLimit: { requestsPerMinute: 600 } },
       credits: { balance: startingCredits, reserved: 0, granted: startingCredits, spent: 0 },
     });
     const entries = await allLedgerEntries(billing.call, accountId);

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from './config';
+
+describe('gateway configuration', () => {
+  it('reads each plan’s rate limit, defaulting to the catalogue', () => {
+    const config = loadGatewayConfig({ PLAN_PRO_REQUESTS_PER_MINUTE: '42' });
+    expect([config.PLAN_FREE_REQUESTS_PER_MINUTE, config.PLAN_PRO_REQUESTS_PER_MINUTE, config.PLAN_TEAM_REQUESTS_PER_MINUTE]).toEqual([
+      600, 42, 12_000,
+    ]);
+    expect(() => loadGatewayConfig({ PLAN_FREE_REQUESTS_PER_MINUTE: '0' })).toThrow(/PLAN_FREE_REQUESTS_PER_MINUTE/);
+  });
+
+  it('refuses the removed RATE_LIMIT_PER_ACCOUNT instead of ignoring it, naming what replaced it', () => {
+    expect(() => loadGatewayConfig({ RATE_LIMIT_PER_ACCOUNT: '100' })).toThrow(/RATE_LIMIT_PER_ACCOUNT.*PLAN_FREE_REQUESTS_PER_MINUTE/);
+  });
+});

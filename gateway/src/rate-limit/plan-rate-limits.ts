@@ -1,0 +1,33 @@
+import { LRUCache } from 'lru-cache';
+import { defaultPlanId, type PlanCatalogue, type PlanId } from '@vrs/contracts';
+import type { Logger } from '@vrs/kit';
+import type { GatewayServices } from '../services';
+
+/**
+ * Each account's per-window request limit, from its plan (ADR 0032). The plan comes from billing
+ * through a cache keyed by account and kept as long as verified keys are (AUTH_CACHE_TTL_MS), so a
+ * plan change takes effect within the same time as a key revocation and the hot path makes no
+ * service call; concurrent misses of one account share one call. The catalogue states requests per
+ * minute; a window of another length gets the same rate. When billing cannot say, the account is
+ * limited as the default plan: requests still pass, at the lowest rate.
+ */
+export function createPlanRateLimits(
+  services: GatewayServices,
+  options: { plans: PlanCatalogue; windowMs: number; cacheTtlMs: number; logger: Logger; maxAccounts?: number },
+) {
+  const { plans, windowMs, cacheTtlMs, logger } = options;
+  const fetchPlan = async (accountId: string): Promise<PlanId> => {
+    try {
+      return (await services.billing.status.get.query({ accountId })).plan;
+    } catch (err) {
+      logger.warn({ err, accountId }, 'plan unknown (billing did not answer): limiting as the default plan');
+      return defaultPlanId;
+    }
+  };
+  const cache =
+    cacheTtlMs > 0
+      ? new LRUCache<string, PlanId>({ max: options.maxAccounts ?? 10_000, ttl: cacheTtlMs, fetchMethod: fetchPlan })
+      : undefined;
+  const perWindow = (plan: PlanId) => Math.max(1, Math.round((plans[plan].rateLimit.requestsPerMinute * windowMs) / 60_000));
+  return async (accountId: string): Promise<number> => perWindow((await cache?.fetch(accountId)) ?? (await fetchPlan(accountId)));
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { planListSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const listPlans = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/billing/plans',
+      operationId: 'listPlans',
+      tags: ['Billing'],
+      summary: 'Plan catalogue',
+      description:
+        'Every plan with its monthly credits (the balance is topped up to them at each period start), its per-account rate limit and its informational price. The whole catalogue in one answer: it is not paged.',
+      protect: true,
+      errorResponses: [...authenticatedErrors],
+    },
+  })
+  .input(z.object({}))
+  .output(planListSchema)
+  .query(({ ctx }) => ctx.services.billing.plans.list.query({}));

@@ -1,0 +1,20 @@
+import type { BillingStatus, PlanCatalogue } from '@vrs/contracts';
+import type { AccountDoc } from '../../repo/accounts';
+
+/** The public billing status of an account; an account opened before subscriptions reads as having no period. */
+export function toBillingStatus(account: AccountDoc, plans: PlanCatalogue): BillingStatus {
+  const { _id, plan, subscription, balance, reserved, granted, spent } = account;
+  const { monthlyCredits, rateLimit } = plans[plan];
+  return {
+    accountId: _id,
+    plan,
+    subscription: {
+      status: subscription.status,
+      currentPeriodStart: subscription.currentPeriodStart ?? null,
+      currentPeriodEnd: subscription.currentPeriodEnd,
+      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd ?? false,
+    },
+    planLimits: { monthlyCredits, rateLimit },
+    credits: { balance, reserved, granted, spent },
+  };
+}

@@ -1,0 +1,41 @@
+/*
+ * Billing periods (ADR 0032): monthly, in UTC, anchored on the moment the account was opened. The
+ * n-th period starts n months after the anchor, on the anchor's day of month and time of day; a
+ * day the month lacks is clamped to its last day. Each start is computed from the anchor, not from
+ * the previous start, so an account opened on the 31st renews on Feb 28 and then on Mar 31 again.
+ */
+
+export interface Period {
+  start: number;
+  end: number;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+}
+
+/** The anchor moved `months` months on, clamped to the end of a shorter month (milliseconds). */
+export function addMonthsClamped(anchor: number, months: number): number {
+  const date = new Date(anchor);
+  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+  const day = Math.min(date.getUTCDate(), daysInMonth(target.getUTCFullYear(), target.getUTCMonth()));
+  return Date.UTC(
+    target.getUTCFullYear(),
+    target.getUTCMonth(),
+    day,
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+    date.getUTCMilliseconds(),
+  );
+}
+
+/** The period of an account anchored at `anchor` that contains `now` (the first one if `now` precedes the anchor). */
+export function periodContaining(anchor: number, now: number): Period {
+  const a = new Date(anchor);
+  const n = new Date(now);
+  let months = Math.max(0, (n.getUTCFullYear() - a.getUTCFullYear()) * 12 + n.getUTCMonth() - a.getUTCMonth());
+  // The month difference is right or one too many (the anchor's day or time not reached yet this month).
+  if (months > 0 && addMonthsClamped(anchor, months) > now) months--;
+  return { start: addMonthsClamped(anchor, months), end: addMonthsClamped(anchor, months + 1) };
+}

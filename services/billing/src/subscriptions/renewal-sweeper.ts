@@ -1,0 +1,65 @@
+import type { Logger } from '@vrs/kit';
+import type { BillingRepo } from '../repo';
+import { isDuplicateKeyError } from '../repo/ids';
+
+/** Accounts renewed per store read; a sweep reads again while a whole batch was renewed. */
+const BATCH = 100;
+
+/**
+ * Renews the accounts whose billing period has ended (ADR 0032): each moves into the period that
+ * contains now and, when active, gets that period's grant, in one transaction. Runs once at start
+ * (periods that ended while billing was down) and then every `intervalMs`. Any number of these may
+ * run at once, in one process or several: the conditional period change and the per-period ledger
+ * id let one renewal through and turn the others into no-ops.
+ */
+export function createRenewalSweeper(options: { repo: BillingRepo; clock: () => number; intervalMs: number; logger: Logger }) {
+  const { repo, clock, intervalMs, logger } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+
+  /** One sweep; resolves with how many accounts this sweep renewed. */
+  async function sweepOnce(): Promise<number> {
+    let renewed = 0;
+    for (;;) {
+      const due = await repo.accounts.dueForRenewal(new Date(clock()).toISOString(), BATCH);
+      let batchRenewed = 0;
+      for (const account of due) {
+        try {
+          const outcome = await repo.renew(account._id);
+          if (outcome.kind === 'renewed') {
+            batchRenewed++;
+            logger.info({ accountId: account._id, ...outcome }, 'billing period renewed');
+          }
+        } catch (err) {
+          // Another renewal of the same period wrote its grant line first: it is renewed.
+          if (!isDuplicateKeyError(err)) logger.error({ err, accountId: account._id }, 'could not renew billing period');
+        }
+      }
+      renewed += batchRenewed;
+      if (due.length < BATCH || batchRenewed === 0) break;
+    }
+    return renewed;
+  }
+
+  function sweep(): Promise<number> {
+    running ??= sweepOnce().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  return {
+    sweepOnce: sweep,
+    start() {
+      void sweep().catch((err: unknown) => logger.error({ err }, 'renewal sweep failed'));
+      timer = setInterval(() => void sweep().catch((err: unknown) => logger.error({ err }, 'renewal sweep failed')), intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
+
+export type RenewalSweeper = ReturnType<typeof createRenewalSweeper>;
