@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { listPage, listQuery } from './lists';
 
-/** Permissions an API key can hold. `account:access` reaches account data; `data:read` reads research data. */
-export const scopeSchema = z.enum(['data:read', 'data:write', 'account:access']);
+/**
+ * Permissions an API key can hold. `account:access` reaches account data; `data:read` reads research data;
+ * `account:manage` manages the account itself (deleting it included).
+ */
+export const scopeSchema = z.enum(['data:read', 'data:write', 'account:access', 'account:manage']);
 export type Scope = z.infer<typeof scopeSchema>;
-export const allScopes: Scope[] = ['data:read', 'data:write', 'account:access'];
+export const allScopes: Scope[] = ['data:read', 'data:write', 'account:access', 'account:manage'];
 
 export const accountIdSchema = z.string().min(1).max(64);
 
@@ -91,3 +94,13 @@ export const refundCreditsInputSchema = z.object({ reservationId: z.string().min
 export const refundSchema = z.object({ refunded: z.number().int(), balance: z.number().int() });
 
 export const listLedgerInputSchema = accountListInput();
+
+/** `DELETE /v1/account` (ADR 0033): the account is deleted now; what it owns is removed by every service after. */
+export const deletedAccountSchema = z
+  .object({
+    id: z.string(),
+    status: z.literal('deleting').describe("Credentials are refused already; each service removes the account's data in the background."),
+    deletedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'DeletedAccount' });
+export type DeletedAccount = z.infer<typeof deletedAccountSchema>;

@@ -1,3 +1,4 @@
+import type { OutboxRelay } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { BillingRepo } from './repo';
 
@@ -27,4 +28,6 @@ export interface BillingDeps {
   repo: BillingRepo;
   config: BillingModuleConfig;
   logger: Logger;
+  /** Told after a write that recorded an event (an account's deletion), so it is published at once. */
+  outbox: Pick<OutboxRelay, 'notify'>;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { deleteInBatches, type StoreScope } from '@vrs/store';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -37,7 +37,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export function createApiKeysRepo(store: Store) {
+export function createApiKeysRepo(store: StoreScope) {
   const apiKeys = store.collection<ApiKeyDoc>('apiKeys');
   return {
     createIndexes: () =>
@@ -62,6 +62,13 @@ export function createApiKeysRepo(store: Store) {
       );
       return matchedCount === 1;
     },
+
+    /** Revokes every active key of the account at once (its deletion); returns how many. */
+    revokeAllOfAccount: async (accountId: string, revokedAt: string) =>
+      (await apiKeys.updateMany({ accountId, revokedAt: null }, { $set: { revokedAt } })).modifiedCount,
+
+    /** Deletes every key of a deleted account, revoked already (ADR 0033): names and hashes are gone too. */
+    deleteAllOfAccount: (accountId: string) => deleteInBatches(apiKeys, { accountId }),
   };
 }
 

@@ -9,7 +9,7 @@ export function createApiKey({ repo, logger }: BillingDeps) {
     .input(createApiKeyInputSchema)
     .output(createdApiKeySchema)
     .mutation(async ({ input }) => {
-      if (!(await repo.accounts.findById(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (!(await repo.accounts.findActive(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
       const key = generateApiKey();
       const apiKey = {
         _id: newId('key'),
