@@ -59,7 +59,7 @@ export async function createBillingModule({
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,
         billingAccountDeleted,
-        createDeleteAccountDataHandler({ repo, logger: logger.child({ component: accountDeletionConsumerName }) }),
+        createDeleteAccountDataHandler({ repo, store, logger: logger.child({ component: accountDeletionConsumerName }) }),
       );
       logger.info(
         { startingCredits: config.startingCredits, reservationTtlMs: config.reservationTtlMs, sweepIntervalMs: config.sweepIntervalMs },

@@ -1,6 +1,7 @@
 import type { billingAccountDeleted } from '@vrs/contracts';
-import type { EventHandler } from '@vrs/bus';
+import { outboxCollection, type EventHandler, type OutboxDoc } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
+import { deleteInBatches, type Store } from '@vrs/store';
 import type { BillingRepo } from '../repo';
 
 /** Open reservations returned per store read while releasing a deleted account's holds. */
@@ -9,10 +10,15 @@ const batchSize = 100;
 /**
  * Billing's part of an account's deletion (ADR 0033): open credit holds are released as refunds
  * (their ledger lines written like any refund), then the reservations and the account's revoked API
- * keys are deleted. The account document and the ledger stay, anonymised, for accounting. Running
+ * keys are deleted, and so is the outbox row of the deletion itself (it was published: this is its
+ * delivery). The account document and the ledger stay, anonymised, for accounting. Running
  * it again finds nothing left to do.
  */
-export function createDeleteAccountDataHandler(deps: { repo: BillingRepo; logger: Logger }): EventHandler<typeof billingAccountDeleted> {
+export function createDeleteAccountDataHandler(deps: {
+  repo: BillingRepo;
+  store: Store;
+  logger: Logger;
+}): EventHandler<typeof billingAccountDeleted> {
   const { repo, logger } = deps;
   return async ({ data: { accountId } }) => {
     let released = 0;
@@ -26,6 +32,7 @@ export function createDeleteAccountDataHandler(deps: { repo: BillingRepo; logger
     }
     const reservations = await repo.reservations.deleteAllOfAccount(accountId);
     const apiKeys = await repo.apiKeys.deleteAllOfAccount(accountId);
-    logger.info({ accountId, released, reservations, apiKeys }, "deleted account's billing data removed");
+    const outbox = await deleteInBatches(deps.store.collection<OutboxDoc>(outboxCollection), { 'data.accountId': accountId });
+    logger.info({ accountId, released, reservations, apiKeys, outbox }, "deleted account's billing data removed");
   };
 }
