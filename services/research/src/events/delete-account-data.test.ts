@@ -16,6 +16,9 @@ import { createDeleteAccountDataHandler } from './delete-account-data';
 /** Every collection research keeps account data in. */
 const collections = ['projects', 'evidence', 'jobs', 'exports', 'export_chunks', 'comparisons', 'operations', 'idempotency_keys', 'outbox'];
 
+/** A collection written as stored, for documents whose procedures need upstreams this test has not. */
+type RawDoc = { _id: string } & Record<string, unknown>;
+
 function eventOf(data: EventData<typeof billingAccountDeleted>): EventEnvelope<EventData<typeof billingAccountDeleted>> {
   return { id: randomUUID(), type: billingAccountDeleted.type, occurredAt: new Date().toISOString(), data };
 }
@@ -63,7 +66,7 @@ describe('research: deleting an account', () => {
     );
     const now = new Date().toISOString();
     const jobId = `job_${randomUUID()}`;
-    await h.store.collection('jobs').insertOne({
+    await h.store.collection<RawDoc>('jobs').insertOne({
       _id: jobId,
       accountId,
       projectId,
@@ -80,11 +83,13 @@ describe('research: deleting an account', () => {
     });
     const exportId = `exp_${randomUUID()}`;
     await h.store
-      .collection('exports')
+      .collection<RawDoc>('exports')
       .insertOne({ _id: exportId, accountId, projectId, projectName: 'p', format: 'json', status: 'ready', createdAt: now });
-    await h.store.collection('export_chunks').insertOne({ _id: `${exportId}:0`, exportId, seq: 0, data: `[{"owner":"${accountId}"}]` });
+    await h.store
+      .collection<RawDoc>('export_chunks')
+      .insertOne({ _id: `${exportId}:0`, exportId, seq: 0, data: `[{"owner":"${accountId}"}]` });
     // An export of a project deleted earlier, found by its account alone.
-    await h.store.collection('exports').insertOne({
+    await h.store.collection<RawDoc>('exports').insertOne({
       _id: `exp_${randomUUID()}`,
       accountId,
       projectId: randomUUID(),
@@ -96,7 +101,7 @@ describe('research: deleting an account', () => {
     await createComparisonsRepo(h.store).save(accountId, { videoIds: ['a', 'b'] } as never);
     await createOperationsRepo(h.store).save(accountId, { type: 'answer', status: 'completed' } as never);
     await createIdempotencyRepo(h.store, { ttlMs: 60_000, clock: Date.now }).claim(accountId, 'createImport', 'key-1', 'fp');
-    await h.store.collection('outbox').insertOne({
+    await h.store.collection<RawDoc>('outbox').insertOne({
       _id: jobId,
       type: 'research.import.requested',
       data: { accountId, projectId, jobId },
