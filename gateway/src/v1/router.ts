@@ -57,6 +57,7 @@ import { createAgentRun } from './agents/create-agent-run';
 import { cancelAgentRun } from './agents/cancel-agent-run';
 import { getAgentRun } from './agents/get-agent-run';
 import { listAgentRuns } from './agents/list-agent-runs';
+import { deleteAccount } from './account/delete-account';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -115,6 +116,7 @@ export const v1Router = router({
     createWebhook,
   }),
   agents: router({ createAgentRun, cancelAgentRun, getAgentRun, listAgentRuns }),
+  account: router({ deleteAccount }),
 });
 
 export type V1Router = typeof v1Router;
