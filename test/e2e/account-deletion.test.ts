@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient, createApiKey, eventually, type ApiCall, type ApiResponse } from '@vrs/testing/api-client';
+import { startGatewayProcess } from '@vrs/testing/processes';
 import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
 import { admit, agentsOperator, ended, laryngealQuestion } from './agents-support';
 
@@ -15,6 +16,7 @@ import { admit, agentsOperator, ended, laryngealQuestion } from './agents-suppor
 const gatewayUrl = inject('gatewayUrl');
 const stackEnv = inject('stackEnv');
 const youtube = fakeYouTubeControl(inject('youtubeUpstreamUrl'));
+const logDir = inject('logDir');
 const operator = agentsOperator(inject('agentsServiceUrl'), stackEnv.INTERNAL_TOKEN!);
 /** A video no other suite watches or overrides: its views move here so a monitor's check finds something. */
 const watchedVideo = 'coldBrew006';
@@ -249,5 +251,43 @@ describe('deleting an account (ADR 0033)', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { missing: ['account:manage'] } });
     expect((await api('GET', '/v1/billing')).status).toBe(200);
+  });
+
+  it('every gateway replica refuses the cached credentials of a deleted account at once, not after its auth cache expires', {
+    timeout: 90_000,
+  }, async () => {
+    // Caches that would trust a key (or a demo value) for ten minutes.
+    const env = { ...stackEnv, AUTH_CACHE_TTL_MS: '600000' };
+    const replicas = await Promise.all([
+      startGatewayProcess('gateway-deletion-a', env, logDir),
+      startGatewayProcess('gateway-deletion-b', env, logDir),
+    ]);
+    try {
+      const [a, b] = replicas.map((replica) => replica.url);
+      const { key } = await createApiKey(stackEnv);
+      const demoUser = { 'x-demo-user': `replicas-demo-${Date.now()}` };
+      const keyed = (url: string) => apiClient(url, { authorization: `Bearer ${key}` });
+      for (const url of [a!, b!]) {
+        expect((await keyed(url)('GET', '/v1/billing')).status).toBe(200);
+        expect((await apiClient(url, demoUser)('GET', '/v1/billing')).status).toBe(200);
+      }
+
+      expect((await keyed(a!)('DELETE', '/v1/account')).status).toBe(202);
+      expect((await apiClient(a!, demoUser)('DELETE', '/v1/account')).status).toBe(202);
+      // The replica that served the deletions dropped its caches itself.
+      expect((await keyed(a!)('GET', '/v1/billing')).status).toBe(401);
+      expect((await apiClient(a!, demoUser)('GET', '/v1/billing')).status).toBe(401);
+      // The other one on billing.account.deleted, within moments.
+      const refusedBy = async (call: ApiCall) =>
+        eventually(async () => ((await call('GET', '/v1/billing')).status === 401 ? true : undefined), {
+          timeoutMs: 10_000,
+          intervalMs: 100,
+          what: 'replica b to refuse the deleted account',
+        });
+      await refusedBy(keyed(b!));
+      await refusedBy(apiClient(b!, demoUser));
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.stop()));
+    }
   });
 });
