@@ -40,6 +40,10 @@ describe('account deletion in billing', () => {
     expect(result).toEqual({ accountId: deleted.accountId, deletedAt: expect.any(String) });
     expect(await billing.call.apiKeys.verify({ key: deleted.key })).toBeNull();
     expect(await billing.call.apiKeys.verify({ key: kept.key })).toMatchObject({ accountId: kept.accountId });
+    // A replica still trusting a cached key cannot spend for the deleted account either.
+    await expect(billing.call.credits.reserve({ accountId: deleted.accountId, amount: 1, operation: 'getVideo' })).rejects.toMatchObject({
+      cause: { code: 'ACCOUNT_DELETED', status: 401 },
+    });
     await expect(billing.call.apiKeys.create({ accountId: deleted.accountId })).rejects.toMatchObject({
       cause: { code: 'ACCOUNT_NOT_FOUND' },
     });

@@ -80,11 +80,11 @@ export function createAccountsRepo(store: StoreScope) {
     /**
      * Moves `amount` from balance to reserved in ONE conditional update, so concurrent holds can
      * never overdraw: the filter and the increment are applied atomically by the store.
-     * Returns null when the account is missing or short.
+     * Returns null when the account is missing, deleted (a replica's cached credential, ADR 0033) or short.
      */
     hold: (accountId: string, amount: number) =>
       accounts.findOneAndUpdate(
-        { _id: accountId, balance: { $gte: amount } },
+        { _id: accountId, balance: { $gte: amount }, deletedAt: { $exists: false } },
         { $inc: { balance: -amount, reserved: amount } },
         { returnDocument: 'after' },
       ),
