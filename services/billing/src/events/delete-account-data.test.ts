@@ -72,6 +72,8 @@ describe('account deletion in billing', () => {
     // The ledger is kept, refund of the released hold included.
     const ledger = await allLedgerEntries(billing.call, deleted.accountId);
     expect(ledger.map((entry) => entry.kind).sort()).toEqual(['grant', 'refund', 'reserve', 'reserve', 'settle']);
+    expect(ledger.map((entry) => entry.requestId)).toEqual(ledger.map(() => null));
+    expect((await allLedgerEntries(billing.call, kept.accountId)).every((entry) => entry.requestId === 'req_test')).toBe(true);
     expect((await billing.call.status.get({ accountId: kept.accountId })).credits).toMatchObject({ reserved: 7 });
   });
 

@@ -9,7 +9,8 @@ const batchSize = 100;
 
 /**
  * Billing's part of an account's deletion (ADR 0033): open credit holds are released as refunds
- * (their ledger lines written like any refund), then the reservations and the account's revoked API
+ * (their ledger lines written like any refund), the ledger's request ids are removed, then the
+ * reservations and the account's revoked API
  * keys are deleted, and so is the outbox row of the deletion itself (it was published: this is its
  * delivery). The account document and the ledger stay, anonymised, for accounting. Running
  * it again finds nothing left to do.
@@ -31,8 +32,9 @@ export function createDeleteAccountDataHandler(deps: {
       if (open.length < batchSize) break;
     }
     const reservations = await repo.reservations.deleteAllOfAccount(accountId);
+    const ledgerLines = await repo.ledger.anonymise(accountId);
     const apiKeys = await repo.apiKeys.deleteAllOfAccount(accountId);
     const outbox = await deleteInBatches(deps.store.collection<OutboxDoc>(outboxCollection), { 'data.accountId': accountId });
-    logger.info({ accountId, released, reservations, apiKeys, outbox }, "deleted account's billing data removed");
+    logger.info({ accountId, released, reservations, ledgerLines, apiKeys, outbox }, "deleted account's billing data removed");
   };
 }
