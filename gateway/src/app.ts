@@ -17,6 +17,7 @@ import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
 import type { GatewayServices } from './services';
 import type { Authenticator } from './auth/authenticator';
+import type { AuthCaches } from './auth/auth-caches';
 import { resolvePrincipal } from './auth/resolve-principal';
 import { envelopeOf, sendError, setRetryAfter } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
@@ -41,6 +42,8 @@ export interface GatewayDependencies {
   config: GatewayConfig;
   services: GatewayServices;
   authenticators: Authenticator[];
+  /** The authenticators' caches, dropped for a deleted account. */
+  authCaches: AuthCaches;
   rateLimitCounter: WindowCounter;
   readiness: () => Promise<HealthReport>;
 }
@@ -128,6 +131,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     authError: request.authError,
     credits: {},
     services,
+    authCaches: deps.authCaches,
     internalCaller: isInternalToken(request.get(internalTokenHeader), config.INTERNAL_TOKEN),
     readiness: deps.readiness,
     log,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError, HealthReport, Logger } from '@vrs/kit';
 import type { PriceVariant, Scope } from '@vrs/contracts';
+import type { AuthCaches } from './auth/auth-caches';
 import type { GatewayServices } from './services';
 
 export type AuthScheme = 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'demoUser';
@@ -40,6 +41,8 @@ export interface GatewayContext {
   authError?: AppError;
   credits: CreditFigures;
   services: GatewayServices;
+  /** This process's credential caches, dropped for an account deleted here (ADR 0033). */
+  authCaches: AuthCaches;
   /** The caller presented the internal token (operators, orchestrators): it may see dependency details. */
   internalCaller: boolean;
   /** Checks every dependency this gateway needs (readiness probe). */

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { billingAccountDeleted } from '@vrs/contracts';
 import { busHealthCheck, createKvWindowCounter, createMemoryWindowCounter, type EventBus, type WindowCounter } from '@vrs/bus';
 import { checkDependencies, createLogger, createShutdown, listen, type HealthReport } from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
@@ -10,6 +12,7 @@ import { connectServices } from './services-host';
 import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthenticator } from './auth/api-key-authenticators';
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
 import { createKeyUseRecorder } from './auth/key-use-recorder';
+import { createAuthCaches } from './auth/auth-caches';
 
 const logger = createLogger('gateway');
 
@@ -41,9 +44,10 @@ async function main() {
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
 
-  // The gateway itself publishes nothing; it needs the bus only to host services in-process.
-  const bus = config.SERVICES_MODE === 'inprocess' ? await openBus(config, { name: 'system', allowMemoryFallback: true, logger }) : null;
-  if (bus) shutdown.onShutdown('bus', () => bus.close());
+  // The gateway publishes nothing; it hosts services in-process on the bus, and hears of deleted
+  // accounts on it. Split across processes (http mode) the services need NATS, so the gateway does too.
+  const bus = await openBus(config, { name: 'system', allowMemoryFallback: config.SERVICES_MODE === 'inprocess', logger });
+  shutdown.onShutdown('bus', () => bus.close());
   const connection = await connectServices(config, { bus, logger });
   shutdown.onShutdown('services', () => connection.close());
   const rateLimitCounter = await openRateLimitCounter(config, bus);
@@ -61,18 +65,26 @@ async function main() {
   // sent once the server has stopped taking requests and before the service clients close.
   shutdown.onShutdown('api key uses', () => keyUses.close());
   const apiKeys = { verify, uses: keyUses };
+  const demoUsers = demoUserAuthenticator(services, { enabled: config.DEMO_MODE });
+  const authCaches = createAuthCaches([verify, demoUsers]);
+  // Every replica drops a deleted account's cached credentials at once (ADR 0033), rather than
+  // serving them until AUTH_CACHE_TTL_MS (keys) or for good (demo values): a consumer per process.
+  const accountDeletions = await bus.subscribe(
+    `gateway-auth-caches-${randomUUID()}`,
+    billingAccountDeleted,
+    async ({ data }) => authCaches.forgetAccount(data.accountId),
+    { perProcess: true },
+  );
+  shutdown.onShutdown('account deletions', () => accountDeletions.stop());
   const { app } = createGatewayApp({
     config,
     services,
     rateLimitCounter,
-    authenticators: [
-      bearerApiKeyAuthenticator(apiKeys),
-      headerApiKeyAuthenticator(apiKeys),
-      demoUserAuthenticator(services, { enabled: config.DEMO_MODE }),
-    ],
+    authenticators: [bearerApiKeyAuthenticator(apiKeys), headerApiKeyAuthenticator(apiKeys), demoUsers],
+    authCaches,
     readiness: () =>
       checkDependencies({
-        ...(bus ? { bus: busHealthCheck(bus) } : {}),
+        bus: busHealthCheck(bus),
         rateLimitStore: () => rateLimitCounter.increment('readiness-probe', 1_000),
         billing: () => services.billing.health.query().then(throwUnlessOk),
         research: () => services.research.health.query().then(throwUnlessOk),
@@ -112,7 +124,7 @@ async function main() {
       url,
       mode: config.SERVICES_MODE,
       demoMode: config.DEMO_MODE,
-      natsNamespace: bus?.kind === 'memory' ? undefined : config.NATS_NAMESPACE,
+      natsNamespace: bus.kind === 'memory' ? undefined : config.NATS_NAMESPACE,
     },
     'gateway listening',
   );

@@ -15,12 +15,14 @@ type VerifiedKey = NonNullable<VerifiedApiKey>;
  * Verifies keys with the billing service; short-lived caches keep the hot path free of a service
  * call. Known and unknown keys are cached apart, so a flood of made-up keys only churns the unknown
  * ones and never evicts a customer's key. Entries are keyed by the key's hash, not the key.
+ * `forgetAccount` drops every cached key of an account (it was deleted, ADR 0033): its next use asks
+ * billing, which refuses it.
  */
 export function createApiKeyVerifier(services: GatewayServices, options: { cacheTtlMs: number; maxKeys?: number }) {
   const caching = options.cacheTtlMs > 0;
   const known = new LRUCache<string, VerifiedKey>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
   const unknown = new LRUCache<string, true>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
-  return async (key: string): Promise<VerifiedKey | null> => {
+  const verify = async (key: string): Promise<VerifiedKey | null> => {
     const hash = createHash('sha256').update(key).digest('base64url');
     if (caching) {
       const cached = known.get(hash);
@@ -34,6 +36,14 @@ export function createApiKeyVerifier(services: GatewayServices, options: { cache
     }
     return verified;
   };
+  return Object.assign(verify, {
+    forgetAccount(accountId: string): void {
+      const hashes = [...known.entries()]
+        .filter(([, cached]) => cached.status === 'valid' && cached.accountId === accountId)
+        .map(([hash]) => hash);
+      for (const hash of hashes) known.delete(hash);
+    },
+  });
 }
 
 type Verify = ReturnType<typeof createApiKeyVerifier>;

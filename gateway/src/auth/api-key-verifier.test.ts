@@ -44,6 +44,24 @@ describe('API key verification cache', () => {
     await verify('aty_bad');
     expect(calls).toEqual(['aty_good', 'aty_good', 'aty_bad', 'aty_bad']);
   });
+
+  it("forgetAccount drops that account's cached keys, and only those, so their next use asks billing", async () => {
+    const keys: Record<string, string> = { aty_deleted: 'acct_deleted', aty_other: 'acct_deleted', aty_kept: 'acct_kept' };
+    const { services, calls } = billingWithKeys(keys);
+    const verify = createApiKeyVerifier(services, { cacheTtlMs: 60_000 });
+    for (const key of Object.keys(keys)) await verify(key);
+    // Billing refuses the deleted account's keys from now on; the cache would still accept them.
+    delete keys.aty_deleted;
+    delete keys.aty_other;
+    expect(await verify('aty_deleted')).toMatchObject({ accountId: 'acct_deleted' });
+    calls.length = 0;
+
+    verify.forgetAccount('acct_deleted');
+    expect(await verify('aty_deleted')).toBeNull();
+    expect(await verify('aty_other')).toBeNull();
+    expect(await verify('aty_kept')).toMatchObject({ accountId: 'acct_kept' });
+    expect(calls).toEqual(['aty_deleted', 'aty_other']);
+  });
 });
 
 describe('API key authentication', () => {

@@ -8,10 +8,18 @@ import { LRUCache } from 'lru-cache';
  * With demo mode off the header is refused outright rather than ignored, so nobody mistakes a
  * production 401 for a missing key.
  */
-export function demoUserAuthenticator(services: GatewayServices, options: { enabled: boolean }): Authenticator {
-  // A demo value maps to one account forever, so the mapping is cached without expiry.
+export function demoUserAuthenticator(
+  services: GatewayServices,
+  options: { enabled: boolean },
+): Authenticator & { forgetAccount(accountId: string): void } {
+  // A demo value maps to one account until the account is deleted, so the mapping is cached without
+  // expiry and dropped by `forgetAccount` (ADR 0033): billing then refuses the value.
   const accounts = new LRUCache<string, string>({ max: 10_000 });
   return {
+    forgetAccount(accountId) {
+      const values = [...accounts.entries()].filter(([, cached]) => cached === accountId).map(([value]) => value);
+      for (const value of values) accounts.delete(value);
+    },
     scheme: 'demoUser',
     async authenticate(req) {
       const value = singleHeader(req, 'x-demo-user')?.trim();

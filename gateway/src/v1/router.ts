@@ -61,6 +61,7 @@ import { listAgentRuns } from './agents/list-agent-runs';
 import { createApiKey } from './api-keys/create-api-key';
 import { listApiKeys } from './api-keys/list-api-keys';
 import { deleteApiKey } from './api-keys/delete-api-key';
+import { deleteAccount } from './account/delete-account';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -120,6 +121,7 @@ export const v1Router = router({
   }),
   agents: router({ createAgentRun, cancelAgentRun, getAgentRun, listAgentRuns }),
   apiKeys: router({ deleteApiKey, listApiKeys, createApiKey }),
+  account: router({ deleteAccount }),
 });
 
 export type V1Router = typeof v1Router;

@@ -15,6 +15,15 @@ export interface PublishResult {
 /** Handlers must be idempotent: an event can be delivered more than once (redelivery, replicas). */
 export type EventHandler<E extends EventDefinition> = (event: EventEnvelope<EventData<E>>) => Promise<void>;
 
+export interface SubscribeOptions {
+  /**
+   * A consumer for this process alone (give it a name no other process uses): it gets only events
+   * published from now on, and the server deletes it once it has been inactive a minute (the
+   * process is gone). For state each replica keeps for itself, such as caches to drop.
+   */
+  perProcess?: boolean;
+}
+
 export interface Subscription {
   /** Stops taking new events and resolves once the event being handled is finished. */
   stop(): Promise<void>;
@@ -28,7 +37,12 @@ export interface EventBus {
    * Durable, shared subscription: subscriptions with the same consumer name (in any process) split the
    * events between them. Use one consumer name per event kind.
    */
-  subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription>;
+  subscribe<E extends EventDefinition>(
+    consumer: string,
+    definition: E,
+    handler: EventHandler<E>,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   /** Events whose handler failed on every delivery (each is recorded there instead of being dropped), oldest first. */
   deadLetters(query?: DeadLetterQuery): Promise<DeadLetter[]>;
   /**

@@ -1,4 +1,4 @@
-export type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
+export type { EventBus, EventHandler, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './event-bus';
 export type { DeadLetter, DeadLetterQuery, ReplayResult } from './dead-letter';
 export { defaultBusTimings, type BusTimings } from './bus-timings';
 export { createJetStreamBus, type JetStreamBusOptions } from './jetstream-bus';

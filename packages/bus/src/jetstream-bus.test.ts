@@ -82,6 +82,24 @@ describe('jetstream bus', () => {
     expect(seenB).toEqual(['from-b', 'end-b']);
   });
 
+  it('gives every per-process consumer each new event, and lets the server delete it once idle', async () => {
+    const { bus, namespace } = await open('per_process');
+    await bus.ensureStreams(['research']);
+    await bus.publish(probeSent, { n: 0, tag: 'before' });
+    const seen: Record<string, string[]> = { a: [], b: [] };
+    for (const replica of ['a', 'b']) {
+      await bus.subscribe(`probe-cache-${replica}`, probeSent, async (event) => void seen[replica]!.push(event.data.tag), {
+        perProcess: true,
+      });
+    }
+    await bus.publish(probeSent, { n: 1, tag: 'after' });
+
+    // Not split between them as a shared consumer's events are, and nothing from before they started.
+    await vi.waitFor(() => expect(seen).toEqual({ a: ['after'], b: ['after'] }), poll);
+    const info = await jsm.consumers.info(streamNameFor(namespace, 'research'), durableNameFor(namespace, 'probe-cache-a'));
+    expect(info.config.inactive_threshold).toBe(nanos(60_000));
+  });
+
   it('terminates malformed messages instead of retrying them, and goes on with valid ones', async () => {
     const { bus, namespace } = await open('malformed');
     const seen: string[] = [];

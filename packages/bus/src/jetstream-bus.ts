@@ -7,7 +7,7 @@ import { trackConnection } from './connection-state';
 import { resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope } from './envelope';
 import { deadLetterSchema, type DeadLetter, type DeadLetterQuery } from './dead-letter';
-import type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
+import type { EventBus, EventHandler, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './event-bus';
 import { startJetStreamSubscription } from './jetstream-subscription';
 import {
   assertNamespace,
@@ -128,7 +128,12 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
       }
     },
 
-    async subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription> {
+    async subscribe<E extends EventDefinition>(
+      consumer: string,
+      definition: E,
+      handler: EventHandler<E>,
+      subscribeOptions?: SubscribeOptions,
+    ): Promise<Subscription> {
       assertOpen();
       // Consumers may start before the producer has created its stream.
       await Promise.all([ensureStream(definition.service), ensureDeadLetterStream()]);
@@ -141,6 +146,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
           await js.publish(deadLetterSubjectFor(namespace, letter.consumer), JSON.stringify(letter));
         },
         durable: durableNameFor(namespace, consumer),
+        perProcess: subscribeOptions?.perProcess ?? false,
         filterSubject: subjectFor(namespace, definition),
         definition,
         handler,

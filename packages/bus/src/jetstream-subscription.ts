@@ -23,6 +23,8 @@ import { runInEventContext } from './event-context';
  * waiting in this buffer ages toward its ack wait, and a replica with an empty buffer should get it instead.
  */
 const prefetch = 8;
+/** A per-process consumer the server has not seen pulling for this long is deleted (its process is gone). */
+const perProcessInactiveMs = 60_000;
 /** Pause before recreating a consumer whose messages stopped coming (consumer deleted, server error, ...). */
 const restartDelayMs = 1_000;
 
@@ -33,6 +35,8 @@ export interface JetStreamSubscriptionOptions<E extends EventDefinition> {
   /** The consumer name given to subscribe (the durable is its namespaced form). */
   consumer: string;
   durable: string;
+  /** A consumer of this process alone: new events only, deleted by the server once inactive (SubscribeOptions). */
+  perProcess: boolean;
   filterSubject: string;
   /** Stores an event whose handler failed on its last delivery. */
   recordDeadLetter: (letter: DeadLetter) => Promise<void>;
@@ -47,9 +51,9 @@ export interface JetStreamSubscriptionOptions<E extends EventDefinition> {
  * replicas may race here; the server accepts identical creates, and a lost race falls back to update.
  */
 async function ensureConsumer(
-  options: Pick<JetStreamSubscriptionOptions<EventDefinition>, 'jsm' | 'stream' | 'durable' | 'filterSubject' | 'timings'>,
+  options: Pick<JetStreamSubscriptionOptions<EventDefinition>, 'jsm' | 'stream' | 'durable' | 'perProcess' | 'filterSubject' | 'timings'>,
 ): Promise<ConsumerInfo> {
-  const { jsm, stream, durable, filterSubject, timings } = options;
+  const { jsm, stream, durable, perProcess, filterSubject, timings } = options;
   const wanted = { ack_wait: nanos(timings.ackWaitMs), max_deliver: timings.maxDeliver };
   let info = await consumerInfo(jsm, stream, durable);
   if (!info) {
@@ -59,7 +63,9 @@ async function ensureConsumer(
         filter_subject: filterSubject,
         ack_policy: AckPolicy.Explicit,
         // A consumer created after events were published still gets them: nothing is lost to start-up order.
-        deliver_policy: DeliverPolicy.All,
+        // A per-process one serves state that starts empty with the process, so older events mean nothing to it.
+        deliver_policy: perProcess ? DeliverPolicy.New : DeliverPolicy.All,
+        ...(perProcess ? { inactive_threshold: nanos(perProcessInactiveMs) } : {}),
         ...wanted,
       });
     } catch (error) {

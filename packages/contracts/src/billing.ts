@@ -193,3 +193,12 @@ export const setPlanInputSchema = z.object({
   /** Left out: `active`. */
   status: settableSubscriptionStatusSchema.default('active'),
 });
+/** `DELETE /v1/account` (ADR 0033): the account is deleted now; what it owns is removed by every service after. */
+export const deletedAccountSchema = z
+  .object({
+    id: z.string(),
+    status: z.literal('deleting').describe("Credentials are refused already; each service removes the account's data in the background."),
+    deletedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'DeletedAccount' });
+export type DeletedAccount = z.infer<typeof deletedAccountSchema>;

@@ -11,6 +11,7 @@ export const errorCodes = {
   UNAUTHENTICATED: { status: 401, message: 'Authentication required: send an API key as `Authorization: Bearer aty_…` or `X-API-Key`.' },
   INVALID_API_KEY: { status: 401, message: 'The API key is not valid or has been revoked.' },
   API_KEY_EXPIRED: { status: 401, message: 'The API key has expired: create a new one.' },
+  ACCOUNT_DELETED: { status: 401, message: 'The account has been deleted; its credentials no longer authenticate.' },
   DEMO_MODE_DISABLED: { status: 401, message: 'X-Demo-User is accepted only when demo mode is on.' },
   INSUFFICIENT_CREDITS: { status: 402, message: 'The account does not have enough credits for this operation.' },
   FORBIDDEN: { status: 403, message: 'The caller is not allowed to perform this operation.' },

@@ -152,3 +152,12 @@ export const monitoringCheckCompleted = defineEvent(
     creditsCharged: z.number().int().min(0),
   }),
 );
+
+/**
+ * An account was deleted (ADR 0033): its credentials are refused already, and every service removes
+ * what the account owns. Recorded in billing's outbox with the deletion, so it is never lost.
+ */
+export const billingAccountDeleted = defineEvent(
+  'billing.account.deleted',
+  z.object({ accountId: z.string().min(1), deletedAt: z.string().min(1) }),
+);

@@ -91,6 +91,9 @@ export const operationScopes = {
   createApiKey: ['account:manage'],
   listApiKeys: ['account:manage'],
   deleteApiKey: ['account:manage'],
+
+  // Account.
+  deleteAccount: ['account:manage'],
 } as const satisfies Record<string, readonly Scope[]>;
 
 export type ScopedOperationId = keyof typeof operationScopes;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from './errors';
 import { createLogger } from '@vrs/kit';
 import type { Collection, Store, StoreDocument } from './port';
+import { deleteInBatches } from './delete-in-batches';
 import { createRetentionSweeper, deleteExpired, type ExpiringDocument, expiresAt, expiryIndex } from './retention';
 
 interface Item extends StoreDocument {
@@ -231,6 +232,15 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await items.countDocuments()).toBe(1);
         expect(await items.deleteMany({})).toEqual({ deletedCount: 1 });
         expect(await items.find({})).toEqual([]);
+      });
+
+      it('deletes every match in batches, and nothing else; again it deletes nothing', async () => {
+        await items.insertMany(
+          Array.from({ length: 25 }, (_, n) => ({ _id: `m${n}`, name: `n${n}`, rank: n, group: n % 5 === 0 ? 'keep' : 'drop' })),
+        );
+        expect(await deleteInBatches(items, { group: 'drop' }, 7)).toBe(20);
+        expect(await deleteInBatches(items, { group: 'drop' }, 7)).toBe(0);
+        expect((await items.find({}, { sort: { rank: 1 } })).map((doc) => doc._id)).toEqual(['m0', 'm5', 'm10', 'm15', 'm20']);
       });
 
       it('upserts with $setOnInsert and the filter equality fields', async () => {

@@ -24,3 +24,4 @@ export {
   type RetentionSweeper,
   type RetentionSweeperOptions,
 } from './retention';
+export { deleteInBatches } from './delete-in-batches';

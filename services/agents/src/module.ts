@@ -1,10 +1,11 @@
-import { agentsRunRequested } from '@vrs/contracts';
+import { agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
 import type { EventBus, Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
 import type { AgentsDeps } from './agents-deps';
 import type { BillingClient, ProviderClient, ResearchClient } from './clients';
 import type { AgentsSettings } from './config';
+import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import { createExecuteRunHandler } from './events/execute-run';
 import { createAccessRepo } from './repo/access-repo';
 import { createRunEventsRepo } from './repo/run-events-repo';
@@ -29,6 +30,8 @@ export interface AgentsModuleOptions {
 
 /** Durable consumer shared by every replica: the work queue of runs; an unacked run is redelivered after a crash. */
 const executorConsumerName = 'agents-executor';
+/** Durable consumer of `billing.account.deleted`: removes a deleted account's sessions and runs (ADR 0033). */
+const accountDeletionConsumerName = 'agents-account-deletion';
 
 export async function createAgentsModule(options: AgentsModuleOptions): Promise<ServiceModule<AgentsRouter>> {
   const { store, bus, logger } = options;
@@ -50,6 +53,7 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
   };
   const router = createAgentsRouter(deps);
   let executor: Subscription | undefined;
+  let accountDeletion: Subscription | undefined;
   let stopping = false;
 
   return {
@@ -69,11 +73,17 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
         agentsRunRequested,
         createExecuteRunHandler({ ...deps, logger: logger.child({ component: executorConsumerName }), stopping: () => stopping }),
       );
+      accountDeletion = await bus.subscribe(
+        accountDeletionConsumerName,
+        billingAccountDeleted,
+        createDeleteAccountDataHandler({ ...deps, logger: logger.child({ component: accountDeletionConsumerName }) }),
+      );
     },
     async stop() {
       stopping = true;
-      await executor?.stop();
+      await Promise.all([executor?.stop(), accountDeletion?.stop()]);
       executor = undefined;
+      accountDeletion = undefined;
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { OutboxRelay } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { PlanCatalogue } from '@vrs/contracts';
 import { planCatalogueOf, type planEnvShape } from './config';
@@ -37,4 +38,6 @@ export interface BillingDeps {
   /** `config.plans`, or the built-in catalogue. */
   plans: PlanCatalogue;
   logger: Logger;
+  /** Told after a write that recorded an event (an account's deletion), so it is published at once. */
+  outbox: Pick<OutboxRelay, 'notify'>;
 }

@@ -1,8 +1,10 @@
-import type { EventBus } from '@vrs/bus';
+import { billingAccountDeleted } from '@vrs/contracts';
+import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
-import type { Store } from '@vrs/store';
 import { planCatalogue } from '@vrs/contracts';
+import { createRetentionSweeper, type Store } from '@vrs/store';
 import type { BillingModuleConfig } from './billing-deps';
+import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import { createExpirySweeper } from './holds/expiry-sweeper';
 import { createBillingRepo } from './repo';
 import { createRenewalSweeper } from './subscriptions/renewal-sweeper';
@@ -10,7 +12,7 @@ import { billingRouter, type BillingRouter } from './router';
 
 export interface BillingModuleOptions {
   store: Store;
-  /** Every module is handed the same dependencies; billing publishes and consumes no events yet. */
+  /** Publishes `billing.account.deleted` (through the outbox) and consumes it for billing's own part. */
   bus: EventBus;
   logger: Logger;
   config: BillingModuleConfig;
@@ -18,8 +20,12 @@ export interface BillingModuleOptions {
   clock?: () => number;
 }
 
+/** Durable consumer of `billing.account.deleted`: billing's share of removing a deleted account's data. */
+const accountDeletionConsumerName = 'billing-account-deletion';
+
 export async function createBillingModule({
   store,
+  bus,
   logger,
   config,
   clock = Date.now,
@@ -28,23 +34,47 @@ export async function createBillingModule({
   const repo = createBillingRepo(store, { clock, reservationTtlMs: config.reservationTtlMs, plans });
   const sweeper = createExpirySweeper({ repo, clock, intervalMs: config.sweepIntervalMs, logger });
   const renewals = createRenewalSweeper({ repo, clock, intervalMs: config.sweepIntervalMs, logger });
+  const outbox = createOutboxRelay({
+    store,
+    bus,
+    definitions: [billingAccountDeleted],
+    logger: logger.child({ component: 'billing-outbox' }),
+    clock,
+  });
+  // Sent outbox rows expire after a day (the relay's default); this deletes them.
+  const retention = createRetentionSweeper({
+    collections: outbox.expiring,
+    clock,
+    intervalMs: config.sweepIntervalMs,
+    logger: logger.child({ component: 'billing-retention' }),
+  });
+  let accountDeletion: Subscription | undefined;
   return {
     name: 'billing',
-    router: billingRouter({ repo, config, plans, logger }),
+    router: billingRouter({ repo, config, plans, logger, outbox }),
     async start() {
       // The demoUser and key-hash unique indexes are what make ensureDemo and key lookups correct,
       // so no request may be served before they exist.
-      await repo.createIndexes();
+      await Promise.all([repo.createIndexes(), bus.ensureStreams(['billing'])]);
       sweeper.start();
       renewals.start();
+      retention.start();
+      // Publishes deletions recorded before a crash or while NATS was away, then each new one.
+      await outbox.start();
+      accountDeletion = await bus.subscribe(
+        accountDeletionConsumerName,
+        billingAccountDeleted,
+        createDeleteAccountDataHandler({ repo, store, logger: logger.child({ component: accountDeletionConsumerName }) }),
+      );
       logger.info(
         { startingCredits: config.startingCredits, reservationTtlMs: config.reservationTtlMs, sweepIntervalMs: config.sweepIntervalMs },
         'billing started',
       );
     },
-    // The store and bus belong to the host, which closes them; billing's own are the sweepers.
+    // The store and bus belong to the host, which closes them; billing's own are the sweepers, relay and consumer.
     async stop() {
-      await Promise.all([sweeper.stop(), renewals.stop()]);
+      await Promise.all([accountDeletion?.stop(), sweeper.stop(), renewals.stop(), retention.stop(), outbox.stop()]);
+      accountDeletion = undefined;
     },
   };
 }

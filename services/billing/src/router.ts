@@ -1,6 +1,7 @@
 import { router } from '@vrs/kit';
 import type { BillingDeps } from './billing-deps';
 import { createAccount } from './procedures/accounts/create';
+import { deleteAccount } from './procedures/accounts/delete';
 import { ensureDemoAccount } from './procedures/accounts/ensure-demo';
 import { createApiKey } from './procedures/api-keys/create';
 import { listApiKeys } from './procedures/api-keys/list';
@@ -19,7 +20,7 @@ import { setPlan } from './procedures/subscriptions/set-plan';
 /** The billing service's internal procedures; the gateway (and any service) calls them. */
 export function billingRouter(deps: BillingDeps) {
   return router({
-    accounts: router({ create: createAccount(deps), ensureDemo: ensureDemoAccount(deps) }),
+    accounts: router({ create: createAccount(deps), ensureDemo: ensureDemoAccount(deps), delete: deleteAccount(deps) }),
     apiKeys: router({
       create: createApiKey(deps),
       verify: verifyApiKey(deps),

@@ -1,6 +1,8 @@
-import type { EventBus } from '@vrs/bus';
+import { billingAccountDeleted } from '@vrs/contracts';
+import type { EventBus, Subscription } from '@vrs/bus';
 import { createClock, type ControllableClock, type Logger, type ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
+import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
 import { createChecksRepo } from './repo/checks-repo';
 import { createDeliveriesRepo } from './repo/deliveries-repo';
@@ -19,6 +21,9 @@ export interface MonitoringModuleOptions extends MonitoringUpstreams {
   /** Tests hand in a clock of their own; otherwise the module has one (movable only with clockControl). */
   clock?: ControllableClock;
 }
+
+/** Durable consumer of `billing.account.deleted`: removes a deleted account's monitoring data (ADR 0033). */
+const accountDeletionConsumerName = 'monitoring-account-deletion';
 
 export async function createMonitoringModule(options: MonitoringModuleOptions): Promise<ServiceModule<MonitoringRouter>> {
   const { store, bus, logger, config, provider, trends, billing } = options;
@@ -45,6 +50,7 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     billing,
   };
   const scheduler = createScheduler(checkDeps);
+  let accountDeletion: Subscription | undefined;
   return {
     name: 'monitoring',
     router: createMonitoringRouter({ ...checkDeps, scheduler }),
@@ -59,11 +65,17 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
         bus.ensureStreams(['monitoring']),
       ]);
       scheduler.start();
+      accountDeletion = await bus.subscribe(
+        accountDeletionConsumerName,
+        billingAccountDeleted,
+        createDeleteAccountDataHandler({ ...checkDeps, logger: logger.child({ component: accountDeletionConsumerName }) }),
+      );
       logger.info({ tickMs: config.tickMs, concurrency: config.concurrency, clockControl: config.clockControl }, 'monitoring started');
     },
     // The store, bus and clients belong to the host; checks in flight finish first.
     async stop() {
-      await scheduler.stop();
+      await Promise.all([accountDeletion?.stop(), scheduler.stop()]);
+      accountDeletion = undefined;
     },
   };
 }

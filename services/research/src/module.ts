@@ -1,9 +1,10 @@
-import { researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
+import { billingAccountDeleted, researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
 import type { Llm } from '@vrs/ai';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { SearchIndex } from '@vrs/search';
 import { createRetentionSweeper, type Store } from '@vrs/store';
+import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import { createIndexEvidenceHandler } from './events/index-evidence';
 import { createRunImportJobHandler } from './events/run-import-job';
 import { createWriteExportHandler } from './events/write-export';
@@ -46,6 +47,8 @@ const indexerConsumerName = 'research-indexer';
 const importerConsumerName = 'research-importer';
 /** Durable consumer of `research.export.requested`: writes each export's file once. */
 const exporterConsumerName = 'research-exporter';
+/** Durable consumer of `billing.account.deleted`: removes what a deleted account owns here (ADR 0033). */
+const accountDeletionConsumerName = 'research-account-deletion';
 
 export async function createResearchModule(options: ResearchModuleOptions): Promise<ServiceModule<ResearchRouter>> {
   const { store, bus, logger, provider, billing, llm, retention = defaultResearchRetention, clock = Date.now } = options;
@@ -91,6 +94,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   let indexer: Subscription | undefined;
   let importer: Subscription | undefined;
   let exporter: Subscription | undefined;
+  let accountDeletion: Subscription | undefined;
   let stopping = false;
 
   return {
@@ -140,11 +144,28 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           logger: logger.child({ component: exporterConsumerName }),
         }),
       );
+      accountDeletion = await bus.subscribe(
+        accountDeletionConsumerName,
+        billingAccountDeleted,
+        createDeleteAccountDataHandler({
+          store,
+          projects,
+          evidence,
+          search,
+          jobs,
+          exports,
+          comparisons,
+          operations,
+          idempotency,
+          logger: logger.child({ component: accountDeletionConsumerName }),
+        }),
+      );
     },
     async stop() {
       stopping = true;
-      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop(), sweeper.stop(), outbox.stop()]);
+      await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop(), accountDeletion?.stop(), sweeper.stop(), outbox.stop()]);
       indexer = undefined;
+      accountDeletion = undefined;
       importer = undefined;
       exporter = undefined;
     },

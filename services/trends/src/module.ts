@@ -1,9 +1,11 @@
 import type { TRPCClient } from '@trpc/client';
 import type { Llm } from '@vrs/ai';
-import type { EventBus } from '@vrs/bus';
+import { billingAccountDeleted } from '@vrs/contracts';
+import type { EventBus, Subscription } from '@vrs/bus';
 import { createClock, type Logger, type ServiceModule } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import { createRetentionSweeper, type Store } from '@vrs/store';
+import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import { createPlansRepo } from './repo/plans-repo';
 import { createSnapshotsRepo } from './repo/snapshots-repo';
 import { createTrendsRouter, type TrendsRouter } from './router';
@@ -17,6 +19,9 @@ export interface TrendsModuleOptions {
   llm: Llm | null;
   config: TrendsModuleConfig;
 }
+
+/** Durable consumer of `billing.account.deleted`: removes a deleted account's plans (ADR 0033). */
+const accountDeletionConsumerName = 'trends-account-deletion';
 
 export async function createTrendsModule({
   store,
@@ -36,17 +41,24 @@ export async function createTrendsModule({
     intervalMs: config.retentionSweepIntervalMs ?? 60 * 60_000,
     logger: logger.child({ component: 'trends-retention' }),
   });
+  let accountDeletion: Subscription | undefined;
   return {
     name: 'trends',
     router: createTrendsRouter({ provider, llm, snapshots, plans, bus, clock, logger, config }),
     async start() {
       await Promise.all([snapshots.ensureIndexes(), plans.ensureIndexes(), bus.ensureStreams(['trends'])]);
       sweeper.start();
+      accountDeletion = await bus.subscribe(
+        accountDeletionConsumerName,
+        billingAccountDeleted,
+        createDeleteAccountDataHandler({ plans, logger: logger.child({ component: accountDeletionConsumerName }) }),
+      );
       logger.info({ models: llm?.models ?? [], clockControl: config.clockControl }, 'trends started');
     },
-    // The store, bus and provider client belong to the host; trends' own is the sweeper.
+    // The store, bus and provider client belong to the host; trends' own are the sweeper and its consumer.
     async stop() {
-      await sweeper.stop();
+      await Promise.all([accountDeletion?.stop(), sweeper.stop()]);
+      accountDeletion = undefined;
     },
   };
 }

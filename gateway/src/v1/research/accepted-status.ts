@@ -9,7 +9,7 @@ import type { GatewayContext } from '../../context';
  * `responseMeta` reads the mark, and the document's 200 of those operations becomes 202.
  */
 
-const acceptedOperations = new Set(['createImport', 'createExport', 'checkMonitor', 'createAgentRun']);
+const acceptedOperations = new Set(['createImport', 'createExport', 'checkMonitor', 'createAgentRun', 'deleteAccount']);
 
 /** Called by a procedure whose success means "queued, not done yet". */
 export function markAccepted(ctx: GatewayContext): void {

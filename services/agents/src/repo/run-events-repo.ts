@@ -1,5 +1,5 @@
 import type { AgentRunEvent } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { deleteInBatches, type Store } from '@vrs/store';
 import type { RunsRepo } from './runs-repo';
 
 interface RunEventDoc extends AgentRunEvent {
@@ -18,6 +18,9 @@ export function createRunEventsRepo(store: Store, runs: RunsRepo) {
       const seq = await runs.nextEventSeq(runId);
       await events.insertOne({ _id: `${runId}:${seq}`, runId, seq, type, data, at });
     },
+
+    /** Every event of a run being deleted with its account (ADR 0033). */
+    deleteOfRun: (runId: string): Promise<number> => deleteInBatches(events, { runId }),
 
     async after(runId: string, afterSeq: number, limit: number): Promise<AgentRunEvent[]> {
       const docs = await events.find({ runId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });

@@ -65,7 +65,11 @@ export function createRunsRepo(store: Store) {
   const runs = store.collection<RunDoc>('agent_runs');
 
   return {
-    ensureIndexes: () => runs.createIndexes([{ key: { sessionId: 1, createdAt: -1, _id: -1 }, name: 'session_newest_first' }]),
+    ensureIndexes: () =>
+      runs.createIndexes([
+        { key: { sessionId: 1, createdAt: -1, _id: -1 }, name: 'session_newest_first' },
+        { key: { accountId: 1, status: 1 }, name: 'account_status' },
+      ]),
 
     insert: (run: RunDoc) => runs.insertOne(run),
 
@@ -107,6 +111,14 @@ export function createRunsRepo(store: Store) {
           },
         },
       );
+    },
+
+    /** Up to `limit` runs of the account, in `statuses` when given: what an account's deletion walks (ADR 0033). */
+    ofAccount: (accountId: string, limit: number, statuses?: readonly AgentRunStatus[]) =>
+      runs.find(statuses ? { accountId, status: { $in: [...statuses] } } : { accountId }, { limit }),
+
+    deleteById: async (runId: string) => {
+      await runs.deleteOne({ _id: runId });
     },
 
     markSettled: (runId: string, creditsRemaining: number) =>

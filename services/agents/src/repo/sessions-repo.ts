@@ -1,4 +1,4 @@
-import { DuplicateKeyError, type Store } from '@vrs/store';
+import { deleteInBatches, DuplicateKeyError, type Store } from '@vrs/store';
 
 export interface SessionDoc {
   _id: string;
@@ -26,6 +26,9 @@ export function createSessionsRepo(store: Store) {
 
   return {
     ensureIndexes: () => sessions.createIndexes([{ key: { accountId: 1 }, name: 'account' }]),
+
+    /** Every session of a deleted account (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(sessions, { accountId }),
 
     findOwned: (accountId: string, sessionId: string) => sessions.findOne({ _id: sessionId, accountId }),
 

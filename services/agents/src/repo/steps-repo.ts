@@ -1,5 +1,5 @@
 import type { AgentToolName } from '@vrs/contracts';
-import { DuplicateKeyError, type Store } from '@vrs/store';
+import { deleteInBatches, DuplicateKeyError, type Store } from '@vrs/store';
 
 /**
  * One finished step of a run: a tool call (or, with a model, a model step), persisted the moment it
@@ -44,6 +44,9 @@ export function createStepsRepo(store: Store) {
         return (await steps.findOne({ _id: doc._id }))!;
       }
     },
+
+    /** Every step of a run being deleted with its account (ADR 0033). */
+    deleteOfRun: (runId: string): Promise<number> => deleteInBatches(steps, { runId }),
 
     ofRun: (runId: string) => steps.find({ runId }, { sort: { finishedAt: 1, _id: 1 } }),
   };

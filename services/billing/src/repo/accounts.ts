@@ -28,7 +28,27 @@ export interface AccountDoc {
   granted: number;
   spent: number;
   createdAt: string;
+  /** Set when the account was deleted (ADR 0033): every credential is refused and personal fields are gone. */
+  deletedAt?: string;
 }
+
+/**
+ * What a deleted account keeps (ADR 0033): its id, plan, counters and dates for accounting, and its
+ * demo value, which is what refuses that value afterwards. Every other field is personal and removed,
+ * including fields added after this list was written.
+ */
+const keptWhenDeleted = new Set([
+  '_id',
+  'demoUser',
+  'plan',
+  'subscription',
+  'balance',
+  'reserved',
+  'granted',
+  'spent',
+  'createdAt',
+  'deletedAt',
+]);
 
 export function createAccountsRepo(store: StoreScope) {
   const accounts = store.collection<AccountDoc>('accounts');
@@ -44,16 +64,39 @@ export function createAccountsRepo(store: StoreScope) {
 
     findById: (accountId: string) => accounts.findOne({ _id: accountId }),
 
+    /** The account unless it is missing or deleted: what every credential check asks (ADR 0033). */
+    findActive: (accountId: string) => accounts.findOne({ _id: accountId, deletedAt: { $exists: false } }),
+
     findByDemoUser: (demoUser: string) => accounts.findOne({ demoUser }),
+
+    /**
+     * Marks the account deleted and removes its personal fields: `name` becomes null, any other
+     * personal field is unset (absent rather than null, so no unique index sees two deleted
+     * accounts collide). Null when the account is missing or already deleted.
+     */
+    async markDeleted(accountId: string, deletedAt: string): Promise<AccountDoc | null> {
+      const account = await accounts.findOne({ _id: accountId, deletedAt: { $exists: false } });
+      if (!account) return null;
+      const unset = Object.fromEntries(
+        Object.keys(account)
+          .filter((field) => !keptWhenDeleted.has(field) && field !== 'name')
+          .map((field) => [field, '']),
+      );
+      return accounts.findOneAndUpdate(
+        { _id: accountId, deletedAt: { $exists: false } },
+        { $set: { deletedAt, name: null }, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) },
+        { returnDocument: 'after' },
+      );
+    },
 
     /**
      * Moves `amount` from balance to reserved in ONE conditional update, so concurrent holds can
      * never overdraw: the filter and the increment are applied atomically by the store.
-     * Returns null when the account is missing or short.
+     * Returns null when the account is missing, deleted (a replica's cached credential, ADR 0033) or short.
      */
     hold: (accountId: string, amount: number) =>
       accounts.findOneAndUpdate(
-        { _id: accountId, balance: { $gte: amount } },
+        { _id: accountId, balance: { $gte: amount }, deletedAt: { $exists: false } },
         { $inc: { balance: -amount, reserved: amount } },
         { returnDocument: 'after' },
       ),

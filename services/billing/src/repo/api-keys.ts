@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKey, Scope } from '@vrs/contracts';
-import { findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, mapPage, type PageRequest, type StoreScope } from '@vrs/store';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -54,7 +54,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export function createApiKeysRepo(store: Store, clock: () => number = Date.now) {
+export function createApiKeysRepo(store: StoreScope, clock: () => number = Date.now) {
   const apiKeys = store.collection<ApiKeyDoc>('apiKeys');
   const isExpired = (doc: ApiKeyDoc) => doc.expiresAt != null && Date.parse(doc.expiresAt) <= clock();
   return {
@@ -96,6 +96,12 @@ export function createApiKeysRepo(store: Store, clock: () => number = Date.now) 
       );
       return modifiedCount === 1;
     },
+    /** Revokes every active key of the account at once (its deletion); returns how many. */
+    revokeAllOfAccount: async (accountId: string, revokedAt: string) =>
+      (await apiKeys.updateMany({ accountId, revokedAt: null }, { $set: { revokedAt } })).modifiedCount,
+
+    /** Deletes every key of a deleted account, revoked already (ADR 0033): names and hashes are gone too. */
+    deleteAllOfAccount: (accountId: string) => deleteInBatches(apiKeys, { accountId }),
   };
 }
 

@@ -1,3 +1,5 @@
+import { billingAccountDeleted } from '@vrs/contracts';
+import { recordOutboxEvent } from '@vrs/bus';
 import type { Store, StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 import { defaultPlanId, planCatalogue, type PlanCatalogue, type PlanId, type SettableSubscriptionStatus } from '@vrs/contracts';
@@ -31,11 +33,11 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   /** The repositories a transaction's writes go through. */
   const scoped = (scope: StoreScope) => ({
     accounts: createAccountsRepo(scope),
+    apiKeys: createApiKeysRepo(scope, clock),
     reservations: createReservationsRepo(scope),
     ledger: createLedgerRepo(scope, clock),
   });
-  const { accounts, reservations, ledger } = scoped(store);
-  const apiKeys = createApiKeysRepo(store, clock);
+  const { accounts, reservations, ledger, apiKeys } = scoped(store);
 
   return {
     accounts,
@@ -162,6 +164,24 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
       }),
 
     /**
+     * Deletes an account in ONE transaction (ADR 0033): marks it deleted with its personal fields
+     * removed, revokes every API key, and records `billing.account.deleted` in the outbox, so the
+     * event is published once the deletion commits and never lost. Null when there is no such
+     * account or it was deleted already (a second deletion changes nothing).
+     */
+    deleteAccount: (accountId: string): Promise<{ accountId: string; deletedAt: string; keysRevoked: number } | null> =>
+      store.withTransaction(async (tx) => {
+        const repo = scoped(tx);
+        const deletedAt = nowIso();
+        const account = await repo.accounts.markDeleted(accountId, deletedAt);
+        if (!account) return null;
+        const keysRevoked = await repo.apiKeys.revokeAllOfAccount(accountId, deletedAt);
+        // The account's id names the event: a deletion happens once, so one id per account is enough.
+        await recordOutboxEvent(tx, billingAccountDeleted, { accountId, deletedAt }, `account-deleted-${accountId}`);
+        return { accountId, deletedAt, keysRevoked };
+      }),
+
+    /**
      * Holds `amount` credits for an operation: the conditional hold on the account, the reservation
      * and its ledger line in one transaction, so a crash leaves all three or none. Null when the
      * account is missing or short (the hold's condition decided it; nothing was written).
@@ -208,7 +228,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         const closed = await repo.reservations.close(reservationId, 'reserved', outcome, charged, closedAt);
         if (closed) {
           const account = await repo.accounts.release(accountId, held, charged);
-          // Accounts are never deleted, so a reservation always has its account.
+          // A deleted account keeps its document (ADR 0033), so a reservation always has its account.
           if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
           await repo.ledger.append({
             accountId,

@@ -28,6 +28,21 @@ export function createLedgerRepo(store: StoreScope, clock: () => number = Date.n
     },
 
     exists: async (id: string) => (await ledger.findOne({ _id: id })) !== null,
+    /**
+     * Removes what a deleted account's lines hold that a caller chose — the request ids, which may be
+     * the caller's own `X-Request-Id` — a batch at a time; amounts, kinds and operations stay for
+     * accounting (ADR 0033). Returns how many lines changed; a second run changes none.
+     */
+    async anonymise(accountId: string, batchSize = 200): Promise<number> {
+      let changed = 0;
+      for (;;) {
+        const ids = (await ledger.find({ accountId, requestId: { $ne: null } }, { limit: batchSize, projection: { _id: 1 } })).map(
+          (doc) => doc._id,
+        );
+        if (ids.length === 0) return changed;
+        changed += (await ledger.updateMany({ _id: { $in: ids } }, { $set: { requestId: null } })).modifiedCount;
+      }
+    },
 
     /** Newest first (ADR 0020). */
     page: async (accountId: string, page: PageRequest) => mapPage(await findPage(ledger, 'ledger', { accountId }, page), toEntry),

@@ -1,4 +1,4 @@
-import type { StoreScope } from '@vrs/store';
+import { deleteInBatches, type StoreScope } from '@vrs/store';
 
 /** `expired`: never settled nor refunded within its time to live; the sweeper returned its credits. */
 export type ReservationStatus = 'reserved' | 'settled' | 'refunded' | 'expired';
@@ -23,7 +23,11 @@ export interface ReservationDoc {
 export function createReservationsRepo(store: StoreScope) {
   const reservations = store.collection<ReservationDoc>('reservations');
   return {
-    createIndexes: () => reservations.createIndexes([{ key: { status: 1, expiresAt: 1 }, name: 'status_expiry' }]),
+    createIndexes: () =>
+      reservations.createIndexes([
+        { key: { status: 1, expiresAt: 1 }, name: 'status_expiry' },
+        { key: { accountId: 1, status: 1 }, name: 'account_status' },
+      ]),
 
     insert: (reservation: ReservationDoc) => reservations.insertOne(reservation),
 
@@ -49,6 +53,12 @@ export function createReservationsRepo(store: StoreScope) {
     /** Open reservations whose time is up, oldest first. */
     expiredBy: (now: string, limit: number) =>
       reservations.find({ status: 'reserved', expiresAt: { $lte: now } }, { sort: { expiresAt: 1 }, limit }),
+
+    /** Reservations of the account still holding credits. */
+    openOfAccount: (accountId: string, limit: number) => reservations.find({ accountId, status: 'reserved' }, { limit }),
+
+    /** Removes every reservation of a deleted account, open or closed (ADR 0033); the ledger keeps their lines. */
+    deleteAllOfAccount: (accountId: string) => deleteInBatches(reservations, { accountId }),
   };
 }
 

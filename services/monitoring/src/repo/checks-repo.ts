@@ -1,5 +1,5 @@
 import type { MonitorCheck } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface CheckDoc extends Omit<MonitorCheck, 'id'> {
   _id: string;
@@ -26,6 +26,9 @@ export function createChecksRepo(store: Store) {
       findPage(checks, 'monitor_checks', { accountId, monitorId }, page),
 
     deleteForMonitor: (monitorId: string) => checks.deleteMany({ monitorId }),
+
+    /** Every check of a deleted account, in batches: a monitor may have thousands (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(checks, { accountId }),
   };
 }
 

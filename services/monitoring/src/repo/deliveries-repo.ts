@@ -1,5 +1,5 @@
 import type { WebhookDelivery } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface DeliveryDoc extends Omit<WebhookDelivery, 'id'> {
   _id: string;
@@ -40,6 +40,9 @@ export function createDeliveriesRepo(store: Store) {
     },
 
     deleteForWebhook: (webhookId: string) => deliveries.deleteMany({ webhookId }),
+
+    /** Every delivery of a deleted account, pending ones included (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(deliveries, { accountId }),
   };
 }
 

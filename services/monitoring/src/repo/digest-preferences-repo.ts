@@ -26,6 +26,9 @@ export function createDigestPreferencesRepo(store: Store) {
 
     find: (accountId: string) => preferences.findOne({ _id: accountId }),
 
+    /** A deleted account's preferences: no digest is due for it afterwards (ADR 0033). */
+    delete: async (accountId: string): Promise<number> => (await preferences.deleteOne({ _id: accountId })).deletedCount,
+
     put: (accountId: string, set: DigestPreferences) =>
       preferences.findOneAndUpdate(
         { _id: accountId },

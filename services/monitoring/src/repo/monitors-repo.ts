@@ -1,6 +1,6 @@
 import type { MonitorQuery, MonitorStatus } from '@vrs/contracts';
 import { newId } from '@vrs/kit';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 
 /** What a monitor remembers between checks, to tell what is new. */
 export interface MonitorState {
@@ -63,6 +63,9 @@ export function createMonitorsRepo(store: Store) {
 
     /** Found only for its owner: another account's monitor and an unknown one look the same. */
     findOwned: (accountId: string, monitorId: string) => monitors.findOne({ _id: monitorId, accountId }),
+
+    /** Every monitor of a deleted account: the scheduler finds none of them due afterwards (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(monitors, { accountId }),
 
     findById: (monitorId: string) => monitors.findOne({ _id: monitorId }),
 

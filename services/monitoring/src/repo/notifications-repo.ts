@@ -1,5 +1,5 @@
 import { maxNotificationsListed, type Notification } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { deleteInBatches, type Store } from '@vrs/store';
 
 export interface NotificationDoc extends Omit<Notification, 'id'> {
   _id: string;
@@ -24,6 +24,9 @@ export function createNotificationsRepo(store: Store) {
       ),
 
     /** Idempotent; null when the account has no such notification. */
+    /** Every notification of a deleted account (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(notifications, { accountId }),
+
     markRead: (accountId: string, notificationId: string) =>
       notifications.findOneAndUpdate({ _id: notificationId, accountId }, { $set: { read: true } }),
   };

@@ -1,6 +1,6 @@
 import type { Webhook } from '@vrs/contracts';
 import { newId } from '@vrs/kit';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface WebhookDoc extends Omit<Webhook, 'id'> {
   _id: string;
@@ -22,6 +22,9 @@ export function createWebhooksRepo(store: Store) {
 
     findOwned: (accountId: string, webhookId: string) => webhooks.findOne({ _id: webhookId, accountId }),
     findById: (webhookId: string) => webhooks.findOne({ _id: webhookId }),
+    /** Every webhook of a deleted account, its signing secret with it (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(webhooks, { accountId }),
+
     enabledOf: (accountId: string) => webhooks.find({ accountId, enabled: true }),
 
     /** Newest first (ADR 0020). Secrets stay in the documents; `toWebhook` drops them. */

@@ -1,5 +1,5 @@
 import type { Comparison } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ComparisonDoc extends Omit<Comparison, 'id'> {
@@ -27,6 +27,9 @@ export function createComparisonsRepo(store: Store) {
 
     /** A page of the account's comparisons, newest first (ADR 0020). */
     pageOwned: (accountId: string, page: PageRequest) => findPage(comparisons, 'comparisons', { accountId }, page),
+
+    /** Every comparison of a deleted account (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(comparisons, { accountId }),
   };
 }
 

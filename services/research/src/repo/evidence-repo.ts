@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
-import { DuplicateKeyError, findPage, type PageRequest, type Store } from '@vrs/store';
+import { DuplicateKeyError, deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
@@ -148,10 +148,8 @@ export function createEvidenceRepo(store: Store) {
       return (await evidence.deleteMany({ projectId, sourceKey: { $regex: startsWith, $nin: keep } })).deletedCount;
     },
 
-    /** Removes every item of the project; returns how many there were. */
-    async deleteAll(projectId: string): Promise<number> {
-      return (await evidence.deleteMany({ projectId })).deletedCount;
-    },
+    /** Removes every item of the project, in batches (a project may hold many); returns how many there were. */
+    deleteAll: (projectId: string): Promise<number> => deleteInBatches(evidence, { projectId }),
 
     /** One page of a project's evidence in id order, after `afterId`: exports walk a project with it. */
     pageInIdOrder: (projectId: string, afterId: string | undefined, limit: number): Promise<EvidenceDoc[]> =>

@@ -1,5 +1,5 @@
 import type { CreditHold, Export } from '@vrs/contracts';
-import { expiresAt, expiryIndex, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
+import { deleteInBatches, expiresAt, expiryIndex, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export interface ExportDoc extends Omit<Export, 'id'> {
@@ -89,6 +89,17 @@ export function createExportsRepo(store: Store, { fileTtlMs, clock }: ExportsRep
       if (ids.length === 0) return 0;
       await chunks.deleteMany({ exportId: { $in: ids } });
       return (await exports.deleteMany({ projectId })).deletedCount;
+    },
+
+    /** Every export of a deleted account with its file, a batch of exports at a time (ADR 0033). */
+    async deleteAllOfAccount(accountId: string, batchSize = 100): Promise<number> {
+      let deleted = 0;
+      for (;;) {
+        const ids = (await exports.find({ accountId }, { limit: batchSize, projection: { _id: 1 } })).map((doc) => doc._id);
+        if (ids.length === 0) return deleted;
+        for (const exportId of ids) await deleteInBatches(chunks, { exportId });
+        deleted += (await exports.deleteMany({ _id: { $in: ids } })).deletedCount;
+      }
     },
 
     /** Forgets a half-written file (a writer that crashed): the rewrite starts from chunk 0. */

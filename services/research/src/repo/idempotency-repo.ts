@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { DuplicateKeyError, expiresAt, expiryIndex, type Store } from '@vrs/store';
+import { DuplicateKeyError, deleteInBatches, expiresAt, expiryIndex, type Store } from '@vrs/store';
 
 interface IdempotencyDoc {
   _id: string;
+  /** Whose key it is, so an account's deletion finds its records (absent on records written before ADR 0033; they expire). */
+  accountId?: string;
   fingerprint: string;
   /** The first response, once the first request has finished; absent while it runs. */
   response?: unknown;
@@ -30,7 +32,10 @@ export function createIdempotencyRepo(store: Store, { ttlMs, clock }: Idempotenc
     /** What the retention sweeper prunes. */
     expiring: { idempotency_keys: keys },
 
-    ensureIndexes: () => keys.createIndexes([expiryIndex]),
+    ensureIndexes: () => keys.createIndexes([expiryIndex, { key: { accountId: 1 }, name: 'account' }]),
+
+    /** Every record of a deleted account (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(keys, { accountId }),
 
     /**
      * Takes the key for this request, or answers what an earlier request with it left: its
@@ -47,7 +52,7 @@ export function createIdempotencyRepo(store: Store, { ttlMs, clock }: Idempotenc
         $or: [{ expiresAt: { $lte: nowIso } }, { expiresAt: { $exists: false }, createdAt: { $lte: legacyCutoff } }],
       });
       try {
-        await keys.insertOne({ _id: id, fingerprint, createdAt: nowIso, expiresAt: expiresAt(now, ttlMs) });
+        await keys.insertOne({ _id: id, accountId, fingerprint, createdAt: nowIso, expiresAt: expiresAt(now, ttlMs) });
         return { kind: 'claimed', id };
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;

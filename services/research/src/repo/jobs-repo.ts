@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CreditHold, ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export type JobVideo = z.infer<typeof jobVideoSchema>;
@@ -81,6 +81,9 @@ export function createJobsRepo(store: Store) {
     },
 
     /** Removes every job of the project; a running one stops before its next video (it finds no job). */
+    /** Every job of a deleted account, whatever its project (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(jobs, { accountId }),
+
     async deleteAllOfProject(projectId: string): Promise<number> {
       return (await jobs.deleteMany({ projectId })).deletedCount;
     },

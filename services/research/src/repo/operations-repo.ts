@@ -1,5 +1,5 @@
 import type { AnswerOperation } from '@vrs/contracts';
-import { findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 import { newUuid } from '@vrs/kit';
 
 export interface OperationDoc extends Omit<AnswerOperation, 'id'> {
@@ -25,6 +25,9 @@ export function createOperationsRepo(store: Store) {
 
     /** A page of the account's answers and reports, newest first; plans page in trends with the same cursor (ADR 0020). */
     pageOwned: (accountId: string, page: PageRequest) => findPage(operations, 'operations', { accountId }, page),
+
+    /** Every answer and report of a deleted account (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(operations, { accountId }),
   };
 }
 

@@ -42,6 +42,12 @@ export function createProjectsRepo(store: Store) {
       return (await projects.deleteOne({ _id: projectId, accountId })).deletedCount === 1;
     },
 
+    /** Up to `limit` of the account's project ids: what an account's deletion walks, a batch at a time. */
+    async idsOfAccount(accountId: string, limit: number): Promise<string[]> {
+      const docs = await projects.find({ accountId }, { limit, projection: { _id: 1 } });
+      return docs.map((doc) => doc._id);
+    },
+
     /** Every project's id, oldest first: what an operator's full reindex walks. */
     async allIds(): Promise<string[]> {
       const docs = await projects.find({}, { sort: { createdAt: 1, _id: 1 }, projection: { _id: 1 } });

@@ -1,5 +1,5 @@
 import type { PlanOperation } from '@vrs/contracts';
-import { findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
 
 export interface PlanDoc extends Omit<PlanOperation, 'id'> {
   /** The plan's operationId. */
@@ -30,6 +30,9 @@ export function createPlansRepo(store: Store) {
 
     /** A page of the account's plans, newest first; answers and reports page in research with the same cursor (ADR 0020). */
     pageOwned: async (accountId: string, page: PageRequest) => mapPage(await findPage(plans, 'operations', { accountId }, page), toPlan),
+
+    /** Every plan of a deleted account (ADR 0033). */
+    deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(plans, { accountId }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { accountRefSchema, ensureDemoAccountInputSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { isDuplicateKeyError } from '../../repo/ids';
 
@@ -7,6 +7,8 @@ import { isDuplicateKeyError } from '../../repo/ids';
  * The account behind an `X-Demo-User` value, opened with the starting grant on first sight.
  * Simultaneous first requests all try to insert; the unique index on demoUser lets exactly one
  * win, and the others read the winner's account instead of opening (and granting) a second one.
+ * A value whose account was deleted is refused (401 ACCOUNT_DELETED), never given a new account
+ * (ADR 0033): a deleted account cannot be used again under any scheme.
  */
 export function ensureDemoAccount({ repo, config, logger }: BillingDeps) {
   return procedure
@@ -14,6 +16,7 @@ export function ensureDemoAccount({ repo, config, logger }: BillingDeps) {
     .output(accountRefSchema)
     .mutation(async ({ input: { demoUser }, ctx }) => {
       const existing = await repo.accounts.findByDemoUser(demoUser);
+      if (existing?.deletedAt) throw new AppError('ACCOUNT_DELETED');
       if (existing) return { accountId: existing._id };
       try {
         const account = await repo.openAccount({ name: null, demoUser, grant: config.startingCredits, requestId: ctx.requestId });

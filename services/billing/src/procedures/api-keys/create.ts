@@ -13,7 +13,7 @@ export function createApiKey({ repo, logger }: BillingDeps) {
     .input(createApiKeyInputSchema)
     .output(createdApiKeySchema)
     .mutation(async ({ input }) => {
-      if (!(await repo.accounts.findById(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (!(await repo.accounts.findActive(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
       if ((await repo.apiKeys.countActive(input.accountId)) >= maxActiveApiKeysPerAccount) {
         throw new AppError('API_KEY_LIMIT_REACHED', undefined, { limit: maxActiveApiKeysPerAccount });
       }

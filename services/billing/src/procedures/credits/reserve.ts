@@ -19,6 +19,7 @@ export function reserveCredits({ repo }: BillingDeps) {
         // Read only to explain the refusal; the decision was the conditional hold's.
         const current = await repo.accounts.findById(accountId);
         if (!current) throw new AppError('ACCOUNT_NOT_FOUND');
+        if (current.deletedAt) throw new AppError('ACCOUNT_DELETED');
         throw new AppError('INSUFFICIENT_CREDITS', `This operation needs ${amount} credits; the account has ${current.balance}.`, {
           balance: current.balance,
           required: amount,

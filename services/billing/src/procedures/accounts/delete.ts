@@ -1,0 +1,22 @@
+import { accountRefSchema } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
+import { z } from 'zod';
+import type { BillingDeps } from '../../billing-deps';
+
+/**
+ * Deletes the account (ADR 0033): one transaction marks it deleted, removes its personal fields,
+ * revokes its keys and records `billing.account.deleted`, which every service honours by removing
+ * what the account owns. An unknown or already deleted account is ACCOUNT_NOT_FOUND.
+ */
+export function deleteAccount({ repo, outbox, logger }: BillingDeps) {
+  return procedure
+    .input(accountRefSchema)
+    .output(z.object({ accountId: z.string(), deletedAt: z.string() }))
+    .mutation(async ({ input }) => {
+      const deleted = await repo.deleteAccount(input.accountId);
+      if (!deleted) throw new AppError('ACCOUNT_NOT_FOUND');
+      outbox.notify();
+      logger.info({ accountId: deleted.accountId, keysRevoked: deleted.keysRevoked }, 'account deleted');
+      return { accountId: deleted.accountId, deletedAt: deleted.deletedAt };
+    });
+}

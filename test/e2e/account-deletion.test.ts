@@ -1,0 +1,293 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { describe, expect, inject, it } from 'vitest';
+import { apiClient, createApiKey, eventually, type ApiCall, type ApiResponse } from '@vrs/testing/api-client';
+import { startGatewayProcess } from '@vrs/testing/processes';
+import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
+import { admit, agentsOperator, ended, laryngealQuestion } from './agents-support';
+
+/*
+ * Deleting an account (ADR 0033) over the shared stack: a fresh account makes one of everything
+ * through the public API, is deleted, and then every service's store is read straight from its
+ * SQLite files under DATA_DIR (the services keep running) until nothing of it is left but the
+ * anonymised account row and the ledger.
+ */
+const gatewayUrl = inject('gatewayUrl');
+const stackEnv = inject('stackEnv');
+const youtube = fakeYouTubeControl(inject('youtubeUpstreamUrl'));
+const logDir = inject('logDir');
+const operator = agentsOperator(inject('agentsServiceUrl'), stackEnv.INTERNAL_TOKEN!);
+/** A video no other suite watches or overrides: its views move here so a monitor's check finds something. */
+const watchedVideo = 'coldBrew006';
+
+interface Mention {
+  file: string;
+  table: string;
+  id: string;
+  needle: string;
+}
+
+/** Every SQLite file under `dir` (stores and search indexes alike). */
+async function databaseFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.db')).map((entry) => join(entry.parentPath, entry.name));
+}
+
+/**
+ * Every row of every table of every database under DATA_DIR whose id or content holds one of
+ * `needles`, read-only beside the running services: nothing here knows which collections exist.
+ */
+async function scan(needles: string[]): Promise<Mention[]> {
+  const found: Mention[] = [];
+  for (const file of await databaseFiles(stackEnv.DATA_DIR!)) {
+    const db = new Database(file, { readonly: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
+        name: string;
+      }[];
+      for (const { name } of tables) {
+        const quoted = `"${name.replaceAll('"', '""')}"`;
+        const columns = (db.prepare(`PRAGMA table_info(${quoted})`).all() as { name: string }[]).map((column) => column.name);
+        const text = columns.map((column) => `CAST("${column.replaceAll('"', '""')}" AS TEXT)`).join(" || ' ' || ");
+        const rowId = columns.includes('id') ? 'CAST(id AS TEXT)' : 'CAST(rowid AS TEXT)';
+        for (const needle of needles) {
+          const rows = db.prepare(`SELECT ${rowId} AS id FROM ${quoted} WHERE instr(${text}, ?) > 0`).all(needle) as { id: string }[];
+          for (const row of rows) found.push({ file: file.slice(stackEnv.DATA_DIR!.length + 1), table: name, id: row.id, needle });
+        }
+      }
+    } finally {
+      db.close();
+    }
+  }
+  return found;
+}
+
+/** Where a mention is: `<service folder>/<table>`. */
+const placeOf = (mention: Mention) => `${mention.file.split('/')[0]}/${mention.table}`;
+
+function ok(response: ApiResponse, status = 200): any {
+  expect(response.status, response.text).toBe(status);
+  return response.body;
+}
+
+/** Calls that reach a language model shared with other suites, which may be set to fail for a moment. */
+function retried(call: () => Promise<ApiResponse>, what: string): Promise<any> {
+  return eventually(
+    async () => {
+      const response = await call();
+      return response.status === 200 ? response.body : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 250, what },
+  );
+}
+
+/** Checks the monitor now and waits for the new check (a pass moved elsewhere by another suite is retried). */
+async function checkNow(api: ApiCall, monitorId: string, checksBefore: number): Promise<any> {
+  return eventually(
+    async () => {
+      const checks = ok(await api('GET', `/v1/monitors/${monitorId}/checks`)).data as any[];
+      if (checks.length > checksBefore) return checks[0];
+      await api('POST', `/v1/monitors/${monitorId}/check`);
+      return undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 300, what: `check ${checksBefore + 1} of ${monitorId}` },
+  );
+}
+
+/** One of everything an account can own, made through the public API; the ids of what it made. */
+async function makeOneOfEverything(api: ApiCall, accountId: string) {
+  const projectId = ok(await api('POST', '/v1/projects', { json: { name: 'Everything' } })).id as string;
+  ok(await api('POST', `/v1/projects/${projectId}/evidence`, { json: { items: [{ text: 'notes about cold brew ratios' }] } }));
+
+  // An import with an Idempotency-Key: the job and the key's record.
+  const imported = ok(
+    await api('POST', `/v1/projects/${projectId}/imports`, {
+      json: { source: { type: 'video', id: 'vrsFixture1' } },
+      headers: { 'idempotency-key': `deletion-${accountId}` },
+    }),
+    202,
+  );
+  await eventually(async () => (ok(await api('GET', `/v1/jobs/${imported.id}`)).status === 'completed' ? true : undefined), {
+    what: 'the import to complete',
+  });
+  const exported = ok(await api('POST', '/v1/exports', { json: { projectId, format: 'json' } }), 202);
+  await eventually(async () => (ok(await api('GET', `/v1/exports/${exported.id}`)).status === 'ready' ? true : undefined), {
+    what: 'the export file',
+  });
+  const comparison = await retried(
+    () => api('POST', '/v1/comparisons', { json: { type: 'video', ids: ['vrsFixture1', 'rCAS2eD-mcw'] } }),
+    'a comparison',
+  );
+  const answer = await retried(() => api('POST', '/v1/answers', { json: { question: 'cirque du soleil' } }), 'an answer');
+
+  const report = ok(await api('GET', '/v1/providers/youtube/trends?q=cirque%20du%20soleil&mode=deterministic'));
+  const plan = await retried(() => api('POST', '/v1/trends/plan', { json: { report } }), 'a video plan');
+
+  await operator.access.allow.mutate({ accountId });
+  const run = await admit(api, { message: laryngealQuestion });
+  await ended(api, run);
+
+  // A video monitor whose third check sees the views jump: a check that finds something, a notification, a delivery.
+  const webhook = ok(await api('POST', '/v1/webhooks', { json: { url: 'http://127.0.0.1:9/unreachable', description: 'deletion' } }));
+  ok(await api('PUT', '/v1/digests/preferences', { json: { frequency: 'daily', hourOfDay: 8, timezone: 'UTC', channels: ['in_app'] } }));
+  const views = Number(ok(await api('GET', `/v1/providers/youtube/videos/${watchedVideo}?refresh=true`)).viewCount);
+  const monitor = ok(await api('POST', '/v1/monitors', { json: { query: { kind: 'video', id: watchedVideo }, intervalMinutes: 60 } }));
+  await checkNow(api, monitor.id, 0);
+  await checkNow(api, monitor.id, 1);
+  await youtube.setCounts({ videoId: watchedVideo, viewCount: views + 5_000 });
+  try {
+    expect(await checkNow(api, monitor.id, 2)).toMatchObject({ outcome: 'changed' });
+  } finally {
+    await youtube.setCounts({ videoId: watchedVideo, viewCount: views });
+  }
+  const notifications = ok(await api('GET', '/v1/notifications')).notifications as { id: string }[];
+  expect(notifications.length).toBeGreaterThan(0);
+
+  return {
+    projectId,
+    jobId: imported.id as string,
+    exportId: exported.id as string,
+    comparisonId: comparison.id as string,
+    answerId: answer.operationId as string,
+    planId: plan.operationId as string,
+    runId: run.runId,
+    sessionId: run.sessionId,
+    monitorId: monitor.id as string,
+    webhookId: webhook.id as string,
+  };
+}
+
+describe('deleting an account (ADR 0033)', () => {
+  it('refuses every credential at once, then every service removes what the account owned, leaving the anonymised account and ledger', async () => {
+    const { key, accountId } = await createApiKey(stackEnv);
+    const api = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
+    const made = await makeOneOfEverything(api, accountId);
+    const needles = [accountId, ...Object.values(made)];
+
+    // The scan finds the account's data in every service before the deletion (so it can fail after it).
+    const before = await scan(needles);
+    const placesBefore = new Set(before.map(placeOf));
+    for (const place of [
+      'billing/c_accounts',
+      'billing/c_apiKeys',
+      'billing/c_ledger',
+      'billing/c_reservations',
+      'research/c_projects',
+      'research/c_evidence',
+      'research/c_jobs',
+      'research/c_exports',
+      'research/c_export_chunks',
+      'research/c_comparisons',
+      'research/c_operations',
+      'research/c_idempotency_keys',
+      'research/c_outbox',
+      'trends/c_plans',
+      'agents/c_agent_sessions',
+      'agents/c_agent_runs',
+      'agents/c_agent_run_steps',
+      'agents/c_agent_run_events',
+      'agents/c_agent_allowed_accounts',
+      'monitoring/c_monitors',
+      'monitoring/c_checks',
+      'monitoring/c_notifications',
+      'monitoring/c_webhooks',
+      'monitoring/c_webhook_deliveries',
+      'monitoring/c_digest_preferences',
+    ]) {
+      expect(placesBefore, place).toContain(place);
+    }
+
+    const deleted = await api('DELETE', '/v1/account');
+    expect(deleted.status, deleted.text).toBe(202);
+    expect(deleted.body).toEqual({ id: accountId, status: 'deleting', deletedAt: expect.any(String) });
+    expect(Date.parse(deleted.body.deletedAt)).not.toBeNaN();
+
+    // The key is refused at once, on every operation; deleting again is the same 401 (the credential is gone).
+    for (const [method, path] of [
+      ['GET', '/v1/billing'],
+      ['GET', `/v1/projects/${made.projectId}`],
+      ['DELETE', '/v1/account'],
+    ] as const) {
+      const refused = await api(method, path);
+      expect(refused.status, `${method} ${path}`).toBe(401);
+      expect(refused.body.error.code).toBe('INVALID_API_KEY');
+    }
+    expect((await apiClient(gatewayUrl, { 'x-api-key': key })('GET', '/v1/billing')).status).toBe(401);
+
+    // Every service removes its part; left are the account row (anonymised) and the ledger.
+    const allowed = new Set(['billing/c_accounts', 'billing/c_ledger']);
+    const left = await eventually(
+      async () => {
+        const remaining = await scan(needles);
+        return remaining.every((mention) => allowed.has(placeOf(mention))) ? remaining : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500, what: 'every service to remove the account' },
+    ).catch(async (error: unknown) => {
+      const remaining = (await scan(needles)).filter((mention) => !allowed.has(placeOf(mention)));
+      throw new Error(`${(error as Error).message}; still there: ${JSON.stringify(remaining.slice(0, 20))}`);
+    });
+    expect(left.filter((mention) => mention.table === 'c_accounts')).toEqual([
+      { file: 'billing/store.db', table: 'c_accounts', id: accountId, needle: accountId },
+    ]);
+    expect(left.filter((mention) => mention.table === 'c_ledger').length).toBeGreaterThan(0);
+  });
+
+  it('a demo value whose account was deleted is refused, and no new account is opened for it', async () => {
+    const demo = apiClient(gatewayUrl, { 'x-demo-user': `deleted-demo-${Date.now()}` });
+    const accountId = ok(await demo('GET', '/v1/billing')).accountId as string;
+    expect(ok(await demo('DELETE', '/v1/account'), 202)).toMatchObject({ id: accountId, status: 'deleting' });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await demo('GET', '/v1/billing');
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('ACCOUNT_DELETED');
+    }
+  });
+
+  it('a key without account:manage cannot delete the account', async () => {
+    const { key } = await createApiKey(stackEnv, { scopes: ['data:read', 'account:access'] });
+    const api = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
+    const refused = await api('DELETE', '/v1/account');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { missing: ['account:manage'] } });
+    expect((await api('GET', '/v1/billing')).status).toBe(200);
+  });
+
+  it('every gateway replica refuses the cached credentials of a deleted account at once, not after its auth cache expires', {
+    timeout: 90_000,
+  }, async () => {
+    // Caches that would trust a key (or a demo value) for ten minutes.
+    const env = { ...stackEnv, AUTH_CACHE_TTL_MS: '600000' };
+    const replicas = await Promise.all([
+      startGatewayProcess('gateway-deletion-a', env, logDir),
+      startGatewayProcess('gateway-deletion-b', env, logDir),
+    ]);
+    try {
+      const [a, b] = replicas.map((replica) => replica.url);
+      const { key } = await createApiKey(stackEnv);
+      const demoUser = { 'x-demo-user': `replicas-demo-${Date.now()}` };
+      const keyed = (url: string) => apiClient(url, { authorization: `Bearer ${key}` });
+      for (const url of [a!, b!]) {
+        expect((await keyed(url)('GET', '/v1/billing')).status).toBe(200);
+        expect((await apiClient(url, demoUser)('GET', '/v1/billing')).status).toBe(200);
+      }
+
+      expect((await keyed(a!)('DELETE', '/v1/account')).status).toBe(202);
+      expect((await apiClient(a!, demoUser)('DELETE', '/v1/account')).status).toBe(202);
+      // The replica that served the deletions dropped its caches itself.
+      expect((await keyed(a!)('GET', '/v1/billing')).status).toBe(401);
+      expect((await apiClient(a!, demoUser)('GET', '/v1/billing')).status).toBe(401);
+      // The other one on billing.account.deleted, within moments.
+      const refusedBy = async (call: ApiCall) =>
+        eventually(async () => ((await call('GET', '/v1/billing')).status === 401 ? true : undefined), {
+          timeoutMs: 10_000,
+          intervalMs: 100,
+          what: 'replica b to refuse the deleted account',
+        });
+      await refusedBy(keyed(b!));
+      await refusedBy(apiClient(b!, demoUser));
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.stop()));
+    }
+  });
+});
