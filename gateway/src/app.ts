@@ -18,6 +18,12 @@ import type { GatewayContext } from './context';
 import type { GatewayServices } from './services';
 import type { Authenticator } from './auth/authenticator';
 import { resolvePrincipal } from './auth/resolve-principal';
+import { csrfProtection } from './auth/csrf';
+import type { SessionVerifier } from './auth/session-authenticators';
+import type { SessionCookieSettings } from './auth/session-cookie';
+import { rotateSessionCookie } from './auth/session-rotation';
+import type { Mailer } from './mail/mailer';
+import { createWebRouter } from './web/router';
 import { envelopeOf, sendError, setRetryAfter } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
 import { createRateLimiters } from './rate-limit/limiters';
@@ -39,6 +45,8 @@ export interface GatewayDependencies {
   authenticators: Authenticator[];
   rateLimitCounter: WindowCounter;
   readiness: () => Promise<HealthReport>;
+  /** Web and CLI sessions, the session cookie's settings, and outgoing mail (ADR 0034). */
+  identity: { sessions: SessionVerifier; cookie: SessionCookieSettings; mailer: Mailer };
 }
 
 /** A caller's own X-Request-Id is kept when it is sane, so their logs and ours line up. */
@@ -166,6 +174,10 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.use(limiters.perIp);
   v1.use(resolvePrincipal(deps.authenticators));
   v1.use(limiters.perAccount);
+  v1.use(
+    rotateSessionCookie(services, deps.identity.sessions, { cookie: deps.identity.cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }),
+  );
+  v1.use(csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }));
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.get('/exports/:id/download', exportFileRoute(contextOf));
   v1.get('/agent/:sessionId/runs/:runId/events', agentRunEventsRoute(contextOf));
@@ -193,6 +205,18 @@ export function createGatewayApp(deps: GatewayDependencies) {
     sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} /v1${req.path}.`), req.requestId);
   });
   app.use('/v1', v1);
+  // The first-party web app, outside /v1 (ADR 0034).
+  app.use(
+    createWebRouter({
+      config,
+      services,
+      sessions: deps.identity.sessions,
+      cookie: deps.identity.cookie,
+      mailer: deps.identity.mailer,
+      counter: deps.rateLimitCounter,
+      log,
+    }),
+  );
   app.use((req, res) => {
     sendError(
       res,

@@ -9,6 +9,8 @@ import { answerClientErrorsInEnvelope } from './edge/client-errors';
 import { connectServices } from './services-host';
 import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthenticator } from './auth/api-key-authenticators';
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
+import { cliSessionAuthenticator, createSessionVerifier, sessionCookieAuthenticator } from './auth/session-authenticators';
+import { createMailer } from './mail/mailer';
 
 const logger = createLogger('gateway');
 
@@ -50,13 +52,29 @@ async function main() {
 
   const { services } = connection;
   const verify = createApiKeyVerifier(services, { cacheTtlMs: config.AUTH_CACHE_TTL_MS });
+  const sessions = createSessionVerifier(services, {
+    cacheTtlMs: config.AUTH_CACHE_TTL_MS,
+    rotateAfterMs: config.WEB_SESSION_ROTATE_AFTER_MS,
+  });
+  const cookie = { secure: config.NODE_ENV === 'production' };
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    keep: config.DEV_MAIL_KEEP,
+    log: logger.child({ component: 'mail' }),
+  });
   const { app } = createGatewayApp({
     config,
     services,
     rateLimitCounter,
+    identity: { sessions, cookie, mailer },
     authenticators: [
       bearerApiKeyAuthenticator(verify),
       headerApiKeyAuthenticator(verify),
+      cliSessionAuthenticator(sessions),
+      // After every header scheme: a request that sends a key or a bearer token on purpose is
+      // judged by it, not by an ambient cookie (and so is not subject to CSRF).
+      sessionCookieAuthenticator(sessions, cookie),
       demoUserAuthenticator(services, { enabled: config.DEMO_MODE }),
     ],
     readiness: () =>

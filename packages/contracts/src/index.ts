@@ -11,3 +11,4 @@ export * from './operations';
 export * from './relative-time';
 export * from './lists';
 export * from './monitoring';
+export * from './sessions';

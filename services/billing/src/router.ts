@@ -12,6 +12,12 @@ import { settleCredits } from './procedures/credits/settle';
 import { checkHealth } from './procedures/health/check';
 import { listLedgerEntries } from './procedures/ledger/list';
 import { getBillingStatus } from './procedures/status/get';
+import { createSession } from './procedures/sessions/create';
+import { listSessions } from './procedures/sessions/list';
+import { revokeAllSessions } from './procedures/sessions/revoke-all';
+import { revokeSession } from './procedures/sessions/revoke';
+import { rotateSession } from './procedures/sessions/rotate';
+import { verifySession } from './procedures/sessions/verify';
 
 /** The billing service's internal procedures; the gateway (and any service) calls them. */
 export function billingRouter(deps: BillingDeps) {
@@ -22,6 +28,14 @@ export function billingRouter(deps: BillingDeps) {
       verify: verifyApiKey(deps),
       revoke: revokeApiKey(deps),
       list: listApiKeys(deps),
+    }),
+    sessions: router({
+      create: createSession(deps),
+      verify: verifySession(deps),
+      rotate: rotateSession(deps),
+      list: listSessions(deps),
+      revoke: revokeSession(deps),
+      revokeAll: revokeAllSessions(deps),
     }),
     credits: router({ reserve: reserveCredits(deps), settle: settleCredits(deps), refund: refundCredits(deps) }),
     status: router({ get: getBillingStatus(deps) }),

@@ -6,6 +6,13 @@ export interface AccountDoc {
   name: string | null;
   /** Set only on demo accounts: the `X-Demo-User` value the account belongs to (unique). */
   demoUser?: string;
+  /** Accounts that sign in with a password (ADR 0034): the address, lower-cased (unique). */
+  email?: string;
+  emailVerifiedAt?: string | null;
+  /** scrypt, encoded with its parameters (identity/passwords.ts). */
+  passwordHash?: string;
+  /** Set when the account was deleted: its credentials (keys, sessions) no longer authenticate. */
+  deletedAt?: string | null;
   plan: BillingStatus['plan'];
   subscription: BillingStatus['subscription'];
   /**
@@ -26,6 +33,8 @@ export function createAccountsRepo(store: StoreScope) {
       accounts.createIndexes([
         // Partial: ordinary accounts have no demoUser and must not collide on "missing".
         { key: { demoUser: 1 }, unique: true, name: 'demoUser_unique', partialFilterExpression: { demoUser: { $exists: true } } },
+        // Partial for the same reason: demo and script-made accounts have no email.
+        { key: { email: 1 }, unique: true, name: 'email_unique', partialFilterExpression: { email: { $exists: true } } },
       ]),
 
     insert: (account: AccountDoc) => accounts.insertOne(account),
@@ -33,6 +42,17 @@ export function createAccountsRepo(store: StoreScope) {
     findById: (accountId: string) => accounts.findOne({ _id: accountId }),
 
     findByDemoUser: (demoUser: string) => accounts.findOne({ demoUser }),
+
+    /** `email` must already be normalised (trimmed, lower-cased). */
+    findByEmail: (email: string) => accounts.findOne({ email }),
+
+    markEmailVerified: (accountId: string, at: string) =>
+      accounts.findOneAndUpdate({ _id: accountId }, { $set: { emailVerifiedAt: at } }, { returnDocument: 'after' }),
+
+    setPasswordHash: (accountId: string, passwordHash: string) => accounts.updateOne({ _id: accountId }, { $set: { passwordHash } }),
+
+    setName: (accountId: string, name: string | null) =>
+      accounts.findOneAndUpdate({ _id: accountId, deletedAt: null }, { $set: { name } }, { returnDocument: 'after' }),
 
     /**
      * Moves `amount` from balance to reserved in ONE conditional update, so concurrent holds can

@@ -4,6 +4,7 @@ import { createAccountsRepo, type AccountDoc } from './accounts';
 import { createApiKeysRepo } from './api-keys';
 import { createLedgerRepo } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
+import { createSessionsRepo } from './sessions';
 
 export interface BillingRepoOptions {
   /** Milliseconds since the epoch; injectable so tests can move time. */
@@ -25,16 +26,26 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   });
   const { accounts, reservations, ledger } = scoped(store);
   const apiKeys = createApiKeysRepo(store);
+  const sessions = createSessionsRepo(store, clock);
 
   return {
     accounts,
     reservations,
     ledger,
     apiKeys,
+    sessions,
+    /** Milliseconds since the epoch, as every repository sees it. */
+    clock,
     ping: () => store.ping(),
 
     createIndexes: async () => {
-      await Promise.all([accounts.createIndexes(), ledger.createIndexes(), apiKeys.createIndexes(), reservations.createIndexes()]);
+      await Promise.all([
+        accounts.createIndexes(),
+        ledger.createIndexes(),
+        apiKeys.createIndexes(),
+        reservations.createIndexes(),
+        sessions.createIndexes(),
+      ]);
     },
 
     /**
