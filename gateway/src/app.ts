@@ -82,6 +82,8 @@ function emptyBodyAsJson(req: Request, _res: Response, next: NextFunction) {
  * Content-Length, a gzip header on a plain body, an aborted upload) is a body we could not read.
  */
 function bodyParserError(error: unknown): AppError | undefined {
+  // Our own refusals (a CSRF check) carry a 4xx status too, and are already what to answer.
+  if (error instanceof AppError) return error;
   if (error instanceof JsonTooDeepError) return new AppError('JSON_TOO_DEEP');
   const { type, status } = error as { type?: string; status?: number };
   if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
-import { billingEnvSchema } from '@vrs/billing/config';
+import { billingEnvSchema, identityEnvShape } from '@vrs/billing/config';
 import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
@@ -14,6 +14,7 @@ export const gatewayEnvSchema = z.object({
   BILLING_STARTING_CREDITS: billingEnvSchema.shape.BILLING_STARTING_CREDITS,
   BILLING_RESERVATION_TTL_MS: billingEnvSchema.shape.BILLING_RESERVATION_TTL_MS,
   BILLING_SWEEP_INTERVAL_MS: billingEnvSchema.shape.BILLING_SWEEP_INTERVAL_MS,
+  ...identityEnvShape,
   // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
   ...providerRetentionEnvShape,
@@ -58,6 +59,14 @@ export const gatewayEnvSchema = z.object({
   /** Outgoing mail (`smtp://user:pass@host:port`, `smtps://…`); unset: links are logged and kept at /_dev/mail. */
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('Video Research Service <no-reply@localhost>'),
+  /** Sign-in (and password-reset request) attempts allowed per email address, and per client IP, per window. */
+  SIGNIN_ATTEMPTS_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  SIGNIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(100),
+  SIGNIN_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
   /** How many messages the dev outbox (no SMTP_URL) keeps for /_dev/mail. */
   DEV_MAIL_KEEP: z.coerce.number().int().min(1).max(1000).default(50),
   /** In inprocess mode, also serve each hosted service's tRPC router at its *_SERVICE_URL (loopback, token-protected). */

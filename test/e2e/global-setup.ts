@@ -76,6 +76,10 @@ export default async function setup(project: TestProject) {
     YOUTUBE_BREAKER_THRESHOLD: '1000',
     // The gateway's mail (verification and reset links) goes over real SMTP to the test inbox.
     SMTP_URL: mail.smtpUrl,
+    // Cheaper password hashes than production's (2^17) keep sign-in tests quick on a small machine.
+    PASSWORD_SCRYPT_LOG_N: '14',
+    SIGNIN_ATTEMPTS_PER_EMAIL: '5',
+    SIGNIN_ATTEMPTS_PER_IP: '100000',
   };
   const processes: RunningProcess[] = [];
   const teardown = async () => {

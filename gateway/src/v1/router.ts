@@ -57,6 +57,11 @@ import { createAgentRun } from './agents/create-agent-run';
 import { cancelAgentRun } from './agents/cancel-agent-run';
 import { getAgentRun } from './agents/get-agent-run';
 import { listAgentRuns } from './agents/list-agent-runs';
+import { getAuthSession } from './auth/get-auth-session';
+import { listAuthSessions } from './auth/list-auth-sessions';
+import { deleteAuthSession } from './auth/delete-auth-session';
+import { getAccount } from './account/get-account';
+import { updateAccount } from './account/update-account';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -64,6 +69,8 @@ import { listAgentRuns } from './agents/list-agent-runs';
  */
 export const v1Router = router({
   system: router({ getReadiness, getHealth }),
+  auth: router({ deleteAuthSession, listAuthSessions, getAuthSession }),
+  account: router({ getAccount, updateAccount }),
   projects: router({
     getProjectEvidence,
     updateProjectEvidence,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listPage, listQuery } from './lists';
 
 /** Permissions an API key can hold. `account:access` reaches account data; `data:read` reads research data. */
-export const scopeSchema = z.enum(['data:read', 'data:write', 'account:access']);
+export const scopeSchema = z.enum(['data:read', 'data:write', 'account:access', 'account:manage']);
 export type Scope = z.infer<typeof scopeSchema>;
 export const allScopes: Scope[] = ['data:read', 'data:write', 'account:access'];
 

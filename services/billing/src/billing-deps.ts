@@ -1,4 +1,5 @@
 import type { Logger } from '@vrs/kit';
+import { currentScryptParams } from './identity/passwords';
 import type { BillingRepo } from './repo';
 
 export interface BillingModuleConfig {
@@ -7,6 +8,19 @@ export interface BillingModuleConfig {
   /** How long a reservation holds its credits before the sweeper returns them. */
   reservationTtlMs: number;
   sweepIntervalMs: number;
+  /** Email sign-in (ADR 0034); defaults in `identityPolicyOf`. */
+  emailVerificationTtlMs?: number;
+  passwordResetTtlMs?: number;
+  passwordScryptLogN?: number;
+}
+
+/** The sign-in settings, with their defaults. */
+export function identityPolicyOf(config: BillingModuleConfig) {
+  return {
+    emailVerificationTtlMs: config.emailVerificationTtlMs ?? 24 * 3_600_000,
+    passwordResetTtlMs: config.passwordResetTtlMs ?? 3_600_000,
+    scrypt: { ...currentScryptParams, logN: config.passwordScryptLogN ?? currentScryptParams.logN },
+  };
 }
 
 /** BillingModuleConfig from the environment (the service process and the gateway's host share it). */
@@ -14,8 +28,14 @@ export function billingModuleConfigOf(env: {
   BILLING_STARTING_CREDITS: number;
   BILLING_RESERVATION_TTL_MS: number;
   BILLING_SWEEP_INTERVAL_MS: number;
+  EMAIL_VERIFICATION_TTL_MS: number;
+  PASSWORD_RESET_TTL_MS: number;
+  PASSWORD_SCRYPT_LOG_N: number;
 }): BillingModuleConfig {
   return {
+    emailVerificationTtlMs: env.EMAIL_VERIFICATION_TTL_MS,
+    passwordResetTtlMs: env.PASSWORD_RESET_TTL_MS,
+    passwordScryptLogN: env.PASSWORD_SCRYPT_LOG_N,
     startingCredits: env.BILLING_STARTING_CREDITS,
     reservationTtlMs: env.BILLING_RESERVATION_TTL_MS,
     sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS,

@@ -2,6 +2,13 @@ import { router } from '@vrs/kit';
 import type { BillingDeps } from './billing-deps';
 import { createAccount } from './procedures/accounts/create';
 import { ensureDemoAccount } from './procedures/accounts/ensure-demo';
+import { getAccount } from './procedures/accounts/get';
+import { updateAccount } from './procedures/accounts/update';
+import { requestPasswordReset } from './procedures/identity/request-password-reset';
+import { resetPassword } from './procedures/identity/reset-password';
+import { signIn } from './procedures/identity/sign-in';
+import { signUp } from './procedures/identity/sign-up';
+import { verifyEmail } from './procedures/identity/verify-email';
 import { createApiKey } from './procedures/api-keys/create';
 import { listApiKeys } from './procedures/api-keys/list';
 import { revokeApiKey } from './procedures/api-keys/revoke';
@@ -22,7 +29,19 @@ import { verifySession } from './procedures/sessions/verify';
 /** The billing service's internal procedures; the gateway (and any service) calls them. */
 export function billingRouter(deps: BillingDeps) {
   return router({
-    accounts: router({ create: createAccount(deps), ensureDemo: ensureDemoAccount(deps) }),
+    accounts: router({
+      create: createAccount(deps),
+      ensureDemo: ensureDemoAccount(deps),
+      get: getAccount(deps),
+      update: updateAccount(deps),
+    }),
+    identity: router({
+      signUp: signUp(deps),
+      signIn: signIn(deps),
+      verifyEmail: verifyEmail(deps),
+      requestPasswordReset: requestPasswordReset(deps),
+      resetPassword: resetPassword(deps),
+    }),
     apiKeys: router({
       create: createApiKey(deps),
       verify: verifyApiKey(deps),

@@ -54,14 +54,19 @@ export function needsRehash(encoded: string, params: ScryptParams = currentScryp
   return !parsed || parsed.params.logN < params.logN || parsed.params.r < params.r || parsed.params.p < params.p;
 }
 
-let dummyHash: Promise<string> | undefined;
+const dummyHashes = new Map<string, Promise<string>>();
 
 /**
  * Spends the same time as checking a real password, for an email address with no account (or no
  * password), so the answer's timing does not tell which addresses have accounts.
  */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  await verifyPassword(password, await dummyHash);
+export async function verifyAgainstDummy(password: string, params: ScryptParams = currentScryptParams): Promise<false> {
+  const key = `${params.logN}/${params.r}/${params.p}`;
+  let dummy = dummyHashes.get(key);
+  if (!dummy) {
+    dummy = hashPassword(randomBytes(16).toString('hex'), params);
+    dummyHashes.set(key, dummy);
+  }
+  await verifyPassword(password, await dummy);
   return false;
 }

@@ -5,6 +5,7 @@ import { createApiKeysRepo } from './api-keys';
 import { createLedgerRepo } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
 import { createSessionsRepo } from './sessions';
+import { createEmailLinksRepo } from './email-links';
 
 export interface BillingRepoOptions {
   /** Milliseconds since the epoch; injectable so tests can move time. */
@@ -27,6 +28,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const { accounts, reservations, ledger } = scoped(store);
   const apiKeys = createApiKeysRepo(store);
   const sessions = createSessionsRepo(store, clock);
+  const emailLinks = createEmailLinksRepo(store, clock);
 
   return {
     accounts,
@@ -34,6 +36,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     ledger,
     apiKeys,
     sessions,
+    emailLinks,
     /** Milliseconds since the epoch, as every repository sees it. */
     clock,
     ping: () => store.ping(),
@@ -45,6 +48,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         apiKeys.createIndexes(),
         reservations.createIndexes(),
         sessions.createIndexes(),
+        emailLinks.createIndexes(),
       ]);
     },
 
@@ -53,13 +57,21 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * transaction. For a demo account the insert is the unique-index check, so a caller that loses
      * the race gets a DuplicateKeyError and writes nothing.
      */
-    openAccount: (options: { name: string | null; demoUser?: string; grant: number; requestId: string }): Promise<AccountDoc> =>
+    openAccount: (options: {
+      name: string | null;
+      demoUser?: string;
+      /** An email sign-up: the normalised address (unique) and the password's hash; unverified until its link is followed. */
+      credentials?: { email: string; passwordHash: string };
+      grant: number;
+      requestId: string;
+    }): Promise<AccountDoc> =>
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
         const account: AccountDoc = {
           _id: newId('acct'),
           name: options.name,
           ...(options.demoUser === undefined ? {} : { demoUser: options.demoUser }),
+          ...(options.credentials ? { ...options.credentials, emailVerifiedAt: null } : {}),
           plan: 'free',
           subscription: { status: 'none', currentPeriodEnd: null },
           balance: options.grant,
