@@ -1,9 +1,12 @@
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
 import { linkIn, mailTo, waitForMail } from '@vrs/testing/smtp-inbox';
 import { postJson, sessionCookieOf, signIn, signUpVerified, uniqueEmail, type WebSession } from '@vrs/testing/web-session';
 
 const gatewayUrl = inject('gatewayUrl');
 const inboxUrl = inject('mailInboxUrl');
+const stackEnv = inject('stackEnv');
+const logDir = inject('logDir');
 
 /** A call with the session cookie (and, when given, a CSRF token and Origin), answered in JSON. */
 async function withCookie(
@@ -226,5 +229,68 @@ describe('email sign-up, verification and sign-in over real SMTP', () => {
     const response = await fetch(`${gatewayUrl}/keys`, { redirect: 'manual' });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/signin?next=%2Fkeys');
+  });
+});
+
+describe('a production gateway: __Host- cookie, rotation with a grace, no dev mail', () => {
+  const graceMs = 2_000;
+  let production: RunningProcess;
+  beforeAll(async () => {
+    production = await startGatewayProcess(
+      'gateway-production',
+      // Every request finds the token due for rotation.
+      {
+        ...stackEnv,
+        NODE_ENV: 'production',
+        DEMO_MODE: 'false',
+        WEB_SESSION_ROTATE_AFTER_MS: '0',
+        SESSION_ROTATION_GRACE_MS: String(graceMs),
+      },
+      logDir,
+    );
+  }, 120_000);
+  afterAll(() => production?.stop());
+
+  async function get(path: string, cookie: string) {
+    const response = await fetch(`${production.url}${path}`, { headers: { accept: 'application/json', cookie } });
+    return {
+      status: response.status,
+      cookie: sessionCookieOf(response),
+      body: (await response.json()) as { csrfToken?: string; credential: { id: string }; error: { code: string } },
+    };
+  }
+
+  it('rotates the token on use; the old one works through the grace only; the CSRF token stays', { timeout: 60_000 }, async () => {
+    const { email, password } = await signUpVerified(gatewayUrl, inboxUrl);
+    const signedIn = await postJson(production.url, '/signin', { email, password });
+    expect(signedIn.status).toBe(200);
+    const line = signedIn.headers.getSetCookie().find((cookie) => cookie.startsWith('__Host-vrs_session='));
+    expect(line).toMatch(/^__Host-vrs_session=ats_[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Secure; Max-Age=\d+$/);
+    const first = sessionCookieOf(signedIn)!;
+    const { csrfToken } = (await signedIn.json()) as { csrfToken: string };
+
+    const rotated = await get('/v1/auth/session', first);
+    expect(rotated.status).toBe(200);
+    expect(rotated.cookie).toMatch(/^__Host-vrs_session=ats_/);
+    expect(rotated.cookie).not.toBe(first);
+    expect(rotated.body.csrfToken).toBe(csrfToken);
+
+    // A request sent in parallel with the old token still succeeds, and does not rotate again.
+    const parallel = await get('/v1/auth/session', first);
+    expect(parallel.status).toBe(200);
+    expect(parallel.cookie).toBeUndefined();
+
+    const next = await get('/v1/auth/session', rotated.cookie!);
+    expect(next.status).toBe(200);
+    expect(next.body.credential.id).toBe(rotated.body.credential.id);
+
+    await new Promise((resolve) => setTimeout(resolve, graceMs + 200));
+    const stale = await get('/v1/auth/session', first);
+    expect([stale.status, stale.body.error.code]).toEqual([401, 'SESSION_INVALID']);
+    expect((await get('/v1/auth/session', next.cookie ?? rotated.cookie!)).status).toBe(200);
+  });
+
+  it('has no /_dev/mail', async () => {
+    expect((await fetch(`${production.url}/_dev/mail`)).status).toBe(404);
   });
 });

@@ -2,7 +2,7 @@ import { signUpInputSchema, signUpResultSchema } from '@vrs/contracts';
 import { procedure } from '@vrs/kit';
 import { identityPolicyOf, type BillingDeps } from '../../billing-deps';
 import { issueLink } from '../../identity/links';
-import { hashPassword } from '../../identity/passwords';
+import { hashPassword, verifyAgainstDummy } from '../../identity/passwords';
 import { isDuplicateKeyError } from '../../repo/ids';
 
 /**
@@ -26,7 +26,11 @@ export function signUp(deps: BillingDeps) {
         return { accountId: existing._id, created: false, verificationToken };
       };
       const already = await taken();
-      if (already) return already;
+      if (already) {
+        // The same scrypt work as a new account's hash, so the answer's timing does not reveal the account.
+        await verifyAgainstDummy(input.password, policy.scrypt);
+        return already;
+      }
       // Hashing is the slow part; a parallel sign-up of the same address loses at the unique index.
       const passwordHash = await hashPassword(input.password, policy.scrypt);
       try {
