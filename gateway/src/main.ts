@@ -57,6 +57,9 @@ async function main() {
     rotateAfterMs: config.WEB_SESSION_ROTATE_AFTER_MS,
   });
   const cookie = { secure: config.NODE_ENV === 'production' };
+  if (!config.SMTP_URL && config.NODE_ENV === 'production') {
+    logger.warn('SMTP_URL is not set: verification and reset links are only logged, nobody receives them');
+  }
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
