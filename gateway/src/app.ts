@@ -207,8 +207,9 @@ export function createGatewayApp(deps: GatewayDependencies) {
     sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} /v1${req.path}.`), req.requestId);
   });
   app.use('/v1', v1);
-  // The first-party web app, outside /v1 (ADR 0034).
+  // The first-party web app, outside /v1 (ADR 0034), under the same per-IP limit as the API.
   app.use(
+    limiters.perIp,
     createWebRouter({
       config,
       services,
