@@ -19,6 +19,12 @@ import type { GatewayServices } from './services';
 import type { Authenticator } from './auth/authenticator';
 import type { AuthCaches } from './auth/auth-caches';
 import { resolvePrincipal } from './auth/resolve-principal';
+import { csrfProtection } from './auth/csrf';
+import type { SessionVerifier } from './auth/session-authenticators';
+import type { SessionCookieSettings } from './auth/session-cookie';
+import { rotateSessionCookie } from './auth/session-rotation';
+import type { Mailer } from './mail/mailer';
+import { createWebRouter } from './web/router';
 import { envelopeOf, sendError, setRetryAfter } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
 import { createRateLimiters } from './rate-limit/limiters';
@@ -46,6 +52,8 @@ export interface GatewayDependencies {
   authCaches: AuthCaches;
   rateLimitCounter: WindowCounter;
   readiness: () => Promise<HealthReport>;
+  /** Web and CLI sessions, the session cookie's settings, and outgoing mail (ADR 0034). */
+  identity: { sessions: SessionVerifier; cookie: SessionCookieSettings; mailer: Mailer };
 }
 
 /** A caller's own X-Request-Id is kept when it is sane, so their logs and ours line up. */
@@ -81,6 +89,8 @@ function emptyBodyAsJson(req: Request, _res: Response, next: NextFunction) {
  * Content-Length, a gzip header on a plain body, an aborted upload) is a body we could not read.
  */
 function bodyParserError(error: unknown): AppError | undefined {
+  // Our own refusals (a CSRF check) carry a 4xx status too, and are already what to answer.
+  if (error instanceof AppError) return error;
   if (error instanceof JsonTooDeepError) return new AppError('JSON_TOO_DEEP');
   const { type, status } = error as { type?: string; status?: number };
   if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON');
@@ -179,6 +189,10 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.use(limiters.perIp);
   v1.use(resolvePrincipal(deps.authenticators));
   v1.use(limiters.perAccount);
+  v1.use(
+    rotateSessionCookie(services, deps.identity.sessions, { cookie: deps.identity.cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }),
+  );
+  v1.use(csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }));
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.get('/exports/:id/download', exportFileRoute(contextOf));
   v1.get('/agent/:sessionId/runs/:runId/events', agentRunEventsRoute(contextOf));
@@ -206,6 +220,19 @@ export function createGatewayApp(deps: GatewayDependencies) {
     sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} /v1${req.path}.`), req.requestId);
   });
   app.use('/v1', v1);
+  // The first-party web app, outside /v1 (ADR 0034), under the same per-IP limit as the API.
+  app.use(
+    limiters.perIp,
+    createWebRouter({
+      config,
+      services,
+      sessions: deps.identity.sessions,
+      cookie: deps.identity.cookie,
+      mailer: deps.identity.mailer,
+      counter: deps.rateLimitCounter,
+      log,
+    }),
+  );
   app.use((req, res) => {
     sendError(
       res,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
-import { billingEnvSchema, planEnvShape } from '@vrs/billing/config';
+import { billingEnvSchema, identityEnvShape, planEnvShape } from '@vrs/billing/config';
 import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
@@ -16,6 +16,7 @@ export const gatewayEnvSchema = z.object({
   BILLING_SWEEP_INTERVAL_MS: billingEnvSchema.shape.BILLING_SWEEP_INTERVAL_MS,
   // The per-account rate limit of each plan: enforced here, shown by billing.
   ...planEnvShape,
+  ...identityEnvShape,
   // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
   ...providerRetentionEnvShape,
@@ -44,6 +45,33 @@ export const gatewayEnvSchema = z.object({
   /** Express `trust proxy`: hops of reverse proxies whose X-Forwarded-For is believed (0 = none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** How long a web sign-in lasts (absolute; rotation does not extend it). */
+  WEB_SESSION_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(7 * 86_400_000),
+  /** A web session's cookie token older than this is replaced on the next request. */
+  WEB_SESSION_ROTATE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(15 * 60_000),
+  /** How long a replaced session token still works, for requests the browser sent in parallel. */
+  SESSION_ROTATION_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
+  /** Outgoing mail (`smtp://user:pass@host:port`, `smtps://…`); unset: links are logged and kept at /_dev/mail. */
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).default('Video Research Service <no-reply@localhost>'),
+  /** Sign-in (and password-reset request) attempts allowed per email address, and per client IP, per window. */
+  SIGNIN_ATTEMPTS_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  SIGNIN_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(100),
+  SIGNIN_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
+  /** How many messages the dev outbox (no SMTP_URL) keeps for /_dev/mail. */
+  DEV_MAIL_KEEP: z.coerce.number().int().min(1).max(1000).default(50),
   /** In inprocess mode, also serve each hosted service's tRPC router at its *_SERVICE_URL (loopback, token-protected). */
   SERVE_HOSTED_SERVICES: booleanFromEnv.default(true),
 });

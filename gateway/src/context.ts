@@ -13,6 +13,10 @@ export interface Principal {
   /** Permissions of a key or CLI session; a session cookie or demo user acts as the account owner. */
   scopes: ReadonlySet<Scope> | 'owner';
   keyId?: string;
+  /** The web or CLI session the request authenticated with. */
+  sessionId?: string;
+  /** Session-cookie requests only: the presented token, its session's CSRF token, and whether it is due for rotation. */
+  cookieSession?: { token: string; csrfToken: string; rotate: boolean };
 }
 
 /** Credit figures of this request, filled by metering and read when the response headers are written. */

@@ -13,6 +13,8 @@ import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthentica
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
 import { createKeyUseRecorder } from './auth/key-use-recorder';
 import { createAuthCaches } from './auth/auth-caches';
+import { cliSessionAuthenticator, createSessionVerifier, sessionCookieAuthenticator } from './auth/session-authenticators';
+import { createMailer } from './mail/mailer';
 
 const logger = createLogger('gateway');
 
@@ -55,6 +57,20 @@ async function main() {
 
   const { services } = connection;
   const verify = createApiKeyVerifier(services, { cacheTtlMs: config.AUTH_CACHE_TTL_MS });
+  const sessions = createSessionVerifier(services, {
+    cacheTtlMs: config.AUTH_CACHE_TTL_MS,
+    rotateAfterMs: config.WEB_SESSION_ROTATE_AFTER_MS,
+  });
+  const cookie = { secure: config.NODE_ENV === 'production' };
+  if (!config.SMTP_URL && config.NODE_ENV === 'production') {
+    logger.warn('SMTP_URL is not set: verification and reset links are only logged, nobody receives them');
+  }
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    keep: config.DEV_MAIL_KEEP,
+    log: logger.child({ component: 'mail' }),
+  });
   const keyUses = createKeyUseRecorder({
     send: (uses) => services.billing.apiKeys.touch.mutate({ uses }),
     intervalMs: config.API_KEY_USE_FLUSH_INTERVAL_MS,
@@ -66,7 +82,7 @@ async function main() {
   shutdown.onShutdown('api key uses', () => keyUses.close());
   const apiKeys = { verify, uses: keyUses };
   const demoUsers = demoUserAuthenticator(services, { enabled: config.DEMO_MODE });
-  const authCaches = createAuthCaches([verify, demoUsers]);
+  const authCaches = createAuthCaches([verify, demoUsers, sessions]);
   // Every replica drops a deleted account's cached credentials at once (ADR 0033), rather than
   // serving them until AUTH_CACHE_TTL_MS (keys) or for good (demo values): a consumer per process.
   const accountDeletions = await bus.subscribe(
@@ -80,7 +96,16 @@ async function main() {
     config,
     services,
     rateLimitCounter,
-    authenticators: [bearerApiKeyAuthenticator(apiKeys), headerApiKeyAuthenticator(apiKeys), demoUsers],
+    identity: { sessions, cookie, mailer },
+    authenticators: [
+      bearerApiKeyAuthenticator(apiKeys),
+      headerApiKeyAuthenticator(apiKeys),
+      cliSessionAuthenticator(sessions),
+      // After every header scheme: a request that sends a key or a bearer token on purpose is
+      // judged by it, not by an ambient cookie (and so is not subject to CSRF).
+      sessionCookieAuthenticator(sessions, cookie),
+      demoUsers,
+    ],
     authCaches,
     readiness: () =>
       checkDependencies({

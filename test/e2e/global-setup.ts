@@ -10,6 +10,7 @@ import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@
 import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 import { startFakeLlm } from '@vrs/testing/upstreams/llm/server';
+import { startSmtpInbox } from '@vrs/testing/smtp-inbox';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,6 +31,8 @@ declare module 'vitest' {
     researchLlmUrl: string;
     /** The agents service, for its operator procedure (internal tRPC, with stackEnv.INTERNAL_TOKEN). */
     agentsServiceUrl: string;
+    /** The HTTP side of the real SMTP server the gateway mails through (`mailTo`/`waitForMail` in @vrs/testing/smtp-inbox). */
+    mailInboxUrl: string;
   }
 }
 
@@ -49,6 +52,7 @@ export default async function setup(project: TestProject) {
   });
   const trendsLlm = await startFakeLlm({ port: 0 });
   const researchLlm = await startFakeLlm({ port: 0 });
+  const mail = await startSmtpInbox();
   const namespace = `e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
   const stackEnv: Record<string, string> = {
     NODE_ENV: 'test',
@@ -70,6 +74,12 @@ export default async function setup(project: TestProject) {
     YOUTUBE_RETRY_BASE_DELAY_MS: '5',
     // Tests inject upstream failures side by side; the breaker is tested on a stack of its own.
     YOUTUBE_BREAKER_THRESHOLD: '1000',
+    // The gateway's mail (verification and reset links) goes over real SMTP to the test inbox.
+    SMTP_URL: mail.smtpUrl,
+    // Cheaper password hashes than production's (2^17) keep sign-in tests quick on a small machine.
+    PASSWORD_SCRYPT_LOG_N: '14',
+    SIGNIN_ATTEMPTS_PER_EMAIL: '5',
+    SIGNIN_ATTEMPTS_PER_IP: '100000',
   };
   const processes: RunningProcess[] = [];
   const teardown = async () => {
@@ -79,6 +89,7 @@ export default async function setup(project: TestProject) {
     await youtube.close();
     await trendsLlm.close();
     await researchLlm.close();
+    await mail.close();
     await rm(runDir, { recursive: true, force: true });
   };
   try {
@@ -120,6 +131,7 @@ export default async function setup(project: TestProject) {
     project.provide('trendsLlmUrl', trendsLlm.url);
     project.provide('researchLlmUrl', researchLlm.url);
     project.provide('agentsServiceUrl', agents.url);
+    project.provide('mailInboxUrl', mail.inboxUrl);
   } catch (error) {
     await teardown();
     throw error;

@@ -23,11 +23,18 @@ export const contractTags = [
 
 const securitySchemes = {
   bearerApiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'aty_…', description: 'Permanent personal API key (prefix `aty_`).' },
-  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'Session cookie of the web application.' },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'vrs_session',
+    description:
+      "Session cookie of the web application (`__Host-vrs_session` in production). Requests that change something must also send the session's CSRF token as `X-CSRF-Token` (from GET /v1/auth/session).",
+  },
   cliSession: {
     type: 'http',
     scheme: 'bearer',
-    description: 'Short-lived session of the official command-line client (device authorization flow).',
+    bearerFormat: 'atc_…',
+    description: 'Short-lived session of the official command-line client (device authorization flow), prefix `atc_`.',
   },
   apiKey: {
     type: 'apiKey',

@@ -62,6 +62,11 @@ import { createApiKey } from './api-keys/create-api-key';
 import { listApiKeys } from './api-keys/list-api-keys';
 import { deleteApiKey } from './api-keys/delete-api-key';
 import { deleteAccount } from './account/delete-account';
+import { getAuthSession } from './auth/get-auth-session';
+import { listAuthSessions } from './auth/list-auth-sessions';
+import { deleteAuthSession } from './auth/delete-auth-session';
+import { getAccount } from './account/get-account';
+import { updateAccount } from './account/update-account';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
@@ -69,6 +74,8 @@ import { deleteAccount } from './account/delete-account';
  */
 export const v1Router = router({
   system: router({ getReadiness, getHealth }),
+  auth: router({ deleteAuthSession, listAuthSessions, getAuthSession }),
+  account: router({ getAccount, updateAccount, deleteAccount }),
   projects: router({
     getProjectEvidence,
     updateProjectEvidence,
@@ -121,7 +128,6 @@ export const v1Router = router({
   }),
   agents: router({ createAgentRun, cancelAgentRun, getAgentRun, listAgentRuns }),
   apiKeys: router({ deleteApiKey, listApiKeys, createApiKey }),
-  account: router({ deleteAccount }),
 });
 
 export type V1Router = typeof v1Router;

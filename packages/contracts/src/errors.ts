@@ -96,6 +96,32 @@ export const errorCodes = {
     status: 422,
     message: '`details` is a comma-separated list of artifacts, evidence, diagnostics (at most 100 characters).',
   },
+  // Identity: sign-in, sessions, CSRF, emailed links (ADR 0034).
+  INVALID_CREDENTIALS: { status: 401, message: 'The email address or password is not correct.' },
+  SESSION_INVALID: { status: 401, message: 'The session has ended (signed out, revoked or expired); sign in again.' },
+  EMAIL_NOT_VERIFIED: {
+    status: 403,
+    message: 'Verify your email address first: follow the link we sent. A new link has been sent.',
+  },
+  CSRF_TOKEN_MISSING: {
+    status: 403,
+    message:
+      'A request made with the session cookie that changes something must carry the CSRF token (X-CSRF-Token header or _csrf field).',
+  },
+  CSRF_TOKEN_INVALID: { status: 403, message: 'The CSRF token does not belong to this session; reload the page for the current one.' },
+  CSRF_ORIGIN_MISMATCH: {
+    status: 403,
+    message: "The request's Origin is not this service's; cross-site requests cannot use the session cookie.",
+  },
+  SESSION_NOT_FOUND: { status: 404, message: 'Session not found.' },
+  EMAIL_INVALID: { status: 422, message: 'Enter a valid email address.' },
+  PASSWORD_TOO_WEAK: { status: 422, message: 'The password must be 10 to 200 characters long.' },
+  LINK_INVALID: { status: 400, message: 'The link is not valid: it was mistyped, already used, or replaced by a newer one.' },
+  LINK_EXPIRED: { status: 410, message: 'The link has expired; ask for a new one.' },
+  SIGNIN_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many sign-in attempts for this email address or from this network; retry after the time given in Retry-After.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -13,3 +13,5 @@ export * from './relative-time';
 export * from './lists';
 export * from './monitoring';
 export * from './scopes';
+export * from './sessions';
+export * from './identity';

@@ -92,7 +92,14 @@ export const operationScopes = {
   listApiKeys: ['account:manage'],
   deleteApiKey: ['account:manage'],
 
+  // Authentication: who am I (any valid credential), web and CLI sessions.
+  getAuthSession: [],
+  listAuthSessions: ['account:manage'],
+  deleteAuthSession: ['account:manage'],
+
   // Account.
+  getAccount: ['account:manage'],
+  updateAccount: ['account:manage'],
   deleteAccount: ['account:manage'],
 } as const satisfies Record<string, readonly Scope[]>;
 

@@ -2,6 +2,7 @@ import type { OutboxRelay } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { PlanCatalogue } from '@vrs/contracts';
 import { planCatalogueOf, type planEnvShape } from './config';
+import { currentScryptParams } from './identity/passwords';
 import type { BillingRepo } from './repo';
 
 export interface BillingModuleConfig {
@@ -13,6 +14,19 @@ export interface BillingModuleConfig {
   sweepIntervalMs: number;
   /** The plans with this deployment's rate limits; the built-in catalogue when left out (tests). */
   plans?: PlanCatalogue;
+  /** Email sign-in (ADR 0034); defaults in `identityPolicyOf`. */
+  emailVerificationTtlMs?: number;
+  passwordResetTtlMs?: number;
+  passwordScryptLogN?: number;
+}
+
+/** The sign-in settings, with their defaults. */
+export function identityPolicyOf(config: BillingModuleConfig) {
+  return {
+    emailVerificationTtlMs: config.emailVerificationTtlMs ?? 24 * 3_600_000,
+    passwordResetTtlMs: config.passwordResetTtlMs ?? 3_600_000,
+    scrypt: { ...currentScryptParams, logN: config.passwordScryptLogN ?? currentScryptParams.logN },
+  };
 }
 
 /** BillingModuleConfig from the environment (the service process and the gateway's host share it). */
@@ -21,9 +35,15 @@ export function billingModuleConfigOf(
     BILLING_STARTING_CREDITS: number;
     BILLING_RESERVATION_TTL_MS: number;
     BILLING_SWEEP_INTERVAL_MS: number;
+    EMAIL_VERIFICATION_TTL_MS: number;
+    PASSWORD_RESET_TTL_MS: number;
+    PASSWORD_SCRYPT_LOG_N: number;
   } & { [K in keyof typeof planEnvShape]: number },
 ): BillingModuleConfig {
   return {
+    emailVerificationTtlMs: env.EMAIL_VERIFICATION_TTL_MS,
+    passwordResetTtlMs: env.PASSWORD_RESET_TTL_MS,
+    passwordScryptLogN: env.PASSWORD_SCRYPT_LOG_N,
     startingCredits: env.BILLING_STARTING_CREDITS,
     reservationTtlMs: env.BILLING_RESERVATION_TTL_MS,
     sweepIntervalMs: env.BILLING_SWEEP_INTERVAL_MS,

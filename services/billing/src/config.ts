@@ -25,6 +25,23 @@ export function planCatalogueOf(env: { [K in keyof typeof planEnvShape]: number 
   });
 }
 
+/** Email sign-in (ADR 0034); the gateway reads them too when it hosts billing in-process. */
+export const identityEnvShape = {
+  /** How long an emailed verification link works. */
+  EMAIL_VERIFICATION_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .default(24 * 3_600_000),
+  /** How long an emailed password-reset link works. */
+  PASSWORD_RESET_TTL_MS: z.coerce.number().int().min(60_000).default(3_600_000),
+  /**
+   * log2 of scrypt's N for new password hashes: 17 is OWASP's recommendation (128 MiB, r=8, p=1).
+   * Lower only for tests on a small machine; a hash keeps its own cost, so raising it later is safe.
+   */
+  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(12).max(20).default(17),
+};
+
 export const billingEnvSchema = z.object({
   ...baseEnvShape,
   /** Credits every new account (demo or real) starts with. */
@@ -38,5 +55,6 @@ export const billingEnvSchema = z.object({
   /** How often the sweepers return the credits of expired reservations and renew ended billing periods. */
   BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   ...planEnvShape,
+  ...identityEnvShape,
 });
 export type BillingConfig = z.infer<typeof billingEnvSchema>;

@@ -3,6 +3,13 @@ import type { BillingDeps } from './billing-deps';
 import { createAccount } from './procedures/accounts/create';
 import { deleteAccount } from './procedures/accounts/delete';
 import { ensureDemoAccount } from './procedures/accounts/ensure-demo';
+import { getAccount } from './procedures/accounts/get';
+import { updateAccount } from './procedures/accounts/update';
+import { requestPasswordReset } from './procedures/identity/request-password-reset';
+import { resetPassword } from './procedures/identity/reset-password';
+import { signIn } from './procedures/identity/sign-in';
+import { signUp } from './procedures/identity/sign-up';
+import { verifyEmail } from './procedures/identity/verify-email';
 import { createApiKey } from './procedures/api-keys/create';
 import { listApiKeys } from './procedures/api-keys/list';
 import { revokeApiKey } from './procedures/api-keys/revoke';
@@ -16,17 +23,44 @@ import { listLedgerEntries } from './procedures/ledger/list';
 import { listPlans } from './procedures/plans/list';
 import { getBillingStatus } from './procedures/status/get';
 import { setPlan } from './procedures/subscriptions/set-plan';
+import { createSession } from './procedures/sessions/create';
+import { listSessions } from './procedures/sessions/list';
+import { revokeAllSessions } from './procedures/sessions/revoke-all';
+import { revokeSession } from './procedures/sessions/revoke';
+import { rotateSession } from './procedures/sessions/rotate';
+import { verifySession } from './procedures/sessions/verify';
 
 /** The billing service's internal procedures; the gateway (and any service) calls them. */
 export function billingRouter(deps: BillingDeps) {
   return router({
-    accounts: router({ create: createAccount(deps), ensureDemo: ensureDemoAccount(deps), delete: deleteAccount(deps) }),
+    accounts: router({
+      create: createAccount(deps),
+      ensureDemo: ensureDemoAccount(deps),
+      get: getAccount(deps),
+      update: updateAccount(deps),
+      delete: deleteAccount(deps),
+    }),
+    identity: router({
+      signUp: signUp(deps),
+      signIn: signIn(deps),
+      verifyEmail: verifyEmail(deps),
+      requestPasswordReset: requestPasswordReset(deps),
+      resetPassword: resetPassword(deps),
+    }),
     apiKeys: router({
       create: createApiKey(deps),
       verify: verifyApiKey(deps),
       revoke: revokeApiKey(deps),
       list: listApiKeys(deps),
       touch: touchApiKeys(deps),
+    }),
+    sessions: router({
+      create: createSession(deps),
+      verify: verifySession(deps),
+      rotate: rotateSession(deps),
+      list: listSessions(deps),
+      revoke: revokeSession(deps),
+      revokeAll: revokeAllSessions(deps),
     }),
     credits: router({ reserve: reserveCredits(deps), settle: settleCredits(deps), refund: refundCredits(deps) }),
     status: router({ get: getBillingStatus(deps) }),

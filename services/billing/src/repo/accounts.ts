@@ -17,6 +17,11 @@ export interface AccountDoc {
   name: string | null;
   /** Set only on demo accounts: the `X-Demo-User` value the account belongs to (unique). */
   demoUser?: string;
+  /** Accounts that sign in with a password (ADR 0034): the address, lower-cased (unique). */
+  email?: string;
+  emailVerifiedAt?: string | null;
+  /** scrypt, encoded with its parameters (identity/passwords.ts). */
+  passwordHash?: string;
   plan: PlanId;
   subscription: SubscriptionDoc;
   /**
@@ -58,6 +63,8 @@ export function createAccountsRepo(store: StoreScope) {
         // Partial: ordinary accounts have no demoUser and must not collide on "missing".
         { key: { demoUser: 1 }, unique: true, name: 'demoUser_unique', partialFilterExpression: { demoUser: { $exists: true } } },
         { key: { 'subscription.currentPeriodEnd': 1 }, name: 'renewal_due' },
+        // Partial for the same reason: demo and script-made accounts have no email.
+        { key: { email: 1 }, unique: true, name: 'email_unique', partialFilterExpression: { email: { $exists: true } } },
       ]),
 
     insert: (account: AccountDoc) => accounts.insertOne(account),
@@ -68,6 +75,17 @@ export function createAccountsRepo(store: StoreScope) {
     findActive: (accountId: string) => accounts.findOne({ _id: accountId, deletedAt: { $exists: false } }),
 
     findByDemoUser: (demoUser: string) => accounts.findOne({ demoUser }),
+
+    /** `email` must already be normalised (trimmed, lower-cased). */
+    findByEmail: (email: string) => accounts.findOne({ email }),
+
+    markEmailVerified: (accountId: string, at: string) =>
+      accounts.findOneAndUpdate({ _id: accountId }, { $set: { emailVerifiedAt: at } }, { returnDocument: 'after' }),
+
+    setPasswordHash: (accountId: string, passwordHash: string) => accounts.updateOne({ _id: accountId }, { $set: { passwordHash } }),
+
+    setName: (accountId: string, name: string | null) =>
+      accounts.findOneAndUpdate({ _id: accountId, deletedAt: null }, { $set: { name } }, { returnDocument: 'after' }),
 
     /**
      * Marks the account deleted and removes its personal fields: `name` becomes null, any other

@@ -9,6 +9,8 @@ import { createApiKeysRepo } from './api-keys';
 import { createLedgerRepo } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
 import { topUp } from './top-up';
+import { createSessionsRepo } from './sessions';
+import { createEmailLinksRepo } from './email-links';
 
 export interface BillingRepoOptions {
   /** Milliseconds since the epoch; injectable so tests can move time. */
@@ -38,16 +40,29 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     ledger: createLedgerRepo(scope, clock),
   });
   const { accounts, reservations, ledger, apiKeys } = scoped(store);
+  const sessions = createSessionsRepo(store, clock);
+  const emailLinks = createEmailLinksRepo(store, clock);
 
   return {
     accounts,
     reservations,
     ledger,
     apiKeys,
+    sessions,
+    emailLinks,
+    /** Milliseconds since the epoch, as every repository sees it. */
+    clock,
     ping: () => store.ping(),
 
     createIndexes: async () => {
-      await Promise.all([accounts.createIndexes(), ledger.createIndexes(), apiKeys.createIndexes(), reservations.createIndexes()]);
+      await Promise.all([
+        accounts.createIndexes(),
+        ledger.createIndexes(),
+        apiKeys.createIndexes(),
+        reservations.createIndexes(),
+        sessions.createIndexes(),
+        emailLinks.createIndexes(),
+      ]);
     },
 
     /**
@@ -127,7 +142,14 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * transaction. For a demo account the insert is the unique-index check, so a caller that loses
      * the race gets a DuplicateKeyError and writes nothing.
      */
-    openAccount: (options: { name: string | null; demoUser?: string; grant: number; requestId: string }): Promise<AccountDoc> =>
+    openAccount: (options: {
+      name: string | null;
+      demoUser?: string;
+      /** An email sign-up: the normalised address (unique) and the password's hash; unverified until its link is followed. */
+      credentials?: { email: string; passwordHash: string };
+      grant: number;
+      requestId: string;
+    }): Promise<AccountDoc> =>
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
         const createdAt = nowIso();
@@ -135,6 +157,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           _id: newId('acct'),
           name: options.name,
           ...(options.demoUser === undefined ? {} : { demoUser: options.demoUser }),
+          ...(options.credentials ? { ...options.credentials, emailVerifiedAt: null } : {}),
           plan: defaultPlanId,
           subscription: {
             status: 'active',

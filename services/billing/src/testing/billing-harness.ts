@@ -21,7 +21,7 @@ export async function startBilling(options: { clock?: () => number } = {}) {
     store,
     bus,
     logger: rootLogger.child({ component: 'billing-test' }, { level: 'silent' }),
-    config: { startingCredits, reservationTtlMs, sweepIntervalMs: 60_000 },
+    config: { startingCredits, reservationTtlMs, sweepIntervalMs: 60_000, passwordScryptLogN: 12 },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await module.start();

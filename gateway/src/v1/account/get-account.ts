@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { accountSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const getAccount = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/account',
+      operationId: 'getAccount',
+      tags: ['Account'],
+      summary: 'The account: email, name, whether the email is verified, plan',
+      protect: true,
+      errorResponses: [...authenticatedErrors],
+    },
+  })
+  .input(z.object({}))
+  .output(accountSchema)
+  .query(({ ctx }) => ctx.services.billing.accounts.get.query({ accountId: ctx.principal.accountId }));

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { authSessionSchema, scopeSchema } from '@vrs/contracts';
+import type { Principal } from '../../context';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+const credentialKinds = {
+  bearerApiKey: 'api_key',
+  apiKey: 'api_key',
+  sessionCookie: 'session_cookie',
+  cliSession: 'cli_session',
+  demoUser: 'demo_user',
+} as const satisfies Record<Principal['scheme'], string>;
+
+export const getAuthSession = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/auth/session',
+      operationId: 'getAuthSession',
+      tags: ['Authentication'],
+      summary: 'Who am I: the account, the credential and its scopes (and the CSRF token of a cookie session)',
+      protect: true,
+      errorResponses: [...authenticatedErrors],
+    },
+  })
+  .input(z.object({}))
+  .output(authSessionSchema)
+  .query(async ({ ctx: { principal, services } }) => {
+    const account = await services.billing.accounts.get.query({ accountId: principal.accountId });
+    return {
+      account: { id: account.id, email: account.email, name: account.name },
+      credential: { kind: credentialKinds[principal.scheme], id: principal.keyId ?? principal.sessionId ?? null },
+      scopes: principal.scopes === 'owner' ? [...scopeSchema.options] : [...principal.scopes],
+      ...(principal.cookieSession ? { csrfToken: principal.cookieSession.csrfToken } : {}),
+    };
+  });

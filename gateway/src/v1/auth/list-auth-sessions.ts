@@ -1,0 +1,22 @@
+import { listQuery, sessionListSchema } from '@vrs/contracts';
+import { protectedProcedure } from '../../trpc';
+import { authenticatedErrors } from '../errors';
+
+export const listAuthSessions = protectedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/auth/sessions',
+      operationId: 'listAuthSessions',
+      tags: ['Authentication'],
+      summary: "The account's web and CLI sessions, newest first; `current` marks the caller's",
+      protect: true,
+      errorResponses: [...authenticatedErrors, 422],
+    },
+  })
+  .input(listQuery())
+  .output(sessionListSchema)
+  .query(async ({ ctx: { principal, services }, input }) => {
+    const page = await services.billing.sessions.list.query({ accountId: principal.accountId, ...input });
+    return { ...page, data: page.data.map((session) => ({ ...session, current: session.id === principal.sessionId })) };
+  });

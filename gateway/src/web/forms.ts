@@ -1,0 +1,52 @@
+import type { Request, Response } from 'express';
+import { AppError } from '@vrs/kit';
+import type { Principal } from '../context';
+import { clearSessionCookie } from '../auth/session-cookie';
+import { toAppError } from '../errors/to-app-error';
+import { wantsJson } from './html';
+import type { WebDeps } from './web-deps';
+
+/** A text field of a form (or JSON) body; anything else counts as absent. */
+export function field(req: Request, name: string): string | undefined {
+  const value = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Where links in mail point: PUBLIC_BASE_URL, else the address this request came to. */
+export function publicBaseUrl(req: Request, configured: string | undefined): string {
+  return (configured ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '');
+}
+
+/** A same-site path to go back to after signing in; anything else (another host, `//host`) is ignored. */
+export function safeNext(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && value.length <= 500 ? value : undefined;
+}
+
+/** 303 after a form (the browser then GETs the target); JSON callers get `json` instead. */
+export function done(req: Request, res: Response, target: string, json: unknown): void {
+  if (wantsJson(req)) {
+    res.status(200).json(json);
+    return;
+  }
+  res.redirect(303, target);
+}
+
+/**
+ * The signed-in principal of a page, or null after answering: a browser goes to /signin (and a
+ * stale cookie is cleared), a JSON caller gets 401 in the envelope.
+ */
+export function signedInOrRedirect(req: Request, res: Response, deps: WebDeps): (Principal & { sessionId: string }) | null {
+  const principal = req.principal;
+  if (principal?.scheme === 'sessionCookie' && principal.sessionId) return principal as Principal & { sessionId: string };
+  if (req.authError) clearSessionCookie(res, deps.cookie);
+  if (wantsJson(req)) throw req.authError ?? new AppError('UNAUTHENTICATED', 'Sign in first.');
+  res.redirect(303, `/signin?next=${encodeURIComponent(req.originalUrl)}`);
+  return null;
+}
+
+/** A form's failure goes back to its page with the error; an unexpected one goes on to the 500 handler. */
+export function failOrThrow(error: unknown, fail: (error: AppError) => void): void {
+  const appError = toAppError(error);
+  if (appError.code === 'INTERNAL_ERROR') throw error;
+  fail(appError);
+}

@@ -1,0 +1,50 @@
+import type { Request, Response } from 'express';
+import { maxPasswordLength, minPasswordLength } from '@vrs/contracts';
+import { AppError } from '@vrs/kit';
+import { clearSessionCookie } from '../../auth/session-cookie';
+import { csrfField, html, page, sendFormError, sendPage } from '../html';
+import { done, failOrThrow, field } from '../forms';
+import type { PageDeps } from '../web-deps';
+
+function resetForm(req: Request, token: string, error?: AppError): string {
+  const body = html`<form method="post" action="/reset-password">
+      ${csrfField(req.principal?.cookieSession?.csrfToken)}
+      <input type="hidden" name="token" value="${token}" />
+      <label for="password">New password (${minPasswordLength} characters or more)</label>
+      <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${minPasswordLength}" maxlength="${maxPasswordLength}" />
+      <button type="submit">Set the new password</button>
+    </form>`;
+  return page(req, { title: 'Choose a new password', body, ...(error ? { error } : {}) });
+}
+
+/** `GET /reset-password?token=…`: the form. The token is checked (and used) only when the form is sent. */
+export function resetPasswordPage() {
+  return (req: Request, res: Response) => {
+    const token = typeof req.query.token === 'string' ? req.query.token.slice(0, 200) : '';
+    sendPage(res, 200, resetForm(req, token));
+  };
+}
+
+/**
+ * `POST /reset-password` {token, password}: sets the password once per link (400 LINK_INVALID,
+ * 410 LINK_EXPIRED) and signs out every session of the account, this browser's included.
+ */
+export function resetPassword(deps: PageDeps) {
+  const { services } = deps;
+  return async (req: Request, res: Response) => {
+    const token = field(req, 'token') ?? '';
+    const password = field(req, 'password') ?? '';
+    const fail = (error: AppError) => sendFormError(req, res, error, (shown) => resetForm(req, token, shown));
+    if (token === '' || token.length > 200) return fail(new AppError('LINK_INVALID'));
+    if (password.length < minPasswordLength || password.length > maxPasswordLength) return fail(new AppError('PASSWORD_TOO_WEAK'));
+    try {
+      const { accountId } = await services.billing.identity.resetPassword.mutate({ token, password });
+      const current = req.principal?.cookieSession;
+      if (current) deps.sessions.forget(current.token);
+      clearSessionCookie(res, deps.cookie);
+      done(req, res, '/signin?notice=password-reset', { accountId, passwordReset: true });
+    } catch (error) {
+      failOrThrow(error, fail);
+    }
+  };
+}

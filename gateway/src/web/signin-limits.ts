@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { ipKeyGenerator } from 'express-rate-limit';
+import type { WindowCount, WindowCounter } from '@vrs/bus';
+import { AppError, type Logger } from '@vrs/kit';
+
+/**
+ * Sign-in attempts (and reset requests, which send mail) counted per email address and per client
+ * IP in the shared window counter, so every replica sees one count: the per-address limit stops
+ * guessing one account's password from many addresses, the per-IP one stops trying many accounts
+ * from one place. Over either: 429 SIGNIN_RATE_LIMITED with Retry-After. The address is hashed
+ * into the key (the counter store is not a place for personal data). A failing counter store lets
+ * attempts through and logs, like the API's limits (ADR 0005).
+ */
+export function createSignInLimits(counter: WindowCounter, options: { perEmail: number; perIp: number; windowMs: number; log: Logger }) {
+  return async function countAttempt(email: string, ip: string | undefined): Promise<void> {
+    const emailKey = `signin-email:${createHash('sha256').update(email).digest('base64url')}`;
+    const ipKey = `signin-ip:${ipKeyGenerator(ip ?? 'unknown')}`;
+    let counts: WindowCount[];
+    try {
+      counts = await Promise.all([counter.increment(emailKey, options.windowMs), counter.increment(ipKey, options.windowMs)]);
+    } catch (error) {
+      options.log.warn({ err: error }, 'sign-in attempt counter unavailable; attempt allowed');
+      return;
+    }
+    const [byEmail, byIp] = counts as [WindowCount, WindowCount];
+    const over = [byEmail.count > options.perEmail ? byEmail : null, byIp.count > options.perIp ? byIp : null].filter(
+      (count) => count !== null,
+    );
+    if (over.length === 0) return;
+    const resetAt = Math.max(...over.map((count) => count.resetAt.getTime()));
+    throw new AppError('SIGNIN_RATE_LIMITED', undefined, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)) });
+  };
+}
+
+export type CountSignInAttempt = ReturnType<typeof createSignInLimits>;

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { accountIdSchema, accountListInput, scopeSchema } from './billing';
+import { listPage } from './lists';
+
+/*
+ * Web and CLI sessions (ADR 0034). Billing stores them; the gateway authenticates with them.
+ * The token prefixes are decided here, once: the gateway routes a bearer token by its prefix, so an
+ * API key (`aty_`), a web session (`ats_`) and a CLI session (`atc_`) can never be mistaken.
+ */
+export const webSessionTokenPrefix = 'ats_';
+export const cliSessionTokenPrefix = 'atc_';
+/** Longest token any scheme accepts; longer values are refused without a lookup. */
+export const maxSessionTokenLength = 200;
+
+export const sessionKindSchema = z.enum(['web', 'cli']);
+export type SessionKind = z.infer<typeof sessionKindSchema>;
+
+const sessionTokenSchema = z.string().min(1).max(maxSessionTokenLength);
+const sessionIdSchema = z.string().min(1).max(64);
+
+/* Internal procedure I/O of the billing service. */
+
+export const createSessionInputSchema = z.object({
+  accountId: accountIdSchema,
+  kind: sessionKindSchema,
+  /** null: the owner (web sessions). A CLI session carries the scopes its user approved. */
+  scopes: z.array(scopeSchema).min(1).nullable(),
+  ttlMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(400 * 86_400_000),
+  userAgent: z.string().max(500).nullable().default(null),
+  ip: z.string().max(100).nullable().default(null),
+  label: z.string().max(200).nullable().default(null),
+});
+export const createdSessionSchema = z.object({
+  sessionId: z.string(),
+  /** The secret token: returned here once; only its hash is stored. */
+  token: z.string(),
+  expiresAt: z.iso.datetime(),
+  /** Web sessions only: the session's CSRF token (stable for the session's life, across rotations). */
+  csrfToken: z.string().nullable(),
+});
+
+export const verifySessionInputSchema = z.object({
+  token: sessionTokenSchema,
+  /** A web session's current token older than this is due for rotation (`rotate: true`). */
+  rotateAfterMs: z.number().int().min(0).optional(),
+});
+export const verifiedSessionSchema = z
+  .object({
+    sessionId: z.string(),
+    accountId: z.string(),
+    kind: sessionKindSchema,
+    scopes: z.array(scopeSchema).nullable(),
+    csrfToken: z.string().nullable(),
+    expiresAt: z.iso.datetime(),
+    /** The caller should swap this token for a new one (`sessions.rotate`). */
+    rotate: z.boolean(),
+  })
+  .nullable();
+export type VerifiedSession = NonNullable<z.infer<typeof verifiedSessionSchema>>;
+
+export const rotateSessionInputSchema = z.object({
+  sessionId: sessionIdSchema,
+  token: sessionTokenSchema,
+  /** How long the replaced token keeps working, so requests already in flight with it succeed. */
+  graceMs: z.number().int().min(0).max(600_000),
+});
+/** null when the token was no longer the session's current one (another request rotated it first) or the session ended. */
+export const rotatedSessionSchema = z.object({ token: z.string(), expiresAt: z.iso.datetime() }).nullable();
+
+export const sessionSummarySchema = z.object({
+  id: z.string(),
+  kind: sessionKindSchema,
+  scopes: z.array(scopeSchema).nullable().describe('null: the account owner (web sessions act with every scope).'),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  lastRotatedAt: z.iso.datetime(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  label: z.string().nullable(),
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+export const sessionSummaryPageSchema = z.object({
+  data: z.array(sessionSummarySchema),
+  hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
+});
+
+/** A session as the public API lists it: `current` marks the one making the request. */
+export const sessionSchema = sessionSummarySchema.extend({ current: z.boolean() }).meta({ id: 'Session' });
+export const sessionListSchema = listPage(sessionSchema, 'SessionList');
+
+export const listSessionsInputSchema = accountListInput();
+export const revokeSessionInputSchema = z.object({ accountId: accountIdSchema, sessionId: sessionIdSchema });
+export const revokeAllSessionsInputSchema = z.object({
+  accountId: accountIdSchema,
+  /** Keep this one (e.g. "sign out everywhere else"). */
+  exceptSessionId: sessionIdSchema.optional(),
+});

@@ -1,0 +1,19 @@
+import { accountRefSchema, linkTokenInputSchema } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
+import type { BillingDeps } from '../../billing-deps';
+import { hashToken } from '../../identity/tokens';
+
+/** Follows a verification link once: LINK_INVALID when unknown, used or replaced; LINK_EXPIRED when too old. */
+export function verifyEmail({ repo, logger }: BillingDeps) {
+  return procedure
+    .input(linkTokenInputSchema)
+    .output(accountRefSchema)
+    .mutation(async ({ input }) => {
+      const link = await repo.emailLinks.consume(hashToken(input.token), 'verify-email');
+      if (link === 'invalid') throw new AppError('LINK_INVALID');
+      if (link === 'expired') throw new AppError('LINK_EXPIRED');
+      await repo.accounts.markEmailVerified(link.accountId, new Date(repo.clock()).toISOString());
+      logger.info({ accountId: link.accountId }, 'email verified');
+      return { accountId: link.accountId };
+    });
+}

@@ -1,0 +1,44 @@
+import { createdSessionSchema, createSessionInputSchema, cliSessionTokenPrefix, webSessionTokenPrefix } from '@vrs/contracts';
+import { AppError, newId, procedure } from '@vrs/kit';
+import type { BillingDeps } from '../../billing-deps';
+import { generateToken, hashToken } from '../../identity/tokens';
+
+/**
+ * Opens a web or CLI session (internal: the gateway calls it after a sign-in or a device approval).
+ * The token is in this response only. A web session acts as the owner and gets a CSRF token.
+ */
+export function createSession({ repo, logger }: BillingDeps) {
+  return procedure
+    .input(createSessionInputSchema)
+    .output(createdSessionSchema)
+    .mutation(async ({ input }) => {
+      const account = await repo.accounts.findById(input.accountId);
+      if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (input.kind === 'web' && input.scopes !== null)
+        throw new AppError('VALIDATION_FAILED', 'A web session acts as the owner: scopes must be null.');
+      if (input.kind === 'cli' && input.scopes === null)
+        throw new AppError('VALIDATION_FAILED', 'A CLI session needs its approved scopes.');
+      const token = generateToken(input.kind === 'web' ? webSessionTokenPrefix : cliSessionTokenPrefix);
+      const now = repo.clock();
+      const session = {
+        _id: newId('ses'),
+        accountId: input.accountId,
+        kind: input.kind,
+        tokenHash: hashToken(token),
+        scopes: input.scopes,
+        csrfToken: input.kind === 'web' ? generateToken('') : null,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + input.ttlMs).toISOString(),
+        lastRotatedAt: new Date(now).toISOString(),
+        previousTokenHash: null,
+        previousValidUntil: null,
+        revokedAt: null,
+        userAgent: input.userAgent,
+        ip: input.ip,
+        label: input.label,
+      };
+      await repo.sessions.insert(session);
+      logger.info({ accountId: session.accountId, sessionId: session._id, kind: session.kind }, 'session created');
+      return { sessionId: session._id, token, expiresAt: session.expiresAt, csrfToken: session.csrfToken };
+    });
+}
