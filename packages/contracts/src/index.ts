@@ -12,3 +12,4 @@ export * from './relative-time';
 export * from './lists';
 export * from './monitoring';
 export * from './sessions';
+export * from './device';

@@ -5,6 +5,7 @@ import { createApiKeysRepo } from './api-keys';
 import { createLedgerRepo } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
 import { createSessionsRepo } from './sessions';
+import { createDeviceCodesRepo } from './device-codes';
 
 export interface BillingRepoOptions {
   /** Milliseconds since the epoch; injectable so tests can move time. */
@@ -27,6 +28,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const { accounts, reservations, ledger } = scoped(store);
   const apiKeys = createApiKeysRepo(store);
   const sessions = createSessionsRepo(store, clock);
+  const deviceCodes = createDeviceCodesRepo(store);
 
   return {
     accounts,
@@ -34,6 +36,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     ledger,
     apiKeys,
     sessions,
+    deviceCodes,
     /** Milliseconds since the epoch, as every repository sees it. */
     clock,
     ping: () => store.ping(),
@@ -45,6 +48,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         apiKeys.createIndexes(),
         reservations.createIndexes(),
         sessions.createIndexes(),
+        deviceCodes.createIndexes(),
       ]);
     },
 
