@@ -1,6 +1,8 @@
 import { router } from '../trpc';
 import { getHealth } from './system/get-health';
 import { getReadiness } from './system/get-readiness';
+import { requestDeviceCode } from './auth/request-device-code';
+import { exchangeDeviceCode } from './auth/exchange-device-code';
 import { createProject } from './projects/create-project';
 import { listProjects } from './projects/list-projects';
 import { getProject } from './projects/get-project';
@@ -64,6 +66,7 @@ import { listAgentRuns } from './agents/list-agent-runs';
  */
 export const v1Router = router({
   system: router({ getReadiness, getHealth }),
+  device: router({ requestDeviceCode, exchangeDeviceCode }),
   projects: router({
     getProjectEvidence,
     updateProjectEvidence,

@@ -7,6 +7,7 @@ import { rotateSessionCookie } from '../auth/session-rotation';
 import { toAppError } from '../errors/to-app-error';
 import { html, page, sendFormError } from './html';
 import { devMailPage } from './pages/dev-mail';
+import { devicePages } from './pages/device';
 import type { WebDeps } from './web-deps';
 
 /**
@@ -23,6 +24,9 @@ export function createWebRouter(deps: WebDeps): Router {
   web.use(csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }));
 
   if (config.NODE_ENV !== 'production') web.get('/_dev/mail', devMailPage(deps));
+  const device = devicePages(deps);
+  web.get('/device', device.show);
+  web.post('/device', device.decide);
 
   // A refused form (CSRF, rate limit, a service's error) is the envelope for scripts, a page for people.
   web.use((error: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -96,7 +96,8 @@ export const deviceCodeResponseSchema = z
 
 export const deviceTokenRequestSchema = z.object({
   device_code: deviceCodeSchema,
-  grant_type: z.literal(deviceGrantType).optional(),
+  // Any string, so a wrong one is the RFC's unsupported_grant_type rather than a validation failure.
+  grant_type: z.string().max(200).optional().describe(`Only \`${deviceGrantType}\`; may be left out.`),
 });
 export const deviceTokenResponseSchema = z
   .object({

@@ -127,6 +127,10 @@ export const errorCodes = {
     status: 400,
     message: 'The device code is not known or was already exchanged for a token; start again with a new code.',
   },
+  UNSUPPORTED_GRANT_TYPE: {
+    status: 400,
+    message: 'grant_type must be urn:ietf:params:oauth:grant-type:device_code (or left out).',
+  },
   DEVICE_CODE_RATE_LIMITED: {
     status: 429,
     message: 'Too many device codes requested from this network; retry after the time given in Retry-After.',
