@@ -23,11 +23,11 @@ export const exchangeDeviceCode = publicProcedure
   .input(deviceTokenRequestSchema)
   .output(deviceTokenResponseSchema)
   .mutation(async ({ ctx, input }) => {
+    // RFC 6749 §5.1: token responses, and the refusals in between, are never cached.
+    ctx.res.setHeader('Cache-Control', 'no-store');
     if (input.grant_type !== undefined && input.grant_type !== deviceGrantType) {
       throw new AppError('UNSUPPORTED_GRANT_TYPE', undefined, { error: 'unsupported_grant_type' });
     }
-    // RFC 6749 §5.1: token responses, and the refusals in between, are never cached.
-    ctx.res.setHeader('Cache-Control', 'no-store');
     const session = await ctx.services.billing.device.poll.mutate({
       deviceCode: input.device_code,
       sessionTtlMs: ctx.deviceFlow.cliSessionTtlMs,
