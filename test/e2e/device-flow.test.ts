@@ -26,47 +26,44 @@ function devicePage(gatewayUrl: string, account: { cookie: string; csrfToken: st
   };
 }
 
-// Gateways of their own beside the stack's, sharing its services: a 1 s polling interval, and one
-// whose codes and CLI sessions expire in 2 s, with tight limits (its own window lengths, so its counts are its own).
-let fast: RunningProcess;
+// The stack's gateway (5 s polling interval), and one of its own beside it, sharing the services,
+// whose codes and CLI sessions expire in 2 s, with tight limits (its own window length, so its counts are its own).
+const gatewayUrl = inject('gatewayUrl');
 let shortLived: RunningProcess;
 beforeAll(async () => {
-  [fast, shortLived] = await Promise.all([
-    startGatewayProcess('gateway-device-fast', { ...stackEnv, DEVICE_POLL_INTERVAL_SECONDS: '1' }, logDir),
-    startGatewayProcess(
-      'gateway-device-short',
-      {
-        ...stackEnv,
-        DEVICE_POLL_INTERVAL_SECONDS: '1',
-        DEVICE_CODE_TTL_SECONDS: '2',
-        CLI_SESSION_TTL_MS: '2000',
-        DEVICE_CODE_RATE_LIMIT_PER_IP: '3',
-        DEVICE_USER_CODE_ATTEMPTS: '3',
-        DEVICE_RATE_LIMIT_WINDOW_MS: '3600000',
-      },
-      logDir,
-    ),
-  ]);
+  shortLived = await startGatewayProcess(
+    'gateway-device-short',
+    {
+      ...stackEnv,
+      DEVICE_POLL_INTERVAL_SECONDS: '1',
+      DEVICE_CODE_TTL_SECONDS: '2',
+      CLI_SESSION_TTL_MS: '2000',
+      DEVICE_CODE_RATE_LIMIT_PER_IP: '3',
+      DEVICE_USER_CODE_ATTEMPTS: '3',
+      DEVICE_RATE_LIMIT_WINDOW_MS: '3600000',
+    },
+    logDir,
+  );
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([fast?.stop(), shortLived?.stop()]);
+  await shortLived?.stop();
 });
 
 describe('RFC 8628 device authorization over HTTP', () => {
   it('code → pending → slow_down → approved on /device → token → scopes enforced → revoked → 401', { timeout: 60_000 }, async () => {
-    const created = await requestDeviceCode(fast.url, { scopes: ['data:read', 'data:write'], clientName: 'e2e CLI' });
+    const created = await requestDeviceCode(gatewayUrl, { scopes: ['data:read', 'data:write'], clientName: 'e2e CLI' });
     expect(created.status, created.text).toBe(200);
     const code = created.body as DeviceCode;
     expect(code.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
-    expect(code).toMatchObject({ verification_uri: `${fast.url}/device`, expires_in: 900, interval: 1 });
-    expect(code.verification_uri_complete).toBe(`${fast.url}/device?user_code=${code.user_code}`);
+    expect(code).toMatchObject({ verification_uri: `${gatewayUrl}/device`, expires_in: 900, interval: 5 });
+    expect(code.verification_uri_complete).toBe(`${gatewayUrl}/device?user_code=${code.user_code}`);
     expect(created.headers.get('cache-control')).toBe('no-store');
 
-    const pending = await pollToken(fast.url, code.device_code);
+    const pending = await pollToken(gatewayUrl, code.device_code);
     expectRefusal(pending, 400, 'AUTHORIZATION_PENDING', 'authorization_pending');
-    const tooFast = await pollToken(fast.url, code.device_code);
+    const tooFast = await pollToken(gatewayUrl, code.device_code);
     expectRefusal(tooFast, 400, 'SLOW_DOWN', 'slow_down');
-    expect(tooFast.body.error.details.interval).toBe(6);
+    expect(tooFast.body.error.details.interval).toBe(10);
 
     // The page: not signed in → to sign-in and back to this code; signed in → the client and its scopes.
     const anonymous = await fetch(code.verification_uri_complete, { redirect: 'manual' });
@@ -79,14 +76,14 @@ describe('RFC 8628 device authorization over HTTP', () => {
     expect(text).toContain('e2e CLI');
     expect(text).toContain(code.user_code);
     expect(text).toMatch(/name="scope" value="data:write" checked/);
-    const page = devicePage(fast.url, owner);
+    const page = devicePage(gatewayUrl, owner);
     expect((await page.show(code.user_code.toLowerCase())).body).toMatchObject({
       clientName: 'e2e CLI',
       scopes: ['data:read', 'data:write'],
     });
 
     // The form is CSRF-protected: without the session's token nothing is decided.
-    const forged = await apiClient(fast.url, { cookie: owner.cookie, accept: 'application/json' })('POST', '/device', {
+    const forged = await apiClient(gatewayUrl, { cookie: owner.cookie, accept: 'application/json' })('POST', '/device', {
       rawBody: new URLSearchParams({ user_code: code.user_code, decision: 'approve', scope: 'data:read' }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -96,8 +93,8 @@ describe('RFC 8628 device authorization over HTTP', () => {
     expect(approved.status, approved.text).toBe(200);
     expect(approved.body).toMatchObject({ status: 'approved', scopes: ['data:read'] });
 
-    await sleep(6_000);
-    const token = await pollToken(fast.url, code.device_code);
+    await sleep(10_000);
+    const token = await pollToken(gatewayUrl, code.device_code);
     expect(token.status, token.text).toBe(200);
     expect(token.body).toEqual({
       access_token: expect.stringMatching(/^atc_/),
@@ -106,9 +103,9 @@ describe('RFC 8628 device authorization over HTTP', () => {
       scope: 'data:read',
     });
     // Exchanged once: the same device code again is invalid_grant.
-    expectRefusal(await pollToken(fast.url, code.device_code), 400, 'INVALID_DEVICE_CODE', 'invalid_grant');
+    expectRefusal(await pollToken(gatewayUrl, code.device_code), 400, 'INVALID_DEVICE_CODE', 'invalid_grant');
 
-    const cli = apiClient(fast.url, { authorization: `Bearer ${token.body.access_token}` });
+    const cli = apiClient(gatewayUrl, { authorization: `Bearer ${token.body.access_token}` });
     expect((await cli('GET', '/v1/projects')).status).toBe(200);
     const write = await cli('POST', '/v1/projects', { json: { name: 'not approved' } });
     expectRefusal(write, 403, 'INSUFFICIENT_SCOPE');
@@ -123,28 +120,28 @@ describe('RFC 8628 device authorization over HTTP', () => {
   });
 
   it('deny → access_denied; the user code is then spent', async () => {
-    const { body: code } = await requestDeviceCode(fast.url, { clientName: 'denied CLI' });
+    const { body: code } = await requestDeviceCode(gatewayUrl, { clientName: 'denied CLI' });
     const owner = await signedInAccount(billing);
-    const page = devicePage(fast.url, owner);
+    const page = devicePage(gatewayUrl, owner);
     expect((await page.show(code.user_code)).body).toMatchObject({ scopes: ['data:read'] });
     expect((await page.decide(code.user_code, 'deny')).body).toMatchObject({ status: 'denied' });
-    expectRefusal(await pollToken(fast.url, code.device_code), 400, 'ACCESS_DENIED', 'access_denied');
+    expectRefusal(await pollToken(gatewayUrl, code.device_code), 400, 'ACCESS_DENIED', 'access_denied');
     expectRefusal(await page.show(code.user_code), 409, 'USER_CODE_USED');
   });
 
   it('precise refusals: unknown codes, nothing ticked, a wrong grant type, a malformed body', async () => {
     const owner = await signedInAccount(billing);
-    const page = devicePage(fast.url, owner);
+    const page = devicePage(gatewayUrl, owner);
     expectRefusal(await page.show('BCDF-GHJK'), 404, 'USER_CODE_INVALID');
-    const htmlRefusal = await fetch(`${fast.url}/device?user_code=nonsense`, { headers: { cookie: owner.cookie } });
+    const htmlRefusal = await fetch(`${gatewayUrl}/device?user_code=nonsense`, { headers: { cookie: owner.cookie } });
     expect(htmlRefusal.status).toBe(404);
     expect(await htmlRefusal.text()).toContain('data-code="USER_CODE_INVALID"');
 
-    const { body: code } = await requestDeviceCode(fast.url, { scopes: ['data:read'] });
+    const { body: code } = await requestDeviceCode(gatewayUrl, { scopes: ['data:read'] });
     expectRefusal(await page.decide(code.user_code, 'approve', []), 422, 'SCOPES_NOT_CHOSEN');
     expectRefusal(await page.decide(code.user_code, 'approve', ['data:write']), 422, 'SCOPE_NOT_REQUESTED');
 
-    const api = apiClient(fast.url);
+    const api = apiClient(gatewayUrl);
     const wrongGrant = await api('POST', '/v1/auth/device/token', { json: { device_code: code.device_code, grant_type: 'password' } });
     expectRefusal(wrongGrant, 400, 'UNSUPPORTED_GRANT_TYPE', 'unsupported_grant_type');
     expectRefusal(await api('POST', '/v1/auth/device/token', { json: {} }), 422, 'VALIDATION_FAILED');
