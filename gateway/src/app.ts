@@ -30,6 +30,7 @@ import { toAppError } from './errors/to-app-error';
 import { createRateLimiters } from './rate-limit/limiters';
 import { createPlanRateLimits } from './rate-limit/plan-rate-limits';
 import { planCatalogueOf } from '@vrs/billing/config';
+import { deviceCodeLimiter } from './rate-limit/device-code-limiter';
 import { buildOpenApiDocument } from './openapi/document';
 import { referencePage } from './openapi/reference-page';
 import { buildRouteTable } from './openapi/route-table';
@@ -144,6 +145,12 @@ export function createGatewayApp(deps: GatewayDependencies) {
     authCaches: deps.authCaches,
     internalCaller: isInternalToken(request.get(internalTokenHeader), config.INTERNAL_TOKEN),
     readiness: deps.readiness,
+    deviceFlow: {
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      codeTtlSeconds: config.DEVICE_CODE_TTL_SECONDS,
+      intervalSeconds: config.DEVICE_POLL_INTERVAL_SECONDS,
+      cliSessionTtlMs: config.CLI_SESSION_TTL_MS,
+    },
     log,
   });
   const openApiHandler = createOpenApiNodeHttpHandler({
@@ -187,6 +194,10 @@ export function createGatewayApp(deps: GatewayDependencies) {
   });
   v1.use(referencePage('/v1/openapi.json', '/v1'));
   v1.use(limiters.perIp);
+  v1.use(
+    '/auth/device/code',
+    deviceCodeLimiter(deps.rateLimitCounter, { windowMs: config.DEVICE_RATE_LIMIT_WINDOW_MS, perIp: config.DEVICE_CODE_RATE_LIMIT_PER_IP }),
+  );
   v1.use(resolvePrincipal(deps.authenticators));
   v1.use(limiters.perAccount);
   v1.use(

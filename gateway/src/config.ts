@@ -59,6 +59,25 @@ export const gatewayEnvSchema = z.object({
     .default(15 * 60_000),
   /** How long a replaced session token still works, for requests the browser sent in parallel. */
   SESSION_ROTATION_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
+  /** RFC 8628 device authorization (ADR 0036): how long a device code and its user code stay valid. */
+  DEVICE_CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** The polling interval a new device code starts with (slow_down adds 5 s each time). */
+  DEVICE_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** How long a CLI session from the device flow lasts (absolute, not extended by use). */
+  CLI_SESSION_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(7 * 86_400_000),
+  /** Device codes one client IP may request per DEVICE_RATE_LIMIT_WINDOW_MS. */
+  DEVICE_CODE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
+  /** Wrong user codes an account, and an IP, may type on /device per DEVICE_RATE_LIMIT_WINDOW_MS. */
+  DEVICE_USER_CODE_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  DEVICE_RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
   /** Outgoing mail (`smtp://user:pass@host:port`, `smtps://…`); unset: links are logged and kept at /_dev/mail. */
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('Video Research Service <no-reply@localhost>'),

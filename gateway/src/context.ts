@@ -36,6 +36,15 @@ export interface CreditFigures {
   heldByJob?: boolean;
 }
 
+/** What the device-flow operations need of the configuration (ADR 0036). */
+export interface DeviceFlowSettings {
+  /** PUBLIC_BASE_URL, when set; else links point at the address the request came to. */
+  publicBaseUrl: string | undefined;
+  codeTtlSeconds: number;
+  intervalSeconds: number;
+  cliSessionTtlMs: number;
+}
+
 export interface GatewayContext {
   req: IncomingMessage;
   res: ServerResponse;
@@ -51,5 +60,6 @@ export interface GatewayContext {
   internalCaller: boolean;
   /** Checks every dependency this gateway needs (readiness probe). */
   readiness: () => Promise<HealthReport>;
+  deviceFlow: DeviceFlowSettings;
   log: Logger;
 }

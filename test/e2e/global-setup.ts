@@ -66,6 +66,7 @@ export default async function setup(project: TestProject) {
     BILLING_STARTING_CREDITS: '1000',
     PLAN_FREE_REQUESTS_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
+    DEVICE_CODE_RATE_LIMIT_PER_IP: '1000000',
     AUTH_CACHE_TTL_MS: '0',
     BUS_ACK_WAIT_MS: '5000',
     YOUTUBE_UPSTREAM_URL: youtube.url,

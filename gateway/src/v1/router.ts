@@ -1,6 +1,8 @@
 import { router } from '../trpc';
 import { getHealth } from './system/get-health';
 import { getReadiness } from './system/get-readiness';
+import { requestDeviceCode } from './auth/request-device-code';
+import { exchangeDeviceCode } from './auth/exchange-device-code';
 import { createProject } from './projects/create-project';
 import { listProjects } from './projects/list-projects';
 import { getProject } from './projects/get-project';
@@ -76,6 +78,7 @@ export const v1Router = router({
   system: router({ getReadiness, getHealth }),
   auth: router({ deleteAuthSession, listAuthSessions, getAuthSession }),
   account: router({ getAccount, updateAccount, deleteAccount }),
+  device: router({ requestDeviceCode, exchangeDeviceCode }),
   projects: router({
     getProjectEvidence,
     updateProjectEvidence,

@@ -17,6 +17,7 @@ import { signOut } from './pages/signout';
 import { signUp, signUpPage } from './pages/signup';
 import { verifyEmailPage } from './pages/verify-email';
 import { createSignInLimits } from './signin-limits';
+import { devicePages } from './pages/device';
 import type { PageDeps, WebDeps } from './web-deps';
 
 /**
@@ -61,6 +62,9 @@ export function createWebRouter(deps: WebDeps): Router {
   web.get('/sessions', sessionsPage(pages));
   web.post('/sessions/:id/revoke', revokeSessionFromPage(pages));
   if (config.NODE_ENV !== 'production') web.get('/_dev/mail', devMailPage(pages));
+  const device = devicePages(deps);
+  web.get('/device', device.show);
+  web.post('/device', device.decide);
 
   // A refused form (CSRF, rate limit, a service's error) is the envelope for scripts, a page for people.
   web.use((error: unknown, req: Request, res: Response, next: NextFunction) => {

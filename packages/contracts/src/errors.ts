@@ -122,6 +122,35 @@ export const errorCodes = {
     status: 429,
     message: 'Too many sign-in attempts for this email address or from this network; retry after the time given in Retry-After.',
   },
+  // RFC 8628 device authorization (ADR 0036): the token endpoint's answers carry the RFC's value in details.error.
+  AUTHORIZATION_PENDING: {
+    status: 400,
+    message: 'The user has not approved or denied this device code yet; poll again after the interval.',
+  },
+  SLOW_DOWN: { status: 400, message: 'Polling too fast: wait details.interval seconds between polls from now on.' },
+  ACCESS_DENIED: { status: 400, message: 'The user denied this device authorization; start again with a new code.' },
+  EXPIRED_TOKEN: { status: 400, message: 'The device code has expired; start again with a new code.' },
+  INVALID_DEVICE_CODE: {
+    status: 400,
+    message: 'The device code is not known or was already exchanged for a token; start again with a new code.',
+  },
+  UNSUPPORTED_GRANT_TYPE: {
+    status: 400,
+    message: 'grant_type must be urn:ietf:params:oauth:grant-type:device_code (or left out).',
+  },
+  DEVICE_CODE_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many device codes requested from this network; retry after the time given in Retry-After.',
+  },
+  USER_CODE_INVALID: { status: 404, message: 'No sign-in request has this code. Check the code your terminal shows and type it again.' },
+  USER_CODE_EXPIRED: { status: 410, message: 'This code has expired. Start the sign-in again in your terminal for a new code.' },
+  USER_CODE_USED: { status: 409, message: 'This code was already approved or denied. Start the sign-in again in your terminal if needed.' },
+  USER_CODE_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many wrong codes; retry after the time given in Retry-After.',
+  },
+  SCOPES_NOT_CHOSEN: { status: 422, message: 'Choose at least one permission to approve, or deny the request.' },
+  SCOPE_NOT_REQUESTED: { status: 422, message: 'Only permissions the client asked for can be approved.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -15,3 +15,4 @@ export * from './monitoring';
 export * from './scopes';
 export * from './sessions';
 export * from './identity';
+export * from './device';

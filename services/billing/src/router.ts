@@ -29,6 +29,11 @@ import { revokeAllSessions } from './procedures/sessions/revoke-all';
 import { revokeSession } from './procedures/sessions/revoke';
 import { rotateSession } from './procedures/sessions/rotate';
 import { verifySession } from './procedures/sessions/verify';
+import { approveDeviceAuthorization } from './procedures/device/approve';
+import { denyDeviceAuthorization } from './procedures/device/deny';
+import { lookupDeviceAuthorization } from './procedures/device/lookup';
+import { pollDeviceAuthorization } from './procedures/device/poll';
+import { startDeviceAuthorization } from './procedures/device/start';
 
 /** The billing service's internal procedures; the gateway (and any service) calls them. */
 export function billingRouter(deps: BillingDeps) {
@@ -61,6 +66,13 @@ export function billingRouter(deps: BillingDeps) {
       list: listSessions(deps),
       revoke: revokeSession(deps),
       revokeAll: revokeAllSessions(deps),
+    }),
+    device: router({
+      start: startDeviceAuthorization(deps),
+      poll: pollDeviceAuthorization(deps),
+      lookup: lookupDeviceAuthorization(deps),
+      approve: approveDeviceAuthorization(deps),
+      deny: denyDeviceAuthorization(deps),
     }),
     credits: router({ reserve: reserveCredits(deps), settle: settleCredits(deps), refund: refundCredits(deps) }),
     status: router({ get: getBillingStatus(deps) }),

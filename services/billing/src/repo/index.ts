@@ -11,6 +11,7 @@ import { createReservationsRepo, type ReservationDoc } from './reservations';
 import { topUp } from './top-up';
 import { createSessionsRepo } from './sessions';
 import { createEmailLinksRepo } from './email-links';
+import { createDeviceCodesRepo } from './device-codes';
 
 export interface BillingRepoOptions {
   /** Milliseconds since the epoch; injectable so tests can move time. */
@@ -42,6 +43,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const { accounts, reservations, ledger, apiKeys } = scoped(store);
   const sessions = createSessionsRepo(store, clock);
   const emailLinks = createEmailLinksRepo(store, clock);
+  const deviceCodes = createDeviceCodesRepo(store);
 
   return {
     accounts,
@@ -50,6 +52,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     apiKeys,
     sessions,
     emailLinks,
+    deviceCodes,
     /** Milliseconds since the epoch, as every repository sees it. */
     clock,
     ping: () => store.ping(),
@@ -62,6 +65,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         reservations.createIndexes(),
         sessions.createIndexes(),
         emailLinks.createIndexes(),
+        deviceCodes.createIndexes(),
       ]);
     },
 

@@ -1,7 +1,7 @@
-import { createdSessionSchema, createSessionInputSchema, cliSessionTokenPrefix, webSessionTokenPrefix } from '@vrs/contracts';
-import { AppError, newId, procedure } from '@vrs/kit';
+import { createdSessionSchema, createSessionInputSchema } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
-import { generateToken, hashToken } from '../../identity/tokens';
+import { openSession } from '../../identity/open-session';
 
 /**
  * Opens a web or CLI session (internal: the gateway calls it after a sign-in or a device approval).
@@ -18,26 +18,7 @@ export function createSession({ repo, logger }: BillingDeps) {
         throw new AppError('VALIDATION_FAILED', 'A web session acts as the owner: scopes must be null.');
       if (input.kind === 'cli' && input.scopes === null)
         throw new AppError('VALIDATION_FAILED', 'A CLI session needs its approved scopes.');
-      const token = generateToken(input.kind === 'web' ? webSessionTokenPrefix : cliSessionTokenPrefix);
-      const now = repo.clock();
-      const session = {
-        _id: newId('ses'),
-        accountId: input.accountId,
-        kind: input.kind,
-        tokenHash: hashToken(token),
-        scopes: input.scopes,
-        csrfToken: input.kind === 'web' ? generateToken('') : null,
-        createdAt: new Date(now).toISOString(),
-        expiresAt: new Date(now + input.ttlMs).toISOString(),
-        lastRotatedAt: new Date(now).toISOString(),
-        previousTokenHash: null,
-        previousValidUntil: null,
-        revokedAt: null,
-        userAgent: input.userAgent,
-        ip: input.ip,
-        label: input.label,
-      };
-      await repo.sessions.insert(session);
+      const { session, token } = await openSession(repo, input);
       logger.info({ accountId: session.accountId, sessionId: session._id, kind: session.kind }, 'session created');
       return { sessionId: session._id, token, expiresAt: session.expiresAt, csrfToken: session.csrfToken };
     });

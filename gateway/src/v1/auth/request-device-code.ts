@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import { deviceCodeRequestSchema, deviceCodeResponseSchema, type Scope } from '@vrs/contracts';
+import { publicProcedure } from '../../trpc';
+import { verificationUri } from './device-flow-links';
+
+/** What a client gets when it names no scopes: reading, the least a CLI is useful with (ADR 0036). */
+export const defaultDeviceScopes: Scope[] = ['data:read'];
+
+export const requestDeviceCode = publicProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/auth/device/code',
+      operationId: 'requestDeviceCode',
+      tags: ['Authentication'],
+      summary: 'Start a device authorization (RFC 8628)',
+      description:
+        'Public (no credential): a command-line client asks for a device code and a user code. The user opens `verification_uri` ' +
+        '(or `verification_uri_complete`), signs in and approves; meanwhile the client polls POST /auth/device/token every `interval` ' +
+        'seconds. Field names follow RFC 8628. Default scopes: data:read. Rate-limited per client IP (429 DEVICE_CODE_RATE_LIMITED).',
+      protect: false,
+      errorResponses: [422, 429, 500, 503],
+    },
+    auth: 'public',
+  })
+  .input(deviceCodeRequestSchema)
+  .output(deviceCodeResponseSchema)
+  .mutation(async ({ ctx, input }) => {
+    const started = await ctx.services.billing.device.start.mutate({
+      scopes: input.scopes ?? defaultDeviceScopes,
+      clientName: input.clientName ?? null,
+      expiresInSeconds: ctx.deviceFlow.codeTtlSeconds,
+      intervalSeconds: ctx.deviceFlow.intervalSeconds,
+      ip: (ctx.req as Request).ip ?? null,
+    });
+    ctx.res.setHeader('Cache-Control', 'no-store');
+    const uri = verificationUri(ctx);
+    return {
+      device_code: started.deviceCode,
+      user_code: started.userCode,
+      verification_uri: uri,
+      verification_uri_complete: `${uri}?user_code=${encodeURIComponent(started.userCode)}`,
+      expires_in: started.expiresInSeconds,
+      interval: started.intervalSeconds,
+    };
+  });

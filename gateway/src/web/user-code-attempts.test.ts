@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryWindowCounter } from '@vrs/bus';
+import { rootLogger } from '@vrs/kit';
+import { userCodeAttempts } from './user-code-attempts';
+
+const log = rootLogger.child({ component: 'test' }, { level: 'silent' });
+
+async function refusalOf(attempt: Promise<unknown>) {
+  return attempt.then(
+    () => undefined,
+    (error: { code: string; details: { retryAfterSeconds: number } }) => error,
+  );
+}
+
+describe('user code attempts', () => {
+  it('only wrong codes add up; past the limit an account is refused with a Retry-After', async () => {
+    const attempts = userCodeAttempts(createMemoryWindowCounter(), { limit: 2, windowMs: 60_000, log });
+    // Real codes are taken back: any number of them never reaches the limit.
+    for (let i = 0; i < 5; i++) await (await attempts.begin('acct_a', '10.0.0.1')).release();
+    await attempts.begin('acct_a', '10.0.0.1');
+    await attempts.begin('acct_a', '10.0.0.1');
+    const refused = await refusalOf(attempts.begin('acct_a', '10.0.0.2'));
+    expect(refused).toMatchObject({ code: 'USER_CODE_RATE_LIMITED' });
+    expect(refused!.details.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused!.details.retryAfterSeconds).toBeLessThanOrEqual(60);
+    // Another account from another address is not affected; from the guessing address it is.
+    expect(await refusalOf(attempts.begin('acct_b', '10.0.0.3'))).toBeUndefined();
+    expect(await refusalOf(attempts.begin('acct_b', '10.0.0.1'))).toMatchObject({ code: 'USER_CODE_RATE_LIMITED' });
+  });
+});

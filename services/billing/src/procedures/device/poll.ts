@@ -1,0 +1,76 @@
+import { pollDeviceAuthorizationInputSchema, polledDeviceAuthorizationSchema, slowDownStepSeconds } from '@vrs/contracts';
+import { AppError, procedure } from '@vrs/kit';
+import type { BillingDeps } from '../../billing-deps';
+import { openSession } from '../../identity/open-session';
+import { hashToken } from '../../identity/tokens';
+
+/**
+ * The client's poll (RFC 8628 §3.4–3.5). Each answer but the token is an error carrying the RFC's
+ * value in `details.error` (ADR 0036). Every step that could race is one conditional update:
+ * - of polls sent within the interval — or at the same moment — only one is recorded; the others
+ *   get slow_down, and the interval grows by 5 s for this and every later poll;
+ * - an approved code is claimed (approved → consumed) by exactly one poll, which alone opens the
+ *   CLI session; every later poll with that device code is invalid_grant.
+ */
+export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
+  return procedure
+    .input(pollDeviceAuthorizationInputSchema)
+    .output(polledDeviceAuthorizationSchema)
+    .mutation(async ({ input }) => {
+      const now = repo.clock();
+      const nowIso = new Date(now).toISOString();
+      const code = await repo.deviceCodes.byDeviceCodeHash(hashToken(input.deviceCode));
+      if (!code || code.status === 'consumed') throw new AppError('INVALID_DEVICE_CODE', undefined, { error: 'invalid_grant' });
+      if (Date.parse(code.expiresAt) <= now) throw new AppError('EXPIRED_TOKEN', undefined, { error: 'expired_token' });
+
+      const tooSoon = code.lastPolledAt !== null && now - Date.parse(code.lastPolledAt) < code.intervalSeconds * 1000;
+      if (tooSoon || !(await repo.deviceCodes.recordPoll(code._id, code.lastPolledAt, nowIso))) {
+        const slowed = await repo.deviceCodes.slowDown(code._id, slowDownStepSeconds, nowIso);
+        const interval = slowed?.intervalSeconds ?? code.intervalSeconds + slowDownStepSeconds;
+        throw new AppError('SLOW_DOWN', `Polling too fast: wait ${interval} seconds between polls from now on.`, {
+          error: 'slow_down',
+          interval,
+        });
+      }
+      if (code.status === 'pending') {
+        throw new AppError('AUTHORIZATION_PENDING', undefined, { error: 'authorization_pending', interval: code.intervalSeconds });
+      }
+      if (code.status === 'denied') throw new AppError('ACCESS_DENIED', undefined, { error: 'access_denied' });
+
+      // Approved: the account must still exist when the session opens.
+      const account = code.accountId ? await repo.accounts.findById(code.accountId) : null;
+      if (!account || account.deletedAt)
+        throw new AppError('ACCESS_DENIED', 'The account that approved this code no longer exists.', { error: 'access_denied' });
+      const claimed = await repo.deviceCodes.claimApproved(code._id);
+      if (!claimed?.accountId || !claimed.approvedScopes) {
+        throw new AppError('INVALID_DEVICE_CODE', undefined, { error: 'invalid_grant' });
+      }
+      let opened: Awaited<ReturnType<typeof openSession>>;
+      try {
+        opened = await openSession(repo, {
+          accountId: claimed.accountId,
+          kind: 'cli',
+          scopes: claimed.approvedScopes,
+          ttlMs: input.sessionTtlMs,
+          userAgent: null,
+          ip: claimed.ip,
+          label: claimed.clientName ?? 'Command-line sign-in',
+        });
+      } catch (error) {
+        // Nothing was handed out: the next poll may exchange the code after all.
+        await repo.deviceCodes.unclaim(code._id);
+        throw error;
+      }
+      await repo.deviceCodes.recordSession(code._id, opened.session._id);
+      logger.info(
+        { deviceAuthorizationId: code._id, sessionId: opened.session._id, accountId: claimed.accountId },
+        'device code exchanged',
+      );
+      return {
+        token: opened.token,
+        sessionId: opened.session._id,
+        expiresAt: opened.session.expiresAt,
+        scopes: claimed.approvedScopes,
+      };
+    });
+}
