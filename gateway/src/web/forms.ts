@@ -35,12 +35,17 @@ export function done(req: Request, res: Response, target: string, json: unknown)
  * The signed-in principal of a page, or null after answering: a browser goes to /signin (and a
  * stale cookie is cleared), a JSON caller gets 401 in the envelope.
  */
-export function signedInOrRedirect(req: Request, res: Response, deps: WebDeps): (Principal & { sessionId: string }) | null {
+export function signedInOrRedirect(
+  req: Request,
+  res: Response,
+  deps: WebDeps,
+  back: string = req.originalUrl,
+): (Principal & { sessionId: string }) | null {
   const principal = req.principal;
   if (principal?.scheme === 'sessionCookie' && principal.sessionId) return principal as Principal & { sessionId: string };
   if (req.authError) clearSessionCookie(res, deps.cookie);
   if (wantsJson(req)) throw req.authError ?? new AppError('UNAUTHENTICATED', 'Sign in first.');
-  res.redirect(303, `/signin?next=${encodeURIComponent(req.originalUrl)}`);
+  res.redirect(303, `/signin?next=${encodeURIComponent(back)}`);
   return null;
 }
 

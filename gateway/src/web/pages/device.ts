@@ -3,6 +3,7 @@ import type { PendingDeviceAuthorization } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { Principal } from '../../context';
 import { toAppError } from '../../errors/to-app-error';
+import { signedInOrRedirect } from '../forms';
 import { csrfField, html, page, sendFormError, sendPage, wantsJson } from '../html';
 import { userCodeAttempts } from '../user-code-attempts';
 import type { WebDeps } from '../web-deps';
@@ -22,17 +23,13 @@ type SignedIn = Principal & { sessionId: string; cookieSession: NonNullable<Prin
 
 /**
  * The approval page is for a signed-in person: anyone else goes to sign in and comes back to the
- * same address (code included); a JSON caller gets the 401 envelope.
+ * page for the same code (a POST cannot be replayed after sign-in); a JSON caller gets the 401 envelope.
  */
-function signedIn(req: Request, res: Response): SignedIn | null {
-  const principal = req.principal;
-  if (principal?.scheme === 'sessionCookie' && principal.sessionId && principal.cookieSession) return principal as SignedIn;
-  if (wantsJson(req)) throw req.authError ?? new AppError('UNAUTHENTICATED', 'Sign in first.');
-  // A POST cannot be replayed after sign-in: come back to the page for the same code.
+function signedIn(req: Request, res: Response, deps: WebDeps): SignedIn | null {
   const userCode = textOf(req.method === 'GET' ? req.query.user_code : (req.body as Record<string, unknown> | undefined)?.user_code);
   const back = userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : '/device';
-  res.redirect(303, `/signin?next=${encodeURIComponent(back)}`);
-  return null;
+  const principal = signedInOrRedirect(req, res, deps, back);
+  return principal?.cookieSession ? (principal as SignedIn) : null;
 }
 
 function textOf(value: unknown): string | undefined {
@@ -102,7 +99,7 @@ export function devicePages(deps: WebDeps) {
 
   const show = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const principal = signedIn(req, res);
+      const principal = signedIn(req, res, deps);
       if (!principal) return;
       const typed = textOf(req.query.user_code);
       if (!typed) {
@@ -131,7 +128,7 @@ export function devicePages(deps: WebDeps) {
 
   const decide = async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const principal = signedIn(req, res);
+      const principal = signedIn(req, res, deps);
       if (!principal) return;
       const form = (req.body ?? {}) as Record<string, unknown>;
       const typed = textOf(form.user_code) ?? '';

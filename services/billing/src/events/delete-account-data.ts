@@ -10,8 +10,8 @@ const batchSize = 100;
 /**
  * Billing's part of an account's deletion (ADR 0033): open credit holds are released as refunds
  * (their ledger lines written like any refund), the ledger's request ids are removed, then the
- * reservations and the account's revoked API
- * keys are deleted, and so is the outbox row of the deletion itself (it was published: this is its
+ * reservations, the account's revoked API keys, its web and CLI sessions, email links and device
+ * codes are deleted, and so is the outbox row of the deletion itself (it was published: this is its
  * delivery). The account document and the ledger stay, anonymised, for accounting. Running
  * it again finds nothing left to do.
  */
@@ -34,7 +34,14 @@ export function createDeleteAccountDataHandler(deps: {
     const reservations = await repo.reservations.deleteAllOfAccount(accountId);
     const ledgerLines = await repo.ledger.anonymise(accountId);
     const apiKeys = await repo.apiKeys.deleteAllOfAccount(accountId);
+    // Refused since the deletion already (verify checks the account); removed here with the rest.
+    const sessions = await repo.sessions.deleteAllOfAccount(accountId);
+    const emailLinks = await repo.emailLinks.deleteAllOfAccount(accountId);
+    const deviceCodes = await repo.deviceCodes.deleteAllOfAccount(accountId);
     const outbox = await deleteInBatches(deps.store.collection<OutboxDoc>(outboxCollection), { 'data.accountId': accountId });
-    logger.info({ accountId, released, reservations, ledgerLines, apiKeys, outbox }, "deleted account's billing data removed");
+    logger.info(
+      { accountId, released, reservations, ledgerLines, apiKeys, sessions, emailLinks, deviceCodes, outbox },
+      "deleted account's billing data removed",
+    );
   };
 }

@@ -1,5 +1,5 @@
 import type { DeviceCodeStatus, Scope } from '@vrs/contracts';
-import type { Store } from '@vrs/store';
+import { deleteInBatches, type Store } from '@vrs/store';
 
 /** One RFC 8628 device authorization (ADR 0036). Neither code is stored, only its hash. */
 export interface DeviceCodeDoc {
@@ -32,6 +32,9 @@ export interface DeviceCodeDoc {
 export function createDeviceCodesRepo(store: Store) {
   const codes = store.collection<DeviceCodeDoc>('device_codes');
   return {
+    /** Every row of a deleted account (ADR 0033), a batch at a time. */
+    deleteAllOfAccount: (accountId: string) => deleteInBatches(codes, { accountId }),
+
     createIndexes: () =>
       codes.createIndexes([
         { key: { deviceCodeHash: 1 }, unique: true, name: 'deviceCodeHash_unique' },

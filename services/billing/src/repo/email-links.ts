@@ -1,4 +1,4 @@
-import type { Store } from '@vrs/store';
+import { deleteInBatches, type Store } from '@vrs/store';
 
 export type EmailLinkPurpose = 'verify-email' | 'reset-password';
 
@@ -17,6 +17,9 @@ export function createEmailLinksRepo(store: Store, clock: () => number) {
   const links = store.collection<EmailLinkDoc>('emailLinks');
   const nowIso = () => new Date(clock()).toISOString();
   return {
+    /** Every row of a deleted account (ADR 0033), a batch at a time. */
+    deleteAllOfAccount: (accountId: string) => deleteInBatches(links, { accountId }),
+
     createIndexes: () => links.createIndexes([{ key: { accountId: 1, purpose: 1 }, name: 'account_purpose' }]),
 
     /** Records a new link and retires the account's earlier unused ones of the same purpose: only the newest works. */

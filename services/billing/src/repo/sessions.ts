@@ -1,5 +1,5 @@
 import type { Scope, SessionKind, SessionSummary } from '@vrs/contracts';
-import { findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, mapPage, type PageRequest, type Store } from '@vrs/store';
 
 /** One web or CLI session (ADR 0034). The token is never stored, only its hash. */
 export interface SessionDoc {
@@ -44,6 +44,9 @@ export function createSessionsRepo(store: Store, clock: () => number) {
   /** Not revoked and not expired, now. */
   const live = () => ({ revokedAt: null, expiresAt: { $gt: nowIso() } });
   return {
+    /** Every row of a deleted account (ADR 0033), a batch at a time. */
+    deleteAllOfAccount: (accountId: string) => deleteInBatches(sessions, { accountId }),
+
     createIndexes: () =>
       sessions.createIndexes([
         { key: { tokenHash: 1 }, unique: true, name: 'tokenHash_unique' },
