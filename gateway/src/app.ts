@@ -29,6 +29,7 @@ import { transcriptFilePaths, transcriptFileRoute } from './downloads/transcript
 import { exportFilePaths, exportFileRoute } from './downloads/export-file';
 import { agentRunEventsPaths, agentRunEventsRoute } from './streams/agent-run-events';
 import { documentAcceptedResponses, successStatusOf } from './v1/research/accepted-status';
+import { mcpMethodNotAllowed, mcpRoute } from './mcp/mcp-route';
 
 const log = createLogger('gateway');
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -108,6 +109,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     perAccount: config.RATE_LIMIT_PER_ACCOUNT,
     perIp: config.RATE_LIMIT_PER_IP,
+    internalToken: config.INTERNAL_TOKEN,
   });
 
   // The context of every facade call, whether trpc-to-openapi or a plain route in front of it makes the call.
@@ -193,6 +195,8 @@ export function createGatewayApp(deps: GatewayDependencies) {
     sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} /v1${req.path}.`), req.requestId);
   });
   app.use('/v1', v1);
+  app.post('/mcp', limiters.perIp, resolvePrincipal(deps.authenticators), mcpRoute({ internalToken: config.INTERNAL_TOKEN }));
+  app.all('/mcp', mcpMethodNotAllowed);
   app.use((req, res) => {
     sendError(
       res,

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
-import { AppError } from '@vrs/kit';
+import { AppError, internalTokenHeader, isInternalToken } from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
 import { sendError } from '../errors/envelope';
 import { WindowCounterStore } from './window-counter-store';
@@ -9,6 +9,8 @@ export interface RateLimitSettings {
   windowMs: number;
   perAccount: number;
   perIp: number;
+  /** Calls carrying it (the gateway's own MCP tool calls) skip the per-IP limit: their caller's IP was counted on /mcp. */
+  internalToken?: string;
 }
 
 function rejectInEnvelope(req: Request, res: Response) {
@@ -35,6 +37,7 @@ export function createRateLimiters(counter: WindowCounter, settings: RateLimitSe
     ...common,
     limit: settings.perIp,
     store: new WindowCounterStore(counter, 'ip:'),
+    skip: (req) => isInternalToken(req.get(internalTokenHeader), settings.internalToken),
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
   });
   const perAccount = rateLimit({
