@@ -82,20 +82,23 @@ export function registerTools(server: McpServer, client: VrsClient) {
       inputSchema: {
         videoId,
         newest: z.boolean().optional().describe('Newest first instead of top comments'),
-        limit: z.number().int().min(1).max(100).optional().describe('How many comments (default 20)'),
+        limit: z.number().int().min(1).max(100).optional().describe('At most this many comments'),
       },
       annotations: readOnly,
     },
     ({ videoId, newest, limit }) =>
-      run(() =>
-        client.send(
-          api.GET('/providers/{provider}/videos/{id}/comments', {
-            params: {
-              path: { provider: 'youtube', id: videoId },
-              query: { ...(newest ? { newest: 'true' as const } : {}), ...(limit ? { limit } : {}) },
-            },
-          }),
-        ),
+      run(
+        () =>
+          client.send(
+            api.GET('/providers/{provider}/videos/{id}/comments', {
+              // The API sizes only the newest-first collection; a page of top comments is YouTube's size, cut below.
+              params: {
+                path: { provider: 'youtube', id: videoId },
+                query: newest ? { newest: 'true' as const, ...(limit ? { limit } : {}) } : {},
+              },
+            }),
+          ),
+        (page) => json({ ...page, comments: limit ? page.comments.slice(0, limit) : page.comments }),
       ),
   );
 

@@ -76,7 +76,7 @@ export function registerYouTubeCommands(program: Command) {
     .command('comments <videoId>')
     .description("A video's comments (top first, or --newest)")
     .option('--newest', 'newest first')
-    .option('--limit <n>', 'how many (1-100)', wholeNumber)
+    .option('--limit <n>', 'at most this many (1-100)', wholeNumber)
     .action(
       action(async (ctx, id: string, options: { newest?: boolean; limit?: number }) => {
         const client = await ctx.client();
@@ -84,7 +84,8 @@ export function registerYouTubeCommands(program: Command) {
           client.api.GET('/providers/{provider}/videos/{id}/comments', {
             params: {
               path: { provider: youtube, id },
-              query: { ...(options.newest ? { newest: 'true' as const } : {}), ...(options.limit ? { limit: options.limit } : {}) },
+              // The API sizes only the newest-first collection; a page of top comments is YouTube's size, cut below.
+              query: options.newest ? { newest: 'true' as const, ...(options.limit ? { limit: options.limit } : {}) } : {},
             },
           }),
         );
