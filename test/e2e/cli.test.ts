@@ -53,6 +53,8 @@ async function closedPort(): Promise<number> {
 
 let env: Record<string, string>;
 let accountId: string;
+/** The project the import test filled, exported later. */
+let importedProjectId: string;
 
 beforeAll(async () => {
   const created = await createApiKey(stackEnv, { credits: 500 });
@@ -60,7 +62,10 @@ beforeAll(async () => {
   env = { VRS_API_KEY: created.key, XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), 'vrs-cli-config-')) };
 });
 
-describe('vrs: projects, import, search, transcript', () => {
+// Each step starts a process (tsx compiles on start), slow on a busy machine.
+const slow = { timeout: 120_000 };
+
+describe('vrs: projects, import, search, transcript', slow, () => {
   it('creates, lists and deletes a project, each as parseable --json', async () => {
     const name = `cli ${randomUUID().slice(0, 8)}`;
     const created = json(await vrs(['projects', 'create', name, '--json'], env));
@@ -74,6 +79,7 @@ describe('vrs: projects, import, search, transcript', () => {
 
   it('imports a video with progress until the job completes, and the evidence is searchable', async () => {
     const project = json(await vrs(['projects', 'create', 'cli import', '--json'], env));
+    importedProjectId = project.id;
     const imported = await vrs(['import', project.id, '--video', 'vrsFixture1', '--poll-ms', '100'], env);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toMatch(/Import job job_\S+ queued/);
@@ -103,6 +109,26 @@ describe('vrs: projects, import, search, transcript', () => {
     expect(text.stdout.trim()).toBe('welcome to the fixture video captions are timed word by word so tests can check srt and vtt');
   });
 
+  it('exports the imported project: created, waited for, downloaded to a file', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'vrs-cli-export-')), 'evidence.json');
+    const exported = await vrs(['export', importedProjectId, '--format', 'json', '-o', file, '--poll-ms', '100'], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toMatch(/^Saved \d+ bytes to .+evidence\.json\.$/m);
+    const saved = await readFile(file, 'utf8');
+    expect(Number(/Saved (\d+) bytes/.exec(exported.stdout)![1])).toBe(Buffer.byteLength(saved));
+    expect(saved).toContain('captions are timed word by word');
+  });
+
+  it.skipIf(!hasRecorded)('prints trends as a table of score, band, views/hour and acceleration', async () => {
+    const trends = await vrs(['trends', 'cirque du soleil', '--mode', 'deterministic'], env);
+    expect(trends.code, trends.stderr).toBe(0);
+    const [title, header, ...rows] = trends.stdout.split('\n').filter((line) => line.trim() && !/^[┌└─]/.test(line));
+    expect(title).toMatch(/^cirque du soleil · \d+ videos · confidence (low|medium|high)$/);
+    expect(header).toMatch(/#.+title.+channel.+score.+band.+views\/h.+accel\./);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]).toMatch(/│ 1 .+(Breakout|Rising|Steady|Cooling)/);
+  });
+
   it('shows credits and the account as JSON', async () => {
     const credits = json(await vrs(['credits', '--json'], env));
     expect(credits).toMatchObject({ accountId, credits: { balance: expect.any(Number) } });
@@ -111,7 +137,7 @@ describe('vrs: projects, import, search, transcript', () => {
   });
 });
 
-describe.skipIf(!hasRecorded || !hasSynthetic)('vrs agent ask', () => {
+describe.skipIf(!hasRecorded || !hasSynthetic)('vrs agent ask', slow, () => {
   it('streams the run events live, then prints the answer with numbered citations', async () => {
     await agentsOperator(inject('agentsServiceUrl'), stackEnv.INTERNAL_TOKEN!).access.allow.mutate({ accountId });
     const asked = await vrs(['agent', 'ask', laryngealQuestion], env);
@@ -133,10 +159,10 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('vrs agent ask', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(streamed.at(-1)).toMatchObject({ event: 'status', status: 'completed' });
-  }, 60_000);
+  });
 });
 
-describe('vrs: exit codes per error class, each error with its message and requestId', () => {
+describe('vrs: exit codes per error class, each error with its message and requestId', slow, () => {
   it('2 for usage errors: an unknown option, a bad number, a request the API refuses as invalid', async () => {
     expect((await vrs(['projects', 'list', '--bogus'], env)).code).toBe(2);
     expect((await vrs(['projects', 'list', '--limit', 'many'], env)).code).toBe(2);
@@ -177,7 +203,7 @@ describe('vrs: exit codes per error class, each error with its message and reque
   });
 });
 
-describe('vrs login --with-api-key, whoami, logout', () => {
+describe('vrs login --with-api-key, whoami, logout', slow, () => {
   it('stores the key with mode 0600, then works without VRS_API_KEY until logout', async () => {
     const config = await mkdtemp(join(tmpdir(), 'vrs-cli-login-'));
     const stored = await vrs(['login', '--with-api-key'], { XDG_CONFIG_HOME: config }, `${env.VRS_API_KEY}\n`);

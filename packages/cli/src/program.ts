@@ -7,7 +7,7 @@ import { registerMcpCommand } from './commands/mcp';
 import { registerMonitoringCommands } from './commands/monitoring';
 import { registerProjectCommands } from './commands/projects';
 import { registerResearchCommands } from './commands/research';
-import { registerYouTubeCommands } from './commands/youtube';
+import { registerPlanCommand, registerYouTubeCommands } from './commands/youtube';
 import { exitCodeOf, exitCodes } from './exit-codes';
 import { Output } from './output';
 
@@ -26,6 +26,7 @@ export function buildProgram(): Command {
     registerImportCommand,
     registerResearchCommands,
     registerYouTubeCommands,
+    registerPlanCommand,
     registerAgentCommands,
     registerMonitoringCommands,
     registerCreditCommands,

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer } from '@vrs/mcp';
 import { action } from './action';
 
 export function registerMcpCommand(program: Command) {
@@ -9,6 +7,11 @@ export function registerMcpCommand(program: Command) {
     .description('Serve the MCP tools over stdio (for Claude Desktop, Cursor, …), signed in as VRS_API_KEY or the stored credential')
     .action(
       action(async (ctx) => {
+        // Loaded here, not at start-up: every other command starts faster without the MCP SDK.
+        const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+          import('@modelcontextprotocol/sdk/server/stdio.js'),
+          import('@vrs/mcp'),
+        ]);
         // stdout carries the protocol from here on: nothing else may print to it.
         const server = createMcpServer(await ctx.client());
         await server.connect(new StdioServerTransport());

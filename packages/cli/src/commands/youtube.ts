@@ -201,3 +201,34 @@ export function registerYouTubeCommands(program: Command) {
       }),
     );
 }
+
+export function registerPlanCommand(program: Command) {
+  program
+    .command('plan <topic>')
+    .description("A video plan for a topic, from that topic's trend report")
+    .action(
+      action(async (ctx, topic: string) => {
+        const client = await ctx.client();
+        const plan = await withSpinner(ctx.out, 'Measuring trends, then planning…', async () => {
+          const { data: report } = await client.send(
+            client.api.GET('/providers/{provider}/trends', { params: { path: { provider: youtube }, query: { q: topic } } }),
+          );
+          return (await client.send(client.api.POST('/trends/plan', { body: { report } }))).data;
+        });
+        ctx.out.result(plan, (video) =>
+          [
+            ctx.out.colors.bold(video.titleIdeas[0] ?? topic),
+            `angle:    ${video.angle}`,
+            `audience: ${video.audience}`,
+            `hook:     ${video.hook}`,
+            `length:   ${clock(video.recommendedDurationSeconds * 1000)}`,
+            '',
+            ...video.outline.map((part, n) => `${n + 1}. ${part.section} — ${part.goal}`),
+            '',
+            `hashtags: ${video.hashtags.join(' ')}`,
+            ...video.caveats.map((caveat) => ctx.out.colors.yellow(`! ${caveat}`)),
+          ].join('\n'),
+        );
+      }),
+    );
+}
