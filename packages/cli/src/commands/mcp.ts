@@ -15,9 +15,12 @@ export function registerMcpCommand(program: Command) {
         // stdout carries the protocol from here on: nothing else may print to it.
         const server = createMcpServer(await ctx.client());
         await server.connect(new StdioServerTransport());
+        // Done when the client closes the session or its end of the pipe (a client that just exits).
         await new Promise<void>((resolve) => {
           server.server.onclose = () => resolve();
+          process.stdin.once('end', () => resolve());
         });
+        await server.close();
       }),
     );
 }
