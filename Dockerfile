@@ -17,6 +17,9 @@ COPY services/trends/package.json services/trends/
 COPY services/monitoring/package.json services/monitoring/
 COPY services/agents/package.json services/agents/
 COPY packages/ai/package.json packages/ai/
+COPY packages/client/package.json packages/client/
+COPY packages/mcp/package.json packages/mcp/
+COPY packages/cli/package.json packages/cli/
 COPY gateway/package.json gateway/
 COPY packages/testing/package.json packages/testing/
 COPY test/package.json test/

@@ -39,6 +39,7 @@ import { transcriptFilePaths, transcriptFileRoute } from './downloads/transcript
 import { exportFilePaths, exportFileRoute } from './downloads/export-file';
 import { agentRunEventsPaths, agentRunEventsRoute } from './streams/agent-run-events';
 import { documentAcceptedResponses, successStatusOf } from './v1/research/accepted-status';
+import { mcpMethodNotAllowed, mcpRoute } from './mcp/mcp-route';
 
 const log = createLogger('gateway');
 /** Plain routes beside the procedures, as the OpenAPI document shows them. */
@@ -131,6 +132,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
       logger: log,
     }),
     perIp: config.RATE_LIMIT_PER_IP,
+    internalToken: config.INTERNAL_TOKEN,
   });
 
   // The context of every facade call, whether trpc-to-openapi or a plain route in front of it makes the call.
@@ -231,6 +233,8 @@ export function createGatewayApp(deps: GatewayDependencies) {
     sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} /v1${req.path}.`), req.requestId);
   });
   app.use('/v1', v1);
+  app.post('/mcp', limiters.perIp, resolvePrincipal(deps.authenticators), mcpRoute({ internalToken: config.INTERNAL_TOKEN }));
+  app.all('/mcp', mcpMethodNotAllowed);
   // The first-party web app, outside /v1 (ADR 0034), under the same per-IP limit as the API.
   app.use(
     limiters.perIp,

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
-import { AppError } from '@vrs/kit';
+import { AppError, internalTokenHeader, isInternalToken } from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
 import { sendError } from '../errors/envelope';
 import { WindowCounterStore } from './window-counter-store';
@@ -10,6 +10,8 @@ export interface RateLimitSettings {
   /** The account's limit per window: its plan's (ADR 0032). */
   perAccount: (accountId: string) => Promise<number>;
   perIp: number;
+  /** Calls carrying it (the gateway's own MCP tool calls) skip the per-IP limit: their caller's IP was counted on /mcp. */
+  internalToken?: string;
 }
 
 function rejectInEnvelope(req: Request, res: Response) {
@@ -36,6 +38,7 @@ export function createRateLimiters(counter: WindowCounter, settings: RateLimitSe
     ...common,
     limit: settings.perIp,
     store: new WindowCounterStore(counter, 'ip:'),
+    skip: (req) => isInternalToken(req.get(internalTokenHeader), settings.internalToken),
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
   });
   const perAccount = rateLimit({

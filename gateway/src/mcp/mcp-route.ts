@@ -1,0 +1,71 @@
+import type { Request, RequestHandler } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createVrsClient } from '@vrs/client';
+import { AppError, createLogger, internalTokenHeader } from '@vrs/kit';
+import { createMcpServer } from '@vrs/mcp';
+import { sendError } from '../errors/envelope';
+import { bearerToken } from '../auth/authenticator';
+
+const log = createLogger('gateway');
+
+/** The gateway's own address as this request reached it: tool calls go back through the public REST path. */
+function selfUrl(req: Request): string {
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
+}
+
+/**
+ * `POST /mcp`: the MCP server over Streamable HTTP, stateless (a fresh server and transport per
+ * message, so any replica answers any message). The caller's bearer credential is required here
+ * and then forwarded: every tool is a REST call to this gateway with that credential, so scopes,
+ * metering and the per-account rate limit apply exactly as over REST (ADR 0037). The internal token
+ * marks those calls as ours so the per-IP limit, already counted on this request, is not counted
+ * again against the loopback address.
+ */
+export function mcpRoute(options: { internalToken: string | undefined }): RequestHandler {
+  return async (req, res) => {
+    const token = bearerToken(req);
+    if (req.authError) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      sendError(res, req.authError, req.requestId);
+      return;
+    }
+    if (!token || !req.principal) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      sendError(
+        res,
+        new AppError('UNAUTHENTICATED', 'The MCP endpoint needs `Authorization: Bearer <API key or CLI session token>`.'),
+        req.requestId,
+      );
+      return;
+    }
+    const client = createVrsClient({
+      baseUrl: selfUrl(req),
+      token,
+      headers: options.internalToken ? { [internalTokenHeader]: options.internalToken } : {},
+    });
+    const server = createMcpServer(client);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      log.error({ err: error }, 'mcp request failed');
+      if (!res.headersSent) sendError(res, new AppError('INTERNAL_ERROR'), req.requestId);
+    }
+  };
+}
+
+/** Stateless: there is no session to stream to (GET) or end (DELETE). */
+export const mcpMethodNotAllowed: RequestHandler = (req, res) => {
+  res.setHeader('Allow', 'POST');
+  sendError(
+    res,
+    new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /mcp; send JSON-RPC messages with POST.`),
+    req.requestId,
+  );
+};

@@ -1,0 +1,16 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { contextOf, type CliContext } from '../context';
+
+/** A commander action that receives the CLI context, its arguments and options; errors reach main's exit-code mapping. */
+export function action<A extends unknown[]>(handler: (ctx: CliContext, ...args: A) => Promise<void>) {
+  return async function (this: Command, ...args: unknown[]) {
+    await handler(contextOf(this), ...(args as A));
+  };
+}
+
+/** A positive whole number option (`--limit 5`), checked before any request. */
+export function wholeNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('Not a positive whole number.');
+  return parsed;
+}

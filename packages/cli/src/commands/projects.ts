@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { action, wholeNumber } from './action';
+
+export function registerProjectCommands(program: Command) {
+  const projects = program.command('projects').description('Research projects: list, create, delete');
+  projects
+    .command('list', { isDefault: true })
+    .description('List your projects, newest first')
+    .option('--limit <n>', 'how many (1-100)', wholeNumber)
+    .option('--cursor <cursor>', 'the nextCursor of the previous page')
+    .action(
+      action(async (ctx, options: { limit?: number; cursor?: string }) => {
+        const client = await ctx.client();
+        const { data } = await client.send(
+          client.api.GET('/projects', {
+            params: {
+              query: { ...(options.limit ? { limit: options.limit } : {}), ...(options.cursor ? { cursor: options.cursor } : {}) },
+            },
+          }),
+        );
+        ctx.out.result(data, (page) =>
+          [
+            ctx.out.table(
+              ['id', 'name', 'created'],
+              page.data.map((project) => [project.id, project.name, project.createdAt]),
+            ),
+            ...(page.hasMore ? [`more: --cursor ${page.nextCursor}`] : []),
+          ].join('\n'),
+        );
+      }),
+    );
+  projects
+    .command('create <name>')
+    .description('Create a project')
+    .action(
+      action(async (ctx, name: string) => {
+        const client = await ctx.client();
+        const { data } = await client.send(client.api.POST('/projects', { body: { name } }));
+        ctx.out.result(data, (project) => `Created project ${project.id} (${project.name}).`);
+      }),
+    );
+  projects
+    .command('delete <projectId>')
+    .description('Delete a project with its evidence, jobs and exports')
+    .action(
+      action(async (ctx, projectId: string) => {
+        const client = await ctx.client();
+        const { data } = await client.send(client.api.DELETE('/projects/{projectId}', { params: { path: { projectId } } }));
+        ctx.out.result(data, (deleted) => `Deleted project ${deleted.id}.`);
+      }),
+    );
+}

@@ -1,0 +1,115 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createVrsClient } from '@vrs/client';
+import { DeviceFlowError, deviceGrantType, runDeviceFlow } from './device-flow';
+
+/** A small RFC 8628 server: answers the code, then the token endpoint's scripted answers in order. */
+async function fakeAuthServer(tokenAnswers: (string | 'token')[], code: Record<string, unknown> = {}) {
+  const requests: { path: string; body: any }[] = [];
+  const server: Server = createServer(async (req: IncomingMessage, res) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    const body = text ? JSON.parse(text) : undefined;
+    requests.push({ path: req.url!, body });
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/v1/auth/device/code') {
+      res.end(
+        JSON.stringify({
+          device_code: 'dev-123',
+          user_code: 'WDJB-MJHT',
+          verification_uri: 'https://example.test/device',
+          verification_uri_complete: 'https://example.test/device?user_code=WDJB-MJHT',
+          expires_in: 600,
+          interval: 2,
+          ...code,
+        }),
+      );
+      return;
+    }
+    const answer = tokenAnswers.shift() ?? 'expired_token';
+    if (answer === 'token') {
+      res.end(JSON.stringify({ access_token: 'atc_session', token_type: 'Bearer', expires_in: 3600, scope: 'data:read data:write' }));
+      return;
+    }
+    res.statusCode = 400;
+    res.end(
+      JSON.stringify({ error: { code: 'DEVICE_AUTHORIZATION_FAILED', message: answer, details: { error: answer }, requestId: 'req_x' } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A clock the flow's sleeps move, so nothing waits for real. */
+function fakeTime() {
+  let now = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => now,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+  };
+}
+
+describe('the RFC 8628 device flow', () => {
+  it('shows the code, polls at the server interval, slows down by 5 s on slow_down, and answers the token', async () => {
+    const server = await fakeAuthServer(['authorization_pending', 'slow_down', 'authorization_pending', 'token']);
+    const time = fakeTime();
+    const shown: string[] = [];
+    const token = await runDeviceFlow({
+      client: createVrsClient({ baseUrl: server.url }),
+      clientId: 'vrs-cli',
+      onCode: (code) => shown.push(code.user_code, code.verification_uri_complete!),
+      ...time,
+    });
+    expect(token).toEqual({ access_token: 'atc_session', token_type: 'Bearer', expires_in: 3600, scope: 'data:read data:write' });
+    expect(shown).toEqual(['WDJB-MJHT', 'https://example.test/device?user_code=WDJB-MJHT']);
+    expect(time.sleeps).toEqual([2000, 2000, 7000, 7000]);
+    expect(server.requests[0]).toEqual({ path: '/v1/auth/device/code', body: { client_id: 'vrs-cli' } });
+    expect(server.requests.slice(1).map((request) => request.path)).toEqual(Array(4).fill('/v1/auth/device/token'));
+    expect(server.requests[1]!.body).toEqual({ grant_type: deviceGrantType, device_code: 'dev-123', client_id: 'vrs-cli' });
+  });
+
+  it('waits 5 s between polls when the server names no interval', async () => {
+    const server = await fakeAuthServer(['authorization_pending', 'token'], { interval: undefined });
+    const time = fakeTime();
+    await runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), clientId: 'vrs-cli', onCode: () => {}, ...time });
+    expect(time.sleeps).toEqual([5000, 5000]);
+  });
+
+  it('stops on access_denied and on expired_token with a reason', async () => {
+    const denied = await fakeAuthServer(['authorization_pending', 'access_denied']);
+    const flow = runDeviceFlow({ client: createVrsClient({ baseUrl: denied.url }), clientId: 'vrs-cli', onCode: () => {}, ...fakeTime() });
+    await expect(flow).rejects.toMatchObject({ name: 'DeviceFlowError', reason: 'access_denied' });
+    const expired = await fakeAuthServer(['expired_token']);
+    await expect(
+      runDeviceFlow({ client: createVrsClient({ baseUrl: expired.url }), clientId: 'vrs-cli', onCode: () => {}, ...fakeTime() }),
+    ).rejects.toBeInstanceOf(DeviceFlowError);
+  });
+
+  it('gives up once expires_in has passed on its own clock, without polling past it', async () => {
+    const server = await fakeAuthServer(Array(100).fill('authorization_pending'), { expires_in: 10, interval: 3 });
+    const time = fakeTime();
+    await expect(
+      runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), clientId: 'vrs-cli', onCode: () => {}, ...time }),
+    ).rejects.toMatchObject({ reason: 'expired_token' });
+    expect(time.sleeps).toEqual([3000, 3000, 3000, 3000]);
+  });
+
+  it('passes on an error that is not an OAuth one (the envelope, as an ApiError)', async () => {
+    const server = await fakeAuthServer(['something_else']);
+    await expect(
+      runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), clientId: 'vrs-cli', onCode: () => {}, ...fakeTime() }),
+    ).rejects.toMatchObject({ name: 'ApiError', status: 400, requestId: 'req_x' });
+  });
+});

@@ -1,0 +1,3 @@
+import { runCli } from './program';
+
+process.exitCode = await runCli(process.argv);

@@ -1,0 +1,1 @@
+export { createMcpServer, mcpServerInfo } from './server';
