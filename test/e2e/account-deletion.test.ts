@@ -245,7 +245,7 @@ describe('deleting an account (ADR 0033)', () => {
   });
 
   it('a key without account:manage cannot delete the account', async () => {
-    const { key } = await createApiKey(stackEnv, { scopes: ['data:read', 'account:access'] });
+    const { key } = await createApiKey(stackEnv, { scopes: ['data:read', 'billing:read'] });
     const api = apiClient(gatewayUrl, { authorization: `Bearer ${key}` });
     const refused = await api('DELETE', '/v1/account');
     expect(refused.status).toBe(403);
