@@ -12,3 +12,4 @@ export * from './shutdown';
 export * from './health';
 export * from './service-module';
 export * from './clock';
+export * from './periodic-sweep';

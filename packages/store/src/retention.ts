@@ -1,4 +1,4 @@
-import type { Logger } from '@vrs/kit';
+import { createPeriodicSweep, type Logger } from '@vrs/kit';
 import type { Collection, IndexSpec, StoreDocument } from './port';
 
 /**
@@ -41,9 +41,6 @@ export interface RetentionSweeperOptions {
  * not see an expired document in that interval check `expiresAt` themselves.
  */
 export function createRetentionSweeper({ collections, clock, intervalMs, logger }: RetentionSweeperOptions) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-
   async function sweepOnce(): Promise<number> {
     const now = clock();
     let total = 0;
@@ -55,29 +52,7 @@ export function createRetentionSweeper({ collections, clock, intervalMs, logger 
     return total;
   }
 
-  /** One sweep at a time: a call during a sweep answers that sweep's result. */
-  function sweep(): Promise<number> {
-    running ??= sweepOnce().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  const sweepLogged = () => void sweep().catch((err: unknown) => logger.error({ err }, 'retention sweep failed'));
-
-  return {
-    sweepOnce: sweep,
-    start() {
-      sweepLogged();
-      timer = setInterval(sweepLogged, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running?.catch(() => undefined);
-    },
-  };
+  return createPeriodicSweep({ name: 'retention sweep', intervalMs, logger, sweep: sweepOnce });
 }
 
 export type RetentionSweeper = ReturnType<typeof createRetentionSweeper>;

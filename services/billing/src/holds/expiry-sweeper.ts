@@ -1,4 +1,4 @@
-import type { Logger } from '@vrs/kit';
+import { createPeriodicSweep, type Logger } from '@vrs/kit';
 import type { BillingRepo } from '../repo';
 
 /** Reservations closed per store read; a sweep reads again while a whole batch expired. */
@@ -12,8 +12,6 @@ const BATCH = 100;
  */
 export function createExpirySweeper(options: { repo: BillingRepo; clock: () => number; intervalMs: number; logger: Logger }) {
   const { repo, clock, intervalMs, logger } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
 
   /** One sweep; resolves with how many reservations it expired. */
   async function sweepOnce(): Promise<number> {
@@ -37,25 +35,7 @@ export function createExpirySweeper(options: { repo: BillingRepo; clock: () => n
     return expired;
   }
 
-  function sweep(): Promise<number> {
-    running ??= sweepOnce().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  return {
-    sweepOnce: sweep,
-    start() {
-      void sweep().catch((err: unknown) => logger.error({ err }, 'reservation sweep failed'));
-      timer = setInterval(() => void sweep().catch((err: unknown) => logger.error({ err }, 'reservation sweep failed')), intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  return createPeriodicSweep({ name: 'reservation sweep', intervalMs, logger, sweep: sweepOnce });
 }
 
 export type ExpirySweeper = ReturnType<typeof createExpirySweeper>;

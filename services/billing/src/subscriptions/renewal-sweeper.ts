@@ -1,4 +1,4 @@
-import type { Logger } from '@vrs/kit';
+import { createPeriodicSweep, type Logger } from '@vrs/kit';
 import type { BillingRepo } from '../repo';
 import { isDuplicateKeyError } from '../repo/ids';
 
@@ -14,8 +14,6 @@ const BATCH = 100;
  */
 export function createRenewalSweeper(options: { repo: BillingRepo; clock: () => number; intervalMs: number; logger: Logger }) {
   const { repo, clock, intervalMs, logger } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
 
   /** One sweep; resolves with how many accounts this sweep renewed. */
   async function sweepOnce(): Promise<number> {
@@ -41,25 +39,7 @@ export function createRenewalSweeper(options: { repo: BillingRepo; clock: () => 
     return renewed;
   }
 
-  function sweep(): Promise<number> {
-    running ??= sweepOnce().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  return {
-    sweepOnce: sweep,
-    start() {
-      void sweep().catch((err: unknown) => logger.error({ err }, 'renewal sweep failed'));
-      timer = setInterval(() => void sweep().catch((err: unknown) => logger.error({ err }, 'renewal sweep failed')), intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  return createPeriodicSweep({ name: 'renewal sweep', intervalMs, logger, sweep: sweepOnce });
 }
 
 export type RenewalSweeper = ReturnType<typeof createRenewalSweeper>;
