@@ -70,6 +70,24 @@ function startLogin(args: string[], env: Record<string, string>) {
   return { child, run, exited, printed };
 }
 
+/** The signed-in web user opens the link in chromium, checks the code and the client, and approves. */
+async function approveInBrowser(link: string, userCode: string, options: { uncheck?: RegExp } = {}) {
+  const context = await browser.newContext();
+  try {
+    const [name, value] = user.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: gatewayUrl }]);
+    const page = await context.newPage();
+    await page.goto(link);
+    await expect.poll(() => page.getByTestId('user-code').textContent()).toBe(userCode);
+    expect(await page.getByText('vrs CLI').count()).toBeGreaterThan(0);
+    if (options.uncheck) await page.getByLabel(options.uncheck).uncheck();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForSelector('[data-outcome="approved"]');
+  } finally {
+    await context.close();
+  }
+}
+
 let browser: BrowserHandle;
 let user: WebSession & { email: string };
 let config: string;
@@ -92,21 +110,8 @@ describe('vrs login through the device flow, approved in a browser', { timeout: 
     expect(link).toBe(`${gatewayUrl}/device?user_code=${userCode}`);
     expect(login.run.stderr).toContain(`open ${gatewayUrl}/device and enter the code`);
 
-    const context = await browser.newContext();
-    try {
-      const [name, value] = user.cookie.split('=') as [string, string];
-      await context.addCookies([{ name, value, url: gatewayUrl }]);
-      const page = await context.newPage();
-      await page.goto(link!);
-      await expect.poll(() => page.getByTestId('user-code').textContent()).toBe(userCode);
-      expect(await page.getByText('vrs CLI').count()).toBeGreaterThan(0);
-      // The person gives less than was asked: no writing.
-      await page.getByLabel(/data:write/).uncheck();
-      await page.getByRole('button', { name: 'Approve' }).click();
-      await page.waitForSelector('[data-outcome="approved"]');
-    } finally {
-      await context.close();
-    }
+    // The person gives less than was asked: no writing.
+    await approveInBrowser(link!, userCode!, { uncheck: /data:write/ });
 
     const done = await login.exited;
     expect(done.code, done.stderr).toBe(0);
@@ -187,5 +192,29 @@ describe('vrs login through the device flow, approved in a browser', { timeout: 
     expect((await api('GET', '/v1/projects')).status).toBe(401);
     expect((await vrs(['whoami'], env)).code).toBe(3);
     expect(json(await vrs(['logout', '--json'], env))).toEqual({ apiUrl: gatewayUrl, removed: false, revoked: false });
+  });
+
+  it('the default login holds data:read only, and may still sign itself out (and only itself)', async () => {
+    const own = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), 'vrs-cli-device-')) };
+    const login = startLogin([], own);
+    const [, userCode] = await login.printed(/enter the code ([A-Z0-9]{4}-[A-Z0-9]{4})/);
+    const [, link] = await login.printed(/\(or open (\S+)\)\./);
+    await approveInBrowser(link!, userCode!);
+    const done = await login.exited;
+    expect(done.code, done.stderr).toBe(0);
+    const who = json(await vrs(['whoami', '--json'], own));
+    expect(who).toMatchObject({ credential: { kind: 'cli_session' }, scopes: ['data:read'] });
+    const readOnly = JSON.parse(await readFile(join(own.XDG_CONFIG_HOME, 'vrs', 'credentials.json'), 'utf8')).credentials[gatewayUrl].token;
+    const api = apiClient(gatewayUrl, { authorization: `Bearer ${readOnly}` });
+
+    // Signing out another session of the account still needs account:manage.
+    const other = await api('DELETE', `/v1/auth/sessions/${user.sessionId}`);
+    expect(other.status).toBe(403);
+    expect(other.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { missing: ['account:manage'] } });
+
+    expect(json(await vrs(['logout', '--json'], own))).toEqual({ apiUrl: gatewayUrl, removed: true, revoked: true });
+    expect((await api('GET', '/v1/auth/session')).status).toBe(401);
+    // The web session it could not sign out still works.
+    expect((await apiClient(gatewayUrl, { cookie: user.cookie })('GET', '/v1/auth/session')).status).toBe(200);
   });
 });
