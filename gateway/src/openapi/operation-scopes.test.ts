@@ -17,7 +17,7 @@ describe('the scope table (operationScopes)', () => {
     const protectedIds = operations.filter(isProtected).map((operation) => operation.operationId);
     const publicIds = operations.filter((operation) => !isProtected(operation)).map((operation) => operation.operationId);
     expect(protectedIds.length).toBeGreaterThan(50);
-    // Health probes, and the device flow's two endpoints, which a CLI calls before it has any credential (ADR 0036).
+    // The health probes, and the device flow's two steps a client takes before it holds any credential (ADR 0036).
     expect(publicIds.sort()).toEqual(['exchangeDeviceCode', 'getHealth', 'getReadiness', 'requestDeviceCode']);
     expect(protectedIds.filter((id) => !(id in operationScopes))).toEqual([]);
     expect(Object.keys(operationScopes).filter((id) => !protectedIds.includes(id))).toEqual([]);

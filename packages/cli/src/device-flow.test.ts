@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createVrsClient } from '@vrs/client';
 import { DeviceFlowError, deviceGrantType, runDeviceFlow } from './device-flow';
 
-/** A small RFC 8628 server: answers the code, then the token endpoint's scripted answers in order. */
+/**
+ * A small RFC 8628 server shaped like the gateway's: answers the code, then the token endpoint's
+ * scripted answers in order, each refusal in the envelope with details.error (and details.interval
+ * on `slow_down:<seconds>`).
+ */
 async function fakeAuthServer(tokenAnswers: (string | 'token')[], code: Record<string, unknown> = {}) {
   const requests: { path: string; body: any }[] = [];
   const server: Server = createServer(async (req: IncomingMessage, res) => {
@@ -32,10 +36,10 @@ async function fakeAuthServer(tokenAnswers: (string | 'token')[], code: Record<s
       res.end(JSON.stringify({ access_token: 'atc_session', token_type: 'Bearer', expires_in: 3600, scope: 'data:read data:write' }));
       return;
     }
+    const [error, interval] = answer.split(':');
     res.statusCode = 400;
-    res.end(
-      JSON.stringify({ error: { code: 'DEVICE_AUTHORIZATION_FAILED', message: answer, details: { error: answer }, requestId: 'req_x' } }),
-    );
+    const details = { error, ...(interval ? { interval: Number(interval) } : {}) };
+    res.end(JSON.stringify({ error: { code: error!.toUpperCase(), message: error, details, requestId: 'req_x' } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
@@ -62,54 +66,59 @@ function fakeTime() {
 }
 
 describe('the RFC 8628 device flow', () => {
-  it('shows the code, polls at the server interval, slows down by 5 s on slow_down, and answers the token', async () => {
-    const server = await fakeAuthServer(['authorization_pending', 'slow_down', 'authorization_pending', 'token']);
+  it('shows the code, polls at the server interval, takes the slower interval slow_down names, and answers the token', async () => {
+    const server = await fakeAuthServer(['authorization_pending', 'slow_down:9', 'authorization_pending', 'token']);
     const time = fakeTime();
     const shown: string[] = [];
     const token = await runDeviceFlow({
       client: createVrsClient({ baseUrl: server.url }),
-      clientId: 'vrs-cli',
+      scopes: ['data:read', 'data:write'],
+      clientName: 'vrs CLI',
       onCode: (code) => shown.push(code.user_code, code.verification_uri_complete!),
       ...time,
     });
     expect(token).toEqual({ access_token: 'atc_session', token_type: 'Bearer', expires_in: 3600, scope: 'data:read data:write' });
     expect(shown).toEqual(['WDJB-MJHT', 'https://example.test/device?user_code=WDJB-MJHT']);
-    expect(time.sleeps).toEqual([2000, 2000, 7000, 7000]);
-    expect(server.requests[0]).toEqual({ path: '/v1/auth/device/code', body: { client_id: 'vrs-cli' } });
+    expect(time.sleeps).toEqual([2000, 2000, 9000, 9000]);
+    expect(server.requests[0]).toEqual({
+      path: '/v1/auth/device/code',
+      body: { scopes: ['data:read', 'data:write'], clientName: 'vrs CLI' },
+    });
     expect(server.requests.slice(1).map((request) => request.path)).toEqual(Array(4).fill('/v1/auth/device/token'));
-    expect(server.requests[1]!.body).toEqual({ grant_type: deviceGrantType, device_code: 'dev-123', client_id: 'vrs-cli' });
+    expect(server.requests[1]!.body).toEqual({ device_code: 'dev-123', grant_type: deviceGrantType });
   });
 
-  it('waits 5 s between polls when the server names no interval', async () => {
-    const server = await fakeAuthServer(['authorization_pending', 'token'], { interval: undefined });
+  it('asks with an empty body when no scopes are named, and slows down by 5 s when slow_down names no interval', async () => {
+    const server = await fakeAuthServer(['slow_down', 'token']);
     const time = fakeTime();
-    await runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), clientId: 'vrs-cli', onCode: () => {}, ...time });
-    expect(time.sleeps).toEqual([5000, 5000]);
+    await runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), onCode: () => {}, ...time });
+    expect(server.requests[0]!.body).toEqual({});
+    expect(time.sleeps).toEqual([2000, 7000]);
   });
 
   it('stops on access_denied and on expired_token with a reason', async () => {
     const denied = await fakeAuthServer(['authorization_pending', 'access_denied']);
-    const flow = runDeviceFlow({ client: createVrsClient({ baseUrl: denied.url }), clientId: 'vrs-cli', onCode: () => {}, ...fakeTime() });
+    const flow = runDeviceFlow({ client: createVrsClient({ baseUrl: denied.url }), onCode: () => {}, ...fakeTime() });
     await expect(flow).rejects.toMatchObject({ name: 'DeviceFlowError', reason: 'access_denied' });
     const expired = await fakeAuthServer(['expired_token']);
     await expect(
-      runDeviceFlow({ client: createVrsClient({ baseUrl: expired.url }), clientId: 'vrs-cli', onCode: () => {}, ...fakeTime() }),
+      runDeviceFlow({ client: createVrsClient({ baseUrl: expired.url }), onCode: () => {}, ...fakeTime() }),
     ).rejects.toBeInstanceOf(DeviceFlowError);
   });
 
   it('gives up once expires_in has passed on its own clock, without polling past it', async () => {
     const server = await fakeAuthServer(Array(100).fill('authorization_pending'), { expires_in: 10, interval: 3 });
     const time = fakeTime();
-    await expect(
-      runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), clientId: 'vrs-cli', onCode: () => {}, ...time }),
-    ).rejects.toMatchObject({ reason: 'expired_token' });
+    await expect(runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), onCode: () => {}, ...time })).rejects.toMatchObject({
+      reason: 'expired_token',
+    });
     expect(time.sleeps).toEqual([3000, 3000, 3000, 3000]);
   });
 
   it('passes on an error that is not an OAuth one (the envelope, as an ApiError)', async () => {
     const server = await fakeAuthServer(['something_else']);
     await expect(
-      runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), clientId: 'vrs-cli', onCode: () => {}, ...fakeTime() }),
+      runDeviceFlow({ client: createVrsClient({ baseUrl: server.url }), onCode: () => {}, ...fakeTime() }),
     ).rejects.toMatchObject({ name: 'ApiError', status: 400, requestId: 'req_x' });
   });
 });

@@ -3,6 +3,7 @@ import { registerAgentCommands } from './commands/agent';
 import { registerAuthCommands } from './commands/auth';
 import { registerCreditCommands } from './commands/credits';
 import { registerImportCommand } from './commands/import';
+import { registerKeyCommands } from './commands/keys';
 import { registerMcpCommand } from './commands/mcp';
 import { registerMonitoringCommands } from './commands/monitoring';
 import { registerProjectCommands } from './commands/projects';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
     registerAgentCommands,
     registerMonitoringCommands,
     registerCreditCommands,
+    registerKeyCommands,
     registerMcpCommand,
   ]) {
     register(program);

@@ -95,7 +95,9 @@ export const operationScopes = {
   // Authentication: who am I (any valid credential), web and CLI sessions.
   getAuthSession: [],
   listAuthSessions: ['account:manage'],
-  deleteAuthSession: ['account:manage'],
+  // Any credential may end its own session (`vrs logout` with a data:read CLI session); ending
+  // another one needs account:manage, checked in the procedure (ADR 0037 addendum).
+  deleteAuthSession: [],
 
   // Account.
   getAccount: ['account:manage'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deletedSchema } from '@vrs/contracts';
+import { requireScopes } from '../../auth/require-scopes';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -11,6 +12,9 @@ export const deleteAuthSession = protectedProcedure
       operationId: 'deleteAuthSession',
       tags: ['Authentication'],
       summary: 'Sign a web or CLI session out (its token stops working within AUTH_CACHE_TTL_MS on every replica)',
+      description:
+        'A session may always sign itself out (the `credential.id` of GET /auth/session; this is what `vrs logout` does). ' +
+        'Signing out any other session of the account needs `account:manage` (403 INSUFFICIENT_SCOPE otherwise).',
       protect: true,
       errorResponses: [...authenticatedErrors, 404],
     },
@@ -18,6 +22,7 @@ export const deleteAuthSession = protectedProcedure
   .input(z.object({ sessionId: z.string().min(1).max(64) }))
   .output(deletedSchema)
   .mutation(async ({ ctx: { principal, services }, input }) => {
+    if (input.sessionId !== principal.sessionId) requireScopes(principal, ['account:manage']);
     await services.billing.sessions.revoke.mutate({ accountId: principal.accountId, sessionId: input.sessionId });
     return { id: input.sessionId, deleted: true as const };
   });

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { contextOf, type CliContext } from '../context';
+import type { Scope } from '../device-flow';
 
 /** A commander action that receives the CLI context, its arguments and options; errors reach main's exit-code mapping. */
 export function action<A extends unknown[]>(handler: (ctx: CliContext, ...args: A) => Promise<void>) {
@@ -13,4 +14,11 @@ export function wholeNumber(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('Not a positive whole number.');
   return parsed;
+}
+
+/** `--scopes data:read,data:write` (commas or spaces); the server refuses an unknown one (422, exit 2). */
+export function scopeList(value: string): Scope[] {
+  const scopes = value.split(/[\s,]+/).filter(Boolean);
+  if (scopes.length === 0) throw new InvalidArgumentError('Name at least one scope.');
+  return scopes as Scope[];
 }

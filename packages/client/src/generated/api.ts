@@ -304,7 +304,9 @@ export interface paths {
         post?: never;
         /**
          * Sign a web or CLI session out (its token stops working within AUTH_CACHE_TTL_MS on every replica)
-         * @description Keys and CLI sessions need: `account:manage`.
+         * @description A session may always sign itself out (the `credential.id` of GET /auth/session; this is what `vrs logout` does). Signing out any other session of the account needs `account:manage` (403 INSUFFICIENT_SCOPE otherwise).
+         *
+         *     Any valid credential; no scope needed.
          */
         delete: operations["deleteAuthSession"];
         options?: never;
