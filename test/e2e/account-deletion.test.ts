@@ -78,6 +78,17 @@ async function scan(needles: string[]): Promise<Mention[]> {
   return found;
 }
 
+/** The account's ledger lines, read straight from billing's store. */
+function storedLedger(accountId: string): Record<string, unknown>[] {
+  const db = new Database(join(stackEnv.DATA_DIR!, 'billing', 'store.db'), { readonly: true });
+  try {
+    const rows = db.prepare("SELECT doc FROM c_ledger WHERE json_extract(doc, '$.accountId') = ?").all(accountId) as { doc: string }[];
+    return rows.map((row) => JSON.parse(row.doc) as Record<string, unknown>);
+  } finally {
+    db.close();
+  }
+}
+
 /** The stored account document, read straight from billing's store. */
 function storedAccount(accountId: string): Record<string, unknown> | undefined {
   const db = new Database(join(stackEnv.DATA_DIR!, 'billing', 'store.db'), { readonly: true });
@@ -289,6 +300,7 @@ describe('deleting an account (ADR 0033)', () => {
     expect(foundBefore(cli.sessionId)).toContain('billing/c_device_codes');
     expect(foundBefore(created.id)).toContain('billing/c_apiKeys');
     expect(before.filter((mention) => mention.table === 'c_emailLinks' && mention.needle === accountId).length).toBeGreaterThanOrEqual(2);
+    expect(storedLedger(accountId).some((line) => typeof line.requestId === 'string')).toBe(true);
     expect(storedAccount(accountId)).toMatchObject({ email: email.toLowerCase(), passwordHash: expect.stringMatching(/^scrypt\$/), name });
 
     // Deleted with the cookie: a write, so it needs the session's CSRF token.
@@ -347,6 +359,9 @@ describe('deleting an account (ADR 0033)', () => {
     const ledger = left.filter((mention) => mention.table === 'c_ledger');
     expect(ledger.length).toBeGreaterThan(0);
     expect(new Set(ledger.map((mention) => mention.needle))).toEqual(new Set([accountId]));
+    const lines = storedLedger(accountId);
+    expect(lines.length).toBe(new Set(ledger.map((mention) => mention.id)).size);
+    for (const line of lines) expect(line.requestId, String(line._id)).toBeNull();
   });
 
   it('a deleted address cannot sign in; signing up with it again opens a brand-new account', { timeout: 60_000 }, async () => {
