@@ -79,10 +79,20 @@ export function createAccountsRepo(store: StoreScope) {
     /** `email` must already be normalised (trimmed, lower-cased). */
     findByEmail: (email: string) => accounts.findOne({ email }),
 
+    /**
+     * Both write a personal field, so both leave a deleted account alone: a link followed or a hash
+     * computed while the account was being deleted must not put the field back on its anonymised row.
+     * Null / false when the account is missing or deleted.
+     */
     markEmailVerified: (accountId: string, at: string) =>
-      accounts.findOneAndUpdate({ _id: accountId }, { $set: { emailVerifiedAt: at } }, { returnDocument: 'after' }),
+      accounts.findOneAndUpdate(
+        { _id: accountId, deletedAt: { $exists: false } },
+        { $set: { emailVerifiedAt: at } },
+        { returnDocument: 'after' },
+      ),
 
-    setPasswordHash: (accountId: string, passwordHash: string) => accounts.updateOne({ _id: accountId }, { $set: { passwordHash } }),
+    setPasswordHash: async (accountId: string, passwordHash: string): Promise<boolean> =>
+      (await accounts.updateOne({ _id: accountId, deletedAt: { $exists: false } }, { $set: { passwordHash } })).matchedCount > 0,
 
     setName: (accountId: string, name: string | null) =>
       accounts.findOneAndUpdate({ _id: accountId, deletedAt: null }, { $set: { name } }, { returnDocument: 'after' }),

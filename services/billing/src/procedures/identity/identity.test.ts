@@ -104,6 +104,43 @@ describe('sign-in', () => {
     await expect(billing.call.identity.signIn({ email, password })).rejects.toMatchObject({ cause: { code: 'INVALID_CREDENTIALS' } });
   });
 
+  it("a deleted account's address signs in no more, its links do nothing, and it can sign up again as a brand-new account", async () => {
+    const email = newEmail();
+    const first = await billing.call.identity.signUp({ email, password, name: 'First' });
+    const reset = await billing.call.identity.requestPasswordReset({ email });
+    // The account as the deletion's transaction leaves it, before billing's handler removes its links.
+    await billing.store
+      .collection('accounts')
+      .updateOne(
+        { _id: first.accountId },
+        { $set: { deletedAt: new Date(now).toISOString(), name: null }, $unset: { email: '', passwordHash: '', emailVerifiedAt: '' } },
+      );
+
+    await expect(billing.call.identity.signIn({ email, password })).rejects.toMatchObject({ cause: { code: 'INVALID_CREDENTIALS' } });
+    expect(await billing.call.identity.requestPasswordReset({ email })).toBeNull();
+    // Links sent before the deletion, still stored in that moment, change nothing.
+    await expect(billing.call.identity.verifyEmail({ token: first.verificationToken! })).rejects.toMatchObject({
+      cause: { code: 'LINK_INVALID' },
+    });
+    await expect(billing.call.identity.resetPassword({ token: reset!.token, password: 'a new long password' })).rejects.toMatchObject({
+      cause: { code: 'LINK_INVALID' },
+    });
+    const tombstone = await billing.store.collection('accounts').findOne({ _id: first.accountId });
+    expect(tombstone).toMatchObject({ name: null, deletedAt: expect.any(String) });
+    for (const field of ['email', 'emailVerifiedAt', 'passwordHash']) expect(tombstone, field).not.toHaveProperty(field);
+
+    const again = await billing.call.identity.signUp({ email, password, name: 'Second' });
+    expect(again).toMatchObject({ created: true, verificationToken: expect.any(String) });
+    expect(again.accountId).not.toBe(first.accountId);
+    await billing.call.identity.verifyEmail({ token: again.verificationToken! });
+    expect(await billing.call.identity.signIn({ email, password })).toEqual({
+      accountId: again.accountId,
+      verified: true,
+      verificationToken: null,
+    });
+    expect(await billing.call.accounts.get({ accountId: again.accountId })).toMatchObject({ email: email.toLowerCase(), name: 'Second' });
+  });
+
   it('rehashes a password stored at a lower cost on the next sign-in', async () => {
     const { accountId, email } = await verifiedAccount();
     const accounts = billing.store.collection<{ _id: string; passwordHash: string }>('accounts');

@@ -20,7 +20,10 @@ export function resetPassword({ repo, config, logger }: BillingDeps) {
       if (link === 'expired') throw new AppError('LINK_EXPIRED');
       const account = await repo.accounts.findById(link.accountId);
       if (!account || account.deletedAt) throw new AppError('LINK_INVALID');
-      await repo.accounts.setPasswordHash(account._id, await hashPassword(input.password, policy.scrypt));
+      // Deleted while the new password was being hashed: nothing is written.
+      if (!(await repo.accounts.setPasswordHash(account._id, await hashPassword(input.password, policy.scrypt)))) {
+        throw new AppError('LINK_INVALID');
+      }
       if (!account.emailVerifiedAt) await repo.accounts.markEmailVerified(account._id, new Date(repo.clock()).toISOString());
       const revoked = await repo.sessions.revokeAll(account._id);
       logger.info({ accountId: account._id, revokedSessions: revoked }, 'password reset');

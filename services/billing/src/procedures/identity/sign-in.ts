@@ -21,7 +21,10 @@ export function signIn({ repo, config, logger }: BillingDeps) {
       const correct = stored ? await verifyPassword(input.password, stored) : await verifyAgainstDummy(input.password, policy.scrypt);
       if (!account || !stored || !correct) throw new AppError('INVALID_CREDENTIALS');
       if (needsRehash(stored, policy.scrypt)) {
-        await repo.accounts.setPasswordHash(account._id, await hashPassword(input.password, policy.scrypt));
+        // False when the account was deleted meanwhile: then it signs in no more than any deleted account.
+        if (!(await repo.accounts.setPasswordHash(account._id, await hashPassword(input.password, policy.scrypt)))) {
+          throw new AppError('INVALID_CREDENTIALS');
+        }
         logger.info({ accountId: account._id }, 'password rehashed at the current cost');
       }
       if (!account.emailVerifiedAt) {
