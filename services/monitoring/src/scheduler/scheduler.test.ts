@@ -5,6 +5,7 @@ import {
   monitoringFixtureChannel,
   monitoringFixtureQuery,
   monitoringFixtureVideo,
+  monitoringPlaylistNew,
   monitoringSearchNewIds,
   monitoringVariants,
 } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
@@ -75,7 +76,7 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     });
   });
 
-  it('channel: a new upload, once, at the cached or fresh price of getChannel', async () => {
+  it('channel: a new upload, then a new playlist, each once, at the price of getChannel plus listChannelPlaylists', async () => {
     const accountId = await h.account('channel');
     const monitor = await h.call.monitors.create({
       accountId,
@@ -93,6 +94,33 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     expect(notifications).toHaveLength(1);
     expect(notifications[0]).toMatchObject({ kind: 'new_uploads', data: { items: [{ id: monitoringChannelNewId, type: 'video' }] } });
     expect((await checksOf(accountId, monitor)).map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'baseline']);
+
+    h.fake.useVariant(monitoringVariants.channelPlaylistLater);
+    h.at(45);
+    await h.call.scheduler.runDue();
+    h.at(60);
+    await h.call.scheduler.runDue();
+    const [playlist, ...earlier] = await notificationsOf(accountId, monitor);
+    expect(earlier).toHaveLength(1);
+    expect(playlist).toMatchObject({
+      kind: 'new_playlists',
+      title: `1 new playlist on channel ${monitoringFixtureChannel.id}`,
+      data: {
+        items: [
+          {
+            type: 'playlist',
+            id: monitoringPlaylistNew.id,
+            title: monitoringPlaylistNew.title,
+            url: `https://www.youtube.com/playlist?list=${monitoringPlaylistNew.id}`,
+          },
+        ],
+      },
+    });
+    const checks = await checksOf(accountId, monitor);
+    expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'unchanged', 'changed', 'baseline']);
+    // Every check refreshes both reads: getChannel (2) + listChannelPlaylists (2).
+    expect(checks.map((check) => check.creditsCharged)).toEqual([4, 4, 4, 4, 4]);
+    expect(await credits(accountId)).toBe(1000 - 20);
   });
 
   it('video: a view-velocity jump and a comment jump notify; a steady rate does not', async () => {

@@ -1,5 +1,5 @@
 /**
- * Authors the pages the monitoring tests watch change: a search, a channel's Videos tab and a video,
+ * Authors the pages the monitoring tests watch change: a search, a channel's Videos and Playlists tabs and a video,
  * each with a `variant` — the same request answered later with something new — that a test
  * switches on (`useVariant`) between two checks. Monitoring's own ids and query, so switching them
  * never moves a page another suite reads. Re-run after changing it:
@@ -15,15 +15,18 @@ type Json = Record<string, unknown>;
 export const monitoringFixtureQuery = 'vrs monitoring fixture';
 export const monitoringFixtureChannel = { id: 'UCvrsMonitoringChannel01', name: 'Monitoring Fixture Channel' };
 export const monitoringFixtureVideo = { id: 'vrsMonVid01', title: 'A video the monitoring tests watch', views: 10_000, comments: 40 };
-/** Variants: the search gains two videos, the channel one upload, the video 60 comments. */
+/** Variants: the search gains two videos, the channel one upload or one playlist, the video 60 comments. */
 export const monitoringVariants = {
   searchLater: 'monitoring-search-later',
   channelLater: 'monitoring-channel-later',
+  channelPlaylistLater: 'monitoring-channel-playlist-later',
   videoComments: 'monitoring-video-comments',
 } as const;
 export const monitoringSearchNewIds = ['vrsMonSrch4', 'vrsMonSrch5'];
 export const monitoringChannelNewId = 'vrsMonUpld4';
 export const monitoringVideoLaterComments = 100;
+export const monitoringPlaylistIds = ['PLvrsMonitoringList1', 'PLvrsMonitoringList2'];
+export const monitoringPlaylistNew = { id: 'PLvrsMonitoringList3', title: 'Monitoring fixture: a new playlist' };
 
 const recordedAt = '2026-01-20T12:00:00Z';
 const searchUrl = 'https://www.youtube.com/youtubei/v1/search?prettyPrint=false';
@@ -31,6 +34,7 @@ const browseUrl = 'https://www.youtube.com/youtubei/v1/browse?prettyPrint=false'
 /** youtubei.js 18.1's search filter for newest uploads first, type=video. */
 const uploadDateParams = 'CAISAhAB';
 const videosTabParams = 'EgZ2aWRlb3PyBgQKAjoA';
+const playlistsTabParams = 'EglwbGF5bGlzdHPyBgQKAkIA';
 
 const web = (url: string, body: Json, responseBody: Json, note: string, variant?: string) => ({
   note,
@@ -104,6 +108,58 @@ function videosTab(uploads: Json[], note: string, variant?: string) {
           description: '',
           externalId: monitoringFixtureChannel.id,
           vanityChannelUrl: `http://www.youtube.com/channel/${monitoringFixtureChannel.id}`,
+        },
+      },
+    },
+    note,
+    variant,
+  );
+}
+
+/** A 2026 playlist card (lockupViewModel), reduced to what the provider reads. */
+const playlistLockup = (id: string, title: string, videos: number) => ({
+  lockupViewModel: {
+    contentId: id,
+    contentType: 'LOCKUP_CONTENT_TYPE_PLAYLIST',
+    contentImage: {
+      collectionThumbnailViewModel: {
+        primaryThumbnail: {
+          thumbnailViewModel: {
+            image: { sources: [{ url: `https://i.ytimg.com/vi/vrsMonUpld1/hqdefault.jpg?list=${id}`, width: 480, height: 270 }] },
+            overlays: [
+              { thumbnailOverlayBadgeViewModel: { thumbnailBadges: [{ thumbnailBadgeViewModel: { text: `${videos} videos` } }] } },
+            ],
+          },
+        },
+      },
+    },
+    metadata: { lockupMetadataViewModel: { title: { content: title } } },
+  },
+});
+
+const playlistsBase = [
+  playlistLockup('PLvrsMonitoringList1', 'Monitoring fixture: list one', 3),
+  playlistLockup('PLvrsMonitoringList2', 'Monitoring fixture: list two', 2),
+];
+
+function playlistsTab(playlists: Json[], note: string, variant?: string) {
+  return web(
+    browseUrl,
+    { browseId: monitoringFixtureChannel.id, params: playlistsTabParams },
+    {
+      contents: {
+        twoColumnBrowseResultsRenderer: {
+          tabs: [
+            {
+              tabRenderer: {
+                title: 'Playlists',
+                selected: true,
+                content: {
+                  sectionListRenderer: { contents: [{ itemSectionRenderer: { contents: [{ gridRenderer: { items: playlists } }] } }] },
+                },
+              },
+            },
+          ],
         },
       },
     },
@@ -209,10 +265,16 @@ function main(): void {
       'Videos tab later: one new upload',
       monitoringVariants.channelLater,
     ),
+    playlistsTab(playlistsBase, 'Playlists tab: two playlists'),
+    playlistsTab(
+      [playlistLockup(monitoringPlaylistNew.id, monitoringPlaylistNew.title, 1), ...playlistsBase],
+      'Playlists tab later: one new playlist',
+      monitoringVariants.channelPlaylistLater,
+    ),
     ...videoExchanges(),
   ];
   const note =
-    'AUTHORED by this project, not recorded: a search, a channel and a video for the monitoring tests, each with a variant (a later answer) ' +
+    'AUTHORED by this project, not recorded: a search, a channel (Videos and Playlists tabs) and a video for the monitoring tests, each with a variant (a later answer) ' +
     'a test switches on with POST /__control/variant. Generated by packages/testing/src/upstreams/youtube/author-monitoring-fixtures.ts.';
   writeFileSync(file, `${JSON.stringify({ format: 'vrs-youtube-exchanges', note, exchanges }, null, 1)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);
