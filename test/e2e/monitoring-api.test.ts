@@ -11,6 +11,8 @@ import {
   monitoringFixtureChannel,
   monitoringFixtureQuery,
   monitoringFixtureVideo,
+  monitoringNewComment,
+  monitoringPlaylistNew,
   monitoringSearchNewIds,
   monitoringVariants,
   monitoringVideoLaterComments,
@@ -146,6 +148,41 @@ describe('monitors over HTTP', () => {
     const checks = await checksOf(search);
     expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'unchanged', 'baseline']);
     expect(checks[1]).toMatchObject({ creditsCharged: 2, notificationId: byMonitor(search)[0]!.id, checkedAt: t0 + 120 * minute });
+  });
+
+  it('a new playlist on the channel and a new comment on the video: one notification each, once', async () => {
+    await youtube.useVariant(monitoringVariants.channelPlaylistLater);
+    await youtube.useVariant(monitoringVariants.videoNewComment);
+    // Checked now (still 180): the schedule of the other monitors, which later tests rely on, stays as it is.
+    for (const monitor of [channel, video]) expect((await api('POST', `/v1/monitors/${monitor.id}/check`)).status).toBe(202);
+    await runDue();
+    const found = (await notifications()).filter((notification) => notification.createdAt === new Date(t0 + 180 * minute).toISOString());
+    const comment = monitoringNewComment();
+    expect(found).toHaveLength(2);
+    expect(found.find((notification) => notification.monitorId === channel.id)).toMatchObject({
+      kind: 'new_playlists',
+      data: { items: [{ type: 'playlist', id: monitoringPlaylistNew.id, title: monitoringPlaylistNew.title }] },
+    });
+    expect(found.find((notification) => notification.monitorId === video.id)).toMatchObject({
+      kind: 'new_comments',
+      data: {
+        items: [
+          {
+            type: 'comment',
+            id: comment.id,
+            url: `https://www.youtube.com/watch?v=${monitoringFixtureVideo.id}&lc=${comment.id}`,
+            author: expect.any(String),
+            text: expect.any(String),
+          },
+        ],
+      },
+    });
+    expect((await checksOf(video))[0]).toMatchObject({ outcome: 'changed', creditsCharged: 12 });
+    // Checked again with nothing new: no more notifications.
+    for (const monitor of [channel, video]) await api('POST', `/v1/monitors/${monitor.id}/check`);
+    await runDue();
+    expect(await notifications()).toHaveLength(5);
+    expect((await checksOf(channel)).slice(0, 2).map((check) => check.outcome)).toEqual(['unchanged', 'changed']);
   });
 
   it('PATCH answers exactly {intervalMinutes, enabled, nextCheckAt}: disabling keeps nextCheckAt, enabling sets now + interval', async () => {

@@ -8,6 +8,9 @@ import { maxTrendSampleSize, minTrendSampleSize } from './trends';
  * Factories where the gateway hands the schema to trpc-to-openapi (it mutates what it is given).
  */
 
+/** A comment's text in a notification is cut to this many characters. */
+export const commentExcerptLength = 200;
+
 /** Bounds of `intervalMinutes`: a quarter of an hour to a week. */
 export const minMonitorIntervalMinutes = 15;
 export const maxMonitorIntervalMinutes = 10_080;
@@ -25,10 +28,13 @@ export const monitorQuery = () =>
       sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).optional(),
     }),
     z.object({
-      kind: z.literal('channel').describe("The channel's new uploads."),
+      kind: z.literal('channel').describe("The channel's new uploads and new playlists."),
       id: youtubeId().describe('Channel id (UC…) or @handle.'),
     }),
-    z.object({ kind: z.literal('video').describe('Jumps in view velocity or comment count.'), id: youtubeId().describe('Video id.') }),
+    z.object({
+      kind: z.literal('video').describe('Jumps in view velocity or comment count, and new comments.'),
+      id: youtubeId().describe('Video id.'),
+    }),
     z.object({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
   ]);
 /** The output's named schema; request bodies use fresh copies from the factory. */
@@ -79,19 +85,22 @@ export const monitorScheduleSchema = z
   .meta({ id: 'MonitorSchedule' });
 export type MonitorSchedule = z.infer<typeof monitorScheduleSchema>;
 
-/** Something a check found changed: a video or a channel, with its link. */
+/** Something a check found changed: a video, a channel, a playlist or a comment, with its link. */
 export const changedItemSchema = z
   .object({
-    type: z.enum(['video', 'channel']),
+    type: z.enum(['video', 'channel', 'playlist', 'comment']),
     id: z.string(),
-    title: z.string(),
-    url: z.string(),
+    title: z.string().describe('Comments: "Comment by <author>".'),
+    url: z.string().describe('Comments: the watch URL with `lc=<comment id>`, which opens the video at the comment.'),
     /** Video monitors: the figures that moved. */
     viewCount: z.number().int().optional(),
     previousViewCount: z.number().int().optional(),
     commentCount: z.number().int().optional(),
     previousCommentCount: z.number().int().optional(),
     trendBand: z.string().optional(),
+    /** Comments: who wrote it and the start of what they wrote. */
+    author: z.string().optional(),
+    text: z.string().optional().describe(`Comments: the text, cut to ${commentExcerptLength} characters.`),
   })
   .meta({ id: 'ChangedItem' });
 export type ChangedItem = z.infer<typeof changedItemSchema>;
@@ -122,7 +131,9 @@ export const monitorCheckListSchema = listPage(monitorCheckSchema, 'MonitorCheck
 export const notificationKinds = [
   'new_videos',
   'new_uploads',
+  'new_playlists',
   'video_activity',
+  'new_comments',
   'trend_videos',
   'checks_paused',
   'digest',
@@ -134,7 +145,11 @@ export const notificationSchema = z
   .object({
     id: z.string(),
     monitorId: z.string().nullable(),
-    kind: z.enum(notificationKinds),
+    kind: z
+      .enum(notificationKinds)
+      .describe(
+        'A channel check that found uploads is `new_uploads` (its items may include new playlists too), one that found only playlists `new_playlists`; a video check with a count or velocity jump is `video_activity` (its items may include new comments too), one that found only comments `new_comments`.',
+      ),
     title: z.string(),
     body: z.string(),
     data: z.object({ items: z.array(changedItemSchema) }),

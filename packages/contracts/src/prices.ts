@@ -58,7 +58,8 @@ export const priceTable = {
   listComparisons: 0,
   listOperations: 0,
   // Monitoring (ADR 0028): managing monitors and notifications is free; each scheduled check is
-  // charged to the owner at the price of the operation it calls (searchVideos, getChannel, getVideo, getTopicTrends).
+  // charged to the owner at the sum of the prices of the operations it calls (searchVideos; getChannel +
+  // listChannelPlaylists; getVideo + getVideoComments in its newest-first collection mode; getTopicTrends).
   // Agents (ADR 0025): admission holds the run's credit budget and each tool call is charged as it is
   // persisted, at the price of the operation it performs; what a run did not use goes back.
   createAgentRun: 0,

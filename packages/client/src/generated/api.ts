@@ -1521,14 +1521,19 @@ export interface components {
             name: string;
         };
         ChangedItem: {
+            author?: string;
             commentCount?: number;
             id: string;
             previousCommentCount?: number;
             previousViewCount?: number;
+            /** @description Comments: the text, cut to 200 characters. */
+            text?: string;
+            /** @description Comments: "Comment by <author>". */
             title: string;
             trendBand?: string;
             /** @enum {string} */
-            type: "video" | "channel";
+            type: "video" | "channel" | "playlist" | "comment";
+            /** @description Comments: the watch URL with `lc=<comment id>`, which opens the video at the comment. */
             url: string;
             viewCount?: number;
         };
@@ -2095,7 +2100,7 @@ export interface components {
             /** @description Channel id (UC…) or @handle. */
             id: string;
             /**
-             * @description The channel's new uploads.
+             * @description The channel's new uploads and new playlists.
              * @constant
              */
             kind: "channel";
@@ -2103,7 +2108,7 @@ export interface components {
             /** @description Video id. */
             id: string;
             /**
-             * @description Jumps in view velocity or comment count.
+             * @description Jumps in view velocity or comment count, and new comments.
              * @constant
              */
             kind: "video";
@@ -2128,8 +2133,11 @@ export interface components {
                 items: components["schemas"]["ChangedItem"][];
             };
             id: string;
-            /** @enum {string} */
-            kind: "new_videos" | "new_uploads" | "video_activity" | "trend_videos" | "checks_paused" | "digest" | "webhook_disabled";
+            /**
+             * @description A channel check that found uploads is `new_uploads` (its items may include new playlists too), one that found only playlists `new_playlists`; a video check with a count or velocity jump is `video_activity` (its items may include new comments too), one that found only comments `new_comments`.
+             * @enum {string}
+             */
+            kind: "new_videos" | "new_uploads" | "new_playlists" | "video_activity" | "new_comments" | "trend_videos" | "checks_paused" | "digest" | "webhook_disabled";
             monitorId: string | null;
             read: boolean;
             title: string;
@@ -6279,7 +6287,7 @@ export interface operations {
                         /** @description Channel id (UC…) or @handle. */
                         id: string;
                         /**
-                         * @description The channel's new uploads.
+                         * @description The channel's new uploads and new playlists.
                          * @constant
                          */
                         kind: "channel";
@@ -6287,7 +6295,7 @@ export interface operations {
                         /** @description Video id. */
                         id: string;
                         /**
-                         * @description Jumps in view velocity or comment count.
+                         * @description Jumps in view velocity or comment count, and new comments.
                          * @constant
                          */
                         kind: "video";
@@ -6631,7 +6639,7 @@ export interface operations {
                         /** @description Channel id (UC…) or @handle. */
                         id: string;
                         /**
-                         * @description The channel's new uploads.
+                         * @description The channel's new uploads and new playlists.
                          * @constant
                          */
                         kind: "channel";
@@ -6639,7 +6647,7 @@ export interface operations {
                         /** @description Video id. */
                         id: string;
                         /**
-                         * @description Jumps in view velocity or comment count.
+                         * @description Jumps in view velocity or comment count, and new comments.
                          * @constant
                          */
                         kind: "video";

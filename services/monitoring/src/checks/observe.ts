@@ -1,56 +1,120 @@
-import type { ChangedItem, MonitorQuery, PricedOperation } from '@vrs/contracts';
+import {
+  commentExcerptLength,
+  priceOf,
+  type ChangedItem,
+  type Comment,
+  type MonitorQuery,
+  type PricedOperation,
+  type PriceVariant,
+} from '@vrs/contracts';
 import type { MonitoringUpstreams } from '../monitoring-deps';
 
 export const videoUrl = (id: string) => `https://www.youtube.com/watch?v=${id}`;
+/** Opens the video at the comment. */
+export const commentUrl = (videoId: string, commentId: string) => `${videoUrl(videoId)}&lc=${commentId}`;
+/** Newest comments a video check reads: one page of YouTube's size. */
+export const commentsPerCheck = 20;
 
 /** What one check read upstream, in the shape the comparison needs. */
 export type Observation =
   | { kind: 'items'; items: ChangedItem[] }
-  | { kind: 'video'; item: ChangedItem; viewCount: number; commentCount: number };
+  | { kind: 'channel'; uploads: ChangedItem[]; playlists: ChangedItem[] }
+  | { kind: 'video'; item: ChangedItem; viewCount: number; commentCount: number; comments: ChangedItem[] };
 
-/** The operation a check calls: its price is what the check costs (ADR 0028). */
-export function operationOf(query: MonitorQuery): PricedOperation {
+/** An operation a check calls, with the price variants that apply when it is fetched or served saved. */
+interface PricedRead {
+  operation: PricedOperation;
+  fresh: PriceVariant;
+  cached: PriceVariant;
+}
+const plain = (operation: PricedOperation): PricedRead => ({ operation, fresh: 'fresh', cached: 'cached' });
+
+/** The operations a check calls: it costs the sum of their prices (ADR 0028). */
+export function readsOf(query: MonitorQuery): PricedRead[] {
   switch (query.kind) {
     case 'search':
-      return 'searchVideos';
+      return [plain('searchVideos')];
     case 'channel':
-      return 'getChannel';
+      return [plain('getChannel'), plain('listChannelPlaylists')];
     case 'video':
-      return 'getVideo';
+      // The newest-first comments are the provider's bounded collection, priced as that mode.
+      return [plain('getVideo'), { operation: 'getVideoComments', fresh: 'collectionFresh', cached: 'collectionCached' }];
     case 'topic':
-      return 'getTopicTrends';
+      return [plain('getTopicTrends')];
   }
 }
+
+/** What a check reserves: every read at its fresh price. */
+export const checkPrice = (query: MonitorQuery) => readsOf(query).reduce((sum, read) => sum + priceOf(read.operation, read.fresh), 0);
+
+/** What a check costs once read: each read at the price of how it was served (`cached`, in `readsOf` order). */
+export const settledPrice = (query: MonitorQuery, cached: boolean[]) =>
+  readsOf(query).reduce((sum, read, index) => sum + priceOf(read.operation, cached[index] ? read.cached : read.fresh), 0);
+
+const commentItem = (videoId: string, comment: Comment): ChangedItem => ({
+  type: 'comment',
+  id: comment.id,
+  title: `Comment by ${comment.author.name}`,
+  url: commentUrl(videoId, comment.id),
+  author: comment.author.name,
+  text: comment.text.length > commentExcerptLength ? `${comment.text.slice(0, commentExcerptLength - 1)}…` : comment.text,
+});
 
 /** A topic's videos worth telling about: in the Breakout band, or observed accelerating by half again. */
 const acceleratingPercent = 50;
 
 /**
- * Reads what the monitor watches from the service that owns it. `cached` is true when the provider
- * answered from a saved version (the cached price applies). Upstream failures throw the owning
+ * Reads what the monitor watches from the services that own it. `cached` says, per read of
+ * `readsOf`, whether the provider answered from a saved version (the cached price applies). Upstream failures throw the owning
  * service's typed error.
  */
-export async function observe(query: MonitorQuery, upstreams: MonitoringUpstreams): Promise<{ observation: Observation; cached: boolean }> {
+export async function observe(
+  query: MonitorQuery,
+  upstreams: MonitoringUpstreams,
+): Promise<{ observation: Observation; cached: boolean[] }> {
   switch (query.kind) {
     case 'search': {
       const { result } = await upstreams.provider.videos.search.query({ q: query.q, sort: 'upload_date' });
       const items = result.videos.map((video) => ({ type: 'video' as const, id: video.id, title: video.title, url: videoUrl(video.id) }));
-      return { observation: { kind: 'items', items }, cached: false };
+      return { observation: { kind: 'items', items }, cached: [false] };
     }
     case 'channel': {
-      const { result, cached } = await upstreams.provider.channels.get.query({ channel: query.id, refresh: true });
-      const items = result.recentUploads.map((video) => ({
+      // Both reads or none: a failed second read fails the check, so nothing half-read is compared.
+      const [channel, playlists] = await Promise.all([
+        upstreams.provider.channels.get.query({ channel: query.id, refresh: true }),
+        upstreams.provider.channels.listPlaylists.query({ channel: query.id, sort: 'newest', refresh: true }),
+      ]);
+      const uploads = channel.result.recentUploads.map((video) => ({
         type: 'video' as const,
         id: video.id,
         title: video.title,
         url: videoUrl(video.id),
       }));
-      return { observation: { kind: 'items', items }, cached };
+      const lists = playlists.result.playlists.map((playlist) => ({
+        type: 'playlist' as const,
+        id: playlist.id,
+        title: playlist.title,
+        url: playlist.url,
+      }));
+      return { observation: { kind: 'channel', uploads, playlists: lists }, cached: [channel.cached, playlists.cached] };
     }
     case 'video': {
-      const { result, cached } = await upstreams.provider.videos.get.query({ videoId: query.id, refresh: true });
+      const [video, comments] = await Promise.all([
+        upstreams.provider.videos.get.query({ videoId: query.id, refresh: true }),
+        upstreams.provider.comments.collectNewest.query({ videoId: query.id, limit: commentsPerCheck, refresh: true }),
+      ]);
+      const { result } = video;
       const item: ChangedItem = { type: 'video', id: result.id, title: result.title, url: videoUrl(result.id) };
-      return { observation: { kind: 'video', item, viewCount: result.viewCount ?? 0, commentCount: result.commentCount ?? 0 }, cached };
+      return {
+        observation: {
+          kind: 'video',
+          item,
+          viewCount: result.viewCount ?? 0,
+          commentCount: result.commentCount ?? 0,
+          comments: comments.result.comments.filter((comment) => !comment.parentId).map((comment) => commentItem(result.id, comment)),
+        },
+        cached: [video.cached, comments.cached],
+      };
     }
     case 'topic': {
       const report = await upstreams.trends.reports.generate.mutate({
@@ -61,7 +125,7 @@ export async function observe(query: MonitorQuery, upstreams: MonitoringUpstream
       const items = report.videos
         .filter((video) => video.trendBand === 'Breakout' || (video.accelerationPercent ?? 0) >= acceleratingPercent)
         .map((video) => ({ type: 'video' as const, id: video.id, title: video.title, url: video.url, trendBand: video.trendBand }));
-      return { observation: { kind: 'items', items }, cached: false };
+      return { observation: { kind: 'items', items }, cached: [false] };
     }
   }
 }

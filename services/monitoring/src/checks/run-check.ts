@@ -1,5 +1,4 @@
 import type { ChangedItem } from '@vrs/contracts';
-import { priceOf } from '@vrs/contracts';
 import { AppError, appErrorOfServiceCall, newId } from '@vrs/kit';
 import { publishCheck } from '../events/publish-check';
 import { publishNotification } from '../events/publish-notification';
@@ -8,7 +7,7 @@ import type { NewCheck } from '../repo/checks-repo';
 import type { MonitorDoc } from '../repo/monitors-repo';
 import { compare } from './compare';
 import { describeChanges } from './describe-changes';
-import { observe, operationOf } from './observe';
+import { checkPrice, observe, readsOf, settledPrice } from './observe';
 
 const minuteMs = 60_000;
 
@@ -31,8 +30,7 @@ function asAppError(error: unknown): AppError {
 export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string): Promise<string | null> {
   const now = deps.clock.now().getTime();
   const checkId = newId('chk');
-  const operation = operationOf(monitor.query);
-  const price = priceOf(operation, 'fresh');
+  const price = checkPrice(monitor.query);
   const base = { _id: checkId, accountId: monitor.accountId, monitorId: monitor._id, checkedAt: now, notificationId: null, error: null };
 
   let reservationId: string;
@@ -40,7 +38,8 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
     ({ reservationId } = await deps.billing.credits.reserve.mutate({
       accountId: monitor.accountId,
       amount: price,
-      operation,
+      // Billing names one operation per reservation: the check's first read names it, the amount covers them all.
+      operation: readsOf(monitor.query)[0]!.operation,
       requestId: checkId,
     }));
   } catch (error) {
@@ -53,12 +52,13 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
   try {
     observed = await observe(monitor.query, deps);
   } catch (error) {
-    // A failed read is refunded in full and never compared: it cannot make anything look new.
+    // A failed read (either of a check's two) is refunded in full and never compared: it cannot make
+    // anything look new, and the saved state stays as the last whole check left it.
     await deps.billing.credits.refund.mutate({ reservationId }).catch((err) => deps.logger.error({ err, reservationId }, 'refund failed'));
     return failed(deps, monitor, leaseToken, base, now, asAppError(error), 0);
   }
   const settled = await deps.billing.credits.settle
-    .mutate({ reservationId, amount: observed.cached ? priceOf(operation, 'cached') : price })
+    .mutate({ reservationId, amount: settledPrice(monitor.query, observed.cached) })
     .catch((err) => {
       deps.logger.error({ err, reservationId }, 'settle failed; the reservation stays held');
       return { charged: price };
@@ -114,7 +114,7 @@ async function paused(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string, 
           monitorId: monitor._id,
           kind: 'checks_paused',
           title: 'Monitor checks are paused: no credits left',
-          body: `Checks of this monitor cost ${priceOf(operationOf(monitor.query), 'fresh')} credits each; they resume by themselves once the account has credits again.`,
+          body: `Checks of this monitor cost ${checkPrice(monitor.query)} credits each; they resume by themselves once the account has credits again.`,
           items: [],
           createdAt: new Date(now).toISOString(),
         });

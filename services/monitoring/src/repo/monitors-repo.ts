@@ -6,6 +6,10 @@ import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/st
 export interface MonitorState {
   /** Videos already seen (search, channel) or already notified (topic), newest first, bounded. */
   seenIds: string[];
+  /** Channel monitors: playlists already seen. Absent (state saved before playlists were watched): the next check is their baseline. */
+  playlistIds?: string[];
+  /** Video monitors: the newest comments already seen. Absent: the next check is their baseline. */
+  commentIds?: string[];
   /** Video monitors: the figures at the last check. */
   video?: { viewCount: number; commentCount: number; at: number; viewsPerHour: number | null };
 }

@@ -4,7 +4,10 @@ import {
   monitoringChannelNewId,
   monitoringFixtureChannel,
   monitoringFixtureQuery,
+  monitoringCommentsToken,
   monitoringFixtureVideo,
+  monitoringNewComment,
+  monitoringPlaylistNew,
   monitoringSearchNewIds,
   monitoringVariants,
 } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
@@ -75,7 +78,7 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     });
   });
 
-  it('channel: a new upload, once, at the cached or fresh price of getChannel', async () => {
+  it('channel: a new upload, then a new playlist, each once, at the price of getChannel plus listChannelPlaylists', async () => {
     const accountId = await h.account('channel');
     const monitor = await h.call.monitors.create({
       accountId,
@@ -93,6 +96,33 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     expect(notifications).toHaveLength(1);
     expect(notifications[0]).toMatchObject({ kind: 'new_uploads', data: { items: [{ id: monitoringChannelNewId, type: 'video' }] } });
     expect((await checksOf(accountId, monitor)).map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'baseline']);
+
+    h.fake.useVariant(monitoringVariants.channelPlaylistLater);
+    h.at(45);
+    await h.call.scheduler.runDue();
+    h.at(60);
+    await h.call.scheduler.runDue();
+    const [playlist, ...earlier] = await notificationsOf(accountId, monitor);
+    expect(earlier).toHaveLength(1);
+    expect(playlist).toMatchObject({
+      kind: 'new_playlists',
+      title: `1 new playlist on channel ${monitoringFixtureChannel.id}`,
+      data: {
+        items: [
+          {
+            type: 'playlist',
+            id: monitoringPlaylistNew.id,
+            title: monitoringPlaylistNew.title,
+            url: `https://www.youtube.com/playlist?list=${monitoringPlaylistNew.id}`,
+          },
+        ],
+      },
+    });
+    const checks = await checksOf(accountId, monitor);
+    expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'unchanged', 'changed', 'baseline']);
+    // Every check refreshes both reads: getChannel (2) + listChannelPlaylists (2).
+    expect(checks.map((check) => check.creditsCharged)).toEqual([4, 4, 4, 4, 4]);
+    expect(await credits(accountId)).toBe(1000 - 20);
   });
 
   it('video: a view-velocity jump and a comment jump notify; a steady rate does not', async () => {
@@ -133,6 +163,56 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     const all = await notificationsOf(accountId, monitor);
     expect(all).toHaveLength(2);
     expect(all[0]).toMatchObject({ data: { items: [{ commentCount: 100, previousCommentCount: 40 }] } });
+  });
+
+  it('video: a new comment on the newest page, once; a failed comments read fails the whole check and loses nothing', async () => {
+    const accountId = await h.account('video-comments');
+    const monitor = await h.call.monitors.create({
+      accountId,
+      query: { kind: 'video', id: monitoringFixtureVideo.id },
+      intervalMinutes: 60,
+      enabled: true,
+    });
+    await h.call.scheduler.runDue();
+    h.at(60);
+    await h.call.scheduler.runDue();
+    expect(await notificationsOf(accountId, monitor)).toEqual([]);
+    // The video read succeeds, the comments read fails: the check fails, is refunded and backs off.
+    h.fake.useVariant(monitoringVariants.videoNewComment);
+    h.fake.addFault({ match: { endpoint: 'next', continuation: monitoringCommentsToken }, kind: 'status', status: 503 });
+    h.at(120);
+    await h.call.scheduler.runDue();
+    expect(await h.call.monitors.get({ accountId, monitorId: monitor.id })).toMatchObject({
+      status: 'backing_off',
+      consecutiveFailures: 1,
+      nextCheckAt: harnessNow + 240 * minute,
+    });
+    expect(await notificationsOf(accountId, monitor)).toEqual([]);
+    h.fake.reset();
+    h.fake.useVariant(monitoringVariants.videoNewComment);
+    h.at(240);
+    await h.call.scheduler.runDue();
+    h.at(300);
+    await h.call.scheduler.runDue();
+    const notifications = await notificationsOf(accountId, monitor);
+    const { id } = monitoringNewComment();
+    expect(notifications).toMatchObject([
+      {
+        kind: 'new_comments',
+        title: `1 new comment on video ${monitoringFixtureVideo.id}`,
+        data: {
+          items: [{ type: 'comment', id, url: `https://www.youtube.com/watch?v=${monitoringFixtureVideo.id}&lc=${id}` }],
+        },
+      },
+    ]);
+    const [comment] = notifications[0]!.data.items;
+    expect(comment!.author).toMatch(/\S/);
+    expect(comment!.text!.length).toBeGreaterThan(0);
+    const checks = await checksOf(accountId, monitor);
+    expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'failed', 'unchanged', 'baseline']);
+    // getVideo (2) + the newest-first comments collection (10), every check refreshing; the failed one refunded.
+    expect(checks.map((check) => check.creditsCharged)).toEqual([12, 12, 0, 12, 12]);
+    expect(await credits(accountId)).toBe(1000 - 48);
   });
 
   it('topic: accelerating videos of a trend report, not the ones already seen in the baseline', async () => {

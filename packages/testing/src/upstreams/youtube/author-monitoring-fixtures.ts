@@ -1,11 +1,11 @@
 /**
- * Authors the pages the monitoring tests watch change: a search, a channel's Videos tab and a video,
+ * Authors the pages the monitoring tests watch change: a search, a channel's Videos and Playlists tabs and a video,
  * each with a `variant` — the same request answered later with something new — that a test
  * switches on (`useVariant`) between two checks. Monitoring's own ids and query, so switching them
  * never moves a page another suite reads. Re-run after changing it:
  * `npx tsx packages/testing/src/upstreams/youtube/author-monitoring-fixtures.ts`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { videoRenderer } from './author-trends-fixtures';
 import { projectDir } from './fixture-dirs';
@@ -15,15 +15,19 @@ type Json = Record<string, unknown>;
 export const monitoringFixtureQuery = 'vrs monitoring fixture';
 export const monitoringFixtureChannel = { id: 'UCvrsMonitoringChannel01', name: 'Monitoring Fixture Channel' };
 export const monitoringFixtureVideo = { id: 'vrsMonVid01', title: 'A video the monitoring tests watch', views: 10_000, comments: 40 };
-/** Variants: the search gains two videos, the channel one upload, the video 60 comments. */
+/** Variants: the search gains two videos, the channel one upload or one playlist, the video 60 comments or one newest comment. */
 export const monitoringVariants = {
   searchLater: 'monitoring-search-later',
   channelLater: 'monitoring-channel-later',
+  channelPlaylistLater: 'monitoring-channel-playlist-later',
   videoComments: 'monitoring-video-comments',
+  videoNewComment: 'monitoring-video-new-comment',
 } as const;
 export const monitoringSearchNewIds = ['vrsMonSrch4', 'vrsMonSrch5'];
 export const monitoringChannelNewId = 'vrsMonUpld4';
 export const monitoringVideoLaterComments = 100;
+export const monitoringPlaylistIds = ['PLvrsMonitoringList1', 'PLvrsMonitoringList2'];
+export const monitoringPlaylistNew = { id: 'PLvrsMonitoringList3', title: 'Monitoring fixture: a new playlist' };
 
 const recordedAt = '2026-01-20T12:00:00Z';
 const searchUrl = 'https://www.youtube.com/youtubei/v1/search?prettyPrint=false';
@@ -31,6 +35,7 @@ const browseUrl = 'https://www.youtube.com/youtubei/v1/browse?prettyPrint=false'
 /** youtubei.js 18.1's search filter for newest uploads first, type=video. */
 const uploadDateParams = 'CAISAhAB';
 const videosTabParams = 'EgZ2aWRlb3PyBgQKAjoA';
+const playlistsTabParams = 'EglwbGF5bGlzdHPyBgQKAkIA';
 
 const web = (url: string, body: Json, responseBody: Json, note: string, variant?: string) => ({
   note,
@@ -112,6 +117,113 @@ function videosTab(uploads: Json[], note: string, variant?: string) {
   );
 }
 
+/** A 2026 playlist card (lockupViewModel), reduced to what the provider reads. */
+const playlistLockup = (id: string, title: string, videos: number) => ({
+  lockupViewModel: {
+    contentId: id,
+    contentType: 'LOCKUP_CONTENT_TYPE_PLAYLIST',
+    contentImage: {
+      collectionThumbnailViewModel: {
+        primaryThumbnail: {
+          thumbnailViewModel: {
+            image: { sources: [{ url: `https://i.ytimg.com/vi/vrsMonUpld1/hqdefault.jpg?list=${id}`, width: 480, height: 270 }] },
+            overlays: [
+              { thumbnailOverlayBadgeViewModel: { thumbnailBadges: [{ thumbnailBadgeViewModel: { text: `${videos} videos` } }] } },
+            ],
+          },
+        },
+      },
+    },
+    metadata: { lockupMetadataViewModel: { title: { content: title } } },
+  },
+});
+
+const playlistsBase = [
+  playlistLockup('PLvrsMonitoringList1', 'Monitoring fixture: list one', 3),
+  playlistLockup('PLvrsMonitoringList2', 'Monitoring fixture: list two', 2),
+];
+
+function playlistsTab(playlists: Json[], note: string, variant?: string) {
+  return web(
+    browseUrl,
+    { browseId: monitoringFixtureChannel.id, params: playlistsTabParams },
+    {
+      contents: {
+        twoColumnBrowseResultsRenderer: {
+          tabs: [
+            {
+              tabRenderer: {
+                title: 'Playlists',
+                selected: true,
+                content: {
+                  sectionListRenderer: { contents: [{ itemSectionRenderer: { contents: [{ gridRenderer: { items: playlists } }] } }] },
+                },
+              },
+            },
+          ],
+        },
+      },
+    },
+    note,
+    variant,
+  );
+}
+
+/**
+ * Newest-first comment threads of the monitoring video, taken from the authored newest page of
+ * xaQJbozY_Is (recorded threads and entity mutations; header with "Newest" selected, so one page
+ * answers): the base page holds threads 3–5 of that page, the later page thread 2 on top of them.
+ * The continuation to page 2 is dropped, so the page ends the collection.
+ */
+/** The continuation the video's /next names for its comments (tests fail that read alone with a fault on it). */
+export const monitoringCommentsToken = `vrs-authored:${monitoringFixtureVideo.id}:comments`;
+const sourceNewestPage = () =>
+  (
+    JSON.parse(readFileSync(path.join(projectDir, 'comments', 'xaQJbozY_Is.newest.json'), 'utf8')) as {
+      exchanges: { response: { body: Json } }[];
+    }
+  ).exchanges[0]!.response.body;
+const threadId = (thread: Json) =>
+  ((thread.commentThreadRenderer as Json).commentViewModel as { commentViewModel: { commentId: string } }).commentViewModel.commentId;
+
+export function monitoringNewComment(): { id: string } {
+  return { id: threadId(newestThreads()[1]!) };
+}
+
+function newestThreads(): Json[] {
+  const [, body] = sourceNewestPage().onResponseReceivedEndpoints as { reloadContinuationItemsCommand: { continuationItems: Json[] } }[];
+  return body!.reloadContinuationItemsCommand.continuationItems.filter((item) => 'commentThreadRenderer' in item);
+}
+
+/** Only the entities the kept threads name (their comment, toolbar and shared keys): the page stays small. */
+function mutationsOf(source: Json, threads: Json[]): Json[] {
+  const named = JSON.stringify(threads);
+  const { mutations } = (source.frameworkUpdates as { entityBatchUpdate: { mutations: { entityKey: string }[] } }).entityBatchUpdate;
+  return mutations.filter((mutation) => named.includes(`"${mutation.entityKey}"`));
+}
+
+function commentsPage(threads: Json[], note: string, variant?: string) {
+  const source = sourceNewestPage();
+  const [header, body] = structuredClone(source.onResponseReceivedEndpoints) as {
+    reloadContinuationItemsCommand: { continuationItems: Json[] };
+  }[];
+  // The header reduced to its count and sort menu (the recorded one carries ~110 kB of emoji pickers).
+  const items = header!.reloadContinuationItemsCommand.continuationItems;
+  const { sortMenu, titleText } = items[0]!.commentsHeaderRenderer as Json;
+  const count = { runs: [{ text: String(threads.length) }] };
+  items[0] = {
+    commentsHeaderRenderer: { countText: { runs: [...count.runs, { text: ' Comments' }] }, commentsCount: count, sortMenu, titleText },
+  };
+  body!.reloadContinuationItemsCommand.continuationItems = threads;
+  return web(
+    'https://www.youtube.com/youtubei/v1/next?prettyPrint=false',
+    { continuation: monitoringCommentsToken },
+    { onResponseReceivedEndpoints: [header, body], frameworkUpdates: { entityBatchUpdate: { mutations: mutationsOf(source, threads) } } },
+    note,
+    variant,
+  );
+}
+
 function videoExchanges(): Json[] {
   const { id, title, views } = monitoringFixtureVideo;
   const thumbnails = { thumbnails: [{ url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg`, width: 480, height: 360 }] };
@@ -149,6 +261,32 @@ function videoExchanges(): Json[] {
             },
           },
         ],
+        contents: {
+          twoColumnWatchNextResults: {
+            results: {
+              results: {
+                contents: [
+                  {
+                    itemSectionRenderer: {
+                      targetId: 'comments-section',
+                      sectionIdentifier: 'comment-item-section',
+                      contents: [
+                        {
+                          continuationItemRenderer: {
+                            trigger: 'CONTINUATION_TRIGGER_ON_ITEM_SHOWN',
+                            continuationEndpoint: {
+                              continuationCommand: { token: monitoringCommentsToken, request: 'CONTINUATION_REQUEST_TYPE_WATCH_NEXT' },
+                            },
+                          },
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        },
       },
       note,
       variant,
@@ -194,6 +332,8 @@ function videoExchanges(): Json[] {
     ),
     next(monitoringFixtureVideo.comments, '/next reduced to the comment count'),
     next(monitoringVideoLaterComments, '/next later: 60 more comments', monitoringVariants.videoComments),
+    commentsPage(newestThreads().slice(2, 5), 'newest comments: three threads'),
+    commentsPage(newestThreads().slice(1, 5), 'newest comments later: one new thread on top', monitoringVariants.videoNewComment),
   ];
 }
 
@@ -209,10 +349,16 @@ function main(): void {
       'Videos tab later: one new upload',
       monitoringVariants.channelLater,
     ),
+    playlistsTab(playlistsBase, 'Playlists tab: two playlists'),
+    playlistsTab(
+      [playlistLockup(monitoringPlaylistNew.id, monitoringPlaylistNew.title, 1), ...playlistsBase],
+      'Playlists tab later: one new playlist',
+      monitoringVariants.channelPlaylistLater,
+    ),
     ...videoExchanges(),
   ];
   const note =
-    'AUTHORED by this project, not recorded: a search, a channel and a video for the monitoring tests, each with a variant (a later answer) ' +
+    'AUTHORED by this project, not recorded: a search, a channel (Videos and Playlists tabs) and a video for the monitoring tests, each with a variant (a later answer) ' +
     'a test switches on with POST /__control/variant. Generated by packages/testing/src/upstreams/youtube/author-monitoring-fixtures.ts.';
   writeFileSync(file, `${JSON.stringify({ format: 'vrs-youtube-exchanges', note, exchanges }, null, 1)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);
