@@ -22,3 +22,13 @@ export function scopeList(value: string): Scope[] {
   if (scopes.length === 0) throw new InvalidArgumentError('Name at least one scope.');
   return scopes as Scope[];
 }
+
+/** The `--limit`/`--cursor` options of a list command, as the API's query (ADR 0020). */
+export function pageQuery(options: { limit?: number; cursor?: string }) {
+  return { ...(options.limit ? { limit: options.limit } : {}), ...(options.cursor ? { cursor: options.cursor } : {}) };
+}
+
+/** The line under a list's table that says how to ask for the next page, when there is one. */
+export function nextPageHint(page: { hasMore: boolean; nextCursor: string | null }): string[] {
+  return page.hasMore ? [`more: --cursor ${page.nextCursor}`] : [];
+}

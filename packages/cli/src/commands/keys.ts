@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Scope } from '../device-flow';
-import { action, scopeList, wholeNumber } from './action';
+import { action, nextPageHint, pageQuery, scopeList, wholeNumber } from './action';
 
 /** `vrs keys`: the account's API keys over /v1/api-keys (the credential needs account:manage). */
 export function registerKeyCommands(program: Command) {
@@ -15,9 +15,7 @@ export function registerKeyCommands(program: Command) {
         const client = await ctx.client();
         const { data } = await client.send(
           client.api.GET('/api-keys', {
-            params: {
-              query: { ...(options.limit ? { limit: options.limit } : {}), ...(options.cursor ? { cursor: options.cursor } : {}) },
-            },
+            params: { query: pageQuery(options) },
           }),
         );
         ctx.out.result(data, (page) =>
@@ -26,7 +24,7 @@ export function registerKeyCommands(program: Command) {
               ['id', 'name', 'prefix', 'scopes', 'expires', 'last used'],
               page.data.map((key) => [key.id, key.name, key.prefix, key.scopes.join(' '), key.expiresAt ?? 'never', key.lastUsedAt]),
             ),
-            ...(page.hasMore ? [`more: --cursor ${page.nextCursor}`] : []),
+            ...nextPageHint(page),
           ].join('\n'),
         );
       }),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action, wholeNumber } from './action';
+import { action, nextPageHint, pageQuery, wholeNumber } from './action';
 
 export function registerProjectCommands(program: Command) {
   const projects = program.command('projects').description('Research projects: list, create, delete');
@@ -13,9 +13,7 @@ export function registerProjectCommands(program: Command) {
         const client = await ctx.client();
         const { data } = await client.send(
           client.api.GET('/projects', {
-            params: {
-              query: { ...(options.limit ? { limit: options.limit } : {}), ...(options.cursor ? { cursor: options.cursor } : {}) },
-            },
+            params: { query: pageQuery(options) },
           }),
         );
         ctx.out.result(data, (page) =>
@@ -24,7 +22,7 @@ export function registerProjectCommands(program: Command) {
               ['id', 'name', 'created'],
               page.data.map((project) => [project.id, project.name, project.createdAt]),
             ),
-            ...(page.hasMore ? [`more: --cursor ${page.nextCursor}`] : []),
+            ...nextPageHint(page),
           ].join('\n'),
         );
       }),
