@@ -107,6 +107,8 @@ export async function runModelLoop(
     return id;
   };
   const warn = (warning: AgentWarning) => gathered.warnings.push(warning);
+  /** What each distinct call was shown, so asking again neither gathers twice nor renumbers evidence. */
+  const shown = new Map<string, ToolResult>();
 
   /** Runs one requested call: an unknown tool or bad arguments is an error given back, never a service call. */
   async function perform(call: StepToolCall): Promise<ToolOutcome<unknown>> {
@@ -181,10 +183,7 @@ export async function runModelLoop(
         const shown = items.map((item) => ({ evidenceId: register({ kind: 'project', item }), text: item.text, startMs: item.startMs }));
         return { ...base, output: { results: shown }, isError: false };
       }
-      case 'get_playlist': {
-        const playlist = outcome.output as ToolOutput<'get_playlist'>;
-        return { ...base, output: playlist, isError: false };
-      }
+      case 'get_playlist':
       case 'get_comments':
       case 'get_trend_report':
         return { ...base, output: outcome.output as object, isError: false };
@@ -216,7 +215,18 @@ export async function runModelLoop(
         return made.get(same)!;
       }),
     );
-    messages.push({ role: 'tool', results: toolCalls.map((call, i) => absorb(call, outcomes[i]!)) });
+    messages.push({
+      role: 'tool',
+      results: toolCalls.map((call, i) => {
+        // A call already answered (earlier in this step or in an earlier one) is shown the same result, ids included.
+        const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
+        const earlier = shown.get(same);
+        if (earlier) return { ...earlier, toolCallId: call.id };
+        const result = absorb(call, outcomes[i]!);
+        shown.set(same, result);
+        return result;
+      }),
+    });
     if (runner.stoppedBy) {
       gathered.stoppedBy = runner.stoppedBy;
       return { gathered, evidence };
