@@ -115,7 +115,7 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function loop(provider: ProviderClient, overrides: Partial<RunLimits> = {}) {
+  async function loop(provider: ProviderClient, overrides: Partial<RunLimits> = {}, model: Llm = llm) {
     const limits: RunLimits = { maxModelSteps: 8, maxToolCalls: 20, maxWallMs: 60_000, creditBudget: 30, ...overrides };
     const runs = createRunsRepo(store);
     const steps = createStepsRepo(store);
@@ -132,7 +132,7 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
       run,
     );
     const classification = classify({ message: run.message, context: run.context, options: run.options });
-    const deps = { provider, research: {} as ResearchClient, trends: {} as TrendsClient, llm, limits };
+    const deps = { provider, research: {} as ResearchClient, trends: {} as TrendsClient, llm: model, limits };
     const result = await runModelLoop(deps, runner, run, classification);
     return { result, classification, tally: tallyOf(await steps.ofRun(run._id)), steps: await steps.ofRun(run._id) };
   }
@@ -212,5 +212,33 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
     const failing = await loop(provider);
     expect(failing.result.gathered.stoppedBy).toBe('MODEL_UNAVAILABLE');
     expect(failing.steps).toMatchObject([{ key: 'model:1', status: 'failed', error: { code: 'AI_UNAVAILABLE' } }]);
+  });
+
+  it('makes a call asked twice once, and shows it again with the same evidence ids', async () => {
+    const { provider, calls } = fakeProvider();
+    const transcript = (id: string) => ({ id, name: 'get_transcript', input: { videoId: videoIds[0] } });
+    const script = [[transcript('a'), transcript('b')], [transcript('c')]];
+    const seen: unknown[] = [];
+    const scripted = {
+      models: ['scripted'],
+      generateObject: async () => {
+        throw new Error('not used');
+      },
+      step: async ({ messages }: { messages: readonly unknown[] }) => {
+        seen.push(structuredClone(messages.at(-1)));
+        const toolCalls = script[seen.length - 1] ?? [];
+        return { text: toolCalls.length ? '' : 'Cuff deflated [ev_2].', toolCalls, model: 'scripted', usage: {}, attempts: [] };
+      },
+    } as unknown as Llm;
+    const { result, classification, tally } = await loop(provider, {}, scripted);
+    expect(calls).toEqual([`transcript:${videoIds[0]}`]);
+    expect(tally).toMatchObject({ modelStepCount: 3, toolCallCount: 1 });
+    expect(result.evidence.size).toBe(2);
+    expect(result.gathered.windows).toHaveLength(2);
+    const [second, third] = seen.slice(1) as Array<{ results: Array<{ output: unknown }> }>;
+    expect(second!.results[1]!.output).toEqual(second!.results[0]!.output);
+    expect(third!.results[0]!.output).toEqual(second!.results[0]!.output);
+    const composed = composeModelAnswer(classification, result.gathered, result.evidence, result.answer!);
+    expect(composed).toMatchObject({ outcome: 'partial', answer: 'Cuff deflated [1].', citations: [{ startMs: 30_000, endMs: 36_000 }] });
   });
 });
