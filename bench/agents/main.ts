@@ -4,17 +4,22 @@
 // its longest chain of dependent tool calls as the run's persisted steps timed them (the search, then
 // the slowest transcript; no model calls without LLM_BASE_URL), and their ratio. Each run gets a fresh
 // system (data dir), so the provider fetches from the upstream instead of serving saved versions.
-// Not a test: it prints figures. Env: BENCH_LATENCY_MS (50), BENCH_RUNS (3).
+// With BENCH_MODEL_MS set (e.g. 200), the run goes through the model loop against the fake LLM,
+// which waits that long before every answer; the critical path is then the sum of the model steps
+// plus, after each, the slowest of the tool calls it asked for (they run side by side).
+// Not a test: it prints figures. Env: BENCH_LATENCY_MS (50), BENCH_RUNS (3), BENCH_MODEL_MS (unset).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiClient } from '@vrs/testing/api-client';
 import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
+import { startFakeLlm, type FakeLlm } from '@vrs/testing/upstreams/llm/server';
 import { startBenchGateway } from '../support/bench-gateway';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
+const modelMs = process.env.BENCH_MODEL_MS === undefined ? undefined : Number(process.env.BENCH_MODEL_MS);
 const question = 'How do you insert a laryngeal mask airway?';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -23,16 +28,45 @@ interface Row {
   elapsedMs: number;
   criticalMs: number;
   toolCalls: number;
+  modelSteps: number;
   upstreamRequests: number;
 }
 
-async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, index: number): Promise<Row> {
+interface StepEvent {
+  kind?: string;
+  tool?: string;
+  elapsedMs?: number;
+}
+
+/**
+ * The run's own critical path from its persisted steps, in the order they were written: each model
+ * step, then the slowest of the tool calls that follow it (made side by side). Without a model, one
+ * implicit step: the search, then the slowest transcript.
+ */
+function criticalPathOf(steps: StepEvent[]): number {
+  if (!steps.some((step) => step.kind === 'model_step')) {
+    const search = steps.find((step) => step.tool === 'search_videos')?.elapsedMs ?? 0;
+    return search + Math.max(0, ...steps.filter((step) => step.tool === 'get_transcript').map((step) => step.elapsedMs ?? 0));
+  }
+  let total = 0;
+  let slowestInBatch = 0;
+  for (const step of steps) {
+    if (step.kind === 'model_step') {
+      total += slowestInBatch + (step.elapsedMs ?? 0);
+      slowestInBatch = 0;
+    } else slowestInBatch = Math.max(slowestInBatch, step.elapsedMs ?? 0);
+  }
+  return total + slowestInBatch;
+}
+
+async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: FakeLlm | undefined, index: number): Promise<Row> {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-agents-'));
   const gateway = await startBenchGateway(`bench-agents-${index}`, runDir, {
     RATE_LIMIT_STORE: 'memory',
     YOUTUBE_UPSTREAM_URL: fake.url,
     AGENTS_ENABLED: 'true',
     AGENTS_DEMO_ACCESS: 'true',
+    ...(llm ? { LLM_BASE_URL: llm.baseUrl, LLM_PRIMARY_MODEL: 'bench-primary', LLM_MAX_RETRIES: '0' } : {}),
   });
   try {
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
@@ -56,11 +90,15 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, index:
     const steps = (await stream.text())
       .split('\n')
       .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice(6)) as { kind?: string; tool?: string; elapsedMs?: number })
-      .filter((event) => event.kind === 'tool_call');
-    const search = steps.find((step) => step.tool === 'search_videos')?.elapsedMs ?? 0;
-    const slowestTranscript = Math.max(0, ...steps.filter((step) => step.tool === 'get_transcript').map((step) => step.elapsedMs ?? 0));
-    return { elapsedMs, criticalMs: search + slowestTranscript, toolCalls: steps.length, upstreamRequests };
+      .map((line) => JSON.parse(line.slice(6)) as StepEvent)
+      .filter((event) => event.kind === 'tool_call' || event.kind === 'model_step');
+    return {
+      elapsedMs,
+      criticalMs: criticalPathOf(steps),
+      toolCalls: steps.filter((step) => step.kind === 'tool_call').length,
+      modelSteps: steps.filter((step) => step.kind === 'model_step').length,
+      upstreamRequests,
+    };
   } finally {
     await gateway.stop();
     await rm(runDir, { recursive: true, force: true });
@@ -69,19 +107,21 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, index:
 
 async function main() {
   const fake = await startFakeYouTube({ replayDirs: parseReplayDirs(defaultReplayDirs), log: () => undefined });
+  const llm = modelMs === undefined ? undefined : await startFakeLlm({ latencyMs: modelMs });
   try {
     const rows: Row[] = [];
-    for (let index = 0; index < runs; index++) rows.push(await oneRun(fake, index));
+    for (let index = 0; index < runs; index++) rows.push(await oneRun(fake, llm, index));
+    const mode = llm ? `model loop, ${modelMs} ms per model call` : 'deterministic planner';
     console.log(
-      `\nbench/agents — admission to completion of "${question}" (deterministic planner), ${latencyMs} ms added to every upstream request, ${runs} runs, a fresh system each\n`,
+      `\nbench/agents — admission to completion of "${question}" (${mode}), ${latencyMs} ms added to every upstream request, ${runs} runs, a fresh system each\n`,
     );
     console.log(
-      '| run | tool calls | upstream requests | elapsed ms | critical path ms (search + slowest transcript) | elapsed / critical path |',
+      '| run | model steps | tool calls | upstream requests | elapsed ms | critical path ms (model steps + slowest tool call after each) | elapsed / critical path |',
     );
-    console.log('|---:|---:|---:|---:|---:|---:|');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|');
     rows.forEach((row, i) => {
       console.log(
-        `| ${i + 1} | ${row.toolCalls} | ${row.upstreamRequests} | ${row.elapsedMs.toFixed(0)} | ${row.criticalMs} | ${(row.elapsedMs / row.criticalMs).toFixed(2)} |`,
+        `| ${i + 1} | ${row.modelSteps} | ${row.toolCalls} | ${row.upstreamRequests} | ${row.elapsedMs.toFixed(0)} | ${row.criticalMs} | ${(row.elapsedMs / row.criticalMs).toFixed(2)} |`,
       );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));
@@ -91,6 +131,7 @@ async function main() {
     );
   } finally {
     await fake.close();
+    await llm?.close();
   }
 }
 

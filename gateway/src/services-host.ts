@@ -149,6 +149,8 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         provider: client(providerModule, config.PROVIDER_SERVICE_URL),
         research: client(researchModule, config.RESEARCH_SERVICE_URL),
         billing: client(billingModule, config.BILLING_SERVICE_URL),
+        trends: client(trendsModule, config.TRENDS_SERVICE_URL),
+        llm: createLlm(config, { logger: options.logger.child({ service: 'agents', component: 'llm' }) }),
         settings: agentsSettingsOf(config),
       }),
     );

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { AppError, ConfigError, createLogger, type Logger } from '@vrs/kit';
 import { describeAttemptFailure, type FailedOutcome } from './attempt-failure';
 import type { LlmConfig } from './config';
+import { createToolStep, type StepRequest, type StepResult } from './step-with-tools';
 
 export interface GenerateObjectRequest<T> {
   /** What the answer must be; the model is sent its JSON Schema and the answer is validated with it. */
@@ -42,6 +43,8 @@ export interface Llm {
   /** The models tried, in order: the primary, then the fallback if configured. */
   readonly models: readonly string[];
   generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;
+  /** One step of a tool loop: the model's text and requested tool calls, none executed (primary, then fallback). */
+  step(request: StepRequest): Promise<StepResult>;
 }
 
 export interface CreateLlmOptions {
@@ -109,5 +112,5 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
     });
   }
 
-  return { models, generateObject };
+  return { models, generateObject, step: createToolStep(config, provider, models, logger) };
 }

@@ -1,7 +1,8 @@
 import type { EventBus } from '@vrs/bus';
+import type { Llm } from '@vrs/ai';
 import type { Logger } from '@vrs/kit';
 import type { Store } from '@vrs/store';
-import type { BillingClient, ProviderClient, ResearchClient } from './clients';
+import type { BillingClient, ProviderClient, ResearchClient, TrendsClient } from './clients';
 import type { AgentsSettings } from './config';
 import type { AccessRepo } from './repo/access-repo';
 import type { RunEventsRepo } from './repo/run-events-repo';
@@ -22,6 +23,9 @@ export interface AgentsDeps {
   provider: ProviderClient;
   research: ResearchClient;
   billing: BillingClient;
+  trends: TrendsClient;
+  /** The model of the tool loop; null (no LLM_BASE_URL) runs the deterministic planner. */
+  llm: Llm | null;
   settings: AgentsSettings;
   /** Injectable clock (wall-time budgets, timestamps). */
   now: () => number;

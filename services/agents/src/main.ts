@@ -1,7 +1,9 @@
+import { createLlm } from '@vrs/ai';
 import { createServiceClient } from '@vrs/kit';
 import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
 import type { ResearchRouter } from '@vrs/research';
+import type { TrendsRouter } from '@vrs/trends';
 import { runServiceProcess } from '@vrs/runtime';
 import { agentsEnvSchema, agentsSettingsOf, type AgentsConfig } from './config';
 import { createAgentsModule } from './module';
@@ -22,6 +24,8 @@ await runServiceProcess({
       provider: createServiceClient<ProviderRouter>({ ...http, url: config.PROVIDER_SERVICE_URL }),
       research: createServiceClient<ResearchRouter>({ ...http, url: config.RESEARCH_SERVICE_URL }),
       billing: createServiceClient<BillingRouter>({ ...http, url: config.BILLING_SERVICE_URL }),
+      trends: createServiceClient<TrendsRouter>({ ...http, url: config.TRENDS_SERVICE_URL }),
+      llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
       settings: agentsSettingsOf(config),
     });
   },

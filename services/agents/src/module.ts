@@ -1,9 +1,10 @@
 import { agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
 import type { EventBus, Subscription } from '@vrs/bus';
+import type { Llm } from '@vrs/ai';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
 import type { AgentsDeps } from './agents-deps';
-import type { BillingClient, ProviderClient, ResearchClient } from './clients';
+import type { BillingClient, ProviderClient, ResearchClient, TrendsClient } from './clients';
 import type { AgentsSettings } from './config';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import { createExecuteRunHandler } from './events/execute-run';
@@ -24,6 +25,10 @@ export interface AgentsModuleOptions {
   research: ResearchClient;
   /** The credit hold of each run, and its settlement. */
   billing: BillingClient;
+  /** Trend reports (tool `get_trend_report`). */
+  trends: TrendsClient;
+  /** The tool loop's model; null or absent: the deterministic planner answers (ADR 0026). */
+  llm?: Llm | null;
   settings: AgentsSettings;
   now?: () => number;
 }
@@ -48,6 +53,8 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
     provider: options.provider,
     research: options.research,
     billing: options.billing,
+    trends: options.trends,
+    llm: options.llm ?? null,
     settings: options.settings,
     now: options.now ?? Date.now,
   };

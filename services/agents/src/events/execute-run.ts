@@ -3,9 +3,44 @@ import type { EventHandler } from '@vrs/bus';
 import type { AgentsDeps } from '../agents-deps';
 import { endRun, settleRun } from '../execution/end-run';
 import { gather } from '../execution/gather';
-import { createToolRunner, RunHandedBack, RunNoLongerActive } from '../execution/tool-runner';
-import { classify } from '../planner/classify';
-import { composeAnswer } from '../planner/compose-answer';
+import { runModelLoop } from '../execution/model-loop';
+import { createToolRunner, RunHandedBack, RunNoLongerActive, type ToolRunner } from '../execution/tool-runner';
+import { classify, type Classification } from '../planner/classify';
+import { composeAnswer, extractiveLabels } from '../planner/compose-answer';
+import { composeModelAnswer } from '../planner/compose-model-answer';
+import type { RunDoc, StoredResult } from '../repo/runs-repo';
+
+/** Routes a model researches with tools; clarification and out-of-scope answer without tools either way. */
+const modelRoutes = new Set(['topic_research', 'video_question', 'video_comparison', 'channel_question']);
+
+/**
+ * The answer: with a model configured, the model loop (its text held to the evidence, or, when a
+ * budget or the model's failure ended it, the extractive finalizer over what was gathered); without
+ * one, the deterministic planner (ADR 0026).
+ */
+async function answer(deps: AgentsDeps, runner: ToolRunner, run: RunDoc, classification: Classification): Promise<StoredResult> {
+  const { llm } = deps;
+  if (llm && modelRoutes.has(classification.route.route)) {
+    const loop = await runModelLoop({ ...deps, llm, limits: deps.settings.limits }, runner, run, classification);
+    if (classification.route.useStoryboard) {
+      loop.gathered.warnings.push({
+        code: 'STORYBOARD_UNAVAILABLE',
+        message: 'Storyboard frames are not read by this agent yet; the answer uses transcripts only.',
+      });
+    }
+    return loop.answer === undefined
+      ? composeAnswer(classification, loop.gathered, extractiveLabels.modelUnfinished)
+      : composeModelAnswer(classification, loop.gathered, loop.evidence, loop.answer);
+  }
+  const gathered = await gather(deps, runner, run, classification);
+  if (classification.route.useStoryboard) {
+    gathered.warnings.push({
+      code: 'STORYBOARD_UNAVAILABLE',
+      message: 'Storyboard frames need a language model that reads images; none is configured, so the answer uses transcripts only.',
+    });
+  }
+  return composeAnswer(classification, gathered);
+}
 
 /**
  * Executes a run from the work queue, or resumes it: a delivery after a crash (the event was never
@@ -44,14 +79,7 @@ export function createExecuteRunHandler(deps: AgentsDeps & { stopping: () => boo
       const runner = await createToolRunner({ ...deps, limits: deps.settings.limits }, { ...run, startedAt: run.startedAt });
       if (runner.reusedSteps.length > 0)
         logger.info({ runId, reusedSteps: runner.reusedSteps }, 'agent run resumed from its persisted steps');
-      const gathered = await gather(deps, runner, run, classification);
-      if (classification.route.useStoryboard) {
-        gathered.warnings.push({
-          code: 'STORYBOARD_UNAVAILABLE',
-          message: 'Storyboard frames need a language model that reads images; none is configured, so the answer uses transcripts only.',
-        });
-      }
-      ending = { status: 'completed', result: composeAnswer(classification, gathered) };
+      ending = { status: 'completed', result: await answer(deps, runner, { ...run, startedAt: run.startedAt }, classification) };
     } catch (error) {
       if (error instanceof RunHandedBack) throw error;
       if (error instanceof RunNoLongerActive) {

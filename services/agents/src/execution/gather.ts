@@ -1,76 +1,40 @@
-import { priceOf, type TranscriptSegment } from '@vrs/contracts';
-import type { ProviderClient, ResearchClient } from '../clients';
+import type { AgentToolName } from '@vrs/contracts';
 import type { Classification } from '../planner/classify';
-import type { Gathered, GatheredProjectEvidence, GatheredVideo } from '../planner/gathered';
+import type { Gathered, GatheredVideo } from '../planner/gathered';
 import { emptyGathered } from '../planner/gathered';
 import { windowsOf } from '../planner/windows';
 import type { RunDoc } from '../repo/runs-repo';
-import type { ToolPrice, ToolRunner } from './tool-runner';
+import type { ToolRunner } from './tool-runner';
+import { callAgentTool, type ToolContext, type ToolDeps, type ToolInput } from './tools';
 
 /** Videos whose transcripts a topic question reads, per research breadth. */
 export const videosPerBreadth = { focused: 2, standard: 3, broad: 5 } as const;
 /** At most this many videos are compared. */
 const maxCompared = 5;
 
-/** A tool costs what the public operation it performs costs (ADR 0025). */
-const priceFor = (operationId: string): ToolPrice => ({ fresh: priceOf(operationId, 'fresh'), cached: priceOf(operationId, 'cached') });
-const prices = {
-  search: priceFor('searchVideos'),
-  video: priceFor('getVideo'),
-  transcript: priceFor('getVideoTranscript'),
-  channel: priceFor('getChannel'),
-  project: priceFor('searchPrivateEvidence'),
-};
-
-export interface GatherDeps {
-  provider: ProviderClient;
-  research: ResearchClient;
-}
-
 /**
  * Runs the route's plan of tool calls (ADR 0026) and collects what they return. The plan depends only
  * on the message and on earlier tool outputs, so a resumed run walks the same calls and finds the
  * persisted ones already answered.
  */
-export async function gather(deps: GatherDeps, runner: ToolRunner, run: RunDoc, classification: Classification): Promise<Gathered> {
+export async function gather(deps: ToolDeps, runner: ToolRunner, run: RunDoc, classification: Classification): Promise<Gathered> {
   const gathered = emptyGathered();
-  const { provider, research } = deps;
   const { route } = classification;
+  const context: ToolContext = { accountId: run.accountId, ...(run.projectId ? { projectId: run.projectId } : {}) };
+  const callTool = <N extends AgentToolName>(name: N, input: ToolInput<N>) => callAgentTool(runner, deps, context, name, input);
 
   const addVideo = (video: GatheredVideo) => {
     if (!gathered.videos.has(video.id)) gathered.videos.set(video.id, video);
   };
 
   async function readVideo(videoId: string): Promise<void> {
-    const outcome = await runner.call<GatheredVideo>('get_video', videoId, { videoId }, prices.video, async () => {
-      const { result, cached } = await provider.videos.get.query({ videoId });
-      return {
-        cached,
-        output: {
-          id: result.id,
-          title: result.title,
-          channelId: result.channel.id,
-          channelName: result.channel.name,
-          durationSeconds: result.durationSeconds,
-          viewCount: result.viewCount,
-        },
-      };
-    });
+    const outcome = await callTool('get_video', { videoId });
     if (outcome.kind === 'completed') addVideo(outcome.output);
     else if (outcome.kind === 'failed') gathered.warnings.push({ code: 'VIDEO_UNAVAILABLE', message: `${videoId}: ${outcome.message}` });
   }
 
   async function readTranscript(videoId: string): Promise<void> {
-    const outcome = await runner.call<TranscriptSegment[]>(
-      'get_transcript',
-      videoId,
-      { videoId, detail: 'segments' },
-      prices.transcript,
-      async () => {
-        const { result, cached } = await provider.transcripts.get.query({ videoId, detail: 'segments' });
-        return { cached, output: (result.segments ?? []).map(({ startMs, endMs, text }) => ({ startMs, endMs, text })) };
-      },
-    );
+    const outcome = await callTool('get_transcript', { videoId });
     if (outcome.kind === 'completed') gathered.windows.push(...windowsOf(videoId, outcome.output));
     else if (outcome.kind === 'failed') {
       gathered.warnings.push({ code: 'TRANSCRIPT_UNAVAILABLE', message: `${videoId}: no transcript could be read (${outcome.code}).` });
@@ -78,25 +42,7 @@ export async function gather(deps: GatherDeps, runner: ToolRunner, run: RunDoc, 
   }
 
   async function searchProject(projectId: string, q: string): Promise<void> {
-    const outcome = await runner.call<GatheredProjectEvidence[]>(
-      'search_project_evidence',
-      `${projectId}:${q}`,
-      { projectId, q },
-      prices.project,
-      async () => {
-        const found = await research.evidence.search.query({ accountId: run.accountId, projectId, q, limit: 20 });
-        return {
-          cached: false,
-          output: found.results.map((item) => ({
-            id: item.id,
-            projectId,
-            text: item.text,
-            ...(item.startMs === undefined ? {} : { startMs: item.startMs }),
-            ...(item.entityId === undefined ? {} : { entityId: item.entityId }),
-          })),
-        };
-      },
-    );
+    const outcome = await callTool('search_project_evidence', { q });
     if (outcome.kind === 'completed') gathered.projectEvidence.push(...outcome.output);
     else if (outcome.kind === 'failed')
       gathered.warnings.push({ code: 'PROJECT_SEARCH_FAILED', message: `${projectId}: ${outcome.message}` });
@@ -106,20 +52,7 @@ export async function gather(deps: GatherDeps, runner: ToolRunner, run: RunDoc, 
     case 'topic_research': {
       const q = route.searchQuery;
       if (run.projectId) await searchProject(run.projectId, q);
-      const searched = await runner.call<GatheredVideo[]>('search_videos', q, { q }, prices.search, async () => {
-        const { result } = await provider.videos.search.query({ q });
-        return {
-          cached: false,
-          output: result.videos.map((video) => ({
-            id: video.id,
-            title: video.title,
-            channelId: video.channel.id,
-            channelName: video.channel.name,
-            durationSeconds: video.durationSeconds,
-            viewCount: video.viewCount,
-          })),
-        };
-      });
+      const searched = await callTool('search_videos', { q });
       if (searched.kind === 'failed')
         gathered.warnings.push({ code: 'SEARCH_FAILED', message: `The video search failed (${searched.code}).` });
       if (searched.kind !== 'completed') break;
@@ -142,11 +75,7 @@ export async function gather(deps: GatherDeps, runner: ToolRunner, run: RunDoc, 
       break;
     case 'channel_question': {
       const channel = classification.channel!;
-      const outcome = await runner.call<NonNullable<Gathered['channel']>>('get_channel', channel, { channel }, prices.channel, async () => {
-        const { result, cached } = await provider.channels.get.query({ channel });
-        const { id, title, handle, description, url, subscriberCount, videoCount } = result;
-        return { cached, output: { id, title, handle, description, url, subscriberCount, videoCount } };
-      });
+      const outcome = await callTool('get_channel', { channel });
       if (outcome.kind === 'completed') gathered.channel = outcome.output;
       else if (outcome.kind === 'failed')
         gathered.warnings.push({ code: 'CHANNEL_UNAVAILABLE', message: `${channel}: ${outcome.message}` });

@@ -45,7 +45,7 @@ export interface ToolRunnerDeps {
  */
 export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { startedAt: string }) {
   const prior = new Map((await deps.steps.ofRun(run._id)).map((step) => [step.key, step]));
-  let toolCalls = prior.size;
+  let toolCalls = [...prior.values()].filter((step) => step.kind === 'tool_call').length;
   let committedCredits = [...prior.values()].reduce((sum, step) => sum + step.credits, 0);
   const deadline = Date.parse(run.startedAt) + deps.limits.maxWallMs;
   let stoppedBy: StopReason | undefined;
@@ -56,11 +56,103 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       : { kind: 'failed', code: step.error?.code ?? 'TOOL_FAILED', message: step.error?.message ?? 'The tool call failed.' };
   }
 
+  /** Before new work: a stopping service hands the run back, a run ended meanwhile stops here. */
+  async function ensureActive(stepKey: string): Promise<void> {
+    if (deps.stopping()) throw new RunHandedBack(`service stopping: run ${run._id} handed back before ${stepKey}`);
+    const current = await deps.runs.findById(run._id);
+    if (current?.status !== 'running') throw new RunNoLongerActive(run._id);
+  }
+
+  async function persist(step: Omit<StepDoc, '_id'>, announced: Record<string, unknown>): Promise<StepDoc> {
+    const recorded = await deps.steps.record(step);
+    prior.set(step.key, recorded);
+    await deps.runEvents.append(
+      run._id,
+      'step',
+      {
+        kind: recorded.kind,
+        ...announced,
+        key: recorded.key,
+        status: recorded.status,
+        credits: recorded.credits,
+        elapsedMs: recorded.elapsedMs,
+        ...(recorded.error ? { error: recorded.error } : {}),
+      },
+      recorded.finishedAt,
+    );
+    return recorded;
+  }
+
   return {
     get stoppedBy() {
       return stoppedBy;
     },
     reusedSteps: [...prior.keys()],
+
+    /**
+     * One model step (`model:<n>`), at most once: a persisted step answers from its record (the model
+     * is not asked again on resume); a new one is checked against the run's status and wall time,
+     * then persisted with what the model asked for, costing no credits (the run pays for its tools).
+     */
+    async modelStep<T>(
+      index: number,
+      perform: () => Promise<{ output: T; model: string }>,
+    ): Promise<
+      | { kind: 'completed'; output: T; model: string }
+      | { kind: 'failed'; code: string; message: string }
+      | { kind: 'stopped'; reason: StopReason }
+    > {
+      const stepKey = `model:${index}`;
+      const replayModel = (step: StepDoc) =>
+        step.status === 'completed'
+          ? { kind: 'completed' as const, output: step.output as T, model: step.model ?? '' }
+          : {
+              kind: 'failed' as const,
+              code: step.error?.code ?? 'AI_UNAVAILABLE',
+              message: step.error?.message ?? 'The model did not answer.',
+            };
+      const done = prior.get(stepKey);
+      if (done) return replayModel(done);
+      await ensureActive(stepKey);
+      if (deps.now() >= deadline) {
+        stoppedBy ??= 'RUN_TIME_LIMIT';
+        return { kind: 'stopped', reason: 'RUN_TIME_LIMIT' };
+      }
+      const startedAt = deps.now();
+      const common = { runId: run._id, key: stepKey, kind: 'model_step' as const, input: { step: index }, credits: 0, cached: false };
+      let step: Omit<StepDoc, '_id'>;
+      try {
+        const { output, model } = await perform();
+        const finishedAt = deps.now();
+        step = {
+          ...common,
+          model,
+          status: 'completed',
+          output,
+          startedAt: new Date(startedAt).toISOString(),
+          finishedAt: new Date(finishedAt).toISOString(),
+          elapsedMs: finishedAt - startedAt,
+        };
+      } catch (error) {
+        if (error instanceof RunHandedBack || error instanceof RunNoLongerActive) throw error;
+        const finishedAt = deps.now();
+        step = {
+          ...common,
+          status: 'failed',
+          error: failureOf(error),
+          startedAt: new Date(startedAt).toISOString(),
+          finishedAt: new Date(finishedAt).toISOString(),
+          elapsedMs: finishedAt - startedAt,
+        };
+      }
+      const output = step.output as { toolCalls?: Array<{ name: string }> } | undefined;
+      const recorded = await persist(step, {
+        ...(step.model ? { model: step.model } : {}),
+        toolCalls: (output?.toolCalls ?? []).map((call) => call.name),
+      });
+      deps.logger.info({ runId: run._id, step: stepKey, status: recorded.status, model: recorded.model }, 'agent model step persisted');
+      return replayModel(recorded);
+    },
 
     async call<T>(
       tool: AgentToolName,
@@ -72,9 +164,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       const stepKey = `${tool}:${key}`;
       const done = prior.get(stepKey);
       if (done) return replay<T>(done);
-      if (deps.stopping()) throw new RunHandedBack(`service stopping: run ${run._id} handed back before ${stepKey}`);
-      const current = await deps.runs.findById(run._id);
-      if (current?.status !== 'running') throw new RunNoLongerActive(run._id);
+      await ensureActive(stepKey);
       const refusal: StopReason | undefined =
         deps.now() >= deadline
           ? 'RUN_TIME_LIMIT'
@@ -129,22 +219,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
           elapsedMs: finishedAt - startedAt,
         };
       }
-      const recorded = await deps.steps.record(step);
-      prior.set(stepKey, recorded);
-      await deps.runEvents.append(
-        run._id,
-        'step',
-        {
-          kind: recorded.kind,
-          tool,
-          key: stepKey,
-          status: recorded.status,
-          credits: recorded.credits,
-          elapsedMs: recorded.elapsedMs,
-          ...(recorded.error ? { error: recorded.error } : {}),
-        },
-        recorded.finishedAt,
-      );
+      const recorded = await persist(step, { tool });
       deps.logger.info({ runId: run._id, step: stepKey, status: recorded.status, credits: recorded.credits }, 'agent tool call persisted');
       return replay<T>(recorded);
     },

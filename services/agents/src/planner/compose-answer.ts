@@ -1,7 +1,7 @@
 import type { AgentArtifact, AgentSource, AgentWarning, AnswerDetail } from '@vrs/contracts';
 import type { StoredCitation, StoredResult } from '../repo/runs-repo';
 import type { Classification } from './classify';
-import { videoUrlOf, type Gathered, type StopReason } from './gathered';
+import { videoUrlOf, type Gathered, type GatheredProjectEvidence, type StopReason } from './gathered';
 import { coverageOf } from './terms';
 import { verifyCitations } from './verify-citations';
 import { rankWindows, type TranscriptWindow } from './windows';
@@ -14,13 +14,16 @@ const relevantCoverage = 0.34;
 const answeredCoverage = 0.5;
 const excerptChars = 400;
 
-const stopMessages: Record<StopReason, string> = {
+export const stopMessages: Record<StopReason, string> = {
   TOOL_CALL_LIMIT: 'The run reached its tool-call limit; the answer uses what was gathered until then.',
   CREDIT_BUDGET_EXHAUSTED: "The run's credit budget could not pay for the next tool call; the answer uses what was gathered until then.",
   RUN_TIME_LIMIT: 'The run reached its time limit; the answer uses what was gathered until then.',
+  MODEL_STEP_LIMIT: "The model did not answer within the run's model-step limit; the answer quotes what was gathered until then.",
+  MODEL_UNAVAILABLE: 'No model answered (the primary and the fallback failed); the answer quotes what was gathered until then.',
 };
 
-interface Candidate {
+/** A passage an answer may quote: its text, what it is from, and (for a transcript) the window it lies in. */
+export interface Candidate {
   excerpt: string;
   score: number;
   source: Omit<AgentSource, 'id'>;
@@ -28,10 +31,10 @@ interface Candidate {
   startMs?: number;
 }
 
-const clip = (text: string) => (text.length > excerptChars ? `${text.slice(0, excerptChars - 1)}…` : text);
+export const clip = (text: string) => (text.length > excerptChars ? `${text.slice(0, excerptChars - 1)}…` : text);
 
 /** Numbers sources in order of first citation (deduplicated by what they name) and builds the citations. */
-function cite(candidates: readonly Candidate[]): { sources: AgentSource[]; citations: StoredCitation[] } {
+export function cite(candidates: readonly Candidate[]): { sources: AgentSource[]; citations: StoredCitation[] } {
   const sources: AgentSource[] = [];
   const sourceIdOf = new Map<string, string>();
   const citations = candidates.map((candidate, i): StoredCitation => {
@@ -59,7 +62,7 @@ function cite(candidates: readonly Candidate[]): { sources: AgentSource[]; citat
   return { sources, citations };
 }
 
-function videoSource(gathered: Gathered, videoId: string): Omit<AgentSource, 'id'> {
+export function videoSource(gathered: Gathered, videoId: string): Omit<AgentSource, 'id'> {
   const video = gathered.videos.get(videoId);
   return {
     type: 'video',
@@ -77,35 +80,44 @@ function windowCandidates(gathered: Gathered, windows: readonly TranscriptWindow
     .map((window) => ({ excerpt: clip(window.text), score: window.score, source: videoSource(gathered, window.videoId), window }));
 }
 
+/** A saved project evidence item as a quotable passage. */
+export function projectCandidate(item: GatheredProjectEvidence, score: number): Candidate {
+  return {
+    excerpt: clip(item.text),
+    score,
+    source: {
+      type: 'project_evidence' as const,
+      provider: 'youtube' as const,
+      projectId: item.projectId,
+      title: `Project evidence ${item.id}`,
+      url: `/v1/projects/${item.projectId}/search`,
+    },
+    ...(item.startMs === undefined ? {} : { startMs: item.startMs }),
+  };
+}
+
 function projectCandidates(gathered: Gathered, terms: readonly string[]): Candidate[] {
   return gathered.projectEvidence
     .map((item) => ({ item, score: coverageOf(item.text, terms) }))
     .filter(({ score }) => score >= relevantCoverage)
-    .map(({ item, score }) => ({
-      excerpt: clip(item.text),
-      score,
-      source: {
-        type: 'project_evidence' as const,
-        provider: 'youtube' as const,
-        projectId: item.projectId,
-        title: `Project evidence ${item.id}`,
-        url: `/v1/projects/${item.projectId}/search`,
-      },
-      ...(item.startMs === undefined ? {} : { startMs: item.startMs }),
-    }));
+    .map(({ item, score }) => projectCandidate(item, score));
 }
 
-const extractiveLabel = 'Extractive answer (no language model is configured; the most relevant passages, quoted):';
+/** What an extractive answer says it is: without a model, or (the model loop's finalizer) a model that did not finish. */
+export const extractiveLabels = {
+  noModel: 'Extractive answer (no language model is configured; the most relevant passages, quoted):',
+  modelUnfinished: 'Extractive answer (the model did not finish within the run; the most relevant passages gathered, quoted):',
+} as const;
 
 function quoted(citations: readonly StoredCitation[]): string {
   return citations.map((citation, i) => `"${citation.excerpt}" [${i + 1}]`).join(' ');
 }
 
-function renumbered(citations: readonly StoredCitation[]): StoredCitation[] {
+export function renumbered(citations: readonly StoredCitation[]): StoredCitation[] {
   return citations.map((citation, i) => ({ ...citation, id: `cit_${i + 1}` }));
 }
 
-function confidenceOf(outcome: StoredResult['outcome'], citations: readonly StoredCitation[]): StoredResult['confidence'] {
+export function confidenceOf(outcome: StoredResult['outcome'], citations: readonly StoredCitation[]): StoredResult['confidence'] {
   if (outcome === 'answered') return citations.length >= 3 && new Set(citations.map((c) => c.sourceId)).size >= 2 ? 'high' : 'medium';
   return outcome === 'partial' ? 'low' : 'none';
 }
@@ -151,7 +163,7 @@ function finish(
   };
 }
 
-function videoListArtifact(gathered: Gathered): AgentArtifact[] {
+export function videoListArtifact(gathered: Gathered): AgentArtifact[] {
   if (gathered.videos.size === 0) return [];
   return [{ type: 'video_list', title: 'Videos considered', data: { videos: [...gathered.videos.values()] } }];
 }
@@ -160,7 +172,11 @@ function videoListArtifact(gathered: Gathered): AgentArtifact[] {
  * The deterministic planner's answer (ADR 0026): extractive, labelled as such, every sentence a
  * quoted passage with its citation. Clarification and out-of-scope routes answer without evidence.
  */
-export function composeAnswer(classification: Classification, gathered: Gathered): StoredResult {
+export function composeAnswer(
+  classification: Classification,
+  gathered: Gathered,
+  extractiveLabel: string = extractiveLabels.noModel,
+): StoredResult {
   const { route, terms } = classification;
   const quotes = quotesPerDetail[route.answerDetail];
   const base = { intent: route.route, sources: [], citations: [], artifacts: [], warnings: gathered.warnings };

@@ -18,8 +18,11 @@ export interface GatheredProjectEvidence {
   entityId?: string;
 }
 
-/** Why gathering stopped before its plan was done; the answer is then `partial`. */
-export type StopReason = 'TOOL_CALL_LIMIT' | 'CREDIT_BUDGET_EXHAUSTED' | 'RUN_TIME_LIMIT';
+/**
+ * Why gathering stopped before its plan was done (for the model loop also: it ran out of model
+ * steps, or no model answered); the answer is then composed from what was gathered, `partial` at best.
+ */
+export type StopReason = 'TOOL_CALL_LIMIT' | 'CREDIT_BUDGET_EXHAUSTED' | 'RUN_TIME_LIMIT' | 'MODEL_STEP_LIMIT' | 'MODEL_UNAVAILABLE';
 
 /** Everything the tools of one run returned, as the answer is composed from it. */
 export interface Gathered {

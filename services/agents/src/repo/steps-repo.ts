@@ -2,16 +2,20 @@ import type { AgentToolName } from '@vrs/contracts';
 import { deleteInBatches, DuplicateKeyError, type Store } from '@vrs/store';
 
 /**
- * One finished step of a run: a tool call (or, with a model, a model step), persisted the moment it
- * ends. `key` names the call by what it asked (`get_transcript:rCAS2eD-mcw`), so a resumed run finds
- * the answer of a call it already made instead of making (and paying for) it again.
+ * One finished step of a run: a tool call or a model step, persisted the moment it ends. `key` names
+ * a tool call by what it asked (`get_transcript:rCAS2eD-mcw`) and a model step by its place in the
+ * loop (`model:2`), so a resumed run finds the answer of a call it already made instead of making
+ * (and paying for) it again.
  */
 export interface StepDoc {
   _id: string;
   runId: string;
   key: string;
   kind: 'tool_call' | 'model_step';
-  tool: AgentToolName;
+  /** The tool of a tool call. */
+  tool?: AgentToolName;
+  /** The model that answered a model step (the primary, or the fallback when the primary failed). */
+  model?: string;
   input: Record<string, unknown>;
   status: 'completed' | 'failed';
   output?: unknown;

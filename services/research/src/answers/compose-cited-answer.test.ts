@@ -15,6 +15,9 @@ function llmAnswering(claims: { text: string; evidenceIds: string[] }[]): Llm {
   return {
     models: ['m'],
     generateObject: async <T>() => ({ object: { claims } as T, model: 'm', usage: {}, attempts: [] }),
+    step: async () => {
+      throw new Error('not used: answers take no tool steps');
+    },
   };
 }
 

@@ -5,9 +5,10 @@
  * - `timeout`: never answers (until reset or close);
  * - `invalid-json`: 200 whose JSON content is cut off mid-way;
  * - `wrong-shape`: 200 with valid JSON that ignores the requested schema;
- * - `cite-unknown`: like `ok`, but cites ids and `[n]` entries the prompt never gave.
+ * - `cite-unknown`: like `ok`, but cites ids and `[n]` entries the prompt never gave;
+ * - `tool-error`: in a tool loop, first calls a tool with arguments it refuses, then goes on as `ok`.
  */
-export const behaviours = ['ok', 'fail', 'timeout', 'invalid-json', 'wrong-shape', 'cite-unknown'] as const;
+export const behaviours = ['ok', 'fail', 'timeout', 'invalid-json', 'wrong-shape', 'cite-unknown', 'tool-error'] as const;
 
 export type Behaviour = (typeof behaviours)[number];
 

@@ -1,10 +1,16 @@
+import { decideAgentStep } from './agent-policy';
 import { readPromptFacts, type PromptFacts } from './prompt-facts';
 import { fillSchema, type JsonSchema } from './schema-filler';
 
 /** The part of an OpenAI chat-completions request the fake reads (what `@ai-sdk/openai-compatible` sends). */
 export interface ChatRequest {
   model: string;
-  messages: Array<{ role: string; content?: string | Array<{ type: string; text?: string }> | null }>;
+  messages: Array<{
+    role: string;
+    content?: string | Array<{ type: string; text?: string }> | null;
+    tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   response_format?:
     | { type: 'text' }
     | { type: 'json_object' }
@@ -14,11 +20,14 @@ export interface ChatRequest {
   stream?: boolean;
 }
 
-/** How the request asked to be answered: structured content, a tool call, or plain text. */
-export type AnswerMode = 'json_schema' | 'json_object' | 'tool' | 'text';
+/**
+ * How the request asked to be answered: structured content, a forced tool call, a step of a tool
+ * loop (tools offered, the model chooses: `agent-policy.ts`), or plain text.
+ */
+export type AnswerMode = 'json_schema' | 'json_object' | 'tool' | 'agent' | 'text';
 
 /** Behaviours that still answer 200; `fail` and `timeout` never reach this module. */
-export type AnsweringBehaviour = 'ok' | 'cite-unknown' | 'invalid-json' | 'wrong-shape';
+export type AnsweringBehaviour = 'ok' | 'cite-unknown' | 'invalid-json' | 'wrong-shape' | 'tool-error';
 
 // Without a schema (json_object mode) the fake answers in this shape.
 const freeJsonSchema: JsonSchema = {
@@ -34,6 +43,7 @@ export function textOf(request: ChatRequest, role: string): string {
 }
 
 export function answerModeOf(request: ChatRequest): AnswerMode {
+  if (request.tools?.length && (request.tool_choice === undefined || request.tool_choice === 'auto')) return 'agent';
   const toolResultsGiven = request.messages.some((message) => message.role === 'tool');
   if (request.tools?.length && request.tool_choice !== 'none' && !toolResultsGiven) return 'tool';
   const format = request.response_format?.type;
@@ -47,7 +57,28 @@ export function chatCompletion(request: ChatRequest, behaviour: AnsweringBehavio
   const payload = (schema: JsonSchema) => render(fillSchema(schema, facts, { citeUnknown: behaviour === 'cite-unknown' }), behaviour);
   let message: Record<string, unknown>;
   let finishReason: string;
-  if (mode === 'tool') {
+  if (mode === 'agent') {
+    const decision = decideAgentStep(request, {
+      badFirstCall: behaviour === 'tool-error',
+      citeUnknown: behaviour === 'cite-unknown',
+      sequence,
+    });
+    if (decision.kind === 'tools') {
+      message = {
+        role: 'assistant',
+        content: null,
+        tool_calls: decision.calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: render(call.arguments, behaviour) },
+        })),
+      };
+      finishReason = 'tool_calls';
+    } else {
+      message = { role: 'assistant', content: decision.text };
+      finishReason = 'stop';
+    }
+  } else if (mode === 'tool') {
     const tool = chosenTool(request);
     message = {
       role: 'assistant',

@@ -16,6 +16,7 @@ export function fakeLlmControl(url: string) {
   }
   return {
     setBehaviour: (model: string, behaviour: Behaviour) => call('POST', 'behaviour', { model, behaviour }),
+    setLatency: (latencyMs: number) => call('POST', 'latency', { latencyMs }),
     reset: () => call('POST', 'reset'),
     requests: () => call<RecordedRequest[]>('GET', 'requests'),
   };

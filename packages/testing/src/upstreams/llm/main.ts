@@ -4,6 +4,7 @@ import { startFakeLlm } from './server';
 const fake = await startFakeLlm({
   port: Number(process.env.LLM_UPSTREAM_PORT ?? 8091),
   host: process.env.LLM_UPSTREAM_HOST ?? '127.0.0.1',
+  latencyMs: Number(process.env.LLM_UPSTREAM_LATENCY_MS ?? 0),
 });
 
 console.log(`fake LLM upstream listening on ${fake.url}`);

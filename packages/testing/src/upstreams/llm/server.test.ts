@@ -201,3 +201,53 @@ describe('fake LLM: behaviours and control API', () => {
     expect((await fetch(`${fake.baseUrl}/embeddings`, { method: 'POST' })).status).toBe(404);
   });
 });
+
+describe('fake LLM: tool loops', () => {
+  const tools = ['search_videos', 'get_video', 'get_transcript'].map((name) => ({
+    type: 'function',
+    function: { name, parameters: { type: 'object', properties: {} } },
+  }));
+  const loopMessages = [
+    { role: 'system', content: 'Research. Read up to 2 transcripts.' },
+    { role: 'user', content: 'How do you descale an espresso machine?' },
+  ];
+
+  it('plays the research policy with tool_choice auto, records its answers, and waits as told', async () => {
+    await control.setLatency(150);
+    const started = performance.now();
+    const first = await completionOf(await chat({ messages: loopMessages, tools, tool_choice: 'auto' }));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    const search = first.choices[0].message.tool_calls[0] as unknown as { id: string; function: { name: string; arguments: string } };
+    expect(search.function).toEqual({ name: 'search_videos', arguments: JSON.stringify({ q: 'descale espresso machine' }) });
+    await control.setLatency(0);
+    const answered = await completionOf(
+      await chat({
+        tools,
+        messages: [
+          ...loopMessages,
+          { role: 'assistant', content: null, tool_calls: [{ ...search, type: 'function' }] },
+          {
+            role: 'tool',
+            tool_call_id: search.id,
+            content: JSON.stringify({ videos: [{ videoId: 'aaaaaaaaaa1' }, { videoId: 'bbbbbbbbbb2' }, { videoId: 'ccccccccc3c' }] }),
+          },
+        ],
+      }),
+    );
+    const calls = answered.choices[0].message.tool_calls.map((call) => JSON.parse(call.function.arguments));
+    expect(calls).toEqual([{ videoId: 'aaaaaaaaaa1' }, { videoId: 'bbbbbbbbbb2' }]);
+    const log = await control.requests();
+    expect(log.map((entry) => [entry.mode, entry.answer?.toolCalls.map((call) => call.name)])).toEqual([
+      ['agent', ['search_videos']],
+      ['agent', ['get_transcript', 'get_transcript']],
+    ]);
+  });
+
+  it('tool-error: the first step calls a tool with arguments no video id has', async () => {
+    await control.setBehaviour('fake-primary', 'tool-error');
+    const first = await completionOf(await chat({ messages: loopMessages, tools }));
+    expect(first.choices[0].message.tool_calls[0]).toMatchObject({
+      function: { name: 'get_video', arguments: JSON.stringify({ videoId: 'not a video id' }) },
+    });
+  });
+});

@@ -9,6 +9,8 @@ export interface FakeLlmOptions {
   port?: number;
   /** 127.0.0.1 by default; 0.0.0.0 to serve other containers. */
   host?: string;
+  /** Every answer waits this long first (benches model a real model's latency); settable later too. */
+  latencyMs?: number;
 }
 
 /** One chat-completions request as the fake received it, for assertions on what each model was asked. */
@@ -21,6 +23,8 @@ export interface RecordedRequest {
   /** The bearer token sent, if any. */
   apiKey: string | null;
   body: ChatRequest;
+  /** What the fake answered (200s only): the tool calls it asked for, and its text. */
+  answer?: { toolCalls: Array<{ name: string; arguments: string }>; text: string | null };
 }
 
 export interface FakeLlm {
@@ -32,6 +36,8 @@ export interface FakeLlm {
   close(): Promise<void>;
   /** How `model` answers from now on; model `*` sets the default for models without their own. */
   setBehaviour(model: string, behaviour: Behaviour): void;
+  /** How long every answer waits before it is sent (0: at once). */
+  setLatency(latencyMs: number): void;
   /** Every model back to `ok`, the request log emptied, held (`timeout`) requests dropped. */
   reset(): void;
   requests(): RecordedRequest[];
@@ -51,6 +57,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   let log: RecordedRequest[] = [];
   const held = new Set<ServerResponse>();
   let sequence = 0;
+  let latencyMs = options.latencyMs ?? 0;
 
   const behaviourOf = (model: string): Behaviour => behaviourByModel.get(model) ?? behaviourByModel.get('*') ?? 'ok';
   const dropHeld = () => {
@@ -59,6 +66,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   };
   const reset = () => {
     behaviourByModel.clear();
+    latencyMs = options.latencyMs ?? 0;
     log = [];
     dropHeld();
   };
@@ -67,9 +75,19 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (req.method === 'POST' && route === 'behaviour') {
       const input = JSON.parse((await readBody(req)) || '{}') as { model?: unknown; behaviour?: unknown };
       if (typeof input.model !== 'string' || !isBehaviour(input.behaviour)) {
-        return sendJson(res, 400, { error: 'expected {model: string, behaviour: ok|fail|timeout|invalid-json|wrong-shape|cite-unknown}' });
+        return sendJson(res, 400, {
+          error: 'expected {model: string, behaviour: ok|fail|timeout|invalid-json|wrong-shape|cite-unknown|tool-error}',
+        });
       }
       behaviourByModel.set(input.model, input.behaviour);
+      return sendJson(res, 200, { ok: true });
+    }
+    if (req.method === 'POST' && route === 'latency') {
+      const input = JSON.parse((await readBody(req)) || '{}') as { latencyMs?: unknown };
+      if (typeof input.latencyMs !== 'number' || !Number.isInteger(input.latencyMs) || input.latencyMs < 0) {
+        return sendJson(res, 400, { error: 'expected {latencyMs: integer >= 0}' });
+      }
+      latencyMs = input.latencyMs;
       return sendJson(res, 200, { ok: true });
     }
     if (req.method === 'POST' && route === 'reset') {
@@ -94,7 +112,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const behaviour = behaviourOf(request.model);
     modelsSeen.add(request.model);
     const authorization = req.headers.authorization;
-    log.push({
+    const recorded: RecordedRequest = {
       model: request.model,
       behaviour,
       mode: answerModeOf(request),
@@ -102,8 +120,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       prompt: textOf(request, 'user'),
       apiKey: authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : null,
       body: request,
-    });
+    };
+    log.push(recorded);
     sequence += 1;
+    const current = sequence;
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (behaviour === 'timeout') {
       // Never answered: the caller's timeout decides; reset() and close() drop the connection.
       held.add(res);
@@ -114,7 +135,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       // retry-after-ms as OpenAI sends it, so clients that retry do so at once instead of backing off for seconds.
       return openAiError(res, 500, `injected failure of model ${request.model}`, 'server_error', { 'retry-after-ms': '0' });
     }
-    sendJson(res, 200, chatCompletion(request, behaviour, sequence));
+    const completion = chatCompletion(request, behaviour, current);
+    const message = completion.choices[0]!.message as {
+      content: string | null;
+      tool_calls?: Array<{ function: { name: string; arguments: string } }>;
+    };
+    recorded.answer = { toolCalls: (message.tool_calls ?? []).map(({ function: call }) => call), text: message.content };
+    sendJson(res, 200, completion);
   }
 
   async function route(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
@@ -156,6 +183,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         server.close((error) => (error ? reject(error) : resolve()));
       }),
     setBehaviour: (model, behaviour) => void behaviourByModel.set(model, behaviour),
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
     reset,
     requests: () => structuredClone(log),
   };

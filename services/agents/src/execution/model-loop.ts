@@ -1,0 +1,237 @@
+import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
+import type { AgentToolName, AgentWarning } from '@vrs/contracts';
+import { z } from 'zod';
+import { ToolInputInvalid } from '../clients';
+import type { RunLimits } from '../config';
+import type { Classification } from '../planner/classify';
+import { quotesPerDetail } from '../planner/compose-answer';
+import type { Evidence } from '../planner/compose-model-answer';
+import { emptyGathered, type Gathered, type GatheredVideo } from '../planner/gathered';
+import { windowsOf } from '../planner/windows';
+import type { RunDoc } from '../repo/runs-repo';
+import { videosPerBreadth } from './gather';
+import type { ToolOutcome, ToolRunner } from './tool-runner';
+import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOutput } from './tools';
+
+export interface ModelLoopDeps extends ToolDeps {
+  llm: Llm;
+  limits: RunLimits;
+}
+
+export interface ModelLoopResult {
+  gathered: Gathered;
+  /** What the model was shown under each evidence id. */
+  evidence: Map<string, Evidence>;
+  /** The model's final text; absent when a budget or the model's failure ended the loop (the finalizer answers). */
+  answer?: string;
+}
+
+/** What a model step persists: enough to replay it without asking the model again. */
+export interface ModelStepOutput {
+  text: string;
+  toolCalls: StepToolCall[];
+}
+
+/** The warning a failed call of each tool adds (a tool failing is a warning, not a run failure: ADR 0025). */
+const failureWarnings: Record<AgentToolName, string> = {
+  search_videos: 'SEARCH_FAILED',
+  get_video: 'VIDEO_UNAVAILABLE',
+  get_transcript: 'TRANSCRIPT_UNAVAILABLE',
+  get_channel: 'CHANNEL_UNAVAILABLE',
+  search_project_evidence: 'PROJECT_SEARCH_FAILED',
+  get_comments: 'COMMENTS_UNAVAILABLE',
+  get_playlist: 'PLAYLIST_UNAVAILABLE',
+  get_trend_report: 'TREND_REPORT_FAILED',
+};
+
+/** The tools this run offers the model: project evidence only when the run names a project. */
+function offeredTools(run: RunDoc): AgentToolName[] {
+  return (Object.keys(agentTools) as AgentToolName[]).filter((name) => name !== 'search_project_evidence' || run.projectId);
+}
+
+function toolSpecs(names: readonly AgentToolName[]): Record<string, StepTool> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      { description: agentTools[name].description, parameters: z.toJSONSchema(agentTools[name].input) as Record<string, unknown> },
+    ]),
+  );
+}
+
+function systemPromptOf(run: RunDoc, classification: Classification): string {
+  const { route } = classification;
+  return [
+    "You are a research agent for YouTube. Answer the user's question only from what your tools return.",
+    `The question was routed as ${route.route}${route.searchQuery ? `; a good search query is "${route.searchQuery}"` : ''}.`,
+    `Read up to ${videosPerBreadth[route.researchBreadth]} transcripts.`,
+    run.projectId ? "The user's project evidence can be searched with search_project_evidence." : '',
+    `When you have enough evidence, answer in plain text without calling tools, quoting up to ${quotesPerDetail[route.answerDetail]} passages.`,
+    'After each claim write, in brackets, the evidenceId of the transcript window or evidence item it comes from, e.g. [ev_3]. Cite only evidenceIds a tool gave you.',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+type ToolResult = Extract<StepMessage, { role: 'tool' }>['results'][number];
+
+/**
+ * The model loop (ADR 0026): a model step — persisted as `model:<n>` with what the model asked for —
+ * then the tool calls it asked for, side by side through the run's ToolRunner (persisted, charged
+ * once, budget-checked), their results fed back, until the model answers in text or a budget ends
+ * it. A resumed run replays the persisted model steps and tool calls in the same order, so the
+ * conversation, and the evidence ids shown in it, come out the same and nothing is asked twice.
+ * A failed tool call is given back to the model as an error, and the model goes on.
+ */
+export async function runModelLoop(
+  deps: ModelLoopDeps,
+  runner: ToolRunner,
+  run: RunDoc,
+  classification: Classification,
+): Promise<ModelLoopResult> {
+  const gathered = emptyGathered();
+  const evidence = new Map<string, Evidence>();
+  const context: ToolContext = { accountId: run.accountId, ...(run.projectId ? { projectId: run.projectId } : {}) };
+  const offered = offeredTools(run);
+  const tools = toolSpecs(offered);
+  const system = systemPromptOf(run, classification);
+  const messages: StepMessage[] = [
+    ...run.context.map((content): StepMessage => ({ role: 'user', content })),
+    { role: 'user', content: run.message },
+  ];
+  const addVideo = (video: GatheredVideo) => {
+    if (!gathered.videos.has(video.id)) gathered.videos.set(video.id, video);
+  };
+  const register = (item: Evidence) => {
+    const id = `ev_${evidence.size + 1}`;
+    evidence.set(id, item);
+    return id;
+  };
+  const warn = (warning: AgentWarning) => gathered.warnings.push(warning);
+  /** What each distinct call was shown, so asking again neither gathers twice nor renumbers evidence. */
+  const shown = new Map<string, ToolResult>();
+
+  /** Runs one requested call: an unknown tool or bad arguments is an error given back, never a service call. */
+  async function perform(call: StepToolCall): Promise<ToolOutcome<unknown>> {
+    const name = call.name as AgentToolName;
+    if (!offered.includes(name)) return { kind: 'failed', code: 'TOOL_UNKNOWN', message: `There is no tool named ${call.name}.` };
+    const parsed = agentTools[name].input.safeParse(call.input);
+    if (!parsed.success) {
+      const message = `Invalid arguments for ${name}: ${z.prettifyError(parsed.error).replace(/\s+/g, ' ')}`;
+      return runner.call(
+        name,
+        `invalid:${JSON.stringify(call.input ?? null).slice(0, 200)}`,
+        { arguments: call.input ?? null },
+        agentTools[name].price,
+        () => {
+          throw new ToolInputInvalid(message);
+        },
+      );
+    }
+    return callAgentTool(runner, deps, context, name, parsed.data as never);
+  }
+
+  /** What the model is shown for a call's outcome; also gathers what the answer may cite. In call order, so ids are stable. */
+  function absorb(call: StepToolCall, outcome: ToolOutcome<unknown>): ToolResult {
+    const base = { toolCallId: call.id, toolName: call.name };
+    if (outcome.kind !== 'completed') {
+      const error =
+        outcome.kind === 'failed'
+          ? { code: outcome.code, message: outcome.message }
+          : { code: outcome.reason, message: 'Not made: a run budget is spent.' };
+      const code =
+        outcome.kind === 'failed' && outcome.code === 'TOOL_INPUT_INVALID'
+          ? 'TOOL_INPUT_INVALID'
+          : failureWarnings[call.name as AgentToolName];
+      if (outcome.kind === 'failed' && code)
+        warn({ code, message: `${call.name} ${JSON.stringify(call.input ?? null).slice(0, 120)}: ${outcome.message}` });
+      return { ...base, output: { error }, isError: true };
+    }
+    const name = call.name as AgentToolName;
+    switch (name) {
+      case 'search_videos': {
+        const videos = outcome.output as ToolOutput<'search_videos'>;
+        for (const video of videos) addVideo(video);
+        return { ...base, output: { videos: videos.map(({ id, ...video }) => ({ videoId: id, ...video })) }, isError: false };
+      }
+      case 'get_video': {
+        const { id, ...video } = outcome.output as ToolOutput<'get_video'>;
+        addVideo({ id, ...video });
+        return { ...base, output: { videoId: id, ...video }, isError: false };
+      }
+      case 'get_transcript': {
+        const videoId = (call.input as { videoId: string }).videoId;
+        // A transcript read is a fetch of the video: its windows may be cited.
+        addVideo({ id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
+        const windows = windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>);
+        gathered.windows.push(...windows);
+        const shown = windows.map((window) => ({
+          evidenceId: register({ kind: 'window', window }),
+          startMs: window.startMs,
+          endMs: window.endMs,
+          text: window.text,
+        }));
+        return { ...base, output: { videoId, windows: shown }, isError: false };
+      }
+      case 'get_channel': {
+        const channel = outcome.output as ToolOutput<'get_channel'>;
+        gathered.channel = channel;
+        return { ...base, output: { evidenceId: register({ kind: 'channel' }), ...channel }, isError: false };
+      }
+      case 'search_project_evidence': {
+        const items = outcome.output as ToolOutput<'search_project_evidence'>;
+        gathered.projectEvidence.push(...items);
+        const shown = items.map((item) => ({ evidenceId: register({ kind: 'project', item }), text: item.text, startMs: item.startMs }));
+        return { ...base, output: { results: shown }, isError: false };
+      }
+      case 'get_playlist':
+      case 'get_comments':
+      case 'get_trend_report':
+        return { ...base, output: outcome.output as object, isError: false };
+    }
+  }
+
+  for (let index = 1; index <= deps.limits.maxModelSteps; index++) {
+    const step = await runner.modelStep<ModelStepOutput>(index, async () => {
+      const answered = await deps.llm.step({ system, messages, tools });
+      return { model: answered.model, output: { text: answered.text, toolCalls: answered.toolCalls } };
+    });
+    if (step.kind === 'stopped') {
+      gathered.stoppedBy = step.reason;
+      return { gathered, evidence };
+    }
+    if (step.kind === 'failed') {
+      gathered.stoppedBy = 'MODEL_UNAVAILABLE';
+      return { gathered, evidence };
+    }
+    const { text, toolCalls } = step.output;
+    if (toolCalls.length === 0) return { gathered, evidence, answer: text };
+    messages.push({ role: 'assistant', text, toolCalls });
+    // The same call asked twice in one step is made once.
+    const made = new Map<string, Promise<ToolOutcome<unknown>>>();
+    const outcomes = await Promise.all(
+      toolCalls.map((call) => {
+        const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
+        if (!made.has(same)) made.set(same, perform(call));
+        return made.get(same)!;
+      }),
+    );
+    messages.push({
+      role: 'tool',
+      results: toolCalls.map((call, i) => {
+        // A call already answered (earlier in this step or in an earlier one) is shown the same result, ids included.
+        const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
+        const earlier = shown.get(same);
+        if (earlier) return { ...earlier, toolCallId: call.id };
+        const result = absorb(call, outcomes[i]!);
+        shown.set(same, result);
+        return result;
+      }),
+    });
+    if (runner.stoppedBy) {
+      gathered.stoppedBy = runner.stoppedBy;
+      return { gathered, evidence };
+    }
+  }
+  gathered.stoppedBy = 'MODEL_STEP_LIMIT';
+  return { gathered, evidence };
+}

@@ -1,0 +1,101 @@
+import type { AgentWarning } from '@vrs/contracts';
+import type { StoredCitation, StoredResult } from '../repo/runs-repo';
+import type { Classification } from './classify';
+import { type Candidate, cite, clip, confidenceOf, projectCandidate, renumbered, videoListArtifact, videoSource } from './compose-answer';
+import type { Gathered, GatheredProjectEvidence } from './gathered';
+import { verifyCitations } from './verify-citations';
+import type { TranscriptWindow } from './windows';
+
+/** Something a tool returned that the model may cite, by the evidence id it was shown with (`ev_<n>`). */
+export type Evidence =
+  | { kind: 'window'; window: TranscriptWindow }
+  | { kind: 'project'; item: GatheredProjectEvidence }
+  | { kind: 'channel' };
+
+/** `[ev_3]`, `[ev_3, ev_7]`: how the model cites (the system prompt asks for it). */
+const citationMarker = /\[\s*(ev_[A-Za-z0-9]+(?:\s*,\s*ev_[A-Za-z0-9]+)*)\s*\]/g;
+
+function candidateOf(gathered: Gathered, evidence: Evidence): Candidate | undefined {
+  if (evidence.kind === 'window') {
+    const { window } = evidence;
+    return { excerpt: clip(window.text), score: 1, source: videoSource(gathered, window.videoId), window };
+  }
+  if (evidence.kind === 'project') return projectCandidate(evidence.item, 1);
+  const channel = gathered.channel;
+  if (!channel) return undefined;
+  return {
+    excerpt: clip(channel.description || channel.title),
+    score: 1,
+    source: { type: 'channel', provider: 'youtube', channelId: channel.id, title: channel.title, url: channel.url },
+  };
+}
+
+/**
+ * The model's answer, held to the evidence (ADR 0026): each `[ev_n]` it wrote becomes a citation of
+ * what that id was shown with — a transcript window, a project evidence item, a channel profile —
+ * and goes through the same verification as the deterministic planner's citations; an id the run
+ * never showed is fabricated and dropped (`CITATIONS_DROPPED`). The markers are rewritten to `[n]`
+ * over the kept citations, so every marker resolves; an answer left citing nothing is
+ * `insufficient_evidence` (no uncited claim passes through).
+ */
+export function composeModelAnswer(
+  classification: Classification,
+  gathered: Gathered,
+  evidence: ReadonlyMap<string, Evidence>,
+  text: string,
+): StoredResult {
+  const citedIds = [...new Set([...text.matchAll(citationMarker)].flatMap((match) => match[1]!.split(',').map((id) => id.trim())))];
+  const known = citedIds.flatMap((id) => {
+    const item = evidence.get(id);
+    const candidate = item && candidateOf(gathered, item);
+    return candidate ? [{ id, candidate }] : [];
+  });
+  const { sources: allSources, citations } = cite(known.map(({ candidate }) => candidate));
+  const citationOf = new Map<string, StoredCitation>(known.map(({ id }, i) => [id, citations[i]!]));
+  for (const id of citedIds) {
+    if (citationOf.has(id)) continue;
+    // Cited but never shown: a citation that resolves to nothing, so verification drops it and says so.
+    citationOf.set(id, { id: `cit_${id}`, sourceId: `unknown:${id}`, provider: 'youtube', excerpt: '', title: '', url: '' });
+  }
+  const { kept, warning } = verifyCitations([...citationOf.values()], {
+    sources: allSources,
+    fetchedVideoIds: new Set(gathered.videos.keys()),
+  });
+  const final = renumbered(kept);
+  const numberOf = new Map<string, number>();
+  for (const [id, citation] of citationOf) {
+    const position = kept.indexOf(citation);
+    if (position >= 0) numberOf.set(id, position + 1);
+  }
+  const answer = text
+    .replace(citationMarker, (_marker, ids: string) =>
+      ids
+        .split(',')
+        .map((id) => numberOf.get(id.trim()))
+        .filter((n) => n !== undefined)
+        .map((n) => `[${n}]`)
+        .join(''),
+    )
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
+  const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
+  const sources = allSources.filter((source) => usedSourceIds.has(source.id));
+  const warnings: AgentWarning[] = [...gathered.warnings, ...(warning ? [warning] : [])];
+  const passagesForAnswered = classification.route.route === 'channel_question' ? 1 : 2;
+  const outcome: StoredResult['outcome'] =
+    final.length === 0 ? 'insufficient_evidence' : final.length < passagesForAnswered ? 'partial' : 'answered';
+  return {
+    outcome,
+    answer:
+      final.length === 0
+        ? `Insufficient evidence: the model's answer cited nothing gathered in this run about "${classification.terms.join(' ')}", so it is not shown.`
+        : answer,
+    intent: classification.route.route,
+    confidence: confidenceOf(outcome, final),
+    sources,
+    citations: final,
+    artifacts: videoListArtifact(gathered),
+    warnings,
+  };
+}
