@@ -5,7 +5,8 @@
 // around it), measured alternately in one run. Also: index build time and RSS per size, the
 // longest event-loop block while the service indexes and searches, and evidence ingestion
 // through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
-// Run: npm run bench:search-scale [-- --million]   Env: BENCH_QUERIES (200), BENCH_INGEST (10000).
+// Run: npm run bench:search-scale [-- --million]   Env: BENCH_QUERIES (200), BENCH_INGEST (10000),
+// BENCH_INGEST_CONNECTIONS (1,4).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ const { values } = parseArgs({ options: { million: { type: 'boolean', default: f
 const sizes = values.million ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
 const queryRuns = Number(process.env.BENCH_QUERIES ?? 200);
 const ingestCount = Number(process.env.BENCH_INGEST ?? 10_000);
+/** A client posting batches one at a time, and one keeping a few in flight. */
+const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(',').map(Number);
 
 /**
  * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
@@ -138,24 +141,30 @@ async function measureSize(size: number, runDir: string) {
  * Evidence posted through the HTTP API in batches of 100, timed until the last item is found by
  * search; with sourceKeys (each item an upsert in the store) or without (plain inserts).
  */
-async function measureIngestion(runDir: string, withSourceKeys: boolean) {
-  const ingestDir = join(runDir, `ingest-${withSourceKeys}`);
+async function measureIngestion(runDir: string, withSourceKeys: boolean, connections: number) {
+  const ingestDir = join(runDir, `ingest-${withSourceKeys}-${connections}`);
   await mkdir(ingestDir, { recursive: true });
-  const gateway = await startBenchGateway(`bench-search-scale-${withSourceKeys}`, ingestDir, {
+  const gateway = await startBenchGateway(`bench-search-scale-${withSourceKeys}-${connections}`, ingestDir, {
     RATE_LIMIT_STORE: 'memory',
   });
   try {
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'ingest' } });
     const started = performance.now();
-    for (let offset = 0; offset < ingestCount; offset += 100) {
-      const items = Array.from({ length: Math.min(100, ingestCount - offset) }, (_, i) => ({
-        text: chunk(offset + i).text,
-        ...(withSourceKeys && { sourceKey: `bench:${offset + i}` }),
-      }));
-      const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
-      if (response.status !== 200) throw new Error(`ingestion failed: ${response.status} ${response.text}`);
-    }
+    let nextOffset = 0;
+    // Each connection posts the next batch as soon as its previous one is answered.
+    const postBatches = async () => {
+      for (let offset = nextOffset; offset < ingestCount; offset = nextOffset) {
+        nextOffset += 100;
+        const items = Array.from({ length: Math.min(100, ingestCount - offset) }, (_, i) => ({
+          text: chunk(offset + i).text,
+          ...(withSourceKeys && { sourceKey: `bench:${offset + i}` }),
+        }));
+        const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
+        if (response.status !== 200) throw new Error(`ingestion failed: ${response.status} ${response.text}`);
+      }
+    };
+    await Promise.all(Array.from({ length: connections }, postBatches));
     const storedSeconds = (performance.now() - started) / 1000;
     await eventually(
       async () => {
@@ -179,7 +188,10 @@ async function main() {
       results.push(await measureSize(size, runDir));
       console.log(`measured ${size} chunks`);
     }
-    const ingestion = { upserts: await measureIngestion(runDir, true), inserts: await measureIngestion(runDir, false) };
+    const ingestion = [];
+    for (const connections of ingestConnections)
+      for (const withSourceKeys of [true, false])
+        ingestion.push({ connections, withSourceKeys, ...(await measureIngestion(runDir, withSourceKeys, connections)) });
 
     console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
     console.log(`selective query "${queries.selective}", common-word query "${queries.common}"\n`);
@@ -200,11 +212,11 @@ async function main() {
       );
     console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
     console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
-    console.log('| items | all stored after s | searchable after s | chunks/s until searchable |');
-    console.log('|---|---:|---:|---:|');
-    for (const [name, run] of Object.entries(ingestion))
+    console.log('| items | connections | all stored after s | searchable after s | chunks/s until searchable |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const run of ingestion)
       console.log(
-        `| ${name === 'upserts' ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} |`,
+        `| ${run.withSourceKeys ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} |`,
       );
   } finally {
     await rm(runDir, { recursive: true, force: true });

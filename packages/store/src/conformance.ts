@@ -72,6 +72,13 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         await items.insertOne({ _id: 'p', name: 'papa', rank: 1, nested: { a: 1, b: 2 } });
         expect(await items.findOne({ _id: 'p' }, { projection: { name: 1 } })).toEqual({ _id: 'p', name: 'papa' });
         expect(await items.findOne({ _id: 'p' }, { projection: { name: 1, _id: 0 } })).toEqual({ name: 'papa' });
+        expect(await items.findOne({ _id: 'p' }, { projection: { _id: 0 } })).toEqual({ name: 'papa', rank: 1, nested: { a: 1, b: 2 } });
+        expect(await items.findOne({ _id: 'p' }, { projection: { name: 1, group: 1, nested: 1 } })).toEqual({
+          _id: 'p',
+          name: 'papa',
+          nested: { a: 1, b: 2 },
+        });
+        expect(await items.findOne({ _id: 'p' }, { projection: { 'nested.b': 1 } })).toEqual({ _id: 'p', nested: { b: 2 } });
         expect(await items.find({}, { projection: { 'nested.a': 0, rank: 0 } })).toEqual([{ _id: 'p', name: 'papa', nested: { b: 2 } }]);
         // Projection never reaches the stored document.
         expect(await items.findOne({ _id: 'p' })).toEqual({ _id: 'p', name: 'papa', rank: 1, nested: { a: 1, b: 2 } });

@@ -24,6 +24,8 @@ export class CollectionSchema {
   /** Paths of declared indexes other than `_id`: the only ones whose values are watched. */
   readonly #tracked = new Set<string>();
   readonly #complex = new Set<string>();
+  /** Paths some partial index requires to exist (`{path: {$exists: true}}`). */
+  readonly #requiredToExist = new Set<string>();
 
   constructor(engine: SqliteEngine, name: string) {
     this.#engine = engine;
@@ -38,6 +40,7 @@ export class CollectionSchema {
     this.#indexes.clear();
     this.#tracked.clear();
     this.#complex.clear();
+    this.#requiredToExist.clear();
     for (const spec of this.#engine.values('SELECT spec FROM _indexes WHERE collection = ?', [this.name]) as string[]) {
       this.#remember(JSON.parse(spec) as StoredIndex['spec']);
     }
@@ -52,6 +55,9 @@ export class CollectionSchema {
     if (path === '_id') return 'id';
     return this.#tracked.has(path) && !this.#complex.has(path) ? pathExpression(path) : undefined;
   };
+
+  /** The condition of a partial index on `path`'s existence, which a comparison on `path` implies. */
+  readonly existence = (path: string): string | undefined => (this.#requiredToExist.has(path) ? existsSql(path) : undefined);
 
   /** Before a document is written: notes indexed paths where it holds an array, object or boolean. */
   noteValues(doc: StoreDocument): void {
@@ -140,6 +146,7 @@ export class CollectionSchema {
   #remember(spec: StoredIndex['spec']): void {
     this.#indexes.set(spec.name, { spec, ...(spec.unique ? { uniqueSqlName: sqlIndexName(this.name, spec.name, 'u') } : {}) });
     for (const path of Object.keys(spec.key)) if (path !== '_id') this.#tracked.add(path);
+    for (const path of existsPaths(spec.partialFilterExpression)) this.#requiredToExist.add(path);
   }
 
   #markComplex(path: string): void {
@@ -159,7 +166,7 @@ function partialSql(filter: Record<string, unknown>): string {
     const expression = pathExpression(path);
     if (expression && expression !== 'id') {
       if (isExistsTrue(condition)) {
-        terms.push(`json_type(doc, '$.${path}') IS NOT NULL`);
+        terms.push(existsSql(path));
         continue;
       }
       if (typeof condition === 'string' || typeof condition === 'number') {
@@ -170,6 +177,19 @@ function partialSql(filter: Record<string, unknown>): string {
     throw new TypeError(`the embedded store supports partial indexes on {path: {$exists: true}} and equality only, got ${path}`);
   }
   return terms.join(' AND ');
+}
+
+/** Written the same way in the index and in queries: SQLite matches a partial index's condition by its text. */
+function existsSql(path: string): string {
+  return `json_type(doc, '$.${path}') IS NOT NULL`;
+}
+
+function existsPaths(filter: Record<string, unknown> | undefined): string[] {
+  if (!filter) return [];
+  return Object.entries(filter).flatMap(([path, condition]) => {
+    if (path === '$and' && Array.isArray(condition)) return condition.flatMap((clause) => existsPaths(clause as Record<string, unknown>));
+    return isExistsTrue(condition) ? [path] : [];
+  });
 }
 
 function isExistsTrue(condition: unknown): boolean {

@@ -113,6 +113,27 @@ describe('embedded store indexes', () => {
     await store.close();
   });
 
+  it('serves an equality on the paths of a partial unique index from that index (upserts by source key)', async () => {
+    const store = await openEmbeddedStore(dir);
+    const items = store.collection<Note & { projectId: string }>('items');
+    await items.createIndexes([
+      { key: { projectId: 1, key: 1 }, unique: true, name: 'project_key', partialFilterExpression: { key: { $exists: true } } },
+    ]);
+    await items.insertMany(
+      Array.from({ length: 50 }, (_, i) => ({ _id: `i${i}`, projectId: 'p', text: 't', ...(i % 2 === 0 && { key: `k${i}` }) })),
+    );
+    const lookup = { projectId: 'p', key: 'k10' };
+    expect((items as SqliteCollection<Note & { projectId: string }>).queryPlan(lookup).join(' | ')).toMatch(
+      /SEARCH .* USING INDEX ix_\w+ \(<expr>=\? AND <expr>=\?\)/,
+    );
+    expect(await items.find(lookup)).toEqual([{ _id: 'i10', projectId: 'p', text: 't', key: 'k10' }]);
+    // An equality to null also matches documents without the path: it must not be narrowed to the index.
+    expect(await items.countDocuments({ projectId: 'p', key: null })).toBe(25);
+    await items.findOneAndUpdate({ projectId: 'p', key: 'k51' }, { $set: { text: 'new' } }, { upsert: true });
+    expect(await items.countDocuments({ projectId: 'p', key: { $exists: true } })).toBe(26);
+    await store.close();
+  });
+
   it('falls back to mingo, with MongoDB results, once an indexed path holds an array, also after reopening', async () => {
     const store = await openEmbeddedStore(dir);
     const versions = store.collection<Version>('versions');

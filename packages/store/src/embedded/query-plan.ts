@@ -15,6 +15,13 @@ export interface FilterPlan {
 /** The SQL expression for a path whose values SQL compares like MongoDB, else undefined. */
 export type PushablePath = (path: string) => string | undefined;
 
+/**
+ * The condition of a partial index that only holds documents having `path` (`$exists: true`), or
+ * undefined. A comparison with a string or number implies it; SQLite uses a partial index only when
+ * the query states its condition, so the plan states it too.
+ */
+export type ExistenceTerm = (path: string) => string | undefined;
+
 type Operand = string | number;
 
 function isOperand(value: unknown): value is Operand {
@@ -27,23 +34,27 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
   return keys.length > 0 && keys.every((key) => key.startsWith('$'));
 }
 
-export function planFilter(filter: Record<string, unknown>, pushable: PushablePath): FilterPlan {
+export function planFilter(
+  filter: Record<string, unknown>,
+  pushable: PushablePath,
+  existence: ExistenceTerm = () => undefined,
+): FilterPlan {
   const plan: FilterPlan = { where: [], params: [], exact: true, pinsId: false };
-  addFilter(plan, filter, pushable);
+  addFilter(plan, filter, pushable, existence);
   return plan;
 }
 
-function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: PushablePath): void {
+function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: PushablePath, existence: ExistenceTerm): void {
   for (const [key, condition] of Object.entries(filter)) {
     if (key === '$and' && Array.isArray(condition)) {
       for (const clause of condition) {
-        if (typeof clause === 'object' && clause !== null) addFilter(plan, clause as Record<string, unknown>, pushable);
+        if (typeof clause === 'object' && clause !== null) addFilter(plan, clause as Record<string, unknown>, pushable, existence);
         else plan.exact = false;
       }
       continue;
     }
     if (key === '$or' && Array.isArray(condition) && condition.length > 0) {
-      addAlternatives(plan, condition, pushable);
+      addAlternatives(plan, condition, pushable, existence);
       continue;
     }
     const expression = key.startsWith('$') ? undefined : pushable(key);
@@ -58,14 +69,23 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: 
       plan.where.push(`${expression} = ?`);
       plan.params.push(condition);
       if (expression === 'id') plan.pinsId = true;
+      addExistence(plan, existence(key));
     } else if (isOperatorObject(condition)) {
+      let compared = false;
       for (const [operator, operand] of Object.entries(condition)) {
-        if (!addOperator(plan, expression, operator, operand, accepts)) plan.exact = false;
+        const added = addOperator(plan, expression, operator, operand, accepts);
+        if (!added) plan.exact = false;
+        else if (operand !== null && operator !== '$in') compared = true;
       }
+      if (compared) addExistence(plan, existence(key));
     } else {
       plan.exact = false;
     }
   }
+}
+
+function addExistence(plan: FilterPlan, term: string | undefined): void {
+  if (term && !plan.where.includes(term)) plan.where.push(term);
 }
 
 /**
@@ -87,9 +107,9 @@ function addTextPrefilter(plan: FilterPlan, key: string, condition: unknown): vo
  * is a superset of the matches (exact when every branch is), e.g. a keyset cursor
  * `{$or: [{createdAt: {$lt: t}}, {createdAt: t, _id: {$lt: id}}]}` read from an index.
  */
-function addAlternatives(plan: FilterPlan, branches: unknown[], pushable: PushablePath): void {
+function addAlternatives(plan: FilterPlan, branches: unknown[], pushable: PushablePath, existence: ExistenceTerm): void {
   const planned = branches.map((branch) =>
-    typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, pushable) : undefined,
+    typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, pushable, existence) : undefined,
   );
   if (planned.some((branch) => !branch || branch.where.length === 0)) {
     plan.exact = false;

@@ -38,27 +38,29 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   insertMany(docs: T[]): Promise<void> {
-    return this.#run(() => {
-      for (const doc of docs) this.#insert(doc);
-    });
+    return this.#run(() =>
+      this.#engine.batch(() => {
+        for (const doc of docs) this.#insert(doc);
+      }),
+    );
   }
 
   findOne(filter: Filter<T>, options?: FindOptions): Promise<T | null> {
     return this.#run(() => {
       const [found] = this.#select(filter, { ...options, limit: 1 });
-      return found ? project(found, options?.projection) : null;
+      return found ? projector<T>(options?.projection)(found) : null;
     });
   }
 
   find(filter: Filter<T>, options?: FindOptions): Promise<T[]> {
     return this.#run(() => {
-      return this.#select(filter, options).map((doc) => project(doc, options?.projection));
+      return this.#select(filter, options).map(projector<T>(options?.projection));
     });
   }
 
   countDocuments(filter: Filter<T> = {}): Promise<number> {
     return this.#run(() => {
-      const plan = planFilter(filter, this.#schema.pushable);
+      const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
       const where = plan.where.length ? ` WHERE ${plan.where.join(' AND ')}` : '';
       if (plan.exact) return this.#engine.first(`SELECT count(*) FROM ${this.#schema.table}${where}`, plan.params) as number;
       const matches = matcher(filter);
@@ -91,12 +93,14 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
       const prepared = prepareUpdate(update);
       const targets = this.#select(filter);
       let modifiedCount = 0;
-      for (const target of targets) {
-        const next = updatedCopy(target, prepared, filter);
-        if (!next) continue;
-        this.#replace(next);
-        modifiedCount++;
-      }
+      this.#engine.batch(() => {
+        for (const target of targets) {
+          const next = updatedCopy(target, prepared, filter);
+          if (!next) continue;
+          this.#replace(next);
+          modifiedCount++;
+        }
+      });
       return { matchedCount: targets.length, modifiedCount };
     });
   }
@@ -128,13 +132,15 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
 
   deleteMany(filter: Filter<T>): Promise<{ deletedCount: number }> {
     return this.#run(() => {
-      const plan = planFilter(filter, this.#schema.pushable);
+      const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
       if (plan.exact) {
         const where = plan.where.length ? ` WHERE ${plan.where.join(' AND ')}` : '';
         return { deletedCount: this.#engine.run(`DELETE FROM ${this.#schema.table}${where}`, plan.params) };
       }
       const targets = this.#select(filter);
-      for (const target of targets) this.#delete(target._id);
+      this.#engine.batch(() => {
+        for (const target of targets) this.#delete(target._id);
+      });
       return { deletedCount: targets.length };
     });
   }
@@ -186,7 +192,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   #selectSql(filter: Filter<T>, options: FindOptions) {
-    const plan = planFilter(filter, this.#schema.pushable);
+    const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
     const orderBy = planSort(options.sort, this.#schema.pushable);
     const sortedBySql = !options.sort || orderBy !== undefined;
     let sql = `SELECT doc FROM ${this.#schema.table}`;
@@ -282,7 +288,27 @@ function matcher(filter: Record<string, unknown>): (doc: object) => boolean {
   };
 }
 
-function project<T>(doc: T, projection: FindOptions['projection']): T {
-  if (!projection || Object.keys(projection).length === 0) return doc;
-  return new Aggregator([{ $project: projection }]).run([doc as unknown as AnyObject])[0] as unknown as T;
+/**
+ * The projection as a function, built once per read. An inclusion of top-level fields (the common
+ * case) copies those fields directly; anything else goes through one mingo pipeline, built once.
+ */
+function projector<T>(projection: FindOptions['projection']): (doc: T) => T {
+  if (!projection || Object.keys(projection).length === 0) return (doc) => doc;
+  const entries = Object.entries(projection);
+  const fields = entries.filter(([, value]) => value === 1).map(([path]) => path);
+  const topLevelInclusion =
+    fields.length > 0 && entries.every(([path, value]) => (value === 1 || path === '_id') && !path.includes('.') && !path.startsWith('$'));
+  if (topLevelInclusion) {
+    if (projection._id !== 0 && !fields.includes('_id')) fields.unshift('_id');
+    return (doc) => {
+      const picked: Record<string, unknown> = {};
+      for (const field of fields) {
+        const value = (doc as Record<string, unknown>)[field];
+        if (value !== undefined) picked[field] = value;
+      }
+      return picked as T;
+    };
+  }
+  const pipeline = new Aggregator([{ $project: projection }]);
+  return (doc) => pipeline.run([doc as unknown as AnyObject])[0] as unknown as T;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
-import { DuplicateKeyError, deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
+import { type Collection, DuplicateKeyError, deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
@@ -37,7 +37,13 @@ export function createEvidenceRepo(store: Store) {
    * Posting a sourceKey again replaces that item's content in place: its id and createdAt stay, and
    * optional fields left out of the new post are removed, so the item is exactly what was last posted.
    */
-  async function upsertBySourceKey(projectId: string, sourceKey: string, item: ImportedEvidenceItem, now: string): Promise<EvidenceDoc> {
+  async function upsertBySourceKey(
+    collection: Collection<EvidenceDoc>,
+    projectId: string,
+    sourceKey: string,
+    item: ImportedEvidenceItem,
+    now: string,
+  ): Promise<EvidenceDoc> {
     const $set: Record<string, unknown> = { text: item.text, updatedAt: now };
     const $unset: Record<string, ''> = {};
     for (const field of ['entityId', 'startMs', 'provider'] as const) {
@@ -49,18 +55,30 @@ export function createEvidenceRepo(store: Store) {
       $setOnInsert: { _id: newEvidenceId(), createdAt: now },
       ...(Object.keys($unset).length > 0 && { $unset }),
     };
-    const upsert = () => evidence.findOneAndUpdate({ projectId, sourceKey }, update, { upsert: true, returnDocument: 'after' });
-    let stored: EvidenceDoc | null;
-    try {
-      stored = await upsert();
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-      // A concurrent request inserted the same new sourceKey first (the unique index refused ours);
-      // now the filter matches its document, so the retry updates it instead of inserting.
-      stored = await upsert();
-    }
+    const stored = await collection.findOneAndUpdate({ projectId, sourceKey }, update, { upsert: true, returnDocument: 'after' });
     if (!stored) throw new Error(`upsert of sourceKey ${sourceKey} in project ${projectId} returned no document`);
     return stored;
+  }
+
+  /** One request's items, written in one transaction: all of them or none, and one commit, not one per item. */
+  function addInTransaction(projectId: string, items: ImportedEvidenceItem[]): Promise<EvidenceDoc[]> {
+    const now = new Date().toISOString();
+    return store.withTransaction(async (tx) => {
+      const collection = tx.collection<EvidenceDoc>('evidence');
+      const docs: EvidenceDoc[] = [];
+      const fresh: EvidenceDoc[] = [];
+      for (const item of items) {
+        if (item.sourceKey !== undefined) {
+          docs.push(await upsertBySourceKey(collection, projectId, item.sourceKey, item, now));
+        } else {
+          const doc: EvidenceDoc = { _id: newEvidenceId(), projectId, ...item, createdAt: now, updatedAt: now };
+          fresh.push(doc);
+          docs.push(doc);
+        }
+      }
+      if (fresh.length > 0) await collection.insertMany(fresh);
+      return docs;
+    });
   }
 
   return {
@@ -80,17 +98,15 @@ export function createEvidenceRepo(store: Store) {
 
     /** Stores items in request order; an item with a known sourceKey updates the existing document. */
     async add(projectId: string, items: ImportedEvidenceItem[]): Promise<EvidenceDoc[]> {
-      const now = new Date().toISOString();
-      const fresh: EvidenceDoc[] = [];
-      const stored = items.map((item) => {
-        if (item.sourceKey !== undefined) return upsertBySourceKey(projectId, item.sourceKey, item, now);
-        const doc: EvidenceDoc = { _id: newEvidenceId(), projectId, ...item, createdAt: now, updatedAt: now };
-        fresh.push(doc);
-        return doc;
-      });
-      // Awaited together, so a failing insert cannot leave an upsert's rejection unhandled.
-      const [docs] = await Promise.all([Promise.all(stored), fresh.length > 0 && evidence.insertMany(fresh)]);
-      return docs;
+      try {
+        return await addInTransaction(projectId, items);
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+        // A concurrent request inserted one of these new sourceKeys first (the unique index refused
+        // ours, and the transaction rolled back); now the filter matches its document, so the retry
+        // updates it instead of inserting.
+        return addInTransaction(projectId, items);
+      }
     },
 
     /**
