@@ -15,6 +15,11 @@ export interface Upstream {
   text(url: string): Promise<string>;
 }
 
+/** The host a request names (before it is pointed at a test origin): concurrency is bounded per host. */
+function hostOf(input: Request | string | URL): string {
+  return new URL(input instanceof Request ? input.url : String(input)).hostname;
+}
+
 export function createUpstream(options: UpstreamOptions): Upstream {
   const call = createUpstreamCall(options);
   const guarded = createResilience(options);
@@ -22,7 +27,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   // The body is read inside the guarded attempt, so a stalled body counts against the timeout
   // and a retry re-sends instead of re-reading a consumed stream.
   const fetchForYoutubei = (input: Request | string | URL, init?: RequestInit) =>
-    guarded(async (signal) => {
+    guarded(hostOf(input), async (signal) => {
       const response = await call(input, init, signal);
       const text = await response.text();
       return new Response(text, { status: response.status, headers: response.headers });
@@ -50,7 +55,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return innertube.actions.execute(endpoint, { ...body, parse: true });
     },
     text: (url) =>
-      guarded(async (signal) => {
+      guarded(hostOf(url), async (signal) => {
         const response = await call(url, { method: 'GET' }, signal);
         return response.text();
       }),
