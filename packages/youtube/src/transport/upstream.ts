@@ -28,9 +28,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   // and a retry re-sends instead of re-reading a consumed stream.
   const fetchForYoutubei = (input: Request | string | URL, init?: RequestInit) =>
     guarded(hostOf(input), async (signal) => {
-      const response = await call(input, init, signal);
-      const text = await response.text();
-      return new Response(text, { status: response.status, headers: response.headers });
+      const answer = await call(input, init, signal);
+      return new Response(answer.text, { status: answer.status, headers: answer.headers });
     });
 
   // Measured (DESIGN.md): with these options Innertube.create makes no request at all.
@@ -54,10 +53,6 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const innertube = await session;
       return innertube.actions.execute(endpoint, { ...body, parse: true });
     },
-    text: (url) =>
-      guarded(hostOf(url), async (signal) => {
-        const response = await call(url, { method: 'GET' }, signal);
-        return response.text();
-      }),
+    text: (url) => guarded(hostOf(url), async (signal) => (await call(url, { method: 'GET' }, signal)).text),
   };
 }
