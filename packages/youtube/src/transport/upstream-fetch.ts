@@ -11,11 +11,19 @@ export interface UpstreamFetchOptions {
   fetch?: FetchFunction;
 }
 
-/** A 2xx answer, its body read whole. */
+/**
+ * A 2xx answer, its body read whole as bytes: youtubei.js decodes and parses them itself, so
+ * decoding here too would decode every page twice (bench/comments' profile, ADR 0038g).
+ */
 export interface UpstreamAnswer {
   status: number;
   headers: Headers;
-  text: string;
+  body: Uint8Array;
+}
+
+/** The answer's body as UTF-8 text. */
+export function textOf(answer: Pick<UpstreamAnswer, 'body'>): string {
+  return Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).toString('utf8');
 }
 
 /** One HTTP exchange, cancellable, already pointed at the right origin. */
@@ -53,7 +61,7 @@ function requestSender(proxyUrl: string | undefined): Send {
       signal,
       dispatcher,
     });
-    return { status: answer.statusCode, headers: headersOf(answer.headers), text: await answer.body.text() };
+    return { status: answer.statusCode, headers: headersOf(answer.headers), body: new Uint8Array(await answer.body.arrayBuffer()) };
   };
 }
 
@@ -61,7 +69,7 @@ function requestSender(proxyUrl: string | undefined): Send {
 function fetchSender(fetchFunction: FetchFunction): Send {
   return async (url, init) => {
     const response = await fetchFunction(url, { ...init, redirect: 'follow' });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
   };
 }
 
@@ -112,7 +120,7 @@ export function createUpstreamCall(options: UpstreamFetchOptions): UpstreamCall 
       throw upstreamError('upstream_error', `Network error talking to YouTube: ${(error as Error).message}`, { cause: error });
     }
     if (answer.status < 200 || answer.status > 299)
-      throw httpStatusError(answer.status, url.toString(), answer.text, answer.headers.get('retry-after'));
+      throw httpStatusError(answer.status, url.toString(), textOf(answer), answer.headers.get('retry-after'));
     return answer;
   };
 }

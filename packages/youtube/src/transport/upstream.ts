@@ -1,7 +1,7 @@
 import { Innertube } from 'youtubei.js';
 import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ResilienceOptions } from './resilience';
-import { createUpstreamCall, type UpstreamFetchOptions } from './upstream-fetch';
+import { createUpstreamCall, textOf, type UpstreamFetchOptions } from './upstream-fetch';
 
 export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {}
 
@@ -29,7 +29,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const fetchForYoutubei = (input: Request | string | URL, init?: RequestInit) =>
     guarded(hostOf(input), async (signal) => {
       const answer = await call(input, init, signal);
-      return new Response(answer.text, { status: answer.status, headers: answer.headers });
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });
 
   // Measured (DESIGN.md): with these options Innertube.create makes no request at all.
@@ -53,6 +53,6 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const innertube = await session;
       return innertube.actions.execute(endpoint, { ...body, parse: true });
     },
-    text: (url) => guarded(hostOf(url), async (signal) => (await call(url, { method: 'GET' }, signal)).text),
+    text: (url) => guarded(hostOf(url), async (signal) => textOf(await call(url, { method: 'GET' }, signal))),
   };
 }
