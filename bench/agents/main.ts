@@ -30,12 +30,39 @@ interface Row {
   toolCalls: number;
   modelSteps: number;
   upstreamRequests: number;
+  /** Where the elapsed time went, from the run's own event times (ms each). */
+  phases: Record<Phase, number>;
 }
 
-interface StepEvent {
+/** The stretches between admission and completion, in order; together they are the elapsed time. */
+const phases = ['admission', 'pickup', 'planning', 'tools', 'ending', 'seen by client'] as const;
+type Phase = (typeof phases)[number];
+
+interface RunEvent {
+  at: string;
+  status?: string;
   kind?: string;
   tool?: string;
   elapsedMs?: number;
+}
+
+/**
+ * Splits the elapsed time at the run's recorded events: admission (the request, until the pending
+ * run is recorded), pickup (until the executor marks it running), planning (until the first tool
+ * call starts), tools (until the last one ends), ending (until the end status is recorded) and seen
+ * by client (until the bench's poll reads it ended). Event times are the gateway's wall clock, on
+ * this machine the bench's too.
+ */
+function phasesOf(events: RunEvent[], startedAtMs: number, doneAtMs: number): Record<Phase, number> {
+  const at = (event: RunEvent | undefined) => (event ? Date.parse(event.at) : Number.NaN);
+  const tools = events.filter((event) => event.kind === 'tool_call');
+  const pending = at(events.find((event) => event.status === 'pending'));
+  const running = at(events.find((event) => event.status === 'running'));
+  const firstToolStart = Math.min(...tools.map((event) => at(event) - (event.elapsedMs ?? 0)));
+  const lastToolEnd = Math.max(...tools.map(at));
+  const ended = at(events.findLast((event) => event.status !== undefined));
+  const marks = [startedAtMs, pending, running, firstToolStart, lastToolEnd, ended, doneAtMs];
+  return Object.fromEntries(phases.map((phase, i) => [phase, marks[i + 1]! - marks[i]!])) as Record<Phase, number>;
 }
 
 /**
@@ -43,7 +70,7 @@ interface StepEvent {
  * step, then the slowest of the tool calls that follow it (made side by side). Without a model, one
  * implicit step: the search, then the slowest transcript.
  */
-function criticalPathOf(steps: StepEvent[]): number {
+function criticalPathOf(steps: RunEvent[]): number {
   if (!steps.some((step) => step.kind === 'model_step')) {
     const search = steps.find((step) => step.tool === 'search_videos')?.elapsedMs ?? 0;
     return search + Math.max(0, ...steps.filter((step) => step.tool === 'get_transcript').map((step) => step.elapsedMs ?? 0));
@@ -74,6 +101,7 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: F
     fake.reset();
     fake.setLatency(latencyMs);
     const started = performance.now();
+    const startedAtMs = Date.now();
     const admitted = await api('POST', '/v1/agent/runs', { json: { message: question } });
     if (admitted.status !== 202) throw new Error(`admission failed: ${admitted.status} ${admitted.text}`);
     const path = `/v1/agent/${admitted.body.sessionId}/runs/${admitted.body.runId}`;
@@ -83,21 +111,23 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: F
       run = (await api('GET', path)).body;
     }
     const elapsedMs = performance.now() - started;
+    const doneAtMs = Date.now();
     if (run.status !== 'completed') throw new Error(`run ended ${run.status}: ${JSON.stringify(run)}`);
     const upstreamRequests = fake.hits().total;
     // The steps as persisted, with their own timings, from the run's event stream.
     const stream = await fetch(`${gateway.url}${path}/events`, { headers: { 'x-demo-user': 'bench' } });
-    const steps = (await stream.text())
+    const events = (await stream.text())
       .split('\n')
       .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice(6)) as StepEvent)
-      .filter((event) => event.kind === 'tool_call' || event.kind === 'model_step');
+      .map((line) => JSON.parse(line.slice(6)) as RunEvent);
+    const steps = events.filter((event) => event.kind === 'tool_call' || event.kind === 'model_step');
     return {
       elapsedMs,
       criticalMs: criticalPathOf(steps),
       toolCalls: steps.filter((step) => step.kind === 'tool_call').length,
       modelSteps: steps.filter((step) => step.kind === 'model_step').length,
       upstreamRequests,
+      phases: phasesOf(events, startedAtMs, doneAtMs),
     };
   } finally {
     await gateway.stop();
@@ -123,6 +153,12 @@ async function main() {
       console.log(
         `| ${i + 1} | ${row.modelSteps} | ${row.toolCalls} | ${row.upstreamRequests} | ${row.elapsedMs.toFixed(0)} | ${row.criticalMs} | ${(row.elapsedMs / row.criticalMs).toFixed(2)} |`,
       );
+    });
+    console.log(`\nwhere the time went (ms, from the run's recorded events)\n`);
+    console.log(`| run | ${phases.join(' | ')} |`);
+    console.log(`|---:|${phases.map(() => '---:').join('|')}|`);
+    rows.forEach((row, i) => {
+      console.log(`| ${i + 1} | ${phases.map((phase) => row.phases[phase].toFixed(0)).join(' | ')} |`);
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));
     const critical = median(rows.map((row) => row.criticalMs));

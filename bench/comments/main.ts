@@ -8,6 +8,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchGateway } from '../support/bench-gateway';
+import { measuredWindow } from '../support/profile-window';
 import { apiClient } from '@vrs/testing/api-client';
 import { hasRecorded, projectDir, recordedDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
@@ -89,16 +90,18 @@ async function main() {
 
     fake.setLatency(latencyMs);
     const rows: { elapsedMs: number; requests: number; pages: number; comments: number; complete: boolean }[] = [];
-    for (let run = 0; run < runs; run++) {
-      fake.reset();
-      fake.setLatency(latencyMs);
-      const started = performance.now();
-      const response = await api('GET', path);
-      const elapsedMs = performance.now() - started;
-      if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
-      const { comments, pagesFetched, complete } = response.body as { comments: unknown[]; pagesFetched: number; complete: boolean };
-      rows.push({ elapsedMs, requests: fake.hits().total, pages: pagesFetched, comments: comments.length, complete });
-    }
+    await measuredWindow(async () => {
+      for (let run = 0; run < runs; run++) {
+        fake.reset();
+        fake.setLatency(latencyMs);
+        const started = performance.now();
+        const response = await api('GET', path);
+        const elapsedMs = performance.now() - started;
+        if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
+        const { comments, pagesFetched, complete } = response.body as { comments: unknown[]; pagesFetched: number; complete: boolean };
+        rows.push({ elapsedMs, requests: fake.hits().total, pages: pagesFetched, comments: comments.length, complete });
+      }
+    });
 
     console.log(
       `\nbench/comments — newest-first collection of ${target} comments of ${videoId}, ${latencyMs} ms added to every upstream request, ${runs} runs`,

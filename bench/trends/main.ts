@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TrendReport } from '@vrs/contracts';
 import { startBenchGateway } from '../support/bench-gateway';
+import { cpuMsOf } from '../support/process-cpu';
+import { measuredWindow } from '../support/profile-window';
 import { apiClient } from '@vrs/testing/api-client';
 import { trendsFixtureTopic } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
@@ -34,32 +36,37 @@ async function main() {
     const warmup = await api('GET', path);
     if (warmup.status !== 200) throw new Error(`report failed: ${warmup.status} ${warmup.text}`);
 
-    const rows: { elapsedMs: number; requests: number; videos: number }[] = [];
-    for (let run = 0; run < runs; run++) {
-      fake.reset();
-      fake.setLatency(latencyMs);
-      const started = performance.now();
-      const response = await api<TrendReport>('GET', path);
-      const elapsedMs = performance.now() - started;
-      if (response.status !== 200) throw new Error(`report failed: ${response.status} ${response.text}`);
-      const hits = fake.hits();
-      rows.push({ elapsedMs, requests: hits.total, videos: response.body.sample.enrichedVideos });
-    }
+    const rows: { elapsedMs: number; cpuMs: number | null; requests: number; videos: number }[] = [];
+    await measuredWindow(async () => {
+      for (let run = 0; run < runs; run++) {
+        fake.reset();
+        fake.setLatency(latencyMs);
+        const cpuBefore = cpuMsOf(gateway.child.pid);
+        const started = performance.now();
+        const response = await api<TrendReport>('GET', path);
+        const elapsedMs = performance.now() - started;
+        const cpuAfter = cpuMsOf(gateway.child.pid);
+        const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+        if (response.status !== 200) throw new Error(`report failed: ${response.status} ${response.text}`);
+        const hits = fake.hits();
+        rows.push({ elapsedMs, cpuMs, requests: hits.total, videos: response.body.sample.enrichedVideos });
+      }
+    });
 
     console.log(
       `\nbench/trends — trend report of "${trendsFixtureTopic}" (sampleSize ${sampleSize}, deterministic), ${latencyMs} ms added to every upstream request, ${runs} runs\n`,
     );
     console.log(
-      '| run | videos enriched | upstream requests | dependent calls on the critical path | elapsed ms | critical path ms | elapsed / critical path |',
+      '| run | videos enriched | upstream requests | dependent calls on the critical path | elapsed ms | gateway CPU ms | critical path ms | elapsed / critical path |',
     );
-    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     // The sorted searches run beside the relevance ones, so the longest chain of dependent calls is
     // relevance page 1 → page 2 → a video's player → its WEB player ‖ /next.
     const criticalPathCalls = 4;
     const critical = criticalPathCalls * latencyMs;
     rows.forEach((row, run) => {
       console.log(
-        `| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`,
+        `| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`,
       );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));

@@ -4,7 +4,7 @@ import { billingEnvSchema, identityEnvShape, planEnvShape } from '@vrs/billing/c
 import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai';
 import { trendsEnvShape } from '@vrs/trends/config';
-import { researchRetentionEnvShape, searchEnvShape } from '@vrs/research/config';
+import { researchImportEnvShape, researchRetentionEnvShape, searchEnvShape } from '@vrs/research/config';
 import { monitoringEnvShape } from '@vrs/monitoring/config';
 import { agentsEnvShape } from '@vrs/agents/config';
 
@@ -26,6 +26,7 @@ export const gatewayEnvSchema = z.object({
   // Read too when the gateway hosts research in-process.
   ...searchEnvShape,
   ...researchRetentionEnvShape,
+  ...researchImportEnvShape,
   // Read too when the gateway hosts the monitoring service in-process.
   ...monitoringEnvShape,
   // Read too when the gateway hosts the agents service in-process.

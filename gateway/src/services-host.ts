@@ -5,7 +5,7 @@ import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
 import { billingModuleConfigOf, createBillingModule, type BillingRouter } from '@vrs/billing';
 import { createResearchModule, type ResearchRouter } from '@vrs/research';
-import { researchRetentionConfigOf } from '@vrs/research/config';
+import { researchImportConfigOf, researchRetentionConfigOf } from '@vrs/research/config';
 import { openSearch } from '@vrs/search';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { youtubeClientOptionsOf } from '@vrs/provider/config';
@@ -124,6 +124,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         billing: client(billingModule, config.BILLING_SERVICE_URL),
         llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
         retention: researchRetentionConfigOf(config),
+        imports: researchImportConfigOf(config),
       }),
     );
     trendsModule = await host('trends', config.TRENDS_SERVICE_URL, (store) =>

@@ -247,6 +247,90 @@ export function describeEventBusBehaviour(name: string, harness: BusHarness): vo
       expect(handledBy[1].length).toBeGreaterThan(0);
     });
 
+    it('handles one event at a time per subscription unless told otherwise', async () => {
+      nextSpace();
+      const bus = await open();
+      await bus.ensureStreams(['research']);
+      let running = 0;
+      let mostAtOnce = 0;
+      const seen: Probe[] = [];
+      await bus.subscribe('probe-sequential', probeSent, async (event) => {
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running--;
+        seen.push(event);
+      });
+
+      await Promise.all(Array.from({ length: 4 }, (_, n) => bus.publish(probeSent, { n, tag: 'one-by-one' })));
+
+      await flush(bus, seen);
+      expect(seen.map((event) => event.data.n).filter((n) => n >= 0)).toHaveLength(4);
+      expect(mostAtOnce).toBe(1);
+    });
+
+    it('handles up to `concurrency` events at once on one subscription, redelivers a failed one, and stops after all in flight', async () => {
+      nextSpace();
+      const bus = await open();
+      await bus.ensureStreams(['research']);
+      const gates = new Map<number, () => void>();
+      const started: number[] = [];
+      const finished: number[] = [];
+      const failedOnce = new Set<number>();
+      const subscription = await bus.subscribe(
+        'probe-concurrent',
+        probeSent,
+        async (event) => {
+          const { n } = event.data;
+          started.push(n);
+          await new Promise<void>((resolve) => gates.set(n, resolve));
+          if (n === 1 && !failedOnce.has(n)) {
+            failedOnce.add(n);
+            throw new Error('first delivery of 1 fails');
+          }
+          finished.push(n);
+        },
+        { concurrency: 3 },
+      );
+
+      for (let n = 0; n < 5; n++) await bus.publish(probeSent, { n, tag: 'overlap' });
+
+      await vi.waitFor(() => expect(started).toHaveLength(3), poll);
+      // Three are held open; a fourth must not start while they are.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(started).toHaveLength(3);
+      expect(finished).toEqual([]);
+
+      const releaseAll = () => {
+        for (const [n, release] of gates) {
+          gates.delete(n);
+          release();
+        }
+      };
+      const releasing = setInterval(releaseAll, 10);
+      try {
+        await vi.waitFor(() => expect([...finished].sort()).toEqual([0, 1, 2, 3, 4]), poll);
+      } finally {
+        clearInterval(releasing);
+      }
+      expect(started.filter((n) => n === 1)).toHaveLength(2);
+      await expectSettled('probe-concurrent', probeSent);
+
+      // stop() waits for every handler in flight, not only the first.
+      for (let n = 10; n < 12; n++) await bus.publish(probeSent, { n, tag: 'overlap' });
+      await vi.waitFor(() => expect(started.filter((n) => n >= 10)).toHaveLength(2), poll);
+      const stopped = subscription.stop();
+      releaseAll();
+      await stopped;
+      expect(finished.filter((n) => n >= 10).sort()).toEqual([10, 11]);
+    });
+
+    it('refuses a concurrency that is not a positive integer', async () => {
+      nextSpace();
+      const bus = await open();
+      await expect(bus.subscribe('probe-bad-concurrency', probeSent, async () => {}, { concurrency: 0 })).rejects.toThrow(/concurrency/);
+    });
+
     it('lets a handler in flight finish when the bus closes', async () => {
       nextSpace();
       const bus = await open();

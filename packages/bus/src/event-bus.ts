@@ -22,10 +22,17 @@ export interface SubscribeOptions {
    * process is gone). For state each replica keeps for itself, such as caches to drop.
    */
   perProcess?: boolean;
+  /**
+   * Events this subscription handles at once (default 1: one after another, in delivery order). Above
+   * 1, handlers overlap and finish out of order; each event is still acked only once its handler
+   * succeeded, so redelivery and dead letters are unchanged. Only for handlers whose events are
+   * independent of each other (ADR 0038 lists which consumers qualify).
+   */
+  concurrency?: number;
 }
 
 export interface Subscription {
-  /** Stops taking new events and resolves once the event being handled is finished. */
+  /** Stops taking new events and resolves once the events being handled are finished. */
   stop(): Promise<void>;
 }
 
@@ -55,4 +62,12 @@ export interface EventBus {
   health(): Promise<{ ok: boolean; detail?: string }>;
   /** Drains: handlers in flight finish, then the connection closes. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** The subscription's concurrency, checked: a positive integer, 1 when not given. */
+export function concurrencyOf(options: SubscribeOptions | undefined): number {
+  const concurrency = options?.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new Error(`Subscription concurrency must be an integer >= 1, not ${concurrency}`);
+  return concurrency;
 }

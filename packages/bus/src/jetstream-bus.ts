@@ -7,7 +7,15 @@ import { trackConnection } from './connection-state';
 import { resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope } from './envelope';
 import { deadLetterSchema, type DeadLetter, type DeadLetterQuery } from './dead-letter';
-import type { EventBus, EventHandler, PublishOptions, PublishResult, SubscribeOptions, Subscription } from './event-bus';
+import {
+  concurrencyOf,
+  type EventBus,
+  type EventHandler,
+  type PublishOptions,
+  type PublishResult,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-bus';
 import { startJetStreamSubscription } from './jetstream-subscription';
 import {
   assertNamespace,
@@ -147,6 +155,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
         },
         durable: durableNameFor(namespace, consumer),
         perProcess: subscribeOptions?.perProcess ?? false,
+        concurrency: concurrencyOf(subscribeOptions),
         filterSubject: subjectFor(namespace, definition),
         definition,
         handler,

@@ -19,8 +19,8 @@ import type { EventHandler, Subscription } from './event-bus';
 import { runInEventContext } from './event-context';
 
 /**
- * Messages pulled ahead of the one being handled. Kept small because handling is sequential: a message
- * waiting in this buffer ages toward its ack wait, and a replica with an empty buffer should get it instead.
+ * Messages pulled ahead of the ones being handled. Kept small: a message waiting in this buffer ages
+ * toward its ack wait, and a replica with an empty buffer should get it instead.
  */
 const prefetch = 8;
 /** A per-process consumer the server has not seen pulling for this long is deleted (its process is gone). */
@@ -38,6 +38,8 @@ export interface JetStreamSubscriptionOptions<E extends EventDefinition> {
   /** A consumer of this process alone: new events only, deleted by the server once inactive (SubscribeOptions). */
   perProcess: boolean;
   filterSubject: string;
+  /** Events handled at once (SubscribeOptions.concurrency). */
+  concurrency: number;
   /** Stores an event whose handler failed on its last delivery. */
   recordDeadLetter: (letter: DeadLetter) => Promise<void>;
   definition: E;
@@ -97,12 +99,24 @@ async function consumerInfo(jsm: JetStreamManager, stream: string, durable: stri
 export async function startJetStreamSubscription<E extends EventDefinition>(
   options: JetStreamSubscriptionOptions<E>,
 ): Promise<Subscription> {
-  const { js, definition, handler, timings, durable } = options;
+  const { js, definition, handler, timings, durable, concurrency } = options;
   const logger = options.logger.child({ consumer: durable, eventType: definition.type });
   let info = await ensureConsumer(options);
   let stopping = false;
   let messages: ConsumerMessages | undefined;
   let wakeUp: () => void = () => {};
+  const inFlight = new Set<Promise<void>>();
+
+  /** Starts handling `msg` beside the others in flight; resolves once a slot is free for the next one. */
+  async function dispatch(msg: JsMsg): Promise<void> {
+    const handled = handle(msg)
+      .catch((error: unknown) => logger.error({ err: error, streamSeq: msg.seq }, 'event handling failed outside its handler'))
+      .finally(() => inFlight.delete(handled));
+    inFlight.add(handled);
+    // Waiting here, not pulling the next message, keeps what this replica cannot start yet in the
+    // small buffer (or on the server for another replica) rather than in an unbounded local queue.
+    while (inFlight.size >= concurrency) await Promise.race(inFlight);
+  }
 
   async function handle(msg: JsMsg): Promise<void> {
     const decoded = decodeEnvelope(definition, msg.string());
@@ -171,18 +185,21 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
           info = await ensureConsumer(options);
         }
         // Aborting when the consumer vanishes (instead of the client's silent retrying) lets this loop recreate it.
-        messages = await js.consumers.getConsumerFromInfo(info).consume({ max_messages: prefetch, abort_on_missing_resource: true });
+        messages = await js.consumers
+          .getConsumerFromInfo(info)
+          .consume({ max_messages: Math.max(prefetch, concurrency), abort_on_missing_resource: true });
         // stop() may have run while consume() was being set up, before there was anything to close.
         if (stopping) await messages.close();
         for await (const msg of messages) {
           // Messages already buffered when stop() was called go straight back for another replica.
           if (stopping) msg.nak();
-          else await handle(msg);
+          else await dispatch(msg);
         }
       } catch (error) {
         if (!stopping) logger.error({ err: error }, 'consuming events failed');
       }
     }
+    await Promise.all(inFlight);
   }
 
   const loop = consumeLoop();

@@ -4,7 +4,15 @@ import { createLogger } from '@vrs/kit';
 import { redeliveryDelayMs, resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope, decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter, type DeadLetterQuery } from './dead-letter';
-import type { EventBus, EventHandler, PublishOptions, PublishResult, Subscription } from './event-bus';
+import {
+  concurrencyOf,
+  type EventBus,
+  type EventHandler,
+  type PublishOptions,
+  type PublishResult,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-bus';
 import { runInEventContext } from './event-context';
 import { assertConsumerName } from './names';
 
@@ -24,7 +32,9 @@ interface Delivery {
 interface Member {
   definition: EventDefinition;
   handler: EventHandler<EventDefinition>;
-  inFlight?: Promise<void>;
+  /** Events handled at once (SubscribeOptions.concurrency). */
+  concurrency: number;
+  inFlight: Set<Promise<void>>;
 }
 
 /** One named consumer: its queue survives its members, like a durable consumer on the server. */
@@ -72,12 +82,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
     }
   }
 
-  /** Round-robin over idle members, so subscriptions sharing a consumer name split the work. */
+  /** Round-robin over members with a free slot, so subscriptions sharing a consumer name split the work. */
   function takeIdleMember(group: ConsumerGroup): Member | undefined {
     for (let i = 0; i < group.members.length; i++) {
       const index = (group.nextMember + i) % group.members.length;
       const member = group.members[index];
-      if (!member.inFlight) {
+      if (member.inFlight.size < member.concurrency) {
         group.nextMember = index + 1;
         return member;
       }
@@ -88,12 +98,13 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
   function deliver(group: ConsumerGroup, member: Member, delivery: Delivery): void {
     delivery.attempts += 1;
     // Marked busy before the handler starts, and started after publish() returns, as over the network.
-    member.inFlight = Promise.resolve()
+    const handled: Promise<void> = Promise.resolve()
       .then(() => handle(group, member, delivery))
       .finally(() => {
-        member.inFlight = undefined;
+        member.inFlight.delete(handled);
         pump(group);
       });
+    member.inFlight.add(handled);
   }
 
   async function handle(group: ConsumerGroup, member: Member, delivery: Delivery): Promise<void> {
@@ -157,7 +168,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       return { eventId: envelope.id, duplicate: false };
     },
 
-    async subscribe<E extends EventDefinition>(consumer: string, definition: E, handler: EventHandler<E>): Promise<Subscription> {
+    async subscribe<E extends EventDefinition>(
+      consumer: string,
+      definition: E,
+      handler: EventHandler<E>,
+      subscribeOptions?: SubscribeOptions,
+    ): Promise<Subscription> {
       assertOpen();
       // Same naming rules and the same one-event-per-consumer rule as durable consumers on JetStream.
       const key = `${definition.service}/${assertConsumerName(consumer)}`;
@@ -169,7 +185,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         group = { consumer, type: definition.type, queue: [], members: [], nextMember: 0 };
         groups.set(key, group);
       }
-      const member: Member = { definition, handler: handler as EventHandler<EventDefinition> };
+      const member: Member = {
+        definition,
+        handler: handler as EventHandler<EventDefinition>,
+        concurrency: concurrencyOf(subscribeOptions),
+        inFlight: new Set(),
+      };
       group.members.push(member);
       const joined = group;
       pump(joined);
@@ -178,7 +199,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         stop() {
           stopped ??= (async () => {
             joined.members = joined.members.filter((other) => other !== member);
-            await member.inFlight;
+            await Promise.all(member.inFlight);
           })();
           return stopped;
         },
@@ -214,7 +235,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         retryTimers.clear();
         const inFlight: Array<Promise<void> | undefined> = [];
         for (const group of groups.values()) {
-          inFlight.push(...group.members.map((member) => member.inFlight));
+          inFlight.push(...group.members.flatMap((member) => [...member.inFlight]));
           // Emptied, so a handler finishing now finds nothing more to take.
           group.members = [];
           group.queue = [];

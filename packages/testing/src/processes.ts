@@ -29,8 +29,8 @@ export function startProcess(options: {
 }): Promise<RunningProcess> {
   const logFile = join(options.logDir, `${options.name}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
-  // `--cpu-prof` is refused in NODE_OPTIONS, so benchmarks ask for a profile of their servers this way.
-  const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  // Node refuses --cpu-prof in NODE_OPTIONS; benchmarks profile the processes they start through this.
+  const profile = process.env.VRS_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.VRS_CPU_PROF_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(repoRoot, options.entry)], {
     cwd: repoRoot,
     env: { ...process.env, ...options.env },

@@ -27,7 +27,7 @@ export interface YouTubeClientOptions {
   retries?: number;
   retryBaseDelayMs?: number;
   breaker?: { failureThreshold: number; halfOpenAfterMs: number };
-  /** Upstream requests in flight at once through this client. */
+  /** Upstream requests in flight at once through this client, to each upstream host. */
   maxConcurrency?: number;
   fetch?: FetchFunction;
 }
@@ -49,7 +49,7 @@ export const defaultClientOptions = {
   retries: 2,
   retryBaseDelayMs: 250,
   breaker: { failureThreshold: 5, halfOpenAfterMs: 30_000 },
-  maxConcurrency: 8,
+  maxConcurrency: 48,
 } as const;
 
 /**

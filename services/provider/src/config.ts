@@ -20,7 +20,7 @@ export const youtubeEnvShape = {
   YOUTUBE_BREAKER_THRESHOLD: z.coerce.number().int().min(1).default(defaultClientOptions.breaker.failureThreshold),
   /** How long an open breaker refuses calls before one trial call may close it. */
   YOUTUBE_BREAKER_HALF_OPEN_MS: z.coerce.number().int().min(1).default(defaultClientOptions.breaker.halfOpenAfterMs),
-  /** Requests to YouTube in flight at once, per process. */
+  /** Requests to YouTube in flight at once per upstream host (www.youtube.com, youtubei.googleapis.com), per process. */
   YOUTUBE_MAX_CONCURRENCY: z.coerce.number().int().min(1).default(defaultClientOptions.maxConcurrency),
 } as const;
 

@@ -8,6 +8,28 @@ export const searchEnvShape = {
   SEARCH_ENGINE: z.enum(['embedded', 'mongo']).default('embedded'),
 };
 
+/** How much import work one replica takes on (ADR 0038); read by the gateway too when it hosts research. */
+export const researchImportEnvShape = {
+  /** Import jobs one replica runs at once (the research-importer subscription's concurrency); replicas add theirs. */
+  RESEARCH_IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Videos of one import job imported at once. */
+  RESEARCH_IMPORT_VIDEO_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+};
+
+export interface ResearchImportConfig {
+  jobsAtOnce: number;
+  videosAtOnce: number;
+}
+
+export function researchImportConfigOf(env: {
+  RESEARCH_IMPORT_CONCURRENCY: number;
+  RESEARCH_IMPORT_VIDEO_CONCURRENCY: number;
+}): ResearchImportConfig {
+  return { jobsAtOnce: env.RESEARCH_IMPORT_CONCURRENCY, videosAtOnce: env.RESEARCH_IMPORT_VIDEO_CONCURRENCY };
+}
+
+export const defaultResearchImports: ResearchImportConfig = researchImportConfigOf(z.object(researchImportEnvShape).parse({}));
+
 /** How long research keeps what it may forget (ADR 0029); read by the gateway too when it hosts research. */
 export const researchRetentionEnvShape = {
   /** How long an Idempotency-Key answers with its first response; the record is deleted after it. */
@@ -62,7 +84,7 @@ export const defaultResearchRetention: ResearchRetentionConfig = researchRetenti
 
 /** The research process: the shared settings, the search engine, and the model that writes answers, reports and comparison summaries. */
 export const researchEnvSchema = z
-  .object({ ...baseEnvShape, ...llmEnvShape, ...searchEnvShape, ...researchRetentionEnvShape })
+  .object({ ...baseEnvShape, ...llmEnvShape, ...searchEnvShape, ...researchRetentionEnvShape, ...researchImportEnvShape })
   .refine((config) => config.SEARCH_ENGINE !== 'mongo' || config.MONGODB_URL !== undefined, {
     path: ['SEARCH_ENGINE'],
     message: 'mongo needs MONGODB_URL',

@@ -4,7 +4,7 @@ import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
 import { openSearch } from '@vrs/search';
-import { researchEnvSchema, researchRetentionConfigOf, type ResearchConfig } from './config';
+import { researchEnvSchema, researchImportConfigOf, researchRetentionConfigOf, type ResearchConfig } from './config';
 import { createResearchModule } from './module';
 
 await runServiceProcess({
@@ -37,6 +37,7 @@ await runServiceProcess({
       }),
       llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
       retention: researchRetentionConfigOf(config),
+      imports: researchImportConfigOf(config),
     });
     // The search engine is closed with the module: its consumers are stopped first.
     return {

@@ -9,7 +9,7 @@ import { createIndexEvidenceHandler } from './events/index-evidence';
 import { createRunImportJobHandler } from './events/run-import-job';
 import { createWriteExportHandler } from './events/write-export';
 import type { BillingClient } from './billing-client';
-import { defaultResearchRetention, type ResearchRetentionConfig } from './config';
+import { defaultResearchImports, defaultResearchRetention, type ResearchImportConfig, type ResearchRetentionConfig } from './config';
 import type { ProviderClient } from './provider-client';
 import { createComparisonsRepo } from './repo/comparisons-repo';
 import { createEvidenceRepo } from './repo/evidence-repo';
@@ -35,6 +35,8 @@ export interface ResearchModuleOptions {
   search: SearchIndex;
   /** How long records are kept and how often expired ones are deleted; defaults are the documented ones. */
   retention?: ResearchRetentionConfig;
+  /** Import jobs run at once by this replica, and videos at once per job; defaults are the documented ones. */
+  imports?: ResearchImportConfig;
   /** Milliseconds since the epoch; tests inject one to move time. */
   clock?: () => number;
   /** Pause before the outbox relay tries a failed publish again; 1 s unless given. */
@@ -43,7 +45,11 @@ export interface ResearchModuleOptions {
 
 /** Durable consumer shared by every replica: each `research.evidence.added` is indexed by one of them. */
 const indexerConsumerName = 'research-indexer';
-/** Durable consumer of `research.import.requested`: one replica runs each job; an unacked job is redelivered after a crash. */
+/**
+ * Durable consumer of `research.import.requested`: one replica runs each job (several jobs at once per
+ * replica: jobs are independent and each records its videos with conditional updates); an unacked job
+ * is redelivered after a crash.
+ */
 const importerConsumerName = 'research-importer';
 /** Durable consumer of `research.export.requested`: writes each export's file once. */
 const exporterConsumerName = 'research-exporter';
@@ -52,6 +58,7 @@ const accountDeletionConsumerName = 'research-account-deletion';
 
 export async function createResearchModule(options: ResearchModuleOptions): Promise<ServiceModule<ResearchRouter>> {
   const { store, bus, logger, provider, billing, llm, retention = defaultResearchRetention, clock = Date.now } = options;
+  const imports = options.imports ?? defaultResearchImports;
   const projects = createProjectsRepo(store);
   const evidence = createEvidenceRepo(store);
   const search = createEvidenceSearch(evidence, options.search);
@@ -132,7 +139,9 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           billing: options.billing,
           logger: logger.child({ component: importerConsumerName }),
           stopping: () => stopping,
+          videosAtOnce: imports.videosAtOnce,
         }),
+        { concurrency: imports.jobsAtOnce },
       );
       exporter = await bus.subscribe(
         exporterConsumerName,

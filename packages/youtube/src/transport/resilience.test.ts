@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hasRecorded, reportMissingShared, useReplay, testClient } from '@vrs/testing/youtube-replay';
+import { createResilience } from './resilience';
 
 reportMissingShared('resilience');
 
@@ -87,9 +88,49 @@ describe.skipIf(!hasRecorded)('retries, timeouts and the circuit breaker against
     fake.setLatency(100);
     const client = testClient(fake, { maxConcurrency: 2 });
     const started = Date.now();
-    // Three getVideo calls make 3 player requests, then 6 enrichment requests. Unbounded that is two
-    // rounds of 100 ms; through two slots the nine requests need five.
+    // Three getVideo calls make 3 player requests (youtubei.googleapis.com), then 6 enrichment requests
+    // (www.youtube.com). Unbounded that is two rounds of 100 ms; through two slots per host the players
+    // take two rounds and the enrichment, starting after the first, three more: four at least.
     await Promise.all(['rCAS2eD-mcw', 'rCAS2eD-mcw', 'rCAS2eD-mcw'].map((id) => client.getVideo(id)));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+  });
+});
+
+describe('the concurrency limit, per upstream host', () => {
+  it('holds each host to maxConcurrency requests in flight, without one host queuing behind another', async () => {
+    const guarded = createResilience({
+      timeoutMs: 5_000,
+      retries: 0,
+      retryBaseDelayMs: 1,
+      breaker: { failureThreshold: 100, halfOpenAfterMs: 1_000 },
+      maxConcurrency: 2,
+    });
+    const inFlight = new Map<string, number>();
+    const mostAtOnce = new Map<string, number>();
+    const waiting: Array<() => void> = [];
+    const exchange = (host: string) =>
+      guarded(host, async () => {
+        inFlight.set(host, (inFlight.get(host) ?? 0) + 1);
+        mostAtOnce.set(host, Math.max(mostAtOnce.get(host) ?? 0, inFlight.get(host)!));
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        inFlight.set(host, inFlight.get(host)! - 1);
+        return host;
+      });
+
+    const players = Array.from({ length: 5 }, () => exchange('youtubei.googleapis.com'));
+    const pages = Array.from({ length: 3 }, () => exchange('www.youtube.com'));
+    await vi.waitFor(() => expect(waiting).toHaveLength(4));
+    // Two of each host started: the googleapis queue did not hold back www.youtube.com.
+    expect(Object.fromEntries(inFlight)).toEqual({ 'youtubei.googleapis.com': 2, 'www.youtube.com': 2 });
+
+    const releasing = setInterval(() => {
+      for (const release of waiting.splice(0)) release();
+    }, 5);
+    try {
+      await Promise.all([...players, ...pages]);
+    } finally {
+      clearInterval(releasing);
+    }
+    expect(Object.fromEntries(mostAtOnce)).toEqual({ 'youtubei.googleapis.com': 2, 'www.youtube.com': 2 });
   });
 });

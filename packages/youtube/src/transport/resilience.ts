@@ -18,16 +18,22 @@ export interface ResilienceOptions {
   retries: number;
   retryBaseDelayMs: number;
   breaker: { failureThreshold: number; halfOpenAfterMs: number };
+  /** Requests in flight at once to each upstream host (www.youtube.com, youtubei.googleapis.com, ...). */
   maxConcurrency: number;
 }
 
-export type Guarded = <T>(attempt: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+/** Runs one exchange with `host` (the URL's own host, before any rewrite to a test origin). */
+export type Guarded = <T>(host: string, attempt: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 
 /**
  * Wraps each upstream exchange: bounded, jittered retries outside a circuit breaker that counts
- * consecutive transport failures, outside a concurrency limit, outside a per-attempt timeout. The
- * limit sits inside the retry so a request waiting out its backoff holds no slot, and the timeout
- * inside the limit so time spent queued is not counted against the exchange.
+ * consecutive transport failures, outside a concurrency limit per upstream host, outside a
+ * per-attempt timeout. The limit sits inside the retry so a request waiting out its backoff holds no
+ * slot, and the timeout inside the limit so time spent queued is not counted against the exchange.
+ * The limit is per host because the hosts are separate services with separate capacity: a trend
+ * report's players (youtubei.googleapis.com) need not queue behind its channel pages (www.youtube.com).
+ * The breaker stays one for all hosts: an outage of YouTube is rarely one host's alone, and one
+ * breaker stops the whole client at once.
  */
 export function createResilience(options: ResilienceOptions): Guarded {
   const transportFailures = handleWhen(isTransportFailure);
@@ -41,7 +47,15 @@ export function createResilience(options: ResilienceOptions): Guarded {
     breaker: new ConsecutiveBreaker(options.breaker.failureThreshold),
   });
   const timeoutPolicy = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
-  const limit = pLimit(options.maxConcurrency);
+  const limits = new Map<string, ReturnType<typeof pLimit>>();
+  const limitFor = (host: string) => {
+    let limit = limits.get(host);
+    if (!limit) {
+      limit = pLimit(options.maxConcurrency);
+      limits.set(host, limit);
+    }
+    return limit;
+  };
 
   const timed = async <T>(attempt: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     try {
@@ -54,7 +68,8 @@ export function createResilience(options: ResilienceOptions): Guarded {
     }
   };
 
-  return async (attempt) => {
+  return async (host, attempt) => {
+    const limit = limitFor(host);
     try {
       return await retryPolicy.execute(() => breakerPolicy.execute(() => limit(() => timed(attempt))));
     } catch (error) {

@@ -1,4 +1,4 @@
-import { fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, interceptors, ProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import { upstreamError, type YouTubeError } from '../errors';
 import { rewriteToOrigin } from './origin-rewrite';
 
@@ -11,8 +11,67 @@ export interface UpstreamFetchOptions {
   fetch?: FetchFunction;
 }
 
+/**
+ * A 2xx answer, its body read whole as bytes: youtubei.js decodes and parses them itself, so
+ * decoding here too would decode every page twice (bench/comments' profile, ADR 0038).
+ */
+export interface UpstreamAnswer {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+}
+
+/** The answer's body as UTF-8 text. */
+export function textOf(answer: Pick<UpstreamAnswer, 'body'>): string {
+  return Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).toString('utf8');
+}
+
 /** One HTTP exchange, cancellable, already pointed at the right origin. */
-export type UpstreamCall = (input: Request | string | URL, init: RequestInit | undefined, signal: AbortSignal) => Promise<Response>;
+export type UpstreamCall = (input: Request | string | URL, init: RequestInit | undefined, signal: AbortSignal) => Promise<UpstreamAnswer>;
+
+type Send = (
+  url: string,
+  init: { method: string; headers: Headers; body: RequestInit['body']; signal: AbortSignal },
+) => Promise<UpstreamAnswer>;
+
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+/**
+ * The exchange over undici's `request`, not its `fetch`: every answer is read whole anyway, and
+ * fetch's WHATWG streams, request cloning and body iteration cost more CPU per exchange than the
+ * exchange itself (bench/trends' profile, ADR 0038). Redirects are followed and bodies decompressed
+ * as fetch did, and the same compression is asked for.
+ */
+function requestSender(proxyUrl: string | undefined): Send {
+  const base: Dispatcher = proxyUrl ? new ProxyAgent(proxyUrl) : new Agent();
+  const dispatcher = base.compose(interceptors.redirect({ maxRedirections: 5 }), interceptors.decompress());
+  return async (url, { method, headers, body, signal }) => {
+    if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
+    const answer = await undiciRequest(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers: Object.fromEntries(headers),
+      body: body as string | Uint8Array | undefined,
+      signal,
+      dispatcher,
+    });
+    return { status: answer.statusCode, headers: headersOf(answer.headers), body: new Uint8Array(await answer.body.arrayBuffer()) };
+  };
+}
+
+/** A caller's fetch (tests), read whole like the request sender's answers. */
+function fetchSender(fetchFunction: FetchFunction): Send {
+  return async (url, init) => {
+    const response = await fetchFunction(url, { ...init, redirect: 'follow' });
+    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+  };
+}
 
 function bodySnippet(text: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
@@ -45,14 +104,7 @@ export function httpStatusError(status: number, url: string, body: string, retry
  */
 export function createUpstreamCall(options: UpstreamFetchOptions): UpstreamCall {
   const origin = new URL(options.origin);
-  const dispatcher: Dispatcher | undefined = options.proxyUrl ? new ProxyAgent(options.proxyUrl) : undefined;
-  const send: FetchFunction =
-    options.fetch ??
-    ((input, init) =>
-      undiciFetch(
-        input as string,
-        { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1],
-      ) as unknown as Promise<Response>);
+  const send = options.fetch ? fetchSender(options.fetch) : requestSender(options.proxyUrl);
 
   return async (input, init, signal) => {
     const request = input instanceof Request ? input : undefined;
@@ -60,14 +112,15 @@ export function createUpstreamCall(options: UpstreamFetchOptions): UpstreamCall 
     const method = init?.method ?? request?.method ?? 'GET';
     const headers = new Headers(init?.headers ?? request?.headers);
     const body = init?.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.text() : undefined);
-    let response: Response;
+    let answer: UpstreamAnswer;
     try {
-      response = await send(url.toString(), { method, headers, body, signal, redirect: 'follow' });
+      answer = await send(url.toString(), { method, headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw error;
       throw upstreamError('upstream_error', `Network error talking to YouTube: ${(error as Error).message}`, { cause: error });
     }
-    if (!response.ok) throw httpStatusError(response.status, url.toString(), await response.text(), response.headers.get('retry-after'));
-    return response;
+    if (answer.status < 200 || answer.status > 299)
+      throw httpStatusError(answer.status, url.toString(), textOf(answer), answer.headers.get('retry-after'));
+    return answer;
   };
 }

@@ -1,7 +1,7 @@
 import { Innertube } from 'youtubei.js';
 import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ResilienceOptions } from './resilience';
-import { createUpstreamCall, type UpstreamFetchOptions } from './upstream-fetch';
+import { createUpstreamCall, textOf, type UpstreamFetchOptions } from './upstream-fetch';
 
 export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {}
 
@@ -15,6 +15,11 @@ export interface Upstream {
   text(url: string): Promise<string>;
 }
 
+/** The host a request names (before it is pointed at a test origin): concurrency is bounded per host. */
+function hostOf(input: Request | string | URL): string {
+  return new URL(input instanceof Request ? input.url : String(input)).hostname;
+}
+
 export function createUpstream(options: UpstreamOptions): Upstream {
   const call = createUpstreamCall(options);
   const guarded = createResilience(options);
@@ -22,10 +27,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   // The body is read inside the guarded attempt, so a stalled body counts against the timeout
   // and a retry re-sends instead of re-reading a consumed stream.
   const fetchForYoutubei = (input: Request | string | URL, init?: RequestInit) =>
-    guarded(async (signal) => {
-      const response = await call(input, init, signal);
-      const text = await response.text();
-      return new Response(text, { status: response.status, headers: response.headers });
+    guarded(hostOf(input), async (signal) => {
+      const answer = await call(input, init, signal);
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });
 
   // Measured (DESIGN.md): with these options Innertube.create makes no request at all.
@@ -49,10 +53,6 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const innertube = await session;
       return innertube.actions.execute(endpoint, { ...body, parse: true });
     },
-    text: (url) =>
-      guarded(async (signal) => {
-        const response = await call(url, { method: 'GET' }, signal);
-        return response.text();
-      }),
+    text: (url) => guarded(hostOf(url), async (signal) => textOf(await call(url, { method: 'GET' }, signal))),
   };
 }

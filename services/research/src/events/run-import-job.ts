@@ -21,6 +21,8 @@ export interface RunImportJobDeps {
   logger: Logger;
   /** True once the service is stopping: the job is handed back between videos instead of holding up the shutdown. */
   stopping: () => boolean;
+  /** Videos of the job imported at once (RESEARCH_IMPORT_VIDEO_CONCURRENCY). */
+  videosAtOnce: number;
 }
 
 /**
@@ -28,7 +30,8 @@ export interface RunImportJobDeps {
  * handled video is recorded on the job, so a redelivery after a crash (the event was never acked)
  * skips what is done and imports only the rest. A video interrupted mid-import is imported again,
  * which updates its evidence in place (sourceKeys) rather than copying it. Cancellation is read
- * before each video.
+ * before each video. Up to `videosAtOnce` videos are imported side by side: each is recorded on its
+ * own (a conditional append), so they may finish in any order.
  */
 export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<typeof researchImportRequested> {
   const { jobs, logger } = deps;
@@ -72,22 +75,39 @@ function runImportJob(deps: RunImportJobDeps) {
       if (!job.videoIds) return;
     }
     const target = { accountId: job.accountId, projectId: job.projectId };
-    for (const videoId of job.videoIds) {
-      if (job.videos.some((video) => video.videoId === videoId)) continue;
-      // Unacked, the event comes back (to another replica, or this one restarted), which resumes here.
-      if (deps.stopping()) throw new Error(`service stopping: import job ${jobId} handed back before ${videoId}`);
-      // Re-read before each video: a cancel lands between videos, never in the middle of one.
-      const current = await jobs.findById(jobId);
-      if (!current || !activeJobStatuses.includes(current.status)) return;
-      const outcome = await importVideo(deps, target, videoId, job.include);
-      await jobs.recordVideo(
-        jobId,
-        { videoId, status: outcome.error ? 'failed' : 'imported', evidenceCount: outcome.evidenceCount },
-        { warnings: outcome.warnings, errors: outcome.error ? [outcome.error] : [] },
-      );
-      if (outcome.error) logger.warn({ jobId, videoId, code: outcome.error.code }, 'video not imported');
-      else logger.info({ jobId, videoId, evidence: outcome.evidenceCount }, 'video imported');
-    }
+    const include = job.include;
+    const pending = job.videoIds.filter((videoId) => !job!.videos.some((video) => video.videoId === videoId));
+    // Set by the first lane that sees the job cancelled or the service stopping: the others take no new video.
+    let halted: 'cancelled' | 'stopping' | undefined;
+    const lane = async () => {
+      for (let videoId = pending.shift(); videoId !== undefined && !halted; videoId = pending.shift()) {
+        // Unacked, the event comes back (to another replica, or this one restarted), which resumes here.
+        if (deps.stopping()) {
+          halted = 'stopping';
+          return;
+        }
+        // Re-read before each video: a cancel lands between videos, never in the middle of one.
+        const current = await jobs.findById(jobId);
+        if (!current || !activeJobStatuses.includes(current.status)) {
+          halted = 'cancelled';
+          return;
+        }
+        const outcome = await importVideo(deps, target, videoId, include);
+        await jobs.recordVideo(
+          jobId,
+          { videoId, status: outcome.error ? 'failed' : 'imported', evidenceCount: outcome.evidenceCount },
+          { warnings: outcome.warnings, errors: outcome.error ? [outcome.error] : [] },
+        );
+        if (outcome.error) logger.warn({ jobId, videoId, code: outcome.error.code }, 'video not imported');
+        else logger.info({ jobId, videoId, evidence: outcome.evidenceCount }, 'video imported');
+      }
+    };
+    // Every lane is awaited before the job is handed back or finished, so no import outlives its delivery.
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(deps.videosAtOnce, pending.length) }, lane));
+    const failedLane = lanes.find((outcome) => outcome.status === 'rejected');
+    if (failedLane) throw failedLane.reason;
+    if (halted === 'stopping') throw new Error(`service stopping: import job ${jobId} handed back before its remaining videos`);
+    if (halted === 'cancelled') return;
     const finished = await jobs.findById(jobId);
     // Deleted with its project meanwhile: nothing is left to finish.
     if (!finished) return;

@@ -1,0 +1,128 @@
+// bench/imports: time of one project import of 50 videos (metadata + transcript) through the whole
+// system in one process, from the 202 to the job's completion, while the fake YouTube upstream adds
+// 50 ms to every request, beside the upstream time divided by the configured concurrency (videos of
+// one job imported at once): the sum of the latency over every upstream request the job made, spread
+// over that many lanes; and their ratio. Each run imports videos never read before, so every read
+// reaches the upstream. Not a test: it prints figures.
+// Env: BENCH_VIDEOS (50), BENCH_LATENCY_MS (50), BENCH_RUNS (3), RESEARCH_IMPORT_VIDEO_CONCURRENCY (the service default).
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultResearchImports } from '@vrs/research/config';
+import { apiClient } from '@vrs/testing/api-client';
+import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
+import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
+import { startBenchGateway } from '../support/bench-gateway';
+import { cpuMsOf } from '../support/process-cpu';
+import { measuredWindow } from '../support/profile-window';
+
+const videoCount = Number(process.env.BENCH_VIDEOS ?? 50);
+const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const videoConcurrency = Number(process.env.RESEARCH_IMPORT_VIDEO_CONCURRENCY ?? defaultResearchImports.videosAtOnce);
+const authoredId = 'vrsFixture1';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** Eleven characters, as a video id has: `vrsBn` + run + video number. */
+const benchVideoId = (run: number, n: number) => `vrsBn${String(run).padStart(2, '0')}${String(n).padStart(4, '0')}`;
+
+/**
+ * The authored fixture video (player, WEB player, /next, captions) copied under one id per video and
+ * run: each import then reads distinct videos, and the provider has none of them saved.
+ */
+async function writeVideoCopies(dir: string): Promise<void> {
+  const authored = await readFile(join(projectDir, 'video', `${authoredId}.json`), 'utf8');
+  await mkdir(dir, { recursive: true });
+  for (let run = 0; run <= runs; run++) {
+    const exchanges = Array.from(
+      { length: videoCount },
+      (_, n) => (JSON.parse(authored.replaceAll(authoredId, benchVideoId(run, n))) as { exchanges: unknown[] }).exchanges,
+    ).flat();
+    await writeFile(
+      join(dir, `run-${run}.json`),
+      JSON.stringify({ format: 'vrs-youtube-exchanges', note: `bench/imports: copies of ${authoredId}`, exchanges }),
+    );
+  }
+}
+
+interface Job {
+  id: string;
+  status: string;
+  progress: { done: number; total: number };
+  videos: { status: string }[];
+}
+
+async function main() {
+  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-imports-'));
+  const copiesDir = join(runDir, 'videos');
+  await writeVideoCopies(copiesDir);
+  const fake = await startFakeYouTube({ replayDirs: [projectDir, copiesDir], log: () => undefined });
+  const gateway = await startBenchGateway('bench-imports', runDir, {
+    RATE_LIMIT_STORE: 'memory',
+    YOUTUBE_UPSTREAM_URL: fake.url,
+    RESEARCH_IMPORT_VIDEO_CONCURRENCY: String(videoConcurrency),
+  });
+  try {
+    const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
+    const importRun = async (run: number) => {
+      const project = await api('POST', '/v1/projects', { json: { name: `imports ${run}` } });
+      if (project.status !== 200) throw new Error(`project not created: ${project.status} ${project.text}`);
+      const ids = Array.from({ length: videoCount }, (_, n) => benchVideoId(run, n));
+      const started = performance.now();
+      const created = await api('POST', `/v1/projects/${project.body.id}/imports`, { json: { source: { type: 'videos', ids } } });
+      if (created.status !== 202) throw new Error(`import not accepted: ${created.status} ${created.text}`);
+      let job = created.body as Job;
+      while (job.status === 'queued' || job.status === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        job = (await api<Job>('GET', `/v1/jobs/${job.id}`)).body;
+      }
+      const elapsedMs = performance.now() - started;
+      const imported = job.videos.filter((video) => video.status === 'imported').length;
+      if (job.status !== 'completed' || imported !== videoCount) throw new Error(`import ended ${job.status}: ${JSON.stringify(job)}`);
+      return elapsedMs;
+    };
+    // Run 0 warms the system up (module loading, first connections) and is not reported.
+    await importRun(0);
+
+    const rows: { elapsedMs: number; cpuMs: number | null; requests: number }[] = [];
+    await measuredWindow(async () => {
+      for (let run = 1; run <= runs; run++) {
+        fake.reset();
+        fake.setLatency(latencyMs);
+        const cpuBefore = cpuMsOf(gateway.child.pid);
+        const elapsedMs = await importRun(run);
+        const cpuAfter = cpuMsOf(gateway.child.pid);
+        rows.push({
+          elapsedMs,
+          cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+          requests: fake.hits().total,
+        });
+      }
+    });
+
+    console.log(
+      `\nbench/imports — import of ${videoCount} videos (metadata + transcript) into a project, ${videoConcurrency} videos at once, ${latencyMs} ms added to every upstream request, ${runs} runs\n`,
+    );
+    console.log(
+      '| run | upstream requests | upstream time ms | ÷ concurrency ms | elapsed ms | gateway CPU ms | elapsed / (upstream time ÷ concurrency) |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    const bounds = rows.map((row) => (row.requests * latencyMs) / videoConcurrency);
+    rows.forEach((row, i) => {
+      console.log(
+        `| ${i + 1} | ${row.requests} | ${row.requests * latencyMs} | ${bounds[i]!.toFixed(0)} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${(row.elapsedMs / bounds[i]!).toFixed(2)} |`,
+      );
+    });
+    const elapsed = median(rows.map((row) => row.elapsedMs));
+    const bound = median(bounds);
+    console.log(
+      `\nmedian: ${elapsed.toFixed(0)} ms against ${bound.toFixed(0)} ms of upstream time ÷ ${videoConcurrency} — ratio ${(elapsed / bound).toFixed(2)} (aim ≤ 1.2)`,
+    );
+  } finally {
+    await gateway.stop();
+    await fake.close();
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+await main();
