@@ -177,7 +177,8 @@ describe('monitors over HTTP', () => {
         ],
       },
     });
-    expect((await checksOf(video))[0]).toMatchObject({ outcome: 'changed', creditsCharged: 12 });
+    // getVideo (2) + one newest-first comments page (3).
+    expect((await checksOf(video))[0]).toMatchObject({ outcome: 'changed', creditsCharged: 5 });
     // Checked again with nothing new: no more notifications.
     for (const monitor of [channel, video]) await api('POST', `/v1/monitors/${monitor.id}/check`);
     await runDue();

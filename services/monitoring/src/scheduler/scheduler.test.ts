@@ -210,9 +210,9 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     expect(comment!.text!.length).toBeGreaterThan(0);
     const checks = await checksOf(accountId, monitor);
     expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'failed', 'unchanged', 'baseline']);
-    // getVideo (2) + the newest-first comments collection (10), every check refreshing; the failed one refunded.
-    expect(checks.map((check) => check.creditsCharged)).toEqual([12, 12, 0, 12, 12]);
-    expect(await credits(accountId)).toBe(1000 - 48);
+    // getVideo (2) + one newest-first comments page (3), every check refreshing; the failed one refunded.
+    expect(checks.map((check) => check.creditsCharged)).toEqual([5, 5, 0, 5, 5]);
+    expect(await credits(accountId)).toBe(1000 - 4 * 5);
   });
 
   it('topic: accelerating videos of a trend report, not the ones already seen in the baseline', async () => {
