@@ -292,6 +292,7 @@ describe('deleting an account (ADR 0033)', () => {
       'monitoring/c_webhooks',
       'monitoring/c_webhook_deliveries',
       'monitoring/c_digest_preferences',
+      'monitoring/c_outbox',
     ]) {
       expect(placesBefore, place).toContain(place);
     }

@@ -10,10 +10,12 @@ import {
   monitoringChannelNewId,
   monitoringFixtureChannel,
   monitoringFixtureQuery,
+  monitoringFixtureTopic,
   monitoringFixtureVideo,
   monitoringNewComment,
   monitoringPlaylistNew,
   monitoringSearchNewIds,
+  monitoringTopicBreakoutId,
   monitoringVariants,
   monitoringVideoLaterComments,
 } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
@@ -22,8 +24,8 @@ import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-clien
 /*
  * Monitoring through the gateway, over the stack's monitoring process and the fake YouTube's
  * authored monitoring pages. One file, run in order: the monitoring process has one clock. Topic
- * checks run in the service tests (a trend report here would add snapshots under the trends e2e
- * suite's feet); here a topic monitor is created and validated, not checked.
+ * checks read the authored monitoring topic, not the trends suite's, so its snapshots stay its own;
+ * its bands do not depend on the trends clock that suite moves (scheduler.test.ts checks both).
  */
 const youtube = fakeYouTubeControl(inject('youtubeUpstreamUrl'));
 const monitoring = createServiceClient<MonitoringRouter>({
@@ -177,7 +179,8 @@ describe('monitors over HTTP', () => {
         ],
       },
     });
-    expect((await checksOf(video))[0]).toMatchObject({ outcome: 'changed', creditsCharged: 12 });
+    // getVideo (2) + one newest-first comments page (3).
+    expect((await checksOf(video))[0]).toMatchObject({ outcome: 'changed', creditsCharged: 5 });
     // Checked again with nothing new: no more notifications.
     for (const monitor of [channel, video]) await api('POST', `/v1/monitors/${monitor.id}/check`);
     await runDue();
@@ -377,4 +380,48 @@ describe('monitors over HTTP', () => {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
   });
+});
+
+describe('topic monitors over HTTP', () => {
+  const watcher = apiClient(inject('gatewayUrl'), { 'x-demo-user': `${user}-topic` });
+  const topicT0 = Date.parse('2026-03-03T09:00:00.000Z');
+  const atHour = (hours: number) => monitoring.clock.set.mutate({ now: topicT0 + hours * 60 * minute });
+  const ownNotifications = async () => (await watcher<{ notifications: Notification[] }>('GET', '/v1/notifications')).body.notifications;
+
+  it('notifies a new Breakout video of the topic once, and nothing while the report is the same', async () => {
+    await atHour(0);
+    const created = await watcher<Monitor>('POST', '/v1/monitors', {
+      json: { query: { kind: 'topic', q: monitoringFixtureTopic, sampleSize: 8 }, intervalMinutes: 60 },
+    });
+    expect(created.status, created.text).toBe(200);
+    const monitor = created.body;
+    await runDue();
+    await atHour(1);
+    await runDue();
+    expect(await ownNotifications()).toEqual([]);
+
+    await youtube.useVariant(monitoringVariants.topicBreakout);
+    await atHour(2);
+    await runDue();
+    await atHour(3);
+    await runDue();
+    const found = await ownNotifications();
+    expect(found).toMatchObject([
+      {
+        monitorId: monitor.id,
+        kind: 'trend_videos',
+        createdAt: new Date(topicT0 + 120 * minute).toISOString(),
+        data: { items: [{ type: 'video', id: monitoringTopicBreakoutId, trendBand: 'Breakout' }] },
+      },
+    ]);
+    expect(found[0]!.data.items).toHaveLength(1);
+    const checks = await watcher<ListPage<MonitorCheck>>('GET', `/v1/monitors/${monitor.id}/checks`);
+    expect(checks.body.data.map((check) => [check.outcome, check.creditsCharged])).toEqual([
+      ['unchanged', 10],
+      ['changed', 10],
+      ['unchanged', 10],
+      ['baseline', 10],
+    ]);
+    expect((await watcher('DELETE', `/v1/monitors/${monitor.id}`)).status).toBe(200);
+  }, 90_000); // four trend reports, each reading every sampled video and channel
 });

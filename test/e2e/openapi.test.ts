@@ -60,6 +60,58 @@ describe('OpenAPI document and reference page', () => {
     expect(doc.paths['/billing'].get.tags).toEqual(['Billing']);
   });
 
+  it('lists every Monitoring operation (issue 9) with its error statuses and codes', async () => {
+    const { body: doc } = await api('GET', '/v1/openapi.json');
+    const authenticated = ['401', '403', '429', '500', '503'];
+    const expected: [path: string, method: string, operationId: string, errors: string[]][] = [
+      ['/monitors', 'post', 'createMonitor', ['422']],
+      ['/monitors', 'get', 'listMonitors', ['422']],
+      ['/monitors/{id}', 'get', 'getMonitor', ['404', '422']],
+      ['/monitors/{id}', 'patch', 'updateMonitor', ['404', '422']],
+      ['/monitors/{id}', 'delete', 'deleteMonitor', ['404', '422']],
+      ['/monitors/{id}/check', 'post', 'checkMonitor', ['404', '409', '422']],
+      ['/monitors/{id}/checks', 'get', 'listMonitorChecks', ['404', '422']],
+      ['/notifications', 'get', 'listNotifications', []],
+      ['/notifications/{id}/read', 'post', 'markNotificationRead', ['404', '422']],
+      ['/digests/preferences', 'get', 'getDigestPreferences', []],
+      ['/digests/preferences', 'put', 'putDigestPreferences', ['422']],
+      ['/webhooks', 'post', 'createWebhook', ['422']],
+      ['/webhooks', 'get', 'listWebhooks', ['422']],
+      ['/webhooks/{id}', 'delete', 'deleteWebhook', ['404', '422']],
+      ['/webhooks/{id}/deliveries', 'get', 'listWebhookDeliveries', ['404', '422']],
+    ];
+    for (const [path, method, operationId, errors] of expected) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toMatchObject({ operationId, tags: ['Monitoring'] });
+      const statuses = Object.keys(operation.responses);
+      expect(statuses.filter((status) => Number(status) >= 400).sort(), operationId).toEqual([...authenticated, ...errors].sort());
+      expect(
+        statuses.some((status) => Number(status) < 300),
+        operationId,
+      ).toBe(true);
+    }
+    expect(
+      Object.values(doc.paths)
+        .flatMap((item) => Object.values(item as object))
+        .filter((op) => op.tags?.includes('Monitoring')),
+    ).toHaveLength(expected.length);
+    expect(doc.paths['/monitors/{id}/check'].post.responses['202']).toBeDefined();
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining([
+        'MONITOR_NOT_FOUND',
+        'NOTIFICATION_NOT_FOUND',
+        'WEBHOOK_NOT_FOUND',
+        'MONITOR_DISABLED',
+        'MONITOR_QUERY_REQUIRED',
+        'MONITOR_INTERVAL_INVALID',
+        'WEBHOOK_URL_INVALID',
+        'TIMEZONE_INVALID',
+      ]),
+    );
+    expect(doc.paths['/monitors'].post.description).toMatch(/MONITOR_QUERY_REQUIRED.*MONITOR_INTERVAL_INVALID/);
+    expect(doc.paths['/monitors/{id}/check'].post.description).toMatch(/MONITOR_DISABLED/);
+  });
+
   it('serves an interactive reference page that loads the document', async () => {
     const page = await api('GET', '/v1/docs');
     expect(page.status).toBe(200);

@@ -92,6 +92,41 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     expect(reused.body.meta.fetchedAt).toBe(response.body.meta.fetchedAt);
   });
 
+  it("sort=newest: the first newest-first page at a page's price, in time order, with the continuation to the next", async () => {
+    const page = await api('GET', commentsPath('xaQJbozY_Is', '?sort=newest&refresh=true'));
+    expect(page.status, page.text).toBe(200);
+    expect(charged(page)).toBe(3);
+    expect(page.body).toMatchObject({ totalCount: 21051, meta: { partial: false, warnings: [] } });
+    expect(page.body).not.toHaveProperty('complete');
+    expect(page.body.comments).toHaveLength(10);
+    const ages = (page.body.comments as { publishedTimeText: string }[]).map((c) => hoursFromRelativeText(c.publishedTimeText)!);
+    expect(ages).toEqual([...ages].sort((a, b) => a - b));
+    expect(page.body.comments[0].publishedTimeText).toBe('11 months ago');
+    // Saved apart from the Top page: reused at the cached price, and it is not the Top page.
+    const reused = await api('GET', commentsPath('xaQJbozY_Is', '?sort=newest'));
+    expect(charged(reused)).toBe(1);
+    expect(reused.body.comments).toEqual(page.body.comments);
+    const top = await api('GET', commentsPath('xaQJbozY_Is'));
+    expect(top.body.comments[0].id).not.toBe(page.body.comments[0].id);
+    // The continuation carries the newest-first order on.
+    const next = await api('GET', commentsPath('xaQJbozY_Is', `?continuation=${encodeURIComponent(page.body.continuation)}`));
+    expect(next.status, next.text).toBe(200);
+    expect(next.body.comments).toHaveLength(10);
+    const ids = [...page.body.comments, ...next.body.comments].map((comment: { id: string }) => comment.id);
+    expect(new Set(ids).size).toBe(20);
+  });
+
+  it('sort orders a first page only: with a continuation or newest=true it is a 422 naming sort', async () => {
+    for (const query of ['?sort=newest&continuation=abc', '?sort=top&newest=true', '?sort=oldest']) {
+      const response = await api('GET', commentsPath('xaQJbozY_Is', query));
+      expect(response.status, query).toBe(422);
+      expect(
+        response.body.error.details.issues.map((issue: { path: string }) => issue.path),
+        query,
+      ).toContain('sort');
+    }
+  });
+
   it('stops at the bound and says so: partial, with warnings and the continuations not followed', async () => {
     const mid = await api('GET', commentsPath('xaQJbozY_Is', '?newest=true&limit=15'));
     expect(mid.body).toMatchObject({ complete: false, topLevelCount: 15, remainingContinuations: 0, meta: { partial: true } });

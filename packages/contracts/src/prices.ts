@@ -59,7 +59,7 @@ export const priceTable = {
   listOperations: 0,
   // Monitoring (ADR 0028): managing monitors and notifications is free; each scheduled check is
   // charged to the owner at the sum of the prices of the operations it calls (searchVideos; getChannel +
-  // listChannelPlaylists; getVideo + getVideoComments in its newest-first collection mode; getTopicTrends).
+  // listChannelPlaylists; getVideo + getVideoComments, one newest-first page; getTopicTrends).
   // Agents (ADR 0025): admission holds the run's credit budget and each tool call is charged as it is
   // persisted, at the price of the operation it performs; what a run did not use goes back.
   createAgentRun: 0,

@@ -282,7 +282,17 @@ export const getTranscriptInputSchema = z.object({
   refresh,
   savedOnly,
 });
-export const getCommentsPageInputSchema = z.object({ videoId, continuation, refresh, savedOnly });
+/** The order of a first comments page: YouTube's default ranking, or newest first (ADR 0007). */
+export const commentsPageSortSchema = z.enum(['top', 'newest']);
+export type CommentsPageSort = z.infer<typeof commentsPageSortSchema>;
+/** A continuation carries the order of the page that issued it, so `sort` applies to a first page only. */
+export const getCommentsPageInputSchema = z.object({
+  videoId,
+  continuation,
+  sort: commentsPageSortSchema.default('top'),
+  refresh,
+  savedOnly,
+});
 export const collectNewestCommentsInputSchema = z.object({
   videoId,
   limit: z.number().int().min(1).max(maxNewestCommentsLimit).default(defaultNewestCommentsLimit),

@@ -110,9 +110,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
-  const port = await freePort();
-  const storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
+/** One nats-server process with JetStream on `port`, storing in `storeDir`; resolves once it answers. */
+async function spawnNatsServer(binary: string, port: number, storeDir: string) {
   const url = `nats://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -122,26 +121,41 @@ async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
     stderr = (stderr + chunk.toString('utf8')).slice(-2_000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
+  const halt = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(storeDir, { recursive: true, force: true });
   };
-
   const deadline = Date.now() + startDeadlineMs;
   while (!(await probeNats(url, 500))) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
+      await halt();
       throw new Error(
         `nats-server (${binary}) did not come up on ${url} within ${startDeadlineMs} ms: ${stderr.trim() || 'no output'}\n${howToGetNats}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  log(`started ${binary} with JetStream at ${url} (store ${storeDir})`);
-  return { url, stop };
+  return { url, halt };
+}
+
+async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
+  const storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
+  try {
+    const { url, halt } = await spawnNatsServer(binary, await freePort(), storeDir);
+    log(`started ${binary} with JetStream at ${url} (store ${storeDir})`);
+    return {
+      url,
+      async stop() {
+        await halt();
+        rmSync(storeDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(storeDir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /**
@@ -167,4 +181,37 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
   const binary = findNatsServer() ?? installNatsServer();
   if (!binary) throw new Error(`No nats-server binary to start. ${howToGetNats}`);
   return startNatsServerFrom(binary);
+}
+
+/** A private nats-server a test can take away and bring back, as an outage would. */
+export interface RestartableNatsServer extends NatsServerHandle {
+  /** Stops the process (SIGTERM), keeping its port and JetStream store: clients see NATS go away. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port with the same store; clients reconnect by themselves. */
+  resume(): Promise<void>;
+}
+
+export async function startRestartableNatsServer(): Promise<RestartableNatsServer> {
+  const binary = findNatsServer() ?? installNatsServer();
+  if (!binary) throw new Error(`No nats-server binary to start. ${howToGetNats}`);
+  const port = await freePort();
+  const storeDir = mkdtempSync(join(tmpdir(), 'nats-js-'));
+  let running: Awaited<ReturnType<typeof spawnNatsServer>> | undefined = await spawnNatsServer(binary, port, storeDir);
+  log(`started ${binary} with JetStream at ${running.url} (store ${storeDir}, restartable)`);
+  const url = running.url;
+  const halt = async () => {
+    await running?.halt();
+    running = undefined;
+  };
+  return {
+    url,
+    halt,
+    async resume() {
+      running ??= await spawnNatsServer(binary, port, storeDir);
+    },
+    async stop() {
+      await halt();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
 }

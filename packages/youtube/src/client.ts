@@ -1,7 +1,7 @@
 import type { ChannelPlaylistSort } from '@vrs/contracts';
 import { getChannel } from './operations/get-channel';
 import { getChannelPlaylists } from './operations/get-channel-playlists';
-import { getComments } from './operations/get-comments';
+import { getComments, type CommentsPageOptions } from './operations/get-comments';
 import { getNewestComments, type NewestCommentsOptions } from './operations/get-newest-comments';
 import { getPlaylist } from './operations/get-playlist';
 import { search, type SearchOptions } from './operations/search';
@@ -35,7 +35,7 @@ export interface YouTubeClientOptions {
 export interface YouTubeClient {
   getVideo(videoId: string): Promise<VideoRecord>;
   getTranscript(videoId: string, options?: TranscriptOptions): Promise<Transcript>;
-  getComments(videoId: string, options?: { continuation?: string }): Promise<CommentsPage>;
+  getComments(videoId: string, options?: CommentsPageOptions): Promise<CommentsPage>;
   getNewestComments(videoId: string, options: NewestCommentsOptions): Promise<NewestComments>;
   getPlaylist(playlistId: string, options?: { continuation?: string }): Promise<Playlist>;
   search(query: string, options?: SearchOptions): Promise<SearchResults>;

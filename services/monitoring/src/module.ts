@@ -1,7 +1,7 @@
-import { billingAccountDeleted } from '@vrs/contracts';
-import type { EventBus, Subscription } from '@vrs/bus';
+import { billingAccountDeleted, monitoringCheckCompleted, monitoringNotificationCreated } from '@vrs/contracts';
+import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
 import { createClock, type ControllableClock, type Logger, type ServiceModule } from '@vrs/kit';
-import type { Store } from '@vrs/store';
+import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
 import { createChecksRepo } from './repo/checks-repo';
@@ -20,7 +20,12 @@ export interface MonitoringModuleOptions extends MonitoringUpstreams {
   config: MonitoringModuleConfig;
   /** Tests hand in a clock of their own; otherwise the module has one (movable only with clockControl). */
   clock?: ControllableClock;
+  /** Pause before the outbox relay tries a failed publish again; 1 s unless given. */
+  outboxRetryDelayMs?: number;
 }
+
+/** How often sent outbox rows past their day are deleted. */
+const retentionSweepMs = 10 * 60_000;
 
 /** Durable consumer of `billing.account.deleted`: removes a deleted account's monitoring data (ADR 0033). */
 const accountDeletionConsumerName = 'monitoring-account-deletion';
@@ -34,6 +39,20 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
   const webhooks = createWebhooksRepo(store);
   const deliveries = createDeliveriesRepo(store);
   const clock = options.clock ?? createClock();
+  // Notifications and checks are announced through the outbox: written with them, published after (ADR 0030).
+  const outbox = createOutboxRelay({
+    store,
+    bus,
+    definitions: [monitoringNotificationCreated, monitoringCheckCompleted],
+    logger: logger.child({ component: 'monitoring-outbox' }),
+    retryDelayMs: options.outboxRetryDelayMs,
+  });
+  const retention = createRetentionSweeper({
+    collections: outbox.expiring,
+    clock: Date.now,
+    intervalMs: retentionSweepMs,
+    logger: logger.child({ component: 'monitoring-retention' }),
+  });
   const checkDeps = {
     monitors,
     checks,
@@ -41,7 +60,8 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     digestPreferences,
     webhooks,
     deliveries,
-    bus,
+    store,
+    outbox,
     clock,
     logger,
     config,
@@ -64,6 +84,8 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
         deliveries.ensureIndexes(),
         bus.ensureStreams(['monitoring']),
       ]);
+      await outbox.start();
+      retention.start();
       scheduler.start();
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,
@@ -75,6 +97,7 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     // The store, bus and clients belong to the host; checks in flight finish first.
     async stop() {
       await Promise.all([accountDeletion?.stop(), scheduler.stop()]);
+      await Promise.all([outbox.stop(), retention.stop()]);
       accountDeletion = undefined;
     },
   };

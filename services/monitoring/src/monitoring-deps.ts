@@ -1,8 +1,9 @@
 import type { TRPCClient } from '@trpc/client';
 import type { BillingRouter } from '@vrs/billing';
-import type { EventBus } from '@vrs/bus';
+import type { OutboxRelay } from '@vrs/bus';
 import type { ControllableClock, Logger } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
+import type { Store } from '@vrs/store';
 import type { TrendsRouter } from '@vrs/trends';
 import type { ChecksRepo } from './repo/checks-repo';
 import type { DeliveriesRepo } from './repo/deliveries-repo';
@@ -46,7 +47,10 @@ export interface CheckDeps extends MonitoringUpstreams {
   digestPreferences: DigestPreferencesRepo;
   webhooks: WebhooksRepo;
   deliveries: DeliveriesRepo;
-  bus: EventBus;
+  /** For the transactions that write a change with its outbox event. */
+  store: Store;
+  /** Publishes what those transactions recorded (ADR 0030). */
+  outbox: OutboxRelay;
   clock: ControllableClock;
   logger: Logger;
   config: MonitoringModuleConfig;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commentsSchema, defaultNewestCommentsLimit, maxNewestCommentsLimit, providerParam } from '@vrs/contracts';
+import { commentsPageSortSchema, commentsSchema, defaultNewestCommentsLimit, maxNewestCommentsLimit, providerParam } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors, videoErrors } from '../errors';
 import {
@@ -13,7 +13,10 @@ import {
 } from '../providers/provider-params';
 
 const newestWithContinuation =
-  'continuation pages through the default ranking; a newest-first collection always starts from the newest comment';
+  'continuation pages on from the page that issued it; a newest-first collection always starts from the newest comment';
+
+const sortOfPage =
+  'sort orders the first page only (a continuation carries the order of the page that issued it), and a newest-first collection is newest first already';
 
 const onlyWithNewest = "applies to a newest-first collection only: add newest=true (a page of the default ranking has YouTube's own size)";
 
@@ -26,7 +29,7 @@ export const getVideoComments = protectedProcedure
       tags: ['Videos'],
       summary: 'Video comments',
       description:
-        "Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page. A video that cannot be read answers as for its metadata (404 `VIDEO_UNAVAILABLE`, 403/451 restrictions).",
+        "Without `newest`: one page, with `continuation` for the next: in YouTube's default ranking, or with `sort=newest` the first page of YouTube's newest-first order (about 20 comments, ordered by published time, the same rules as a collection), priced as a page. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page. A video that cannot be read answers as for its metadata (404 `VIDEO_UNAVAILABLE`, 403/451 restrictions).",
       protect: true,
       errorResponses: [...meteredErrors, ...videoErrors, 422],
     },
@@ -41,6 +44,11 @@ export const getVideoComments = protectedProcedure
         id: videoIdParam(),
         refresh: refreshParam(),
         continuation: continuationParam(),
+        sort: commentsPageSortSchema
+          .optional()
+          .describe(
+            "Extension, a first page's order: `top` (YouTube's default ranking, the default) or `newest` (newest first, one page at a page's price). Not with `continuation` (the token carries its order) nor with `newest=true`.",
+          ),
         newest: queryFlag('Collect newest first, following continuations, up to `limit` comments.'),
         limit: z
           .number()
@@ -56,6 +64,7 @@ export const getVideoComments = protectedProcedure
         ),
       })
       .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation })
+      .refine((input) => input.sort === undefined || !(input.newest || input.continuation), { path: ['sort'], message: sortOfPage })
       .refine((input) => input.newest || input.limit === undefined, { path: ['limit'], message: onlyWithNewest })
       .refine((input) => input.newest || !input.replies, { path: ['replies'], message: onlyWithNewest }),
   )
@@ -64,7 +73,8 @@ export const getVideoComments = protectedProcedure
     const { comments } = ctx.services.provider;
     const videoId = input.id;
     const mode = readMode(ctx, input);
-    if (!input.newest) return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, ...mode }));
+    if (!input.newest)
+      return charged(ctx, await comments.getPage.query({ videoId, continuation: input.continuation, sort: input.sort, ...mode }));
     return charged(
       ctx,
       await comments.collectNewest.query({ videoId, limit: input.limit ?? defaultNewestCommentsLimit, replies: input.replies, ...mode }),

@@ -629,7 +629,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor
-         * @description Watches YouTube on a schedule: `query` is `{kind: "topic", q, sampleSize?}` (videos newly breaking out or accelerating in a trend report), `{kind: "channel", id}` (new uploads), `{kind: "video", id}` (view-velocity or comment-count jumps) or `{kind: "search", q}` (new videos among the newest results). `intervalMinutes` is 15–10080. An enabled monitor is checked at once: that first check saves a baseline and notifies nothing. Creating is free; each check is charged to the account at the price of the operation it calls (`searchVideos` 2, `getChannel` 2, `getVideo` 2, `getTopicTrends` 10).
+         * @description Watches YouTube on a schedule: `query` is `{kind: "topic", q, sampleSize?}` (videos newly breaking out or accelerating in a trend report), `{kind: "channel", id}` (new uploads and new playlists), `{kind: "video", id}` (view-velocity or comment-count jumps, new comments) or `{kind: "search", q}` (new videos among the newest results). `intervalMinutes` is 15–10080. An enabled monitor is checked at once: that first check saves a baseline and notifies nothing. Creating is free; each check is charged to the account at the sum of the prices of the operations it calls: search 2 (`searchVideos`), channel 4 (`getChannel` + `listChannelPlaylists`), video 5 (`getVideo` + one newest-first `getVideoComments` page), topic 10 (`getTopicTrends`). A missing `query` is 422 `MONITOR_QUERY_REQUIRED`, a bad `intervalMinutes` 422 `MONITOR_INTERVAL_INVALID`.
          *
          *     Keys and CLI sessions need: `monitors:write`.
          */
@@ -1149,7 +1149,7 @@ export interface paths {
         };
         /**
          * Video comments
-         * @description Without `newest`: one page in YouTube's default ranking, with `continuation` for the next. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page. A video that cannot be read answers as for its metadata (404 `VIDEO_UNAVAILABLE`, 403/451 restrictions).
+         * @description Without `newest`: one page, with `continuation` for the next: in YouTube's default ranking, or with `sort=newest` the first page of YouTube's newest-first order (about 20 comments, ordered by published time, the same rules as a collection), priced as a page. With `newest=true`: a bounded newest-first collection (`limit`, default 500, max 5000) following YouTube's continuations, with `complete`, `pagesFetched`, `topLevelCount`, `replyCount`, `remainingContinuations` and `totalCount` when YouTube reports it. A collection is ordered by published time, newest first (a pinned comment is flagged `isPinned`, not put first); `complete` is true only when every page was read and the threads account for YouTube's `totalCount`. Inspect `meta.partial` and `meta.warnings` before treating a collection as complete: they say when the bound was reached, a page failed, YouTube stopped serving pages early, or YouTube would not sort by time. A collection is priced apart from a page. A video that cannot be read answers as for its metadata (404 `VIDEO_UNAVAILABLE`, 403/451 restrictions).
          *
          *     Keys and CLI sessions need: `data:read`.
          */
@@ -9814,6 +9814,7 @@ export interface operations {
                 newest?: "true" | "false";
                 refresh?: "true" | "false";
                 replies?: "true" | "false";
+                sort?: "top" | "newest";
             };
             header?: never;
             path: {

@@ -62,6 +62,34 @@ export async function fetchReplyPage(upstream: Upstream, token: string, parentId
   return { replies, continuation: nextToken(nodes) };
 }
 
+/** Where a newest-first read starts: the first page in time order, and how many pages it took to get there. */
+export interface NewestStart {
+  /** The first (Top) page, whose header carries the total and the sort menu. */
+  topPage: CommentThreadPage;
+  /** The first newest-first page, or the Top page when the platform offers no newest-first order. */
+  page: CommentThreadPage;
+  /** False when the sort menu has no "Newest": `page` is then the top-ranked page. */
+  platformSortsByTime: boolean;
+  pagesFetched: number;
+}
+
+/**
+ * The "Newest" entry of the sort menu YouTube sends with the first (Top) page, followed once; a
+ * Top page that already has "Newest" selected is the newest page itself.
+ */
+export async function openNewestPage(upstream: Upstream, sectionToken: string): Promise<NewestStart> {
+  const topPage = await fetchThreadPage(upstream, sectionToken);
+  const newest = topPage.header?.sort_menu?.sub_menu_items?.find((item) => /newest/i.test(item.title ?? ''));
+  const newestToken = (newest?.endpoint.payload as { token?: string } | undefined)?.token;
+  const platformSortsByTime = Boolean(newest?.selected || newestToken);
+  if (!platformSortsByTime || newest?.selected) return { topPage, page: topPage, platformSortsByTime, pagesFetched: 1 };
+  return { topPage, page: await fetchThreadPage(upstream, newestToken as string), platformSortsByTime, pagesFetched: 2 };
+}
+
+export const noNewestOrder =
+  'YouTube offers no newest-first order for these comments: these are its top-ranked ones, sorted here by published time, so newer comments may be missing.';
+export const sortedHere = "YouTube's newest-first pages were not in time order; they are sorted here by published time.";
+
 export function totalCountOf(header: CommentsHeader | undefined): number | undefined {
   return parseCount(header?.count?.toString()) ?? undefined;
 }

@@ -92,6 +92,20 @@ describe.skipIf(!hasRecorded)('comments over the recordings', () => {
     expect(result.warnings.join(' ')).toMatch(/ended its comment pages after 20 comments, while it counts 21051/);
   });
 
+  it('reads one newest-first page: the first page in time order, its continuation, the total; nothing past it', async () => {
+    const page = commentsPageSchema.parse(await testClient(fake).getComments('xaQJbozY_Is', { sort: 'newest' }));
+    // The watch page's /next, the Top page (for its sort menu), the Newest page: its continuation is not followed.
+    expect(fake.hits().byEndpoint.next).toBe(3);
+    const collection = await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 10 });
+    expect(page.comments.map((c) => c.id)).toEqual(collection.comments.map((c) => c.id));
+    expect(page).toMatchObject({ totalCount: 21051, continuation: page2Token, warnings: [] });
+    expect(page.partial).toBeUndefined();
+    const ages = page.comments.map((c) => hoursFromRelativeText(c.publishedTimeText)!);
+    expect(ages).toEqual([...ages].sort((a, b) => a - b));
+    const next = await testClient(fake).getComments('xaQJbozY_Is', { continuation: page.continuation });
+    expect(next.comments).toHaveLength(10);
+  });
+
   it('stops at the bound and says so', async () => {
     const result = await testClient(fake).getNewestComments('xaQJbozY_Is', { limit: 15 });
     expect(result).toMatchObject({ complete: false, partial: true, topLevelCount: 15, remainingContinuations: 0 });

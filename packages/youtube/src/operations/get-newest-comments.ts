@@ -1,6 +1,15 @@
 import type { Comment, NewestComments } from '../shapes/comments';
 import type { Upstream } from '../transport/upstream';
-import { commentsSectionToken, fetchReplyPage, fetchThreadPage, totalCountOf, type CommentThreadPage } from './comments-pages';
+import {
+  commentsSectionToken,
+  fetchReplyPage,
+  fetchThreadPage,
+  noNewestOrder,
+  openNewestPage,
+  sortedHere,
+  totalCountOf,
+  type CommentThreadPage,
+} from './comments-pages';
 import { noCommentsSection } from './get-comments';
 import { outOfTimeOrder, sortNewestFirst, unreachedComments } from './newest-order';
 
@@ -34,18 +43,11 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
   if (!sectionToken)
     return summary([], { complete: true, sorted: true, pagesFetched, remaining: 0, totalCount: undefined, warnings: [noCommentsSection] });
 
-  const topPage = await fetchThreadPage(upstream, sectionToken);
-  pagesFetched += 1;
-  const totalCount = totalCountOf(topPage.header);
-  const newest = topPage.header?.sort_menu?.sub_menu_items?.find((item) => /newest/i.test(item.title ?? ''));
-  const newestToken = (newest?.endpoint.payload as { token?: string } | undefined)?.token;
-
-  const platformSortsByTime = Boolean(newest?.selected || newestToken);
-  let page: CommentThreadPage | undefined = topPage;
-  if (platformSortsByTime && !newest?.selected) {
-    page = await fetchThreadPage(upstream, newestToken as string);
-    pagesFetched += 1;
-  }
+  const start = await openNewestPage(upstream, sectionToken);
+  pagesFetched += start.pagesFetched;
+  const totalCount = totalCountOf(start.topPage.header);
+  const { platformSortsByTime } = start;
+  let page: CommentThreadPage | undefined = start.page;
 
   const room = () => limit - comments.length;
 
@@ -106,11 +108,9 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
     );
   }
   if (!platformSortsByTime) {
-    warnings.push(
-      'YouTube offers no newest-first order for these comments: these are its top-ranked ones, sorted here by published time, so newer comments may be missing.',
-    );
+    warnings.push(noNewestOrder);
   } else if (outOfTimeOrder(comments)) {
-    warnings.push("YouTube's newest-first pages were not in time order; they are sorted here by published time.");
+    warnings.push(sortedHere);
   }
   const complete = remaining === 0 && !truncated && unreached === 0;
   return summary(sortNewestFirst(comments), { complete, sorted: platformSortsByTime, pagesFetched, remaining, totalCount, warnings });

@@ -61,4 +61,14 @@ describe.skipIf(!hasRecorded)('newest-first comments of a video YouTube will not
     expect(result.comments[0]!.isPinned).toBe(false);
     expect(fake.unmatched()).toEqual([]);
   });
+
+  it('a newest-first page is then the top page, sorted by time, partial with the same warning', async () => {
+    const page = await testClient(fake).getComments('xaQJbozY_Is', { sort: 'newest' });
+    expect(page.comments).toHaveLength(20);
+    expect(page.partial).toBe(true);
+    expect(page.warnings.join(' ')).toMatch(/offers no newest-first order/);
+    const ages = page.comments.map((c) => hoursFromRelativeText(c.publishedTimeText)!);
+    expect(ages).toEqual([...ages].sort((a, b) => a - b));
+    expect(page.comments[0]!.isPinned).toBe(false);
+  });
 });

@@ -9,6 +9,8 @@ export const commentsPageSchema = z.object({
   comments: z.array(commentSchema),
   continuation: z.string().optional(),
   totalCount: z.number().int().min(0).optional(),
+  /** Set on a newest-first page when YouTube offers no newest-first order: newer comments may be missing. */
+  partial: z.boolean().optional(),
   warnings: warningsSchema,
 });
 export type CommentsPage = z.infer<typeof commentsPageSchema>;

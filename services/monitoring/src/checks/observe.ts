@@ -1,19 +1,9 @@
-import {
-  commentExcerptLength,
-  priceOf,
-  type ChangedItem,
-  type Comment,
-  type MonitorQuery,
-  type PricedOperation,
-  type PriceVariant,
-} from '@vrs/contracts';
+import { commentExcerptLength, priceOf, type ChangedItem, type Comment, type MonitorQuery, type PricedOperation } from '@vrs/contracts';
 import type { MonitoringUpstreams } from '../monitoring-deps';
 
 export const videoUrl = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 /** Opens the video at the comment. */
 export const commentUrl = (videoId: string, commentId: string) => `${videoUrl(videoId)}&lc=${commentId}`;
-/** Newest comments a video check reads: one page of YouTube's size. */
-export const commentsPerCheck = 20;
 
 /** What one check read upstream, in the shape the comparison needs. */
 export type Observation =
@@ -21,35 +11,27 @@ export type Observation =
   | { kind: 'channel'; uploads: ChangedItem[]; playlists: ChangedItem[] }
   | { kind: 'video'; item: ChangedItem; viewCount: number; commentCount: number; comments: ChangedItem[] };
 
-/** An operation a check calls, with the price variants that apply when it is fetched or served saved. */
-interface PricedRead {
-  operation: PricedOperation;
-  fresh: PriceVariant;
-  cached: PriceVariant;
-}
-const plain = (operation: PricedOperation): PricedRead => ({ operation, fresh: 'fresh', cached: 'cached' });
-
 /** The operations a check calls: it costs the sum of their prices (ADR 0028). */
-export function readsOf(query: MonitorQuery): PricedRead[] {
+export function readsOf(query: MonitorQuery): PricedOperation[] {
   switch (query.kind) {
     case 'search':
-      return [plain('searchVideos')];
+      return ['searchVideos'];
     case 'channel':
-      return [plain('getChannel'), plain('listChannelPlaylists')];
+      return ['getChannel', 'listChannelPlaylists'];
     case 'video':
-      // The newest-first comments are the provider's bounded collection, priced as that mode.
-      return [plain('getVideo'), { operation: 'getVideoComments', fresh: 'collectionFresh', cached: 'collectionCached' }];
+      // The newest comments are one newest-first page (`sort: 'newest'`), priced as a page.
+      return ['getVideo', 'getVideoComments'];
     case 'topic':
-      return [plain('getTopicTrends')];
+      return ['getTopicTrends'];
   }
 }
 
 /** What a check reserves: every read at its fresh price. */
-export const checkPrice = (query: MonitorQuery) => readsOf(query).reduce((sum, read) => sum + priceOf(read.operation, read.fresh), 0);
+export const checkPrice = (query: MonitorQuery) => readsOf(query).reduce((sum, operation) => sum + priceOf(operation, 'fresh'), 0);
 
 /** What a check costs once read: each read at the price of how it was served (`cached`, in `readsOf` order). */
 export const settledPrice = (query: MonitorQuery, cached: boolean[]) =>
-  readsOf(query).reduce((sum, read, index) => sum + priceOf(read.operation, cached[index] ? read.cached : read.fresh), 0);
+  readsOf(query).reduce((sum, operation, index) => sum + priceOf(operation, cached[index] ? 'cached' : 'fresh'), 0);
 
 const commentItem = (videoId: string, comment: Comment): ChangedItem => ({
   type: 'comment',
@@ -101,7 +83,7 @@ export async function observe(
     case 'video': {
       const [video, comments] = await Promise.all([
         upstreams.provider.videos.get.query({ videoId: query.id, refresh: true }),
-        upstreams.provider.comments.collectNewest.query({ videoId: query.id, limit: commentsPerCheck, refresh: true }),
+        upstreams.provider.comments.getPage.query({ videoId: query.id, sort: 'newest', refresh: true }),
       ]);
       const { result } = video;
       const item: ChangedItem = { type: 'video', id: result.id, title: result.title, url: videoUrl(result.id) };
@@ -111,7 +93,7 @@ export async function observe(
           item,
           viewCount: result.viewCount ?? 0,
           commentCount: result.commentCount ?? 0,
-          comments: comments.result.comments.filter((comment) => !comment.parentId).map((comment) => commentItem(result.id, comment)),
+          comments: comments.result.comments.map((comment) => commentItem(result.id, comment)),
         },
         cached: [video.cached, comments.cached],
       };

@@ -1,7 +1,6 @@
-import type { ChangedItem } from '@vrs/contracts';
 import { AppError, appErrorOfServiceCall, newId } from '@vrs/kit';
-import { publishCheck } from '../events/publish-check';
-import { publishNotification } from '../events/publish-notification';
+import { recordCheck } from '../events/record-check';
+import { recordNotification, webhooksFor, type NewNotification } from '../events/publish-notification';
 import type { CheckDeps } from '../monitoring-deps';
 import type { NewCheck } from '../repo/checks-repo';
 import type { MonitorDoc } from '../repo/monitors-repo';
@@ -39,7 +38,7 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
       accountId: monitor.accountId,
       amount: price,
       // Billing names one operation per reservation: the check's first read names it, the amount covers them all.
-      operation: readsOf(monitor.query)[0]!.operation,
+      operation: readsOf(monitor.query)[0]!,
       requestId: checkId,
     }));
   } catch (error) {
@@ -65,51 +64,80 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
     });
 
   const comparison = compare(monitor.state, observed.observation, now);
-  const written = await deps.monitors.finishCheck(monitor._id, leaseToken, {
-    state: comparison.state,
-    status: 'active',
-    statusReason: null,
-    consecutiveFailures: 0,
-    lastCheckedAt: now,
-    nextCheckAt: now + monitor.intervalMinutes * minuteMs,
-  });
-  if (!written) return lostLease(deps, monitor);
-  const notificationId = comparison.changes.length > 0 ? await notifyChanges(deps, monitor, comparison.changes, now) : null;
-  await publishCheck(deps, {
-    ...base,
-    outcome: comparison.baseline ? 'baseline' : comparison.changes.length > 0 ? 'changed' : 'unchanged',
-    changes: comparison.changes,
-    creditsCharged: settled.charged,
-    notificationId,
-  });
-  return checkId;
-}
-
-function notifyChanges(deps: CheckDeps, monitor: MonitorDoc, changes: ChangedItem[], now: number) {
-  return publishNotification(deps, {
-    accountId: monitor.accountId,
-    monitorId: monitor._id,
-    ...describeChanges(monitor.query, changes),
-    items: changes,
-    createdAt: new Date(now).toISOString(),
-  });
+  const { changes } = comparison;
+  return finish(
+    deps,
+    monitor,
+    leaseToken,
+    {
+      state: comparison.state,
+      status: 'active',
+      statusReason: null,
+      consecutiveFailures: 0,
+      lastCheckedAt: now,
+      nextCheckAt: now + monitor.intervalMinutes * minuteMs,
+    },
+    changes.length > 0
+      ? {
+          accountId: monitor.accountId,
+          monitorId: monitor._id,
+          ...describeChanges(monitor.query, changes),
+          items: changes,
+          createdAt: new Date(now).toISOString(),
+        }
+      : null,
+    {
+      ...base,
+      outcome: comparison.baseline ? 'baseline' : changes.length > 0 ? 'changed' : 'unchanged',
+      changes,
+      creditsCharged: settled.charged,
+    },
+  );
 }
 
 type CheckBase = Pick<NewCheck, '_id' | 'accountId' | 'monitorId' | 'checkedAt' | 'notificationId' | 'error'>;
 
-/** No credits: tried again every interval; the account hears about it once, not once per interval. */
-async function paused(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string, base: CheckBase, now: number): Promise<string | null> {
-  const written = await deps.monitors.finishCheck(monitor._id, leaseToken, {
-    status: 'paused_no_credits',
-    statusReason: 'The account has no credits left for checks; they resume once credits are added.',
-    lastCheckedAt: now,
-    nextCheckAt: now + monitor.intervalMinutes * minuteMs,
+/**
+ * Writes the result under the lease, the notification (if any) and the check's record in one
+ * transaction: the monitor is never released without its check in the history, and nothing is
+ * recorded when the lease was lost. The outbox relay then publishes their events (ADR 0030).
+ */
+async function finish(
+  deps: CheckDeps,
+  monitor: MonitorDoc,
+  leaseToken: string,
+  result: Partial<MonitorDoc>,
+  notification: NewNotification | null,
+  check: Omit<NewCheck, 'notificationId'>,
+): Promise<string | null> {
+  const channels = { read: false, deliver: true };
+  const webhooks = notification ? await webhooksFor(deps, monitor.accountId, channels) : [];
+  const written = await deps.store.withTransaction(async (tx) => {
+    if (!(await deps.monitors.finishCheck(monitor._id, leaseToken, result, tx))) return false;
+    const notificationId = notification ? await recordNotification(deps, tx, notification, channels, webhooks) : null;
+    await recordCheck(deps, tx, { ...check, notificationId });
+    return true;
   });
   if (!written) return lostLease(deps, monitor);
-  const notificationId =
+  deps.outbox.notify();
+  return check._id;
+}
+
+/** No credits: tried again every interval; the account hears about it once, not once per interval. */
+function paused(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string, base: CheckBase, now: number): Promise<string | null> {
+  return finish(
+    deps,
+    monitor,
+    leaseToken,
+    {
+      status: 'paused_no_credits',
+      statusReason: 'The account has no credits left for checks; they resume once credits are added.',
+      lastCheckedAt: now,
+      nextCheckAt: now + monitor.intervalMinutes * minuteMs,
+    },
     monitor.status === 'paused_no_credits'
       ? null
-      : await publishNotification(deps, {
+      : {
           accountId: monitor.accountId,
           monitorId: monitor._id,
           kind: 'checks_paused',
@@ -117,13 +145,13 @@ async function paused(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string, 
           body: `Checks of this monitor cost ${checkPrice(monitor.query)} credits each; they resume by themselves once the account has credits again.`,
           items: [],
           createdAt: new Date(now).toISOString(),
-        });
-  await publishCheck(deps, { ...base, outcome: 'paused', changes: [], creditsCharged: 0, notificationId });
-  return base._id;
+        },
+    { ...base, outcome: 'paused', changes: [], creditsCharged: 0 },
+  );
 }
 
 /** An upstream failure: the monitor backs off (the interval doubles up to a cap) and says why. */
-async function failed(
+function failed(
   deps: CheckDeps,
   monitor: MonitorDoc,
   leaseToken: string,
@@ -134,22 +162,20 @@ async function failed(
 ): Promise<string | null> {
   const failures = monitor.consecutiveFailures + 1;
   const waitMinutes = backoffMinutes(monitor.intervalMinutes, failures, deps.config.backoffCapMinutes);
-  const written = await deps.monitors.finishCheck(monitor._id, leaseToken, {
-    status: 'backing_off',
-    statusReason: `${error.code}: ${error.message} (${failures} failed check${failures === 1 ? '' : 's'} in a row; next in ${waitMinutes} minutes)`,
-    consecutiveFailures: failures,
-    lastCheckedAt: now,
-    nextCheckAt: now + waitMinutes * minuteMs,
-  });
-  if (!written) return lostLease(deps, monitor);
-  await publishCheck(deps, {
-    ...base,
-    outcome: 'failed',
-    changes: [],
-    creditsCharged,
-    error: { code: error.code, message: error.message },
-  });
-  return base._id;
+  return finish(
+    deps,
+    monitor,
+    leaseToken,
+    {
+      status: 'backing_off',
+      statusReason: `${error.code}: ${error.message} (${failures} failed check${failures === 1 ? '' : 's'} in a row; next in ${waitMinutes} minutes)`,
+      consecutiveFailures: failures,
+      lastCheckedAt: now,
+      nextCheckAt: now + waitMinutes * minuteMs,
+    },
+    null,
+    { ...base, outcome: 'failed', changes: [], creditsCharged, error: { code: error.code, message: error.message } },
+  );
 }
 
 /** Another claim (an expired lease retaken) or a query change overtook this check: its result is dropped. */

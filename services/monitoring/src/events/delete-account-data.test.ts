@@ -14,7 +14,7 @@ import { createNotificationsRepo } from '../repo/notifications-repo';
 import { createWebhooksRepo } from '../repo/webhooks-repo';
 import { createDeleteAccountDataHandler } from './delete-account-data';
 
-const collections = ['monitors', 'checks', 'notifications', 'webhooks', 'webhook_deliveries', 'digest_preferences'];
+const collections = ['monitors', 'checks', 'notifications', 'webhooks', 'webhook_deliveries', 'digest_preferences', 'outbox'];
 /** Documents as stored; the handler deletes by owner, whatever else they hold. */
 type RawDoc = { _id: string } & Record<string, unknown>;
 
@@ -62,6 +62,12 @@ describe('monitoring: deleting an account', () => {
     });
     await raw('webhook_deliveries').insertOne({ _id: `dlv_${randomUUID()}`, accountId, webhookId, status: 'pending', createdAt: at });
     await raw('digest_preferences').insertOne({ _id: accountId, frequency: 'daily', nextDigestAt: 0 });
+    await raw('outbox').insertOne({
+      _id: `ntf_${randomUUID()}`,
+      type: 'monitoring.notification.created',
+      data: { accountId },
+      status: 'sent',
+    });
   }
 
   async function mentions(accountId: string): Promise<Record<string, number>> {
@@ -73,10 +79,10 @@ describe('monitoring: deleting an account', () => {
     return found;
   }
 
-  it('removes monitors, checks, notifications, webhooks, deliveries and digest preferences of that account only, twice over', async () => {
+  it('removes monitors, checks, notifications, webhooks, deliveries, digest preferences and outbox rows of that account only, twice over', async () => {
     await seed('acct_deleted');
     await seed('acct_kept');
-    const expected = { monitors: 1, checks: 450, notifications: 1, webhooks: 1, webhook_deliveries: 1, digest_preferences: 1 };
+    const expected = { monitors: 1, checks: 450, notifications: 1, webhooks: 1, webhook_deliveries: 1, digest_preferences: 1, outbox: 1 };
     expect(await mentions('acct_deleted')).toEqual(expected);
     const handle = createDeleteAccountDataHandler({
       monitors: createMonitorsRepo(store),
@@ -85,6 +91,7 @@ describe('monitoring: deleting an account', () => {
       digestPreferences: createDigestPreferencesRepo(store),
       webhooks: createWebhooksRepo(store),
       deliveries: createDeliveriesRepo(store),
+      store,
       logger: createLogger('monitoring-deletion-test'),
     });
 

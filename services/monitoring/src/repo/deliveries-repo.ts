@@ -1,5 +1,5 @@
 import type { WebhookDelivery } from '@vrs/contracts';
-import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 
 export interface DeliveryDoc extends Omit<WebhookDelivery, 'id'> {
   _id: string;
@@ -21,7 +21,8 @@ export function createDeliveriesRepo(store: Store) {
         { key: { status: 1, nextAttemptAt: 1 }, name: 'due' },
       ]),
 
-    insertMany: (docs: DeliveryDoc[]) => (docs.length === 0 ? Promise.resolve() : deliveries.insertMany(docs)),
+    insertMany: (docs: DeliveryDoc[], tx?: StoreScope) =>
+      docs.length === 0 ? Promise.resolve() : (tx ? tx.collection<DeliveryDoc>('webhook_deliveries') : deliveries).insertMany(docs),
 
     /** A webhook's deliveries, newest first (ADR 0020); the owner's filter keeps a cursor to the caller's own. */
     listOwned: (accountId: string, webhookId: string, page: PageRequest) =>

@@ -1,6 +1,6 @@
 import type { MonitorQuery, MonitorStatus } from '@vrs/contracts';
 import { newId } from '@vrs/kit';
-import { deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
+import { deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 
 /** What a monitor remembers between checks, to tell what is new. */
 export interface MonitorState {
@@ -104,8 +104,10 @@ export function createMonitorsRepo(store: Store) {
       ),
 
     /** Writes a check's result and frees the lease, only while `leaseToken` still holds it. */
-    async finishCheck(monitorId: string, leaseToken: string, set: Partial<MonitorDoc>): Promise<boolean> {
-      const result = await monitors.updateOne({ _id: monitorId, leaseToken }, { $set: { ...set, leaseUntil: 0, leaseToken: null } });
+    /** Through `tx` when given, so the result commits with the check's record and notification. */
+    async finishCheck(monitorId: string, leaseToken: string, set: Partial<MonitorDoc>, tx?: StoreScope): Promise<boolean> {
+      const collection = tx ? tx.collection<MonitorDoc>('monitors') : monitors;
+      const result = await collection.updateOne({ _id: monitorId, leaseToken }, { $set: { ...set, leaseUntil: 0, leaseToken: null } });
       return result.matchedCount === 1;
     },
   };

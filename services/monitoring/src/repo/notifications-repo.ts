@@ -1,5 +1,5 @@
 import { maxNotificationsListed, type Notification } from '@vrs/contracts';
-import { deleteInBatches, type Store } from '@vrs/store';
+import { deleteInBatches, type Store, type StoreScope } from '@vrs/store';
 
 export interface NotificationDoc extends Omit<Notification, 'id'> {
   _id: string;
@@ -11,7 +11,9 @@ export function createNotificationsRepo(store: Store) {
   return {
     ensureIndexes: () => notifications.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' }]),
 
-    insert: (notification: NotificationDoc) => notifications.insertOne(notification),
+    /** Through `tx` when given, so the notification commits with its deliveries and its outbox event. */
+    insert: (notification: NotificationDoc, tx?: StoreScope) =>
+      (tx ? tx.collection<NotificationDoc>('notifications') : notifications).insertOne(notification),
 
     /** The account's newest notifications; ids are time-ordered, so they break ties within a millisecond. */
     newest: (accountId: string) => notifications.find({ accountId }, { sort: { createdAt: -1, _id: -1 }, limit: maxNotificationsListed }),

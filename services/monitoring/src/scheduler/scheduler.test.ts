@@ -4,11 +4,13 @@ import {
   monitoringChannelNewId,
   monitoringFixtureChannel,
   monitoringFixtureQuery,
+  monitoringFixtureTopic,
   monitoringCommentsToken,
   monitoringFixtureVideo,
   monitoringNewComment,
   monitoringPlaylistNew,
   monitoringSearchNewIds,
+  monitoringTopicBreakoutId,
   monitoringVariants,
 } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
 import { trendsFixtureNow } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
@@ -210,9 +212,9 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     expect(comment!.text!.length).toBeGreaterThan(0);
     const checks = await checksOf(accountId, monitor);
     expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'failed', 'unchanged', 'baseline']);
-    // getVideo (2) + the newest-first comments collection (10), every check refreshing; the failed one refunded.
-    expect(checks.map((check) => check.creditsCharged)).toEqual([12, 12, 0, 12, 12]);
-    expect(await credits(accountId)).toBe(1000 - 48);
+    // getVideo (2) + one newest-first comments page (3), every check refreshing; the failed one refunded.
+    expect(checks.map((check) => check.creditsCharged)).toEqual([5, 5, 0, 5, 5]);
+    expect(await credits(accountId)).toBe(1000 - 4 * 5);
   });
 
   it('topic: accelerating videos of a trend report, not the ones already seen in the baseline', async () => {
@@ -241,6 +243,44 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     );
     expect(check!.changes.map((item) => item.id)).toEqual(['coldBrew003']);
     expect(check!.outcome).toBe('changed');
+  });
+
+  // The e2e stack's trends clock is whatever the trends suite set last, or the real time: the topic's bands must not depend on it.
+  it.each([
+    { name: 'the fixtures’ instant, 4 h per check', start: Date.parse(trendsFixtureNow), stepHours: 4 },
+    { name: 'ten months later, standing still', start: Date.parse(trendsFixtureNow) + 7_300 * 3_600_000, stepHours: 0 },
+  ])('topic: a new Breakout video once, nothing while the report is the same ($name)', async ({ name, start, stepHours }) => {
+    const accountId = await h.account(`topic-breakout-${name}`);
+    let hours = 0;
+    const nextCheck = async (minutes: number) => {
+      await h.setTrendsClock(new Date(start + hours * 3_600_000).toISOString());
+      hours += stepHours;
+      h.at(minutes);
+      await h.call.scheduler.runDue();
+    };
+    const monitor = await h.call.monitors.create({
+      accountId,
+      query: { kind: 'topic', q: monitoringFixtureTopic, sampleSize: 8 },
+      intervalMinutes: 240,
+      enabled: true,
+    });
+    await nextCheck(0);
+    await nextCheck(240);
+    expect(await notificationsOf(accountId, monitor)).toEqual([]);
+    h.fake.useVariant(monitoringVariants.topicBreakout);
+    await nextCheck(480);
+    await nextCheck(720);
+    const notifications = await notificationsOf(accountId, monitor);
+    expect(notifications).toMatchObject([
+      {
+        kind: 'trend_videos',
+        data: { items: [{ type: 'video', id: monitoringTopicBreakoutId, trendBand: 'Breakout' }] },
+      },
+    ]);
+    expect(notifications[0]!.data.items).toHaveLength(1);
+    const checks = await checksOf(accountId, monitor);
+    expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'unchanged', 'baseline']);
+    expect(checks.map((check) => check.creditsCharged)).toEqual([10, 10, 10, 10]);
   });
 
   it('upstream failures back off (interval doubling up to the cap), are refunded and never notify', async () => {

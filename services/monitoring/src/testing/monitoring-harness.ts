@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBillingModule, type BillingRouter } from '@vrs/billing';
+import type { EventBus } from '@vrs/bus';
 import { createCallerFactory, createClock, createServiceClient, rootLogger, type ControllableClock } from '@vrs/kit';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
 import { openStore, type Store } from '@vrs/store';
@@ -21,7 +22,13 @@ export const harnessNow = Date.parse('2026-01-20T12:00:00.000Z');
  * store, with a clock of its own, as a second process would be.
  */
 export async function startMonitoring(
-  options: { startingCredits?: number; config?: Partial<Omit<MonitoringModuleConfig, 'webhooks'>> } = {},
+  options: {
+    startingCredits?: number;
+    config?: Partial<Omit<MonitoringModuleConfig, 'webhooks'>>;
+    /** The monitoring modules' own bus (the caller's, left open), e.g. on a NATS server a test stops; the others keep the harness's. */
+    monitoringBus?: EventBus;
+    outboxRetryDelayMs?: number;
+  } = {},
 ) {
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-monitoring-'));
   const stores = await Promise.all(
@@ -68,7 +75,8 @@ export async function startMonitoring(
   async function monitoringModule(clock: ControllableClock) {
     const module = await createMonitoringModule({
       store: monitoringStore,
-      bus,
+      bus: options.monitoringBus ?? bus,
+      outboxRetryDelayMs: options.outboxRetryDelayMs,
       logger,
       clock,
       config,

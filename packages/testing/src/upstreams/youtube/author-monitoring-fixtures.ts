@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { videoRenderer } from './author-trends-fixtures';
+import { topicExchanges, videoRenderer, type AuthoredTopic, type TopicVideo } from './author-trends-fixtures';
 import { projectDir } from './fixture-dirs';
 
 type Json = Record<string, unknown>;
@@ -15,19 +15,65 @@ type Json = Record<string, unknown>;
 export const monitoringFixtureQuery = 'vrs monitoring fixture';
 export const monitoringFixtureChannel = { id: 'UCvrsMonitoringChannel01', name: 'Monitoring Fixture Channel' };
 export const monitoringFixtureVideo = { id: 'vrsMonVid01', title: 'A video the monitoring tests watch', views: 10_000, comments: 40 };
-/** Variants: the search gains two videos, the channel one upload or one playlist, the video 60 comments or one newest comment. */
+/**
+ * Variants: the search gains two videos, the channel one upload or one playlist, the video 60
+ * comments or one newest comment, the topic one breakout video.
+ */
 export const monitoringVariants = {
   searchLater: 'monitoring-search-later',
   channelLater: 'monitoring-channel-later',
   channelPlaylistLater: 'monitoring-channel-playlist-later',
   videoComments: 'monitoring-video-comments',
   videoNewComment: 'monitoring-video-new-comment',
+  topicBreakout: 'monitoring-topic-breakout',
 } as const;
 export const monitoringSearchNewIds = ['vrsMonSrch4', 'vrsMonSrch5'];
 export const monitoringChannelNewId = 'vrsMonUpld4';
 export const monitoringVideoLaterComments = 100;
 export const monitoringPlaylistIds = ['PLvrsMonitoringList1', 'PLvrsMonitoringList2'];
 export const monitoringPlaylistNew = { id: 'PLvrsMonitoringList3', title: 'Monitoring fixture: a new playlist' };
+
+export const monitoringFixtureTopic = 'vrs monitoring topic';
+
+const topicVideo = (n: number, channel: number, ageHours: number, views: number, likes: number): TopicVideo => ({
+  id: `vrsMonTop${String(n).padStart(2, '0')}`,
+  title: `Monitoring topic video ${n}`,
+  channel,
+  ageHours,
+  durationSeconds: 600,
+  views,
+  likes,
+  comments: Math.round(likes / 10),
+  hashtags: ['#vrsmonitoring'],
+});
+/**
+ * Eight videos whose signals pull against each other — the fastest are the oldest and the least
+ * engaging — so none scores near the Breakout band (80), whatever the trends clock reads.
+ */
+const topicBase = [
+  topicVideo(1, 0, 600, 300_000, 3_000),
+  topicVideo(2, 0, 400, 160_000, 2_400),
+  topicVideo(3, 1, 300, 90_000, 1_800),
+  topicVideo(4, 1, 200, 40_000, 1_000),
+  topicVideo(5, 2, 150, 22_500, 675),
+  topicVideo(6, 2, 100, 10_000, 350),
+  topicVideo(7, 3, 80, 4_000, 160),
+  topicVideo(8, 3, 60, 1_800, 81),
+];
+/** The later topic's newcomer: the youngest, the most viewed, the most engaging, on a channel of its own — Breakout. */
+export const monitoringTopicBreakoutId = 'vrsMonTop09';
+const topicBreakout = topicVideo(9, 4, 3, 400_000, 40_000);
+const topicChannels = [1, 2, 3, 4, 5].map((n) => ({ id: `UCvrsMonTopicChannel000${n}`, name: `Monitoring Topic Channel ${n}` }));
+const authoredTopic = (videos: TopicVideo[], channels: number): AuthoredTopic => ({
+  topic: monitoringFixtureTopic,
+  about: 'the monitoring topic',
+  keywords: [monitoringFixtureTopic],
+  channels: topicChannels.slice(0, channels),
+  videos,
+  firstPageSize: 6,
+  secondPageToken: 'vrs-authored:monitoring:topic:page-2',
+  olderUploadPrefix: 'vrsMonOld',
+});
 
 const recordedAt = '2026-01-20T12:00:00Z';
 const searchUrl = 'https://www.youtube.com/youtubei/v1/search?prettyPrint=false';
@@ -339,6 +385,8 @@ function videoExchanges(): Json[] {
 
 function main(): void {
   const file = path.join(projectDir, 'monitoring', 'monitoring.json');
+  const topicBaseExchanges = topicExchanges(authoredTopic(topicBase, 4));
+  const topicBaseKeys = new Set(topicBaseExchanges.map((exchange) => JSON.stringify(exchange)));
   mkdirSync(path.dirname(file), { recursive: true });
   const exchanges = [
     searchPage(searchBase, 'search, newest first: three videos'),
@@ -356,9 +404,14 @@ function main(): void {
       monitoringVariants.channelPlaylistLater,
     ),
     ...videoExchanges(),
+    ...topicBaseExchanges,
+    // Only what the newcomer changes (its searches, video and channel) is a variant; the rest is as before.
+    ...topicExchanges(authoredTopic([topicBreakout, ...topicBase], 5))
+      .filter((exchange) => !topicBaseKeys.has(JSON.stringify(exchange)))
+      .map((exchange) => ({ variant: monitoringVariants.topicBreakout, ...exchange })),
   ];
   const note =
-    'AUTHORED by this project, not recorded: a search, a channel (Videos and Playlists tabs) and a video for the monitoring tests, each with a variant (a later answer) ' +
+    'AUTHORED by this project, not recorded: a search, a channel (Videos and Playlists tabs), a video and a topic (its searches, videos and channels) for the monitoring tests, each with a variant (a later answer) ' +
     'a test switches on with POST /__control/variant. Generated by packages/testing/src/upstreams/youtube/author-monitoring-fixtures.ts.';
   writeFileSync(file, `${JSON.stringify({ format: 'vrs-youtube-exchanges', note, exchanges }, null, 1)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

@@ -16,7 +16,7 @@ export const trendsFixtureTopic = 'cold brew';
 export const trendsFixtureNow = '2026-01-20T12:00:00.000Z';
 const trendsSecondPageToken = 'vrs-authored:trends:cold-brew:page-2';
 
-interface TopicVideo {
+export interface TopicVideo {
   id: string;
   title: string;
   channel: number;
@@ -29,7 +29,7 @@ interface TopicVideo {
   hashtags: string[];
 }
 
-const channels = [
+const coldBrewChannels = [
   'Brew Lab',
   'Coffee Corner',
   'Bean Theory',
@@ -66,7 +66,7 @@ const v = (
 });
 
 /** First page (relevance) then the second page; Brew Lab has four results, so the cap of 2 bites. */
-const trendsFixtureVideos: TopicVideo[] = [
+const coldBrewVideos: TopicVideo[] = [
   v(1, 'How to make cold brew in 5 minutes', 0, 24, 45, 48_000, 2_400, 240, ['#coldbrew', '#coffee']),
   v(2, 'Cold brew vs iced coffee: which is better?', 1, 72, 600, 108_000, 3_240, 360, ['#coldbrew']),
   v(3, '7 cold brew mistakes (and how to fix them)', 2, 10, 480, 5_000, 400, 100, ['#coldbrew', '#recipe']),
@@ -90,6 +90,33 @@ const trendsFixtureVideos: TopicVideo[] = [
   v(19, 'Decaf cold brew taste test', 5, 150, 510, 7_500, 250, 35, ['#coldbrew']),
   v(20, 'Cold brew with oat milk (vegan)', 6, 60, 200, 6_000, 420, 44, ['#coldbrew', '#vegan']),
 ];
+
+/** A topic written in the recorded pages' shapes: its videos, their channels, and its words. */
+export interface AuthoredTopic {
+  topic: string;
+  /** What every description says the videos are about. */
+  about: string;
+  /** The player's `keywords` of every video. */
+  keywords: string[];
+  channels: { id: string; name: string }[];
+  videos: TopicVideo[];
+  /** Results on the first relevance page; the rest are on the second. */
+  firstPageSize: number;
+  secondPageToken: string;
+  /** Starts the ids of each channel's three older uploads (padded to 11 characters). */
+  olderUploadPrefix: string;
+}
+
+const coldBrew: AuthoredTopic = {
+  topic: trendsFixtureTopic,
+  about: 'cold brew coffee',
+  keywords: ['cold brew', 'coffee'],
+  channels: coldBrewChannels,
+  videos: coldBrewVideos,
+  firstPageSize: 12,
+  secondPageToken: trendsSecondPageToken,
+  olderUploadPrefix: 'oldUpload',
+};
 
 const now = Date.parse(trendsFixtureNow);
 const isoBefore = (hours: number) => new Date(now - hours * 3_600_000).toISOString().replace('.000Z', '+00:00');
@@ -115,7 +142,7 @@ const ownerRuns = (channel: { id: string; name: string }) => ({
     { text: channel.name, navigationEndpoint: { browseEndpoint: { browseId: channel.id, canonicalBaseUrl: `/channel/${channel.id}` } } },
   ],
 });
-const description = (video: TopicVideo) => `${video.title}. Everything about cold brew coffee.\n\n${video.hashtags.join(' ')}`;
+const description = (t: AuthoredTopic, video: TopicVideo) => `${video.title}. Everything about ${t.about}.\n\n${video.hashtags.join(' ')}`;
 
 export function videoRenderer(video: Omit<TopicVideo, 'channel'> & { channel: { id: string; name: string } }): Json {
   return {
@@ -134,7 +161,7 @@ export function videoRenderer(video: Omit<TopicVideo, 'channel'> & { channel: { 
   };
 }
 
-const withChannel = (video: TopicVideo) => ({ ...video, channel: channels[video.channel]! });
+const withChannel = (t: AuthoredTopic) => (video: TopicVideo) => ({ ...video, channel: t.channels[video.channel]! });
 const recordedAt = trendsFixtureNow.replace('.000Z', 'Z');
 const web = (url: string, body: Json, responseBody: Json, note?: string) => ({
   ...(note ? { note } : {}),
@@ -142,19 +169,19 @@ const web = (url: string, body: Json, responseBody: Json, note?: string) => ({
   response: { status: 200, recordedAt, body: responseBody },
 });
 
-function searchPages(): Json[] {
+function searchPages(t: AuthoredTopic): Json[] {
   const url = 'https://www.youtube.com/youtubei/v1/search?prettyPrint=false';
-  const first = trendsFixtureVideos.slice(0, 12).map((video) => videoRenderer(withChannel(video)));
-  const second = trendsFixtureVideos.slice(12).map((video) => videoRenderer(withChannel(video)));
+  const first = t.videos.slice(0, t.firstPageSize).map((video) => videoRenderer(withChannel(t)(video)));
+  const second = t.videos.slice(t.firstPageSize).map((video) => videoRenderer(withChannel(t)(video)));
   const continuation = {
     continuationItemRenderer: {
-      continuationEndpoint: { continuationCommand: { token: trendsSecondPageToken, request: 'CONTINUATION_REQUEST_TYPE_SEARCH' } },
+      continuationEndpoint: { continuationCommand: { token: t.secondPageToken, request: 'CONTINUATION_REQUEST_TYPE_SEARCH' } },
     },
   };
   return [
     web(
       url,
-      { query: trendsFixtureTopic, params: 'EgIQAfABAQ%3D%3D' },
+      { query: t.topic, params: 'EgIQAfABAQ%3D%3D' },
       {
         estimatedResults: '1200',
         contents: {
@@ -167,7 +194,7 @@ function searchPages(): Json[] {
     ),
     web(
       url,
-      { continuation: trendsSecondPageToken },
+      { continuation: t.secondPageToken },
       {
         estimatedResults: '1200',
         onResponseReceivedCommands: [
@@ -176,7 +203,7 @@ function searchPages(): Json[] {
       },
       'search, second page',
     ),
-    ...sortedSearchPages(url),
+    ...sortedSearchPages(t, url),
   ];
 }
 
@@ -189,12 +216,12 @@ export const trendsSortedSearches = [
   { sort: 'view_count', params: 'CAMSAhAB', order: (a: TopicVideo, b: TopicVideo) => b.views - a.views },
 ] as const;
 
-function sortedSearchPages(url: string): Json[] {
+function sortedSearchPages(t: AuthoredTopic, url: string): Json[] {
   return trendsSortedSearches.map(({ sort, params, order }) => {
-    const contents = [...trendsFixtureVideos].sort(order).map((video) => videoRenderer(withChannel(video)));
+    const contents = [...t.videos].sort(order).map((video) => videoRenderer(withChannel(t)(video)));
     return web(
       url,
-      { query: trendsFixtureTopic, params },
+      { query: t.topic, params },
       {
         estimatedResults: '1200',
         contents: {
@@ -208,14 +235,14 @@ function sortedSearchPages(url: string): Json[] {
   });
 }
 
-function videoExchanges(video: TopicVideo): Json[] {
-  const channel = channels[video.channel]!;
+function videoExchanges(t: AuthoredTopic, video: TopicVideo): Json[] {
+  const channel = t.channels[video.channel]!;
   const publishDate = isoBefore(video.ageHours);
   const microformat = {
     playerMicroformatRenderer: {
       thumbnail: thumbnails(video.id),
       title: { simpleText: video.title },
-      description: { simpleText: description(video) },
+      description: { simpleText: description(t, video) },
       lengthSeconds: String(video.durationSeconds),
       externalChannelId: channel.id,
       ownerChannelName: channel.name,
@@ -245,9 +272,9 @@ function videoExchanges(video: TopicVideo): Json[] {
               videoId: video.id,
               title: video.title,
               lengthSeconds: String(video.durationSeconds),
-              keywords: ['cold brew', 'coffee'],
+              keywords: t.keywords,
               channelId: channel.id,
-              shortDescription: description(video),
+              shortDescription: description(t, video),
               thumbnail: thumbnails(video.id),
               viewCount: String(video.views),
               author: channel.name,
@@ -290,11 +317,11 @@ function videoExchanges(video: TopicVideo): Json[] {
 }
 
 /** Each channel's Videos tab: its topic videos plus three older uploads that set its baseline. */
-function channelExchanges(index: number): Json {
-  const channel = channels[index]!;
-  const own = trendsFixtureVideos.filter((video) => video.channel === index).map(withChannel);
+function channelExchanges(t: AuthoredTopic, index: number): Json {
+  const channel = t.channels[index]!;
+  const own = t.videos.filter((video) => video.channel === index).map(withChannel(t));
   const older = [1, 2, 3].map((k) => ({
-    id: `oldUpload${index}${k}`.padEnd(11, 'x'),
+    id: `${t.olderUploadPrefix}${index}${k}`.padEnd(11, 'x'),
     title: `${channel.name} upload ${k}`,
     channel,
     ageHours: 200 * k * (index + 1),
@@ -329,17 +356,25 @@ function channelExchanges(index: number): Json {
   );
 }
 
+/**
+ * Every exchange of a topic: two search pages by relevance, one by upload date, one by view count,
+ * each video's ANDROID player, masked WEB player and /next comment count, each channel's Videos tab.
+ */
+export function topicExchanges(t: AuthoredTopic): Json[] {
+  return [
+    ...searchPages(t),
+    ...t.videos.flatMap((video) => videoExchanges(t, video)),
+    ...t.channels.map((_, index) => channelExchanges(t, index)),
+  ];
+}
+
 function main(): void {
   const file = path.join(projectDir, 'trends', 'cold-brew.json');
   mkdirSync(path.dirname(file), { recursive: true });
-  const exchanges = [
-    ...searchPages(),
-    ...trendsFixtureVideos.flatMap(videoExchanges),
-    ...channels.map((_, index) => channelExchanges(index)),
-  ];
+  const exchanges = topicExchanges(coldBrew);
   const note =
     `AUTHORED by this project, not recorded: the topic "${trendsFixtureTopic}" for the trends tests and bench — two search pages by relevance, one by upload date, one by view count, ` +
-    `${trendsFixtureVideos.length} videos (ANDROID player, masked WEB player, /next comment count) and ${channels.length} channels' Videos tabs, ` +
+    `${coldBrewVideos.length} videos (ANDROID player, masked WEB player, /next comment count) and ${coldBrewChannels.length} channels' Videos tabs, ` +
     `dates relative to ${trendsFixtureNow}. Generated by packages/testing/src/upstreams/youtube/author-trends-fixtures.ts.`;
   writeFileSync(file, `${JSON.stringify({ format: 'vrs-youtube-exchanges', note, exchanges }, null, 1)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), file)}`);

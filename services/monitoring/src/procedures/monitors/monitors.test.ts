@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '@vrs/contracts';
-import { AppError } from '@vrs/kit';
+import { AppError, newId } from '@vrs/kit';
 import { monitoringFixtureQuery } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
+import { createNotificationsRepo } from '../../repo/notifications-repo';
 import { harnessNow, startMonitoring, type MonitoringHarness } from '../../testing/monitoring-harness';
 
 const minute = 60_000;
@@ -139,5 +140,30 @@ describe('monitor procedures', () => {
     expect(await h.call.notifications.markRead({ accountId, notificationId: notification!.id })).toEqual({ read: true });
     expect((await h.call.notifications.list({ accountId })).notifications[0]).toMatchObject({ id: notification!.id, read: true });
     expect((await h.call.notifications.list({ accountId: other })).notifications).toEqual([]);
+  });
+
+  it('notifications: at most the 100 newest, newest first', async () => {
+    const accountId = await h.account('hundred');
+    const notifications = createNotificationsRepo(h.store);
+    const base = Date.parse('2026-02-01T00:00:00.000Z');
+    // Inserted out of time order, so the order listed is the list's own.
+    const minutes = Array.from({ length: 105 }, (_, index) => (index * 37) % 105);
+    for (const offset of minutes)
+      await notifications.insert({
+        _id: newId('ntf'),
+        accountId,
+        monitorId: null,
+        kind: 'new_videos',
+        title: `notification ${offset}`,
+        body: '',
+        data: { items: [] },
+        createdAt: new Date(base + offset * minute).toISOString(),
+        read: false,
+      });
+    const listed = (await h.call.notifications.list({ accountId })).notifications;
+    expect(listed).toHaveLength(100);
+    expect(listed.map((notification) => notification.title)).toEqual(
+      Array.from({ length: 100 }, (_, index) => `notification ${104 - index}`),
+    );
   });
 });

@@ -6,21 +6,22 @@ import { metaOf } from '../../versions/meta';
 import { continuationPart, versionKey } from '../../versions/keys';
 
 /**
- * One page in YouTube's default ranking ("Top"), the first or the one a continuation names. A
- * video without a comments section is an empty page with a warning: that answer is complete.
+ * One page: the first in YouTube's default ranking ("Top") or newest first, or the one a
+ * continuation names (the token carries its order, so its key needs no sort). A video without a
+ * comments section is an empty page with a warning: that answer is complete.
  */
 export const getCommentsPage = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(getCommentsPageInputSchema).query(async ({ input }): Promise<Served<Comments>> => {
-    const { videoId, continuation } = input;
+    const { videoId, continuation, sort } = input;
     const { version, cached } = await reads.read({
       kind: 'comments',
-      key: versionKey(videoId, 'top', continuationPart(continuation)),
+      key: versionKey(videoId, continuation ? 'top' : sort, continuationPart(continuation)),
       refresh: input.refresh,
       savedOnly: input.savedOnly,
-      fetch: () => youtube.getComments(videoId, { continuation }),
+      fetch: () => youtube.getComments(videoId, { continuation, sort }),
       event: providerCommentsFetched,
       eventData: (page: CommentsPage) => ({ videoId, mode: 'page' as const, count: page.comments.length }),
     });
-    const { warnings, ...page } = version.data;
-    return { result: { ...page, meta: metaOf(version, warnings, false) }, cached };
+    const { warnings, partial = false, ...page } = version.data;
+    return { result: { ...page, meta: metaOf(version, warnings, partial) }, cached };
   });
