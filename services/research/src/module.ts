@@ -70,7 +70,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   const outbox = createOutboxRelay({
     store,
     bus,
-    definitions: [researchImportRequested, researchExportRequested],
+    definitions: [researchImportRequested, researchExportRequested, researchEvidenceAdded],
     logger: logger.child({ component: 'research-outbox' }),
     retryDelayMs: options.outboxRetryDelayMs,
     sentTtlMs: retention.outboxSentTtlMs,
@@ -134,7 +134,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           jobs,
           projects,
           evidence,
-          bus,
+          outbox,
           provider,
           billing: options.billing,
           logger: logger.child({ component: importerConsumerName }),

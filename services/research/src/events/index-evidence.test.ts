@@ -65,6 +65,8 @@ describe('index-evidence handler', () => {
     const docs = await evidence.add(
       projectId,
       Array.from({ length: 12 }, (_, i) => ({ text: `race item ${i}` })),
+      // No event: the test hands each item to the indexer itself.
+      async () => undefined,
     );
     const searches: Promise<unknown>[] = [];
     await Promise.all(

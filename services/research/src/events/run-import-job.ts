@@ -1,5 +1,5 @@
 import type { researchImportRequested } from '@vrs/contracts';
-import type { EventBus, EventHandler } from '@vrs/bus';
+import type { EventHandler, OutboxRelay } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { BillingClient } from '../billing-client';
 import { importVideo } from '../imports/import-video';
@@ -14,7 +14,8 @@ export interface RunImportJobDeps {
   jobs: JobsRepo;
   projects: ProjectsRepo;
   evidence: EvidenceRepo;
-  bus: EventBus;
+  /** Told when an imported video's evidence event is recorded, so it is published at once. */
+  outbox: Pick<OutboxRelay, 'notify'>;
   provider: ProviderClient;
   /** Settles the credits held for a job once it ends. */
   billing: BillingClient;

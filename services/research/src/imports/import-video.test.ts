@@ -36,7 +36,7 @@ describe('importing a video’s description', () => {
         '#espresso #coffee',
       ].join('\n\n'),
     };
-    const deps = { provider: providerWith(video), evidence, projects, bus: h.bus };
+    const deps = { provider: providerWith(video), evidence, projects, outbox: { notify: () => undefined } };
     const include = { metadata: true, transcript: false, comments: false };
 
     expect((await importVideo(deps, { accountId, projectId }, 'vid1', include)).evidenceCount).toBe(4);

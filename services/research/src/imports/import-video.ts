@@ -1,7 +1,8 @@
-import { researchEvidenceAdded, type ImportInclude, type Video } from '@vrs/contracts';
-import type { EventBus } from '@vrs/bus';
+import type { ImportInclude, Video } from '@vrs/contracts';
+import type { OutboxRelay } from '@vrs/bus';
 import type { EvidenceRepo, ImportedEvidenceItem } from '../repo/evidence-repo';
 import type { ProjectsRepo } from '../repo/projects-repo';
+import { announceEvidenceAdded } from '../search/announce-evidence-added';
 import { resetProjectIndex } from '../search/index-project-evidence';
 import type { JobError } from '../repo/jobs-repo';
 import { providerFailureOf, type ProviderClient } from '../provider-client';
@@ -15,7 +16,7 @@ export interface ImportVideoDeps {
   provider: ProviderClient;
   evidence: EvidenceRepo;
   projects: ProjectsRepo;
-  bus: EventBus;
+  outbox: Pick<OutboxRelay, 'notify'>;
 }
 
 export interface VideoImport {
@@ -50,7 +51,7 @@ export async function importVideo(
   videoId: string,
   include: ImportInclude,
 ): Promise<VideoImport> {
-  const { provider, evidence, bus } = deps;
+  const { provider, evidence, outbox } = deps;
   const warnings: string[] = [];
   let video: Video;
   try {
@@ -96,8 +97,9 @@ export async function importVideo(
   }
   if (items.length === 0) return { evidenceCount: 0, warnings };
   // Two segments starting at the same millisecond would name one unit twice; the later one wins.
-  const docs = await evidence.add(target.projectId, [...new Map(items.map((item) => [item.sourceKey, item])).values()]);
-  await bus.publish(researchEvidenceAdded, { ...target, evidenceIds: docs.map((doc) => doc._id) });
+  const unique = [...new Map(items.map((item) => [item.sourceKey, item])).values()];
+  const docs = await evidence.add(target.projectId, unique, announceEvidenceAdded(target.accountId, target.projectId));
+  outbox.notify();
   if (include.metadata) {
     // A description edited since the last import may now make fewer chunks: the extra ones go.
     const descriptionKeys = items.flatMap((item) => (item.sourceKey?.includes(':description:') ? [item.sourceKey] : []));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { researchExportRequested, researchImportRequested } from '@vrs/contracts';
+import { researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
 import type { EventBus } from '@vrs/bus';
 import { openTestBus } from '@vrs/testing/test-bus';
 import { createHarness, newAccountId, type Harness } from '../testing/research-harness';
@@ -12,13 +12,14 @@ const poll = { timeout: 15_000, interval: 50 };
  */
 type Outage = 'none' | 'down' | 'ack-lost';
 
-describe('job-creating writes go through the outbox (ADR 0030)', () => {
+describe('job-creating writes and evidence go through the outbox (ADR 0030)', () => {
   let bus: EventBus;
   let h: Harness;
   let outage: Outage = 'none';
   const failedPublishes: string[] = [];
   const imports: string[] = [];
   const exports: string[] = [];
+  const evidenceEvents: string[][] = [];
 
   beforeAll(async () => {
     bus = await openTestBus('outbox');
@@ -41,6 +42,7 @@ describe('job-creating writes go through the outbox (ADR 0030)', () => {
     // Probes beside the service's own consumers: they count what reaches JetStream's consumers.
     await bus.subscribe('outbox-probe-imports', researchImportRequested, async (event) => void imports.push(event.data.jobId));
     await bus.subscribe('outbox-probe-exports', researchExportRequested, async (event) => void exports.push(event.data.exportId));
+    await bus.subscribe('outbox-probe-evidence', researchEvidenceAdded, async (event) => void evidenceEvents.push(event.data.evidenceIds));
   });
 
   afterAll(async () => {
@@ -88,6 +90,35 @@ describe('job-creating writes go through the outbox (ADR 0030)', () => {
     await vi.waitFor(() => expect(imports).toContain(last.id), poll);
     expect(imports).toHaveLength(created.jobs.length + 1);
     expect(exports).toHaveLength(created.exports.length);
+  });
+
+  it('makes evidence added while publishing fails searchable once it works again, announced once per request', async () => {
+    const accountId = newAccountId();
+    const project = await h.api.projects.create({ accountId, name: 'Outbox evidence' });
+    const added: string[][] = [];
+    for (const mode of ['down', 'ack-lost'] as const) {
+      outage = mode;
+      const before = failedPublishes.length;
+      const { items } = await h.api.evidence.add({
+        accountId,
+        projectId: project.id,
+        items: [{ text: `Sourdough crumb note written while NATS is ${mode}`, sourceKey: `note:${mode}` }],
+      });
+      added.push(items.map((item) => item.id));
+      await vi.waitFor(() => expect(failedPublishes.length).toBeGreaterThan(before), poll);
+    }
+    outage = 'none';
+
+    await vi.waitFor(async () => {
+      const { results } = await h.api.evidence.search({ accountId, projectId: project.id, q: 'sourdough crumb' });
+      expect(results.map((result) => result.id).sort()).toEqual(added.flat().sort());
+    }, poll);
+    const mine = () => evidenceEvents.filter((ids) => added.some((batch) => batch[0] === ids[0]));
+    await vi.waitFor(() => expect(mine()).toHaveLength(2), poll);
+    // One more request shows nothing was published twice meanwhile.
+    const { items } = await h.api.evidence.add({ accountId, projectId: project.id, items: [{ text: 'one more' }] });
+    await vi.waitFor(() => expect(evidenceEvents.some((ids) => ids[0] === items[0]!.id)).toBe(true), poll);
+    expect(mine()).toHaveLength(2);
   });
 
   it('publishes at start what a stopped instance left in its outbox', async () => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
-import { type Collection, DuplicateKeyError, deleteInBatches, findPage, type PageRequest, type Store } from '@vrs/store';
+import { type Collection, DuplicateKeyError, deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
@@ -25,6 +25,9 @@ export interface EvidenceDoc {
 export type IndexableEvidence = Pick<EvidenceDoc, '_id' | 'text' | 'sourceKey' | 'entityId' | 'startMs' | 'provider'>;
 
 const indexableProjection = { text: 1, sourceKey: 1, entityId: 1, startMs: 1, provider: 1 } as const;
+
+/** Writes, inside the transaction that stores them, what announces the stored items. */
+export type AnnounceEvidence = (tx: StoreScope, docs: EvidenceDoc[]) => Promise<void>;
 
 export function newEvidenceId(): string {
   return newId('ev');
@@ -60,8 +63,11 @@ export function createEvidenceRepo(store: Store) {
     return stored;
   }
 
-  /** One request's items, written in one transaction: all of them or none, and one commit, not one per item. */
-  function addInTransaction(projectId: string, items: ImportedEvidenceItem[]): Promise<EvidenceDoc[]> {
+  /**
+   * One request's items, written in one transaction: all of them or none, and one commit, not one per
+   * item. `announce` records, in the same transaction, the event that tells the indexer (ADR 0030).
+   */
+  function addInTransaction(projectId: string, items: ImportedEvidenceItem[], announce: AnnounceEvidence): Promise<EvidenceDoc[]> {
     const now = new Date().toISOString();
     return store.withTransaction(async (tx) => {
       const collection = tx.collection<EvidenceDoc>('evidence');
@@ -77,6 +83,7 @@ export function createEvidenceRepo(store: Store) {
         }
       }
       if (fresh.length > 0) await collection.insertMany(fresh);
+      await announce(tx, docs);
       return docs;
     });
   }
@@ -97,15 +104,15 @@ export function createEvidenceRepo(store: Store) {
       ]),
 
     /** Stores items in request order; an item with a known sourceKey updates the existing document. */
-    async add(projectId: string, items: ImportedEvidenceItem[]): Promise<EvidenceDoc[]> {
+    async add(projectId: string, items: ImportedEvidenceItem[], announce: AnnounceEvidence): Promise<EvidenceDoc[]> {
       try {
-        return await addInTransaction(projectId, items);
+        return await addInTransaction(projectId, items, announce);
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         // A concurrent request inserted one of these new sourceKeys first (the unique index refused
         // ours, and the transaction rolled back); now the filter matches its document, so the retry
         // updates it instead of inserting.
-        return addInTransaction(projectId, items);
+        return addInTransaction(projectId, items, announce);
       }
     },
 

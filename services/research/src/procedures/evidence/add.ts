@@ -1,7 +1,8 @@
-import { addEvidenceInputSchema, researchEvidenceAdded, type StoredEvidence } from '@vrs/contracts';
+import { addEvidenceInputSchema, type StoredEvidence } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { EvidenceInputItem } from '../../repo/evidence-repo';
 import type { ResearchDeps } from '../../research-deps';
+import { announceEvidenceAdded } from '../../search/announce-evidence-added';
 import { requireOwnedProject } from '../projects/require-owned-project';
 import { toStoredEvidence } from './to-stored-evidence';
 
@@ -27,18 +28,14 @@ function rejectRepeatedSourceKeys(items: EvidenceInputItem[]): void {
 }
 
 /**
- * Stores the items and announces them; they become searchable once the indexer has handled the
- * event (ADR 0003), typically within milliseconds.
+ * Stores the items and, in the same transaction, their announcement; they become searchable once the
+ * indexer has handled the event (ADR 0003), typically within milliseconds.
  */
-export const addEvidence = ({ projects, evidence, bus }: ResearchDeps) =>
+export const addEvidence = ({ projects, evidence, outbox }: ResearchDeps) =>
   procedure.input(addEvidenceInputSchema).mutation(async ({ input }): Promise<{ items: StoredEvidence[] }> => {
     rejectRepeatedSourceKeys(input.items);
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const docs = await evidence.add(project._id, input.items);
-    await bus.publish(researchEvidenceAdded, {
-      accountId: input.accountId,
-      projectId: project._id,
-      evidenceIds: docs.map((doc) => doc._id),
-    });
+    const docs = await evidence.add(project._id, input.items, announceEvidenceAdded(input.accountId, project._id));
+    outbox.notify();
     return { items: docs.map(toStoredEvidence) };
   });

@@ -13,11 +13,15 @@ describe('reindexing projects from the store', () => {
     const accountId = newAccountId();
     const project = await h.api.projects.create({ accountId, name: 'lost events' });
     const other = await h.api.projects.create({ accountId, name: 'untouched' });
-    // Stored the way the add procedure stores it, but its event went to another instance.
-    await createEvidenceRepo(h.store).add(project.id, [
-      { text: 'Espresso grind size controls extraction.', sourceKey: 'note:grind' },
-      { text: 'Crema forms from espresso oils.', sourceKey: 'note:crema' },
-    ]);
+    // Stored the way the add procedure stores it, but its event never reached an indexer.
+    await createEvidenceRepo(h.store).add(
+      project.id,
+      [
+        { text: 'Espresso grind size controls extraction.', sourceKey: 'note:grind' },
+        { text: 'Crema forms from espresso oils.', sourceKey: 'note:crema' },
+      ],
+      async () => undefined,
+    );
     expect((await h.api.evidence.search({ accountId, projectId: project.id, q: 'espresso' })).results).toEqual([]);
 
     const { projects } = await h.api.projects.reindex({ projectId: project.id });
