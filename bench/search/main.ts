@@ -1,14 +1,18 @@
-// bench/search: throughput and latency of searchPrivateEvidence through the full stack (one
-// process: gateway + services in-process, embedded store, NATS JetStream when reachable) at 64
-// connections, beside a bare Express 5 route and a bare node:http server answering the same JSON,
-// all in one run so the ratios hold on a noisy machine. Not a test: it prints figures.
-// Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000).
+// bench/search: throughput and latency of metered searchPrivateEvidence through the full stack (one
+// process, as `npm start` runs it: gateway + services in-process, embedded store, NATS JetStream
+// when reachable) at 64 connections, authenticated as an external consumer is (an API key) and as
+// a demo user, beside a bare Express 5 route and a bare node:http server answering the same JSON,
+// all in one run so the ratios hold on a noisy machine. For each full-stack phase it prints the
+// gateway process's RSS and its worst event-loop delay (`monitorEventLoopDelay`, read from the
+// process at /ops/process). Not a test: it prints figures (issue 15 goals 1 and 3).
+// Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000); BENCH_CREDIT_LEASE_CREDITS
+// sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0038f).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startProcess, type RunningProcess } from '@vrs/testing/processes';
-import { startBenchGateway } from '../support/bench-gateway';
+import { processFiguresOf, startBenchGateway } from '../support/bench-gateway';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { sentence, vocabulary } from '../support/transcript-corpus';
 
@@ -26,17 +30,22 @@ interface Figures {
   p50: number;
   p99: number;
   failures: number;
+  /** The gateway process during the measured run (none for the bare baselines). */
+  process?: { rssMb: number; maxEventLoopDelayMs: number };
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>): Promise<Figures> {
+async function measure(name: string, url: string, headers: Record<string, string>, gatewayUrl?: string): Promise<Figures> {
   await autocannon({ url, connections, duration: 2, headers }); // warm-up
+  if (gatewayUrl) await processFiguresOf(gatewayUrl);
   const result = await autocannon({ url, connections, duration: seconds, headers });
+  const figures = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
   return {
     name,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.non2xx,
+    process: figures && { rssMb: figures.rssBytes / 1024 / 1024, maxEventLoopDelayMs: figures.eventLoopDelayMs.max },
   };
 }
 
@@ -44,7 +53,10 @@ async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-'));
   const processes: RunningProcess[] = [];
   try {
-    const gateway = await startBenchGateway('bench-search', runDir, { RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats' });
+    const gateway = await startBenchGateway('bench-search', runDir, {
+      RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
+      ...(process.env.BENCH_CREDIT_LEASE_CREDITS ? { CREDIT_LEASE_CREDITS: process.env.BENCH_CREDIT_LEASE_CREDITS } : {}),
+    });
     processes.push(gateway);
     const headers = { 'x-demo-user': 'bench' };
     const api = apiClient(gateway.url, headers);
@@ -86,20 +98,35 @@ async function main() {
     );
     processes.push(...baselines);
 
+    // An external consumer's credential: an API key of the same account, made through the public API.
+    const { body: apiKey } = await api('POST', '/v1/api-keys', { json: { name: 'bench', scopes: ['data:read', 'account:access'] } });
+    if (!apiKey.key) throw new Error(`no API key: ${JSON.stringify(apiKey)}`);
+    const keyHeaders = { authorization: `Bearer ${apiKey.key}` };
+
     const figures: Figures[] = [];
-    figures.push(await measure('full stack: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers));
+    figures.push(await measure('full stack, API key: searchPrivateEvidence', `${gateway.url}${searchPath}`, keyHeaders, gateway.url));
+    figures.push(await measure('full stack, X-Demo-User: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers, gateway.url));
     figures.push(await measure('bare Express 5 route, same JSON', `${baselines[0]!.url}${searchPath}`, {}));
     figures.push(await measure('bare node:http, same JSON', `${baselines[1]!.url}${searchPath}`, {}));
 
-    const [stack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures];
+    const [stack, demoStack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures, Figures];
     console.log(
       `\nbench/search — ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
     );
     console.log(`seeding + indexing took ${seedSeconds.toFixed(1)} s\n`);
-    console.log('| target | req/s | p50 ms | p99 ms | failures |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const f of figures) console.log(`| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} |`);
-    console.log(`\nfull stack / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)}`);
+    console.log('| target | req/s | p50 ms | p99 ms | failures | gateway RSS MB | max event-loop delay ms |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const f of figures)
+      console.log(
+        `| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} | ${f.process?.rssMb.toFixed(0) ?? '–'} | ${f.process?.maxEventLoopDelayMs.toFixed(1) ?? '–'} |`,
+      );
+    console.log(
+      `\nfull stack (API key) / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (goal ≥ 0.5); p99 ${stack.p99} ms against ${bareExpress.p99} ms: ${(stack.p99 / bareExpress.p99).toFixed(2)} × (goal ≤ 2)`,
+    );
+    console.log(`full stack (X-Demo-User) / bare Express: ${(demoStack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)}`);
+    console.log(
+      `gateway RSS under load: ${Math.max(stack.process!.rssMb, demoStack.process!.rssMb).toFixed(0)} MB (goal < 200); max event-loop delay ${Math.max(stack.process!.maxEventLoopDelayMs, demoStack.process!.maxEventLoopDelayMs).toFixed(1)} ms (goal ≤ 50)`,
+    );
     console.log(`full stack / bare node:http: ${(stack.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);
     console.log(`bare Express / bare node:http: ${(bareExpress.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);
   } finally {
