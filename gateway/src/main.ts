@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { billingAccountDeleted } from '@vrs/contracts';
-import { busHealthCheck, createKvWindowCounter, createMemoryWindowCounter, type EventBus, type WindowCounter } from '@vrs/bus';
+import {
+  busHealthCheck,
+  createBatchedWindowCounter,
+  createKvWindowCounter,
+  createMemoryWindowCounter,
+  type EventBus,
+  type WindowCounter,
+} from '@vrs/bus';
 import { checkDependencies, createLogger, createShutdown, listen, type HealthReport } from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
@@ -34,7 +41,12 @@ async function openRateLimitCounter(config: GatewayConfig, bus: EventBus | null)
     logger.warn('rate limits: counters in this process only (not shared between gateway replicas)');
     return createMemoryWindowCounter();
   }
-  return createKvWindowCounter({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE });
+  const shared = await createKvWindowCounter({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE });
+  // Counted here and reconciled in batches (ADR 0038f): replicas may together exceed a limit by what
+  // the others admit in one interval. 0: every hit is a NATS KV round trip, exact across replicas.
+  return config.RATE_LIMIT_SYNC_INTERVAL_MS > 0
+    ? createBatchedWindowCounter(shared, { syncIntervalMs: config.RATE_LIMIT_SYNC_INTERVAL_MS })
+    : shared;
 }
 
 async function main() {
