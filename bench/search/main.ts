@@ -6,7 +6,9 @@
 // gateway process's RSS and its worst event-loop delay (`monitorEventLoopDelay`, read from the
 // process at /ops/process). Not a test: it prints figures (issue 15 goals 1 and 3).
 // Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000); BENCH_CREDIT_LEASE_CREDITS
-// sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0038f).
+// sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0038f),
+// BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
+// BENCH_CPU_PROF_DIR writes a `--cpu-prof` profile of the gateway process there.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,10 +55,18 @@ async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-'));
   const processes: RunningProcess[] = [];
   try {
-    const gateway = await startBenchGateway('bench-search', runDir, {
-      RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
-      ...(process.env.BENCH_CREDIT_LEASE_CREDITS ? { CREDIT_LEASE_CREDITS: process.env.BENCH_CREDIT_LEASE_CREDITS } : {}),
-    });
+    const gateway = await startBenchGateway(
+      'bench-search',
+      runDir,
+      {
+        RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
+        ...(process.env.BENCH_CREDIT_LEASE_CREDITS ? { CREDIT_LEASE_CREDITS: process.env.BENCH_CREDIT_LEASE_CREDITS } : {}),
+        ...(process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS
+          ? { RATE_LIMIT_SYNC_INTERVAL_MS: process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS }
+          : {}),
+      },
+      process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : undefined,
+    );
     processes.push(gateway);
     const headers = { 'x-demo-user': 'bench' };
     const api = apiClient(gateway.url, headers);

@@ -12,7 +12,12 @@ export const benchInternalToken = 'bench-internal-token-0123456789';
  * data dir and NATS namespace — deleted again when it stops, so benchmarks leave nothing behind
  * on a shared nats-server.
  */
-export async function startBenchGateway(name: string, runDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
+export async function startBenchGateway(
+  name: string,
+  runDir: string,
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs?: string[],
+): Promise<RunningProcess> {
   const namespace = `${name.replace(/[^A-Za-z0-9_-]/g, '_')}_${process.pid}`;
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const gateway = await startGatewayProcess(
@@ -33,6 +38,7 @@ export async function startBenchGateway(name: string, runDir: string, env: NodeJ
       ...env,
     },
     runDir,
+    nodeArgs,
   );
   return {
     ...gateway,

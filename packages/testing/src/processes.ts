@@ -26,10 +26,12 @@ export function startProcess(options: {
   /** The pino `msg` of the line that carries `url`. */
   readyMessage: string;
   timeoutMs?: number;
+  /** Node flags before the entry (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept). */
+  nodeArgs?: string[];
 }): Promise<RunningProcess> {
   const logFile = join(options.logDir, `${options.name}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, options.entry)], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', join(repoRoot, options.entry)], {
     cwd: repoRoot,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -102,6 +104,13 @@ export async function startServiceProcess(
   });
 }
 
-export async function startGatewayProcess(name: string, env: NodeJS.ProcessEnv, logDir: string) {
-  return startProcess({ name, entry: 'gateway/src/main.ts', env: { PORT: '0', ...env }, logDir, readyMessage: 'gateway listening' });
+export async function startGatewayProcess(name: string, env: NodeJS.ProcessEnv, logDir: string, nodeArgs?: string[]) {
+  return startProcess({
+    name,
+    entry: 'gateway/src/main.ts',
+    env: { PORT: '0', ...env },
+    logDir,
+    readyMessage: 'gateway listening',
+    nodeArgs,
+  });
 }
