@@ -226,7 +226,8 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
       if (lease && available(lease) >= amount) return holdOn(lease, amount);
       const pending = opening.get(accountId);
       if (pending) {
-        await pending;
+        // Whatever became of that lease, look again: a refusal of its size need not be one of this price.
+        await pending.catch(() => undefined);
         continue;
       }
       if (lease) void retire(lease);
