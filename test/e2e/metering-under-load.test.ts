@@ -11,7 +11,7 @@ describe('metering under concurrent load', () => {
   it('the ledger equals the sum of X-Credits-Charged, no balance goes negative, and every 402 carries both headers', {
     timeout: 60_000,
   }, async () => {
-    const credits = 120;
+    const credits = 60;
     const { key } = await createApiKey(stackEnv, { credits });
     const headers = { authorization: `Bearer ${key}` };
     const api = apiClient(gatewayUrl, headers);
@@ -20,7 +20,14 @@ describe('metering under concurrent load', () => {
     const evidence = await api('POST', `/v1/projects/${created.body.id}/evidence`, { json: { items: [{ text: 'load test evidence' }] } });
     expect(evidence.status).toBe(200);
 
-    const outcome = await driveMeteredLoad({ gatewayUrl, headers, projectId: created.body.id, connections: 24, durationMs: 4_000 });
+    const outcome = await driveMeteredLoad({
+      gatewayUrl,
+      headers,
+      projectId: created.body.id,
+      connections: 24,
+      durationMs: 3_000,
+      untilRefusedWithinMs: 30_000,
+    });
     // The balance ran out during the run, so refusals were made under concurrency too.
     expect(outcome.byStatus[402]).toBeGreaterThan(0);
     expect(outcome.byStatus[404]).toBeGreaterThan(0);

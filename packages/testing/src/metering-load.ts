@@ -22,7 +22,7 @@ export interface LedgerCheck {
 
 /**
  * Drives `connections` concurrent consumers against the metered search of one project for
- * `durationMs` (one in `refundEvery` at a project that does not exist: a 404, refunded), through
+ * `durationMs` (one request in `refundEvery` at a project that does not exist: a 404, refunded), through
  * real HTTP as a REST consumer would, and checks every response's credit headers (issue 15 goal 4).
  */
 export async function driveMeteredLoad(options: {
@@ -32,6 +32,8 @@ export async function driveMeteredLoad(options: {
   connections: number;
   durationMs: number;
   refundEvery?: number;
+  /** Go on past `durationMs` until a 402 was answered (the balance ran out), for at most this long in all. */
+  untilRefusedWithinMs?: number;
 }): Promise<MeteredLoadOutcome> {
   const api = apiClient(options.gatewayUrl, options.headers);
   const outcome: MeteredLoadOutcome = {
@@ -41,11 +43,16 @@ export async function driveMeteredLoad(options: {
     headerViolations: [],
     lowestRemaining: Number.POSITIVE_INFINITY,
   };
-  const deadline = Date.now() + options.durationMs;
+  const started = Date.now();
+  const goOn = () => {
+    const elapsed = Date.now() - started;
+    if (elapsed < options.durationMs) return true;
+    return options.untilRefusedWithinMs !== undefined && !outcome.byStatus[402] && elapsed < options.untilRefusedWithinMs;
+  };
   const refundEvery = options.refundEvery ?? 7;
   const missingProject = '00000000-0000-4000-8000-000000000000';
   const worker = async (n: number) => {
-    for (let i = 0; Date.now() < deadline; i++) {
+    for (let i = 0; goOn(); i++) {
       const project = (n + i) % refundEvery === 0 ? missingProject : options.projectId;
       const response = await api('GET', `/v1/projects/${project}/search?q=load`);
       outcome.requests++;
