@@ -121,6 +121,20 @@ describe('credit leases (ADR 0038f)', () => {
     expect(await accountFigures(accountId)).toEqual({ balance: 2, reserved: 0, granted: 3, spent: 1, ledgerSum: 2 });
   });
 
+  it('refuse a price above the balance while a smaller one fits, again and again, and leave the balance whole', async () => {
+    const { accountId } = await billing.accounts.create.mutate({ initialCredits: 1 });
+    const leases = leasesOf({ credits: 50 });
+    for (let round = 0; round < 3; round++) {
+      await expect(leases.hold(accountId, 2, 'getVideo', `req_full_${round}`)).rejects.toMatchObject({
+        details: { balance: 1, required: 2 },
+      });
+      expect((await leases.hold(accountId, 1, 'getVideo', `req_saved_${round}`)).refund()).toEqual({ remaining: 1 });
+    }
+    await leases.returnAccount(accountId);
+    expect(await accountFigures(accountId)).toEqual({ balance: 1, reserved: 0, granted: 1, spent: 0, ledgerSum: 1 });
+    await leases.close();
+  });
+
   it('go back to billing on their own once idle', async () => {
     const { accountId } = await billing.accounts.create.mutate({ initialCredits: 20 });
     const leases = leasesOf({ idleMs: 50 });
