@@ -5,11 +5,12 @@
 // all in one run so the ratios hold on a noisy machine. For each full-stack phase it prints the
 // gateway process's RSS and its worst event-loop delay (`monitorEventLoopDelay`, read from the
 // process at /ops/process). Not a test: it prints figures (issue 15 goals 1 and 3).
-// Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000); BENCH_CREDIT_LEASE_CREDITS
-// sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0038f),
+// Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000);
+// BENCH_BEFORE=1 adds a second gateway configured as before ADR 0038f, measured in the same run;
+// BENCH_CREDIT_LEASE_CREDITS sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0038f),
 // BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
 // BENCH_CPU_PROF_DIR writes a `--cpu-prof` profile of the gateway process there.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -51,10 +52,42 @@ async function measure(name: string, url: string, headers: Record<string, string
   };
 }
 
+/** Seeds a project of the demo account with the corpus and waits until search finds all of it. */
+async function seed(api: ReturnType<typeof apiClient>) {
+  const { body: project } = await api('POST', '/v1/projects', { json: { name: 'bench' } });
+  for (let offset = 0; offset < itemCount; offset += 100) {
+    const items = Array.from({ length: Math.min(100, itemCount - offset) }, (_, i) => ({
+      text: `${sentence(offset + i)} marker${offset + i}`,
+      sourceKey: `bench:${offset + i}`,
+    }));
+    const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
+    if (response.status !== 200) throw new Error(`seeding failed: ${response.status} ${response.text}`);
+  }
+  const searchPath = `/v1/projects/${project.id}/search?q=${encodeURIComponent(query)}`;
+  const sample = await eventually(
+    async () => {
+      // Events are indexed in order: once the last item is found, the corpus is complete.
+      const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${itemCount - 1}`);
+      if (last.body.results?.[0]?.sourceKey !== `bench:${itemCount - 1}`) return undefined;
+      return api('GET', searchPath);
+    },
+    { timeoutMs: 300_000, what: 'the seeded evidence to be indexed' },
+  );
+  return { searchPath, sample };
+}
+
+/** An API key of the demo account, made through the public API: an external consumer's credential. */
+async function apiKeyHeaders(api: ReturnType<typeof apiClient>) {
+  const { body: apiKey } = await api('POST', '/v1/api-keys', { json: { name: 'bench', scopes: ['data:read', 'account:access'] } });
+  if (!apiKey.key) throw new Error(`no API key: ${JSON.stringify(apiKey)}`);
+  return { authorization: `Bearer ${apiKey.key}` };
+}
+
 async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-'));
   const processes: RunningProcess[] = [];
   try {
+    const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : undefined;
     const gateway = await startBenchGateway(
       'bench-search',
       runDir,
@@ -65,32 +98,26 @@ async function main() {
           ? { RATE_LIMIT_SYNC_INTERVAL_MS: process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS }
           : {}),
       },
-      process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : undefined,
+      profile,
     );
     processes.push(gateway);
     const headers = { 'x-demo-user': 'bench' };
     const api = apiClient(gateway.url, headers);
-
-    const { body: project } = await api('POST', '/v1/projects', { json: { name: 'bench' } });
     const seedStarted = performance.now();
-    for (let offset = 0; offset < itemCount; offset += 100) {
-      const items = Array.from({ length: Math.min(100, itemCount - offset) }, (_, i) => ({
-        text: `${sentence(offset + i)} marker${offset + i}`,
-        sourceKey: `bench:${offset + i}`,
-      }));
-      const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
-      if (response.status !== 200) throw new Error(`seeding failed: ${response.status} ${response.text}`);
-    }
-    const searchPath = `/v1/projects/${project.id}/search?q=${encodeURIComponent(query)}`;
-    const sample = await eventually(
-      async () => {
-        // Events are indexed in order: once the last item is found, the corpus is complete.
-        const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${itemCount - 1}`);
-        if (last.body.results?.[0]?.sourceKey !== `bench:${itemCount - 1}`) return undefined;
-        return api('GET', searchPath);
-      },
-      { timeoutMs: 120_000, what: 'the seeded evidence to be indexed' },
-    );
+    const { searchPath, sample } = await seed(api);
+    // BENCH_BEFORE=1: a second gateway as before ADR 0038f (a reservation per request, a NATS KV
+    // round trip per rate-limit hit), on its own data, measured in the same run.
+    if (process.env.BENCH_BEFORE) await mkdir(join(runDir, 'before'));
+    const before = process.env.BENCH_BEFORE
+      ? await startBenchGateway('bench-search-before', join(runDir, 'before'), {
+          RATE_LIMIT_STORE: 'nats',
+          CREDIT_LEASE_CREDITS: '0',
+          RATE_LIMIT_SYNC_INTERVAL_MS: '0',
+        })
+      : undefined;
+    if (before) processes.push(before);
+    const beforeApi = before && apiClient(before.url, headers);
+    const beforeSearch = beforeApi && (await seed(beforeApi));
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     const bodyFile = join(runDir, 'body.json');
@@ -108,10 +135,7 @@ async function main() {
     );
     processes.push(...baselines);
 
-    // An external consumer's credential: an API key of the same account, made through the public API.
-    const { body: apiKey } = await api('POST', '/v1/api-keys', { json: { name: 'bench', scopes: ['data:read', 'account:access'] } });
-    if (!apiKey.key) throw new Error(`no API key: ${JSON.stringify(apiKey)}`);
-    const keyHeaders = { authorization: `Bearer ${apiKey.key}` };
+    const keyHeaders = await apiKeyHeaders(api);
 
     const figures: Figures[] = [];
     figures.push(await measure('full stack, API key: searchPrivateEvidence', `${gateway.url}${searchPath}`, keyHeaders, gateway.url));
@@ -120,6 +144,14 @@ async function main() {
     figures.push(await measure('bare node:http, same JSON', `${baselines[1]!.url}${searchPath}`, {}));
 
     const [stack, demoStack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures, Figures];
+    if (before && beforeApi && beforeSearch) {
+      const beforeKey = await apiKeyHeaders(beforeApi);
+      figures.push(
+        await measure('before ADR 0038f, API key: searchPrivateEvidence', `${before.url}${beforeSearch.searchPath}`, beforeKey, before.url),
+      );
+      // The bare route once more, right after, so each stack run has its baseline next to it.
+      figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0]!.url}${searchPath}`, {}));
+    }
     console.log(
       `\nbench/search — ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
     );
@@ -133,6 +165,12 @@ async function main() {
     console.log(
       `\nfull stack (API key) / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (goal ≥ 0.5); p99 ${stack.p99} ms against ${bareExpress.p99} ms: ${(stack.p99 / bareExpress.p99).toFixed(2)} × (goal ≤ 2)`,
     );
+    if (figures.length > 4) {
+      const [beforeStack, bareAgain] = figures.slice(4) as [Figures, Figures];
+      console.log(
+        `before ADR 0038f (API key) / bare Express (run right after it): ${(beforeStack.requestsPerSecond / bareAgain.requestsPerSecond).toFixed(2)}; p99 ${(beforeStack.p99 / bareAgain.p99).toFixed(2)} ×`,
+      );
+    }
     console.log(`full stack (X-Demo-User) / bare Express: ${(demoStack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)}`);
     console.log(
       `gateway RSS under load: ${Math.max(stack.process!.rssMb, demoStack.process!.rssMb).toFixed(0)} MB (goal < 200); max event-loop delay ${Math.max(stack.process!.maxEventLoopDelayMs, demoStack.process!.maxEventLoopDelayMs).toFixed(1)} ms (goal ≤ 50)`,

@@ -95,6 +95,8 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
   /** Leases retired while requests were still running on them, by account. */
   const retiring = new Map<string, Set<Lease>>();
   const opening = new Map<string, Promise<void>>();
+  /** Leases of each account settled so far: a refusal that raced with one is asked again. */
+  const closedLeases = new Map<string, number>();
 
   const available = (lease: Lease) => lease.size - lease.spent - lease.held;
   const remainingOf = (lease: Lease) => lease.balanceAfterHold + available(lease);
@@ -115,6 +117,7 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
         );
       }
     } finally {
+      closedLeases.set(lease.accountId, (closedLeases.get(lease.accountId) ?? 0) + 1);
       retiring.get(lease.accountId)?.delete(lease);
       if (retiring.get(lease.accountId)?.size === 0) retiring.delete(lease.accountId);
     }
@@ -144,6 +147,9 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
 
   async function open(accountId: string, atLeast: number, operation: string, requestId: string): Promise<void> {
     const reserve = (amount: number) => billing.reserve({ accountId, amount, operation: 'creditLease', requestId });
+    // What the previous lease did not spend goes back first, so the new one is judged on the whole balance.
+    await settleRetired(accountId);
+    const closedBefore = closedLeases.get(accountId) ?? 0;
     let reservation: { reservationId: string; balance: number };
     let size = Math.max(atLeast, settings.credits);
     try {
@@ -151,8 +157,8 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
     } catch (error) {
       let balance = shortBalanceOf(error);
       if (balance === undefined) throw error;
-      // What a retired lease has not spent goes back first, so the refusal is judged on the whole balance.
-      if (retiring.has(accountId)) {
+      // A lease still running requests, or one settled while billing refused, may give credits back: ask again once.
+      if (retiring.has(accountId) || (closedLeases.get(accountId) ?? 0) !== closedBefore) {
         await settleRetired(accountId);
         try {
           reservation = await reserve(size);
@@ -250,6 +256,9 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
       const now = clock();
       for (const lease of [...current.values()]) {
         if (now - lease.lastUsedAt >= settings.idleMs || now - lease.openedAt >= settings.maxAgeMs) void retire(lease);
+      }
+      for (const accountId of closedLeases.keys()) {
+        if (!current.has(accountId) && !retiring.has(accountId) && !opening.has(accountId)) closedLeases.delete(accountId);
       }
     },
     Math.max(50, Math.min(settings.idleMs, settings.maxAgeMs) / 2),
