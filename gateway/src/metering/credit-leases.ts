@@ -92,7 +92,7 @@ function shortBalanceOf(error: unknown): number | undefined {
 export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseSettings) {
   const clock = settings.clock ?? Date.now;
   const current = new Map<string, Lease>();
-  /** Leases retired while requests were still running on them, by account. */
+  /** Leases taken out of use and not yet settled (some still running requests), by account. */
   const retiring = new Map<string, Set<Lease>>();
   const opening = new Map<string, Promise<void>>();
   /** Leases of each account settled so far: a refusal that raced with one is asked again. */
@@ -102,14 +102,17 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
   const remainingOf = (lease: Lease) => lease.balanceAfterHold + available(lease);
 
   async function close(lease: Lease): Promise<void> {
+    const closeOnce = () =>
+      lease.spent > 0
+        ? billing.settle({ reservationId: lease.reservationId, amount: lease.spent })
+        : billing.refund({ reservationId: lease.reservationId });
     try {
-      if (lease.spent > 0) await billing.settle({ reservationId: lease.reservationId, amount: lease.spent });
-      else await billing.refund({ reservationId: lease.reservationId });
+      await closeOnce();
     } catch (err) {
-      // Settle is idempotent, so one retry is safe; after that the hold expires (ADR 0023) and the
-      // credits it charged go back to the account: the error never costs the customer.
+      // Settle and refund are idempotent, so one retry is safe; after that the hold expires (ADR 0023)
+      // and the credits it charged go back to the account: the error never costs the customer.
       try {
-        await billing.settle({ reservationId: lease.reservationId, amount: lease.spent });
+        await closeOnce();
       } catch {
         settings.log.error(
           { err, reservationId: lease.reservationId, spent: lease.spent },
