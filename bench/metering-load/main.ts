@@ -22,7 +22,7 @@ async function main() {
   try {
     const demo = apiClient(gateway.url, { 'x-demo-user': 'load' });
     const { body: apiKey } = await demo('POST', '/v1/api-keys', {
-      json: { name: 'load', scopes: ['data:read', 'data:write', 'account:access'] },
+      json: { name: 'load', scopes: ['data:read', 'data:write', 'account:access', 'billing:read'] },
     });
     const headers = { authorization: `Bearer ${apiKey.key}` };
     const api = apiClient(gateway.url, headers);
