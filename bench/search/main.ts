@@ -1,14 +1,21 @@
-// bench/search: throughput and latency of searchPrivateEvidence through the full stack (one
-// process: gateway + services in-process, embedded store, NATS JetStream when reachable) at 64
-// connections, beside a bare Express 5 route and a bare node:http server answering the same JSON,
-// all in one run so the ratios hold on a noisy machine. Not a test: it prints figures.
-// Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// bench/search: throughput and latency of metered searchPrivateEvidence through the full stack (one
+// process, as `npm start` runs it: gateway + services in-process, embedded store, NATS JetStream
+// when reachable) at 64 connections, authenticated as an external consumer is (an API key) and as
+// a demo user, beside a bare Express 5 route and a bare node:http server answering the same JSON,
+// all in one run so the ratios hold on a noisy machine. For each full-stack phase it prints the
+// gateway process's RSS and its worst event-loop delay (`monitorEventLoopDelay`, read from the
+// process at /ops/process). Not a test: it prints figures (issue 15 goals 1 and 3).
+// Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000);
+// BENCH_BEFORE=1 adds a second gateway configured as before ADR 0039, measured in the same run;
+// BENCH_CREDIT_LEASE_CREDITS sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0039),
+// BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
+// VRS_CPU_PROF_DIR writes a `--cpu-prof` profile of every process it starts there.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startProcess, type RunningProcess } from '@vrs/testing/processes';
-import { startBenchGateway } from '../support/bench-gateway';
+import { processFiguresOf, startBenchGateway } from '../support/bench-gateway';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { sentence, vocabulary } from '../support/transcript-corpus';
 
@@ -26,49 +33,85 @@ interface Figures {
   p50: number;
   p99: number;
   failures: number;
+  /** The gateway process during the measured run (none for the bare baselines). */
+  process?: { rssMb: number; maxEventLoopDelayMs: number };
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>): Promise<Figures> {
+async function measure(name: string, url: string, headers: Record<string, string>, gatewayUrl?: string): Promise<Figures> {
   await autocannon({ url, connections, duration: 2, headers }); // warm-up
+  if (gatewayUrl) await processFiguresOf(gatewayUrl);
   const result = await autocannon({ url, connections, duration: seconds, headers });
+  const figures = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
   return {
     name,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.non2xx,
+    process: figures && { rssMb: figures.rssBytes / 1024 / 1024, maxEventLoopDelayMs: figures.eventLoopDelayMs.max },
   };
+}
+
+/** Seeds a project of the demo account with the corpus and waits until search finds all of it. */
+async function seed(api: ReturnType<typeof apiClient>) {
+  const { body: project } = await api('POST', '/v1/projects', { json: { name: 'bench' } });
+  for (let offset = 0; offset < itemCount; offset += 100) {
+    const items = Array.from({ length: Math.min(100, itemCount - offset) }, (_, i) => ({
+      text: `${sentence(offset + i)} marker${offset + i}`,
+      sourceKey: `bench:${offset + i}`,
+    }));
+    const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
+    if (response.status !== 200) throw new Error(`seeding failed: ${response.status} ${response.text}`);
+  }
+  const searchPath = `/v1/projects/${project.id}/search?q=${encodeURIComponent(query)}`;
+  const sample = await eventually(
+    async () => {
+      // Events are indexed in order: once the last item is found, the corpus is complete.
+      const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${itemCount - 1}`);
+      if (last.body.results?.[0]?.sourceKey !== `bench:${itemCount - 1}`) return undefined;
+      return api('GET', searchPath);
+    },
+    { timeoutMs: 300_000, what: 'the seeded evidence to be indexed' },
+  );
+  return { searchPath, sample };
+}
+
+/** An API key of the demo account, made through the public API: an external consumer's credential. */
+async function apiKeyHeaders(api: ReturnType<typeof apiClient>) {
+  const { body: apiKey } = await api('POST', '/v1/api-keys', { json: { name: 'bench', scopes: ['data:read', 'account:access'] } });
+  if (!apiKey.key) throw new Error(`no API key: ${JSON.stringify(apiKey)}`);
+  return { authorization: `Bearer ${apiKey.key}` };
 }
 
 async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-'));
   const processes: RunningProcess[] = [];
   try {
-    const gateway = await startBenchGateway('bench-search', runDir, { RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats' });
+    const gateway = await startBenchGateway('bench-search', runDir, {
+      RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
+      ...(process.env.BENCH_CREDIT_LEASE_CREDITS ? { CREDIT_LEASE_CREDITS: process.env.BENCH_CREDIT_LEASE_CREDITS } : {}),
+      ...(process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS
+        ? { RATE_LIMIT_SYNC_INTERVAL_MS: process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS }
+        : {}),
+    });
     processes.push(gateway);
     const headers = { 'x-demo-user': 'bench' };
     const api = apiClient(gateway.url, headers);
-
-    const { body: project } = await api('POST', '/v1/projects', { json: { name: 'bench' } });
     const seedStarted = performance.now();
-    for (let offset = 0; offset < itemCount; offset += 100) {
-      const items = Array.from({ length: Math.min(100, itemCount - offset) }, (_, i) => ({
-        text: `${sentence(offset + i)} marker${offset + i}`,
-        sourceKey: `bench:${offset + i}`,
-      }));
-      const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
-      if (response.status !== 200) throw new Error(`seeding failed: ${response.status} ${response.text}`);
-    }
-    const searchPath = `/v1/projects/${project.id}/search?q=${encodeURIComponent(query)}`;
-    const sample = await eventually(
-      async () => {
-        // Events are indexed in order: once the last item is found, the corpus is complete.
-        const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${itemCount - 1}`);
-        if (last.body.results?.[0]?.sourceKey !== `bench:${itemCount - 1}`) return undefined;
-        return api('GET', searchPath);
-      },
-      { timeoutMs: 120_000, what: 'the seeded evidence to be indexed' },
-    );
+    const { searchPath, sample } = await seed(api);
+    // BENCH_BEFORE=1: a second gateway as before ADR 0039 (a reservation per request, a NATS KV
+    // round trip per rate-limit hit), on its own data, measured in the same run.
+    if (process.env.BENCH_BEFORE) await mkdir(join(runDir, 'before'));
+    const before = process.env.BENCH_BEFORE
+      ? await startBenchGateway('bench-search-before', join(runDir, 'before'), {
+          RATE_LIMIT_STORE: 'nats',
+          CREDIT_LEASE_CREDITS: '0',
+          RATE_LIMIT_SYNC_INTERVAL_MS: '0',
+        })
+      : undefined;
+    if (before) processes.push(before);
+    const beforeApi = before && apiClient(before.url, headers);
+    const beforeSearch = beforeApi && (await seed(beforeApi));
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     const bodyFile = join(runDir, 'body.json');
@@ -86,20 +129,46 @@ async function main() {
     );
     processes.push(...baselines);
 
+    const keyHeaders = await apiKeyHeaders(api);
+
     const figures: Figures[] = [];
-    figures.push(await measure('full stack: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers));
+    figures.push(await measure('full stack, API key: searchPrivateEvidence', `${gateway.url}${searchPath}`, keyHeaders, gateway.url));
+    figures.push(await measure('full stack, X-Demo-User: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers, gateway.url));
     figures.push(await measure('bare Express 5 route, same JSON', `${baselines[0]!.url}${searchPath}`, {}));
     figures.push(await measure('bare node:http, same JSON', `${baselines[1]!.url}${searchPath}`, {}));
 
-    const [stack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures];
+    const [stack, demoStack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures, Figures];
+    if (before && beforeApi && beforeSearch) {
+      const beforeKey = await apiKeyHeaders(beforeApi);
+      figures.push(
+        await measure('before ADR 0039, API key: searchPrivateEvidence', `${before.url}${beforeSearch.searchPath}`, beforeKey, before.url),
+      );
+      // The bare route once more, right after, so each stack run has its baseline next to it.
+      figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0]!.url}${searchPath}`, {}));
+    }
     console.log(
       `\nbench/search — ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
     );
     console.log(`seeding + indexing took ${seedSeconds.toFixed(1)} s\n`);
-    console.log('| target | req/s | p50 ms | p99 ms | failures |');
-    console.log('|---|---:|---:|---:|---:|');
-    for (const f of figures) console.log(`| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} |`);
-    console.log(`\nfull stack / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)}`);
+    console.log('| target | req/s | p50 ms | p99 ms | failures | gateway RSS MB | max event-loop delay ms |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    for (const f of figures)
+      console.log(
+        `| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} | ${f.process?.rssMb.toFixed(0) ?? '–'} | ${f.process?.maxEventLoopDelayMs.toFixed(1) ?? '–'} |`,
+      );
+    console.log(
+      `\nfull stack (API key) / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (goal ≥ 0.5); p99 ${stack.p99} ms against ${bareExpress.p99} ms: ${(stack.p99 / bareExpress.p99).toFixed(2)} × (goal ≤ 2)`,
+    );
+    if (figures.length > 4) {
+      const [beforeStack, bareAgain] = figures.slice(4) as [Figures, Figures];
+      console.log(
+        `before ADR 0039 (API key) / bare Express (run right after it): ${(beforeStack.requestsPerSecond / bareAgain.requestsPerSecond).toFixed(2)}; p99 ${(beforeStack.p99 / bareAgain.p99).toFixed(2)} ×`,
+      );
+    }
+    console.log(`full stack (X-Demo-User) / bare Express: ${(demoStack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)}`);
+    console.log(
+      `gateway RSS under load: ${Math.max(stack.process!.rssMb, demoStack.process!.rssMb).toFixed(0)} MB (goal < 200); max event-loop delay ${Math.max(stack.process!.maxEventLoopDelayMs, demoStack.process!.maxEventLoopDelayMs).toFixed(1)} ms (goal ≤ 50)`,
+    );
     console.log(`full stack / bare node:http: ${(stack.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);
     console.log(`bare Express / bare node:http: ${(bareExpress.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);
   } finally {

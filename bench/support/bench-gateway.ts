@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import { deleteNamespace } from '@vrs/bus';
+import { internalTokenHeader, processFiguresPath, type ProcessFigures } from '@vrs/kit';
 import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
+
+/** The internal token of a bench gateway: it reads the process figures (`/ops/process`) with it. */
+export const benchInternalToken = 'bench-internal-token-0123456789';
 
 /**
  * The whole system in one process, as `npm start` runs it, tuned for measuring: quiet logs, demo
@@ -22,7 +26,7 @@ export async function startBenchGateway(name: string, runDir: string, env: NodeJ
       DATA_DIR: join(runDir, 'data'),
       NATS_URL: natsUrl,
       NATS_NAMESPACE: namespace,
-      INTERNAL_TOKEN: 'bench-internal-token-0123456789',
+      INTERNAL_TOKEN: benchInternalToken,
       BILLING_STARTING_CREDITS: '1000000000',
       PLAN_FREE_REQUESTS_PER_MINUTE: '1000000000',
       RATE_LIMIT_PER_IP: '1000000000',
@@ -37,4 +41,11 @@ export async function startBenchGateway(name: string, runDir: string, env: NodeJ
       await deleteNamespace(natsUrl, namespace).catch(() => undefined);
     },
   };
+}
+
+/** RSS and event-loop delay of a bench gateway process since the last call (which resets the delay figures). */
+export async function processFiguresOf(gatewayUrl: string): Promise<ProcessFigures> {
+  const response = await fetch(`${gatewayUrl}${processFiguresPath}?reset=true`, { headers: { [internalTokenHeader]: benchInternalToken } });
+  if (!response.ok) throw new Error(`process figures: ${response.status}`);
+  return (await response.json()) as ProcessFigures;
 }

@@ -6,6 +6,9 @@ import {
   internalTokenHeader,
   isInternalToken,
   newRequestId,
+  processFiguresPath,
+  sendProcessFigures,
+  watchEventLoop,
   runWithRequestContext,
   type HealthReport,
 } from '@vrs/kit';
@@ -24,6 +27,7 @@ import type { SessionVerifier } from './auth/session-authenticators';
 import type { SessionCookieSettings } from './auth/session-cookie';
 import { rotateSessionCookie } from './auth/session-rotation';
 import type { Mailer } from './mail/mailer';
+import type { CreditLeases } from './metering/credit-leases';
 import { createWebRouter } from './web/router';
 import { envelopeOf, sendError, setRetryAfter } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
@@ -54,6 +58,8 @@ export interface GatewayDependencies {
   authCaches: AuthCaches;
   rateLimitCounter: WindowCounter;
   readiness: () => Promise<HealthReport>;
+  /** Metered requests hold credits from these leases when given (ADR 0039). */
+  creditLeases?: CreditLeases;
   /** Web and CLI sessions, the session cookie's settings, and outgoing mail (ADR 0034). */
   identity: { sessions: SessionVerifier; cookie: SessionCookieSettings; mailer: Mailer };
 }
@@ -144,6 +150,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     authError: request.authError,
     credits: {},
     services,
+    creditLeases: deps.creditLeases,
     authCaches: deps.authCaches,
     internalCaller: isInternalToken(request.get(internalTokenHeader), config.INTERNAL_TOKEN),
     readiness: deps.readiness,
@@ -180,9 +187,16 @@ export function createGatewayApp(deps: GatewayDependencies) {
   });
 
   const app = express();
+  watchEventLoop();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  // Operators' and benchmarks' view of this process (RSS, event-loop delay), before any logging or
+  // limiting so that reading it costs the process nothing; without the internal token it does not exist.
+  app.get(processFiguresPath, (req, res, next) => {
+    if (!isInternalToken(req.get(internalTokenHeader), config.INTERNAL_TOKEN)) return next();
+    sendProcessFigures(req.url, res);
+  });
   app.use(assignRequestId);
   app.use(accessLog(createLogger('access')));
   app.use(canonicalPath);

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { billingAccountDeleted } from '@vrs/contracts';
-import { busHealthCheck, createKvWindowCounter, createMemoryWindowCounter, type EventBus, type WindowCounter } from '@vrs/bus';
+import {
+  busHealthCheck,
+  createBatchedWindowCounter,
+  createKvWindowCounter,
+  createMemoryWindowCounter,
+  type EventBus,
+  type WindowCounter,
+} from '@vrs/bus';
 import { checkDependencies, createLogger, createShutdown, listen, type HealthReport } from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
@@ -15,6 +22,7 @@ import { createKeyUseRecorder } from './auth/key-use-recorder';
 import { createAuthCaches } from './auth/auth-caches';
 import { cliSessionAuthenticator, createSessionVerifier, sessionCookieAuthenticator } from './auth/session-authenticators';
 import { createMailer } from './mail/mailer';
+import { createCreditLeases, leaseBillingOf } from './metering/credit-leases';
 
 const logger = createLogger('gateway');
 
@@ -33,7 +41,12 @@ async function openRateLimitCounter(config: GatewayConfig, bus: EventBus | null)
     logger.warn('rate limits: counters in this process only (not shared between gateway replicas)');
     return createMemoryWindowCounter();
   }
-  return createKvWindowCounter({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE });
+  const shared = await createKvWindowCounter({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE });
+  // Counted here and reconciled in batches (ADR 0039): replicas may together exceed a limit by what
+  // the others admit in one interval. 0: every hit is a NATS KV round trip, exact across replicas.
+  return config.RATE_LIMIT_SYNC_INTERVAL_MS > 0
+    ? createBatchedWindowCounter(shared, { syncIntervalMs: config.RATE_LIMIT_SYNC_INTERVAL_MS })
+    : shared;
 }
 
 async function main() {
@@ -92,9 +105,21 @@ async function main() {
     { perProcess: true },
   );
   shutdown.onShutdown('account deletions', () => accountDeletions.stop());
+  const creditLeases =
+    config.CREDIT_LEASE_CREDITS > 0
+      ? createCreditLeases(leaseBillingOf(services.billing), {
+          credits: config.CREDIT_LEASE_CREDITS,
+          idleMs: config.CREDIT_LEASE_IDLE_MS,
+          maxAgeMs: config.CREDIT_LEASE_MAX_AGE_MS,
+          log: logger.child({ component: 'credit-leases' }),
+        })
+      : undefined;
+  // Like the key uses: settled once the server stopped taking requests, before the service clients close.
+  if (creditLeases) shutdown.onShutdown('credit leases', () => creditLeases.close());
   const { app } = createGatewayApp({
     config,
     services,
+    creditLeases,
     rateLimitCounter,
     identity: { sessions, cookie, mailer },
     authenticators: [

@@ -6,7 +6,7 @@ import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperat
 import { AppError } from '@vrs/kit';
 import type { GatewayContext } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
-import { debitForOperation } from './metering/meter';
+import { debitForOperation, debitFromLease } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
 import { undeclaredKeys } from './validation/declared-input';
 
@@ -44,6 +44,11 @@ export interface GatewayMeta {
    * covers this one, this is reserved and the read may only be answered from saved data.
    */
   savedVariant?: (rawInput: Record<string, unknown>) => PriceVariant | undefined;
+  /**
+   * The operation hands what metering held to a job that settles it when it ends (imports,
+   * exports): it gets a reservation of its own, never a share of a credit lease (ADR 0039).
+   */
+  handsHoldToJob?: true;
 }
 
 const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create({ isDev: false });
@@ -151,7 +156,11 @@ const metered = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   const price = operationId ? priceOf(operationId, meta?.reserveVariant?.(rawInput)) : 0;
   if (price === 0 || !ctx.principal) return next();
   const savedVariant = meta?.savedVariant?.(rawInput);
-  const debit = await debitForOperation(ctx, operationId!, price, savedVariant ? priceOf(operationId!, savedVariant) : undefined);
+  const savedPrice = savedVariant ? priceOf(operationId!, savedVariant) : undefined;
+  const debit =
+    ctx.creditLeases && !meta?.handsHoldToJob
+      ? await debitFromLease(ctx, ctx.creditLeases, operationId!, price, savedPrice)
+      : await debitForOperation(ctx, operationId!, price, savedPrice);
   const result = await next();
   if (result.ok && ctx.credits.heldByJob) debit.handedToJob();
   else if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));

@@ -11,8 +11,14 @@ describe('two gateway replicas in front of the same services', () => {
   let replicas: RunningProcess[] = [];
 
   beforeAll(async () => {
-    // Demo accounts are on the free plan: its rate is the per-account limit.
-    const env = { ...stackEnv, PLAN_FREE_REQUESTS_PER_MINUTE: String(limit), RATE_LIMIT_WINDOW_MS: String(windowMs) };
+    // Demo accounts are on the free plan: its rate is the per-account limit. Every hit counted in NATS
+    // KV before the request goes on (no local batches, ADR 0039), so the shared limit is exact.
+    const env = {
+      ...stackEnv,
+      PLAN_FREE_REQUESTS_PER_MINUTE: String(limit),
+      RATE_LIMIT_WINDOW_MS: String(windowMs),
+      RATE_LIMIT_SYNC_INTERVAL_MS: '0',
+    };
     replicas = await Promise.all([startGatewayProcess('gateway-a', env, logDir), startGatewayProcess('gateway-b', env, logDir)]);
   });
   afterAll(async () => {
@@ -46,6 +52,45 @@ describe('two gateway replicas in front of the same services', () => {
     // Another account is not affected.
     const other = await a('GET', '/v1/projects', { headers: { 'x-demo-user': `other-${Date.now()}` } });
     expect(other.status).toBe(200);
+  });
+});
+
+describe('two gateway replicas counting rate-limit hits locally, reconciled every 100 ms (ADR 0039)', () => {
+  const limit = 8;
+  const windowMs = 60_000;
+  const syncIntervalMs = 100;
+  let replicas: RunningProcess[] = [];
+
+  beforeAll(async () => {
+    const env = {
+      ...stackEnv,
+      PLAN_FREE_REQUESTS_PER_MINUTE: String(limit),
+      RATE_LIMIT_WINDOW_MS: String(windowMs),
+      RATE_LIMIT_SYNC_INTERVAL_MS: String(syncIntervalMs),
+    };
+    replicas = await Promise.all([startGatewayProcess('gateway-c', env, logDir), startGatewayProcess('gateway-d', env, logDir)]);
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.stop()));
+  });
+
+  it('still enforce the shared limit, exceeded by at most what the other replica admitted since the last sync', {
+    timeout: 90_000,
+  }, async () => {
+    const user = { 'x-demo-user': `batched-${Date.now()}` };
+    const [c, d] = replicas.map((replica) => apiClient(replica.url, user));
+    const leftInWindow = windowMs - (Date.now() % windowMs);
+    if (leftInWindow < 30_000) await new Promise((resolve) => setTimeout(resolve, leftInWindow + 100));
+    const statuses: number[] = [];
+    for (let i = 0; i < 2 * limit; i++) {
+      statuses.push((await (i % 2 === 0 ? c : d)('GET', '/v1/projects')).status);
+      // Spaced beyond the interval: each replica misses at most the other's hit since its own last sync.
+      await new Promise((resolve) => setTimeout(resolve, syncIntervalMs * 1.5));
+    }
+    const admitted = statuses.filter((status) => status === 200).length;
+    expect(admitted).toBeGreaterThanOrEqual(limit);
+    expect(admitted).toBeLessThanOrEqual(limit + 2);
+    expect(statuses.slice(-4)).toEqual([429, 429, 429, 429]);
   });
 });
 

@@ -2,6 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import { AppError } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import { fromServiceError } from '../errors/to-app-error';
+import type { CreditLeases } from './credit-leases';
 
 /** The figures of a short balance, as billing reported them. */
 function shortfallOf(error: unknown): { balance: number } | undefined {
@@ -98,6 +99,55 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
         // The operation's own error is what the caller must see; a failed refund stays reserved and is logged.
         ctx.log.error({ err, reservationId }, 'refund failed');
       }
+    },
+  };
+}
+
+/**
+ * The same debit as `debitForOperation`, held from this process's credit lease of the account
+ * (ADR 0039) instead of a reservation of its own: no billing call while the lease covers it. Not
+ * for an operation that hands its hold to a job (that needs a reservation the job can settle).
+ */
+export async function debitFromLease(ctx: GatewayContext, leases: CreditLeases, operation: string, price: number, savedPrice?: number) {
+  const accountId = ctx.principal!.accountId;
+  const refuse = (error: AppError, balance: number) => {
+    ctx.credits.charged = 0;
+    ctx.credits.remaining = balance;
+    return error;
+  };
+  let refusedFullPrice: { error: AppError; balance: number } | undefined;
+  let hold: Awaited<ReturnType<CreditLeases['hold']>>;
+  try {
+    hold = await leases.hold(accountId, price, operation, ctx.requestId);
+  } catch (error) {
+    const shortfall = shortfallOf(error);
+    if (!shortfall) throw error;
+    if (savedPrice === undefined || savedPrice >= price || shortfall.balance < savedPrice)
+      throw refuse(error as AppError, shortfall.balance);
+    try {
+      hold = await leases.hold(accountId, savedPrice, operation, ctx.requestId);
+    } catch (retryError) {
+      const retryShortfall = shortfallOf(retryError);
+      throw retryShortfall ? refuse(error as AppError, retryShortfall.balance) : retryError;
+    }
+    ctx.credits.savedOnly = true;
+    refusedFullPrice = { error: error as AppError, balance: shortfall.balance };
+  }
+  return {
+    handedToJob() {
+      throw new Error(`operation ${operation} handed a leased hold to a job; mark it handsHoldToJob`);
+    },
+    async settle(amount: number) {
+      const { charged, remaining } = hold.settle(amount);
+      ctx.credits.charged = charged;
+      ctx.credits.remaining = remaining;
+    },
+    refusalIfNotSaved(failure: AppError): AppError | undefined {
+      if (!refusedFullPrice || failure.code !== 'INSUFFICIENT_CREDITS') return undefined;
+      return refuse(refusedFullPrice.error, refusedFullPrice.balance);
+    },
+    async refund() {
+      hold.refund();
     },
   };
 }

@@ -8,6 +8,7 @@ export { isNatsReachable } from './nats-reachability';
 export type { WindowCount, WindowCounter } from './window-counter';
 export { createKvWindowCounter, type KvWindowCounterOptions } from './kv-window-counter';
 export { createMemoryWindowCounter } from './memory-window-counter';
+export { createBatchedWindowCounter, type BatchedWindowCounterOptions } from './batched-window-counter';
 export * from './bus-health-check';
 export {
   createOutboxRelay,

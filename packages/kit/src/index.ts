@@ -13,3 +13,4 @@ export * from './health';
 export * from './service-module';
 export * from './clock';
 export * from './periodic-sweep';
+export * from './process-figures';

@@ -6,6 +6,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { listen } from './listen';
 import { newRequestId, runWithRequestContext } from './request-context';
 import type { Logger } from './logger';
+import { processFiguresPath, sendProcessFigures, watchEventLoop } from './process-figures';
 
 export const internalTokenHeader = 'x-internal-token';
 export const requestIdHeader = 'x-request-id';
@@ -68,10 +69,15 @@ export async function startServiceServer(options: {
         .end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'Service calls need a valid X-Internal-Token.' } }));
       return;
     }
+    if (req.method === 'GET' && req.url?.split('?')[0] === processFiguresPath) {
+      sendProcessFigures(req.url, res);
+      return;
+    }
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
     runWithRequestContext({ requestId, caller: headerValue(req, callerHeader) }, () => trpcHandler(req, res));
   });
   server.keepAliveTimeout = 65_000;
+  watchEventLoop();
 
   await listen(server, { port: options.port, host: options.host, setting: options.portSetting ?? 'SERVICE_PORT' });
   const { port } = server.address() as AddressInfo;

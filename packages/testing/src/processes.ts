@@ -105,5 +105,11 @@ export async function startServiceProcess(
 }
 
 export async function startGatewayProcess(name: string, env: NodeJS.ProcessEnv, logDir: string) {
-  return startProcess({ name, entry: 'gateway/src/main.ts', env: { PORT: '0', ...env }, logDir, readyMessage: 'gateway listening' });
+  return startProcess({
+    name,
+    entry: 'gateway/src/main.ts',
+    env: { PORT: '0', ...env },
+    logDir,
+    readyMessage: 'gateway listening',
+  });
 }

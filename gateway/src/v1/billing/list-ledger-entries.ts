@@ -18,4 +18,8 @@ export const listLedgerEntries = protectedProcedure
   })
   .input(listQuery())
   .output(ledgerPageSchema)
-  .query(({ ctx, input }) => ctx.services.billing.ledger.list.query({ accountId: ctx.principal.accountId, ...input }));
+  .query(async ({ ctx, input }) => {
+    // This process's lease of the account is settled first, so the figures include every charge made here (ADR 0039).
+    await ctx.creditLeases?.returnAccount(ctx.principal.accountId);
+    return ctx.services.billing.ledger.list.query({ accountId: ctx.principal.accountId, ...input });
+  });

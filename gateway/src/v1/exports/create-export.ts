@@ -20,6 +20,7 @@ export const createExport = protectedProcedure
       protect: true,
       errorResponses: [...meteredErrors, 404, 409, 422],
     },
+    handsHoldToJob: true,
   })
   .input(z.object({ projectId: z.string().min(1).max(100), format: exportFormatSchema }))
   .output(exportSchema)

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootLogger } from './logger';
+import type { ProcessFigures } from './process-figures';
+import { startServiceServer, type ServiceServer } from './service-server';
+import { router } from './trpc';
+
+const internalToken = 'figures-token-0123456789';
+let server: ServiceServer;
+
+beforeAll(async () => {
+  server = await startServiceServer({
+    service: 'figures-test',
+    router: router({}),
+    port: 0,
+    host: '127.0.0.1',
+    internalToken,
+    logger: rootLogger.child({}, { level: 'silent' }),
+  });
+});
+afterAll(() => server.close());
+
+const figures = async (query = '') =>
+  fetch(`${server.url}/ops/process${query}`, { headers: { 'x-internal-token': internalToken } }).then(
+    async (response) => (await response.json()) as ProcessFigures,
+  );
+
+describe('process figures at /ops/process', () => {
+  it('are only for holders of the internal token', async () => {
+    expect((await fetch(`${server.url}/ops/process`)).status).toBe(401);
+  });
+
+  it('report RSS and catch an event-loop stall, starting afresh after a reset', async () => {
+    const started = performance.now();
+    await figures('?reset=true');
+    const stallUntil = performance.now() + 120;
+    while (performance.now() < stallUntil) {
+      // a synchronous stall, as a slow handler would make
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const stalled = await figures('?reset=true');
+    expect(stalled.pid).toBe(process.pid);
+    expect(stalled.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
+    expect(stalled.eventLoopDelayMs.max).toBeGreaterThanOrEqual(100);
+    // The reset started the figures afresh: they cover only the time since.
+    expect((await figures()).sinceMs).toBeLessThan(performance.now() - started - 100);
+  });
+});

@@ -1,0 +1,52 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+
+/** Where a server answers its process figures, to callers holding the internal token. */
+export const processFiguresPath = '/ops/process';
+
+/** What one process is using now, and the worst event-loop delay since the last reset. */
+export interface ProcessFigures {
+  pid: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  /** Event-loop delay (ms) since start or the last reset, sampled every 10 ms by `monitorEventLoopDelay`. */
+  eventLoopDelayMs: { max: number; p99: number; mean: number };
+  /** How long the delay figures cover. */
+  sinceMs: number;
+}
+
+let histogram: IntervalHistogram | undefined;
+let since = performance.now();
+
+/** Starts watching the event loop (once per process); servers call it at start. */
+export function watchEventLoop(): void {
+  if (histogram) return;
+  histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  since = performance.now();
+}
+
+/** This process's figures; `reset` starts the delay figures afresh after reading them (a benchmark's phase). */
+export function processFigures(options: { reset?: boolean } = {}): ProcessFigures {
+  watchEventLoop();
+  const h = histogram!;
+  const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e4) / 100;
+  const memory = process.memoryUsage();
+  const figures: ProcessFigures = {
+    pid: process.pid,
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+    eventLoopDelayMs: h.count === 0 ? { max: 0, p99: 0, mean: 0 } : { max: ms(h.max), p99: ms(h.percentile(99)), mean: ms(h.mean) },
+    sinceMs: Math.round(performance.now() - since),
+  };
+  if (options.reset) {
+    h.reset();
+    since = performance.now();
+  }
+  return figures;
+}
+
+/** Answers `GET /ops/process[?reset=true]` on a plain node:http response. */
+export function sendProcessFigures(url: string | undefined, res: import('node:http').ServerResponse): void {
+  const reset = new URL(url ?? '/', 'http://ops.invalid').searchParams.get('reset') === 'true';
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(processFigures({ reset })));
+}
