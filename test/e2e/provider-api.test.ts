@@ -134,6 +134,7 @@ describe('provider operations: the API around them', () => {
       'provider',
       'refresh',
       'replies',
+      'sort',
     ]);
     expect(doc.components.schemas.Transcript.properties.words.items.$ref).toBe('#/components/schemas/TranscriptWord');
   });

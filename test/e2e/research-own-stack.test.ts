@@ -48,6 +48,8 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
       YOUTUBE_UPSTREAM_URL: youtube.url,
       BUS_ACK_WAIT_MS: '1000',
       LLM_BASE_URL: '',
+      // One video at a time, so a kill can land between a job's first video and its last.
+      RESEARCH_IMPORT_VIDEO_CONCURRENCY: '1',
     };
     provider = await startServiceProcess('provider', env, logDir);
     env.PROVIDER_SERVICE_URL = provider.url;

@@ -106,12 +106,26 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
   let messages: ConsumerMessages | undefined;
   let wakeUp: () => void = () => {};
   const inFlight = new Set<Promise<void>>();
+  const handlingSeqs = new Set<number>();
 
   /** Starts handling `msg` beside the others in flight; resolves once a slot is free for the next one. */
   async function dispatch(msg: JsMsg): Promise<void> {
+    // A redelivery of a message this process is still handling (its ack wait ran out while it sat in
+    // the buffer) must not start a second handler beside the first: the first one's ack settles it.
+    if (handlingSeqs.has(msg.seq)) {
+      logger.warn(
+        { streamSeq: msg.seq, attempt: msg.info.deliveryCount },
+        'redelivery of an event still being handled here; left to that handler',
+      );
+      return;
+    }
+    handlingSeqs.add(msg.seq);
     const handled = handle(msg)
       .catch((error: unknown) => logger.error({ err: error, streamSeq: msg.seq }, 'event handling failed outside its handler'))
-      .finally(() => inFlight.delete(handled));
+      .finally(() => {
+        inFlight.delete(handled);
+        handlingSeqs.delete(msg.seq);
+      });
     inFlight.add(handled);
     // Waiting here, not pulling the next message, keeps what this replica cannot start yet in the
     // small buffer (or on the server for another replica) rather than in an unbounded local queue.

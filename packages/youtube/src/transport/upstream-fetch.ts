@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate as inflateZlib } from 'node:zlib';
 import { Agent, interceptors, ProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import { upstreamError, type YouTubeError } from '../errors';
 import { rewriteToOrigin } from './origin-rewrite';
@@ -51,7 +53,7 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Headers 
  */
 function requestSender(proxyUrl: string | undefined): Send {
   const base: Dispatcher = proxyUrl ? new ProxyAgent(proxyUrl) : new Agent();
-  const dispatcher = base.compose(interceptors.redirect({ maxRedirections: 5 }), interceptors.decompress());
+  const dispatcher = base.compose(interceptors.redirect({ maxRedirections: 5 }));
   return async (url, { method, headers, body, signal }) => {
     if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
     const answer = await undiciRequest(url, {
@@ -61,8 +63,28 @@ function requestSender(proxyUrl: string | undefined): Send {
       signal,
       dispatcher,
     });
-    return { status: answer.statusCode, headers: headersOf(answer.headers), body: new Uint8Array(await answer.body.arrayBuffer()) };
+    const responseHeaders = headersOf(answer.headers);
+    const content = await decodedBody(Buffer.from(await answer.body.arrayBuffer()), responseHeaders);
+    return { status: answer.statusCode, headers: responseHeaders, body: content };
   };
+}
+
+const inflate = { gzip: promisify(gunzip), 'x-gzip': promisify(gunzip), deflate: promisify(inflateZlib), br: promisify(brotliDecompress) };
+
+/**
+ * The body as fetch would give it: decoded by its Content-Encoding (undici's own decompress
+ * interceptor is experimental and warns on every start), on the thread pool, and the encoding
+ * headers dropped since they no longer describe it.
+ */
+async function decodedBody(raw: Buffer, headers: Headers): Promise<Uint8Array> {
+  const encoding = headers.get('content-encoding')?.trim().toLowerCase();
+  if (!encoding || encoding === 'identity' || raw.length === 0) return new Uint8Array(raw);
+  const decode = inflate[encoding as keyof typeof inflate];
+  if (!decode) return new Uint8Array(raw);
+  const decoded = await decode(raw);
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
 }
 
 /** A caller's fetch (tests), read whole like the request sender's answers. */
