@@ -5,9 +5,13 @@
  * - `timeout`: never answers (until reset or close);
  * - `invalid-json`: 200 whose JSON content is cut off mid-way;
  * - `wrong-shape`: 200 with valid JSON that ignores the requested schema;
- * - `cite-unknown`: like `ok`, but cites ids and `[n]` entries the prompt never gave.
+ * - `cite-unknown`: like `ok`, but cites ids and `[n]` entries the prompt never gave;
+ * - `unground`: like `ok`, but quotes text no entry contains, cites entries past the last one, and
+ *   names a person and a year the prompt never gave;
+ * - `unground-once`: `unground`, except for a repair request (one naming grounding issues), which
+ *   gets a grounded answer.
  */
-export const behaviours = ['ok', 'fail', 'timeout', 'invalid-json', 'wrong-shape', 'cite-unknown'] as const;
+export const behaviours = ['ok', 'fail', 'timeout', 'invalid-json', 'wrong-shape', 'cite-unknown', 'unground', 'unground-once'] as const;
 
 export type Behaviour = (typeof behaviours)[number];
 
