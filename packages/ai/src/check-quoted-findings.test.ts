@@ -61,7 +61,13 @@ describe('checkQuotedFindings', () => {
     expect(result.groundedIndexes).toEqual([]);
     expect(result.issues).toEqual([
       { code: 'ENTITY_NOT_SUPPORTED', message: expect.stringContaining('"Archie"'), findingIndex: 0, fieldIndex: 0, windowIndex: 7 },
-      { code: 'ENTITY_NOT_SUPPORTED', message: expect.stringMatching(/"Smith", "1979", "5"/), findingIndex: 1, fieldIndex: 0, windowIndex: 7 },
+      {
+        code: 'ENTITY_NOT_SUPPORTED',
+        message: expect.stringMatching(/"Smith", "1979", "5"/),
+        findingIndex: 1,
+        fieldIndex: 0,
+        windowIndex: 7,
+      },
       { code: 'ENTITY_NOT_SUPPORTED', message: expect.stringContaining('"Brain"'), findingIndex: 2, fieldIndex: 0, windowIndex: 3 },
     ]);
   });

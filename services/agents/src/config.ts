@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { llmEnvShape } from '@vrs/ai';
 import { baseEnvShape, booleanFromEnv } from '@vrs/kit';
 
 /** Access and budgets of agent runs (ADR 0025); read by the agents process and by `npm start`'s gateway, which hosts it. */
@@ -24,7 +25,8 @@ export const agentsEnvShape = {
   AGENTS_CREDIT_BUDGET: z.coerce.number().int().min(1).max(10_000).default(30),
 };
 
-export const agentsEnvSchema = z.object({ ...baseEnvShape, ...agentsEnvShape });
+// The model (LLM_BASE_URL …) is optional: without it runs take the deterministic planner alone.
+export const agentsEnvSchema = z.object({ ...baseEnvShape, ...llmEnvShape, ...agentsEnvShape });
 export type AgentsConfig = z.infer<typeof agentsEnvSchema>;
 
 export interface AgentsSettings {

@@ -1,11 +1,12 @@
 import type { agentsRunRequested } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
 import type { AgentsDeps } from '../agents-deps';
+import { analyzeGatheredTranscripts } from '../analyst/analyze-gathered-transcripts';
 import { endRun, settleRun } from '../execution/end-run';
 import { gather } from '../execution/gather';
 import { createToolRunner, RunHandedBack, RunNoLongerActive } from '../execution/tool-runner';
 import { classify } from '../planner/classify';
-import { composeAnswer } from '../planner/compose-answer';
+import { composeAnswer, composeFindingsAnswer } from '../planner/compose-answer';
 
 /**
  * Executes a run from the work queue, or resumes it: a delivery after a crash (the event was never
@@ -51,7 +52,25 @@ export function createExecuteRunHandler(deps: AgentsDeps & { stopping: () => boo
           message: 'Storyboard frames need a language model that reads images; none is configured, so the answer uses transcripts only.',
         });
       }
-      ending = { status: 'completed', result: composeAnswer(classification, gathered) };
+      // With a model, the transcript analyst's grounded findings are the answer's citations.
+      const analysis = deps.llm
+        ? await analyzeGatheredTranscripts({
+            llm: deps.llm,
+            runner,
+            question: run.message,
+            terms: classification.terms,
+            gathered,
+            now: deps.now,
+          })
+        : undefined;
+      if (runner.stoppedBy) gathered.stoppedBy = runner.stoppedBy;
+      ending = {
+        status: 'completed',
+        result:
+          analysis && analysis.analyzedCount > 0
+            ? composeFindingsAnswer(classification, gathered, analysis)
+            : composeAnswer(classification, gathered),
+      };
     } catch (error) {
       if (error instanceof RunHandedBack) throw error;
       if (error instanceof RunNoLongerActive) {

@@ -5,7 +5,7 @@ import { failureOf } from '../clients';
 import type { StopReason } from '../planner/gathered';
 import type { RunEventsRepo } from '../repo/run-events-repo';
 import type { RunDoc, RunsRepo } from '../repo/runs-repo';
-import type { StepDoc, StepsRepo } from '../repo/steps-repo';
+import type { StepDoc, StepKind, StepsRepo } from '../repo/steps-repo';
 
 /** The run was cancelled (or ended otherwise) while it was executing: stop without an answer. */
 export class RunNoLongerActive extends Error {
@@ -27,6 +27,8 @@ export interface ToolPrice {
   cached: number;
 }
 
+const free: ToolPrice = { fresh: 0, cached: 0 };
+
 export interface ToolRunnerDeps {
   runs: RunsRepo;
   steps: StepsRepo;
@@ -45,7 +47,7 @@ export interface ToolRunnerDeps {
  */
 export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { startedAt: string }) {
   const prior = new Map((await deps.steps.ofRun(run._id)).map((step) => [step.key, step]));
-  let toolCalls = prior.size;
+  let toolCalls = [...prior.values()].filter((step) => step.kind === 'tool_call').length;
   let committedCredits = [...prior.values()].reduce((sum, step) => sum + step.credits, 0);
   const deadline = Date.parse(run.startedAt) + deps.limits.maxWallMs;
   let stoppedBy: StopReason | undefined;
@@ -56,97 +58,121 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       : { kind: 'failed', code: step.error?.code ?? 'TOOL_FAILED', message: step.error?.message ?? 'The tool call failed.' };
   }
 
+  async function step<T>(
+    spec: { kind: StepKind; tool?: AgentToolName; stepKey: string; input: Record<string, unknown>; price: ToolPrice },
+    perform: () => Promise<{ output: T; cached: boolean }>,
+  ): Promise<ToolOutcome<T>> {
+    const { kind, tool, stepKey, input, price } = spec;
+    const done = prior.get(stepKey);
+    if (done) return replay<T>(done);
+    if (deps.stopping()) throw new RunHandedBack(`service stopping: run ${run._id} handed back before ${stepKey}`);
+    const current = await deps.runs.findById(run._id);
+    if (current?.status !== 'running') throw new RunNoLongerActive(run._id);
+    const isToolCall = kind === 'tool_call';
+    const refusal: StopReason | undefined =
+      deps.now() >= deadline
+        ? 'RUN_TIME_LIMIT'
+        : isToolCall && toolCalls >= deps.limits.maxToolCalls
+          ? 'TOOL_CALL_LIMIT'
+          : committedCredits + price.fresh > run.creditBudget
+            ? 'CREDIT_BUDGET_EXHAUSTED'
+            : undefined;
+    if (refusal) {
+      stoppedBy ??= refusal;
+      return { kind: 'stopped', reason: refusal };
+    }
+    // Counted and held before the await, so calls made side by side respect the limits together.
+    if (isToolCall) toolCalls++;
+    committedCredits += price.fresh;
+    const logged = isToolCall ? 'agent tool call' : 'agent transcript analysis';
+    deps.logger.info({ runId: run._id, step: stepKey }, `${logged} started`);
+    const startedAt = deps.now();
+    let recordable: Omit<StepDoc, '_id'>;
+    const common = {
+      runId: run._id,
+      key: stepKey,
+      kind,
+      ...(tool ? { tool } : {}),
+      input,
+      startedAt: new Date(startedAt).toISOString(),
+    };
+    try {
+      const { output, cached } = await perform();
+      const credits = cached ? price.cached : price.fresh;
+      committedCredits -= price.fresh - credits;
+      const finishedAt = deps.now();
+      recordable = {
+        ...common,
+        status: 'completed',
+        output,
+        credits,
+        cached,
+        finishedAt: new Date(finishedAt).toISOString(),
+        elapsedMs: finishedAt - startedAt,
+      };
+    } catch (error) {
+      committedCredits -= price.fresh;
+      const failure = failureOf(error);
+      const finishedAt = deps.now();
+      recordable = {
+        ...common,
+        status: 'failed',
+        error: failure,
+        credits: 0,
+        cached: false,
+        finishedAt: new Date(finishedAt).toISOString(),
+        elapsedMs: finishedAt - startedAt,
+      };
+    }
+    const recorded = await deps.steps.record(recordable);
+    prior.set(stepKey, recorded);
+    await deps.runEvents.append(
+      run._id,
+      'step',
+      {
+        kind: recorded.kind,
+        ...(recorded.tool ? { tool: recorded.tool } : {}),
+        key: stepKey,
+        status: recorded.status,
+        credits: recorded.credits,
+        elapsedMs: recorded.elapsedMs,
+        ...(recorded.error ? { error: recorded.error } : {}),
+      },
+      recorded.finishedAt,
+    );
+    deps.logger.info({ runId: run._id, step: stepKey, status: recorded.status, credits: recorded.credits }, `${logged} persisted`);
+    return replay<T>(recorded);
+  }
+
   return {
     get stoppedBy() {
       return stoppedBy;
     },
     reusedSteps: [...prior.keys()],
+    /** When the run's wall time ends (epoch ms): what bounds work that outlasts a single step's check. */
+    deadline,
 
-    async call<T>(
+    /** A tool call, keyed `<tool>:<key>`: counted against the tool-call limit and charged its price. */
+    call<T>(
       tool: AgentToolName,
       key: string,
       input: Record<string, unknown>,
       price: ToolPrice,
       perform: () => Promise<{ output: T; cached: boolean }>,
     ): Promise<ToolOutcome<T>> {
-      const stepKey = `${tool}:${key}`;
-      const done = prior.get(stepKey);
-      if (done) return replay<T>(done);
-      if (deps.stopping()) throw new RunHandedBack(`service stopping: run ${run._id} handed back before ${stepKey}`);
-      const current = await deps.runs.findById(run._id);
-      if (current?.status !== 'running') throw new RunNoLongerActive(run._id);
-      const refusal: StopReason | undefined =
-        deps.now() >= deadline
-          ? 'RUN_TIME_LIMIT'
-          : toolCalls >= deps.limits.maxToolCalls
-            ? 'TOOL_CALL_LIMIT'
-            : committedCredits + price.fresh > run.creditBudget
-              ? 'CREDIT_BUDGET_EXHAUSTED'
-              : undefined;
-      if (refusal) {
-        stoppedBy ??= refusal;
-        return { kind: 'stopped', reason: refusal };
-      }
-      // Counted and held before the await, so calls made side by side respect the limits together.
-      toolCalls++;
-      committedCredits += price.fresh;
-      deps.logger.info({ runId: run._id, step: stepKey }, 'agent tool call started');
-      const startedAt = deps.now();
-      let step: Omit<StepDoc, '_id'>;
-      const common = {
-        runId: run._id,
-        key: stepKey,
-        kind: 'tool_call' as const,
-        tool,
-        input,
-        startedAt: new Date(startedAt).toISOString(),
-      };
-      try {
-        const { output, cached } = await perform();
-        const credits = cached ? price.cached : price.fresh;
-        committedCredits -= price.fresh - credits;
-        const finishedAt = deps.now();
-        step = {
-          ...common,
-          status: 'completed',
-          output,
-          credits,
-          cached,
-          finishedAt: new Date(finishedAt).toISOString(),
-          elapsedMs: finishedAt - startedAt,
-        };
-      } catch (error) {
-        committedCredits -= price.fresh;
-        const failure = failureOf(error);
-        const finishedAt = deps.now();
-        step = {
-          ...common,
-          status: 'failed',
-          error: failure,
-          credits: 0,
-          cached: false,
-          finishedAt: new Date(finishedAt).toISOString(),
-          elapsedMs: finishedAt - startedAt,
-        };
-      }
-      const recorded = await deps.steps.record(step);
-      prior.set(stepKey, recorded);
-      await deps.runEvents.append(
-        run._id,
-        'step',
-        {
-          kind: recorded.kind,
-          tool,
-          key: stepKey,
-          status: recorded.status,
-          credits: recorded.credits,
-          elapsedMs: recorded.elapsedMs,
-          ...(recorded.error ? { error: recorded.error } : {}),
-        },
-        recorded.finishedAt,
-      );
-      deps.logger.info({ runId: run._id, step: stepKey, status: recorded.status, credits: recorded.credits }, 'agent tool call persisted');
-      return replay<T>(recorded);
+      return step({ kind: 'tool_call', tool, stepKey: `${tool}:${key}`, input, price }, perform);
+    },
+
+    /**
+     * The transcript analyst's work on one video, keyed `analyze:<videoId>`: persisted like a tool
+     * call (a resumed run does not repeat it) but free and outside the tool-call limit; the wall time
+     * still bounds it.
+     */
+    analyze<T>(videoId: string, input: Record<string, unknown>, perform: () => Promise<T>): Promise<ToolOutcome<T>> {
+      return step({ kind: 'transcript_analysis', stepKey: `analyze:${videoId}`, input, price: free }, async () => ({
+        output: await perform(),
+        cached: false,
+      }));
     },
   };
 }

@@ -2,16 +2,18 @@ import type { AgentToolName } from '@vrs/contracts';
 import { deleteInBatches, DuplicateKeyError, type Store } from '@vrs/store';
 
 /**
- * One finished step of a run: a tool call (or, with a model, a model step), persisted the moment it
- * ends. `key` names the call by what it asked (`get_transcript:rCAS2eD-mcw`), so a resumed run finds
- * the answer of a call it already made instead of making (and paying for) it again.
+ * One finished step of a run: a tool call, a transcript analysis (`analyze:<videoId>`, with its
+ * findings and diagnostics) or, with a model loop, a model step, persisted the moment it ends. `key`
+ * names the call by what it asked (`get_transcript:rCAS2eD-mcw`), so a resumed run finds the answer
+ * of a call it already made instead of making (and paying for) it again.
  */
 export interface StepDoc {
   _id: string;
   runId: string;
   key: string;
-  kind: 'tool_call' | 'model_step';
-  tool: AgentToolName;
+  kind: StepKind;
+  /** The tool of a `tool_call`. */
+  tool?: AgentToolName;
   input: Record<string, unknown>;
   status: 'completed' | 'failed';
   output?: unknown;
@@ -24,6 +26,8 @@ export interface StepDoc {
   finishedAt: string;
   elapsedMs: number;
 }
+
+export type StepKind = 'tool_call' | 'model_step' | 'transcript_analysis';
 
 export function createStepsRepo(store: Store) {
   const steps = store.collection<StepDoc>('agent_run_steps');
@@ -54,7 +58,7 @@ export function createStepsRepo(store: Store) {
 
 export type StepsRepo = ReturnType<typeof createStepsRepo>;
 
-/** The run's counters and charge, as its persisted steps say. */
+/** The run's counters and charge, as its persisted steps say (the transcript analyst counts as neither a model step nor a tool call). */
 export function tallyOf(steps: readonly StepDoc[]) {
   return {
     modelStepCount: steps.filter((step) => step.kind === 'model_step').length,

@@ -105,9 +105,10 @@ describe('fillSchema', () => {
   });
 
   it('with unground, quotes text no entry has, cites every other window past the last, and names what the prompt never did', () => {
-    const value = fillSchema(jsonSchemaOf(findingsSchema), readPromptFacts(windowsPrompt), { citeUnknown: false, unground: true }) as z.infer<
-      typeof findingsSchema
-    >;
+    const value = fillSchema(jsonSchemaOf(findingsSchema), readPromptFacts(windowsPrompt), {
+      citeUnknown: false,
+      unground: true,
+    }) as z.infer<typeof findingsSchema>;
 
     expect(value.findings.map((finding) => finding.windowIndex)).toEqual([4, 10]);
     for (const finding of value.findings) {

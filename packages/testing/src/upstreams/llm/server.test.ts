@@ -187,9 +187,10 @@ describe('fake LLM: behaviours and control API', () => {
       },
     };
     const ask = async (content: string) =>
-      JSON.parse(
-        (await completionOf(await chat({ ...findings, messages: [{ role: 'user', content }] }))).choices[0].message.content,
-      ) as { claim: string; quote: string };
+      JSON.parse((await completionOf(await chat({ ...findings, messages: [{ role: 'user', content }] }))).choices[0].message.content) as {
+        claim: string;
+        quote: string;
+      };
     const windows = 'How?\n[1] Finer grinds extract faster.';
 
     const first = await ask(windows);
