@@ -162,6 +162,16 @@ function finish(
   };
 }
 
+function comparisonArtifact(classification: Classification, gathered: Gathered): AgentArtifact[] {
+  return [
+    {
+      type: 'comparison_table',
+      title: 'Videos compared',
+      data: { videos: classification.videoIds.map((id) => gathered.videos.get(id) ?? { id, unavailable: true }) },
+    },
+  ];
+}
+
 function videoListArtifact(gathered: Gathered): AgentArtifact[] {
   if (gathered.videos.size === 0) return [];
   return [{ type: 'video_list', title: 'Videos considered', data: { videos: [...gathered.videos.values()] } }];
@@ -224,13 +234,7 @@ export function composeAnswer(classification: Classification, gathered: Gathered
     );
     return finish(classification, gathered, perVideo, (citations) => ({
       answer: `${extractiveLabel} ${citations.map((citation, i) => `${citation.title}: "${citation.excerpt}" [${i + 1}]`).join(' ')}`,
-      artifacts: [
-        {
-          type: 'comparison_table',
-          title: 'Videos compared',
-          data: { videos: classification.videoIds.map((id) => gathered.videos.get(id) ?? { id, unavailable: true }) },
-        },
-      ],
+      artifacts: comparisonArtifact(classification, gathered),
     }));
   }
   const candidates = [...windowCandidates(gathered, gathered.windows, terms), ...projectCandidates(gathered, terms)]
@@ -281,7 +285,7 @@ export function composeFindingsAnswer(
     candidates,
     (_citations, kept) => ({
       answer: `${findingsLabel} ${kept.map((candidate, i) => `${candidate.claim!.replace(/[.\s]+$/, '')} [${i + 1}].`).join(' ')}`,
-      artifacts: videoListArtifact(gathered),
+      artifacts: route.route === 'video_comparison' ? comparisonArtifact(classification, gathered) : videoListArtifact(gathered),
     }),
     { incomplete: analysis.warnings.length > 0 },
   );
