@@ -7,7 +7,7 @@ import { uniqueNamespace } from '@vrs/testing/nats';
 import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
 import { hasRecorded, hasSynthetic } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { startFakeLlm, type FakeLlm } from '@vrs/testing/upstreams/llm/server';
-import { admit, ended, laryngealQuestion } from './agents-support';
+import { admit, ended, laryngealQuestion, readEventStream, runPathOf } from './agents-support';
 
 const stackEnv = inject('stackEnv');
 const logDir = inject('logDir');
@@ -29,6 +29,8 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
   let env: Record<string, string>;
   const started: RunningProcess[] = [];
   let api: ApiCall;
+  let gatewayUrl: string;
+  const headers = { 'x-demo-user': `agents-analyst-${Date.now()}` };
 
   beforeAll(async () => {
     llm = await startFakeLlm({ port: 0 });
@@ -50,7 +52,8 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
     env.AGENTS_SERVICE_URL = agents.url;
     const gateway = await startGatewayProcess('gateway-agents-analyst', env, logDir);
     started.push(gateway);
-    api = apiClient(gateway.url, { 'x-demo-user': `agents-analyst-${Date.now()}` });
+    gatewayUrl = gateway.url;
+    api = apiClient(gateway.url, headers);
   }, 90_000);
 
   afterAll(async () => {
@@ -142,6 +145,11 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
     expect(compact.result.evidence.map((item: { excerpt: string }) => item.excerpt)).toEqual(citations.map((citation) => citation.excerpt));
     // The search and two transcripts (focused); the analyses are not tool calls.
     expect(compact.toolCallCount).toBe(3);
+    // Each analysis is a persisted step of its own, announced on the run's event stream.
+    const events = await readEventStream(await fetch(`${gatewayUrl}${runPathOf(run)}/events`, { headers }));
+    const analyses = events.filter((event) => event.event === 'step' && event.data.kind === 'transcript_analysis');
+    expect(analyses.map((event) => event.data.key).sort()).toEqual(videos.map((videoId) => `analyze:${videoId}`).sort());
+    expect(analyses.every((event) => event.data.status === 'completed' && event.data.credits === 0)).toBe(true);
   }, 60_000);
 
   it('drops the findings of an analyst that never grounds them: insufficient evidence, with a warning', async () => {
