@@ -87,6 +87,7 @@ describe('generateObject against the fake LLM', () => {
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.every((id) => evidence.some((item) => item.id === id))).toBe(true);
     expect(result.usage.totalTokens).toBeGreaterThan(0);
+    expect(result.finishReason).toBe('stop');
 
     const [asked] = fake.requests();
     expect(asked).toMatchObject({
@@ -113,7 +114,7 @@ describe('generateObject against the fake LLM', () => {
 
     expect(result.model).toBe('fallback');
     expect(result.attempts).toEqual([
-      { model: 'primary', outcome: 'error', reason: 'HTTP 500', latencyMs: expect.any(Number) },
+      { model: 'primary', outcome: 'error', reason: 'HTTP 500', statusCode: 500, latencyMs: expect.any(Number) },
       { model: 'fallback', outcome: 'ok', latencyMs: expect.any(Number) },
     ]);
     expect(fake.requests().map(({ model }) => model)).toEqual(['primary', 'fallback']);
@@ -178,7 +179,7 @@ describe('generateObject against the fake LLM', () => {
     expect(error).toMatchObject({ code: 'AI_UNAVAILABLE', status: 503 });
     expect((error as AppError).details).toEqual({
       attempts: [
-        { model: 'primary', outcome: 'error', reason: 'HTTP 500' },
+        { model: 'primary', outcome: 'error', reason: 'HTTP 500', statusCode: 500 },
         { model: 'fallback', outcome: 'timeout', reason: 'no answer within 100 ms' },
       ],
     });
@@ -190,7 +191,7 @@ describe('generateObject against the fake LLM', () => {
 
     expect(error).toMatchObject({
       code: 'AI_UNAVAILABLE',
-      details: { attempts: [{ model: 'primary', outcome: 'error', reason: 'HTTP 500' }] },
+      details: { attempts: [{ model: 'primary', outcome: 'error', reason: 'HTTP 500', statusCode: 500 }] },
     });
     expect(fake.requests()).toHaveLength(1);
   });

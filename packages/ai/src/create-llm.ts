@@ -22,6 +22,8 @@ export interface LlmAttempt {
   latencyMs: number;
   /** Why it failed; absent when it succeeded. */
   reason?: string;
+  /** The HTTP status the model's endpoint answered with, when it answered with an error. */
+  statusCode?: number;
 }
 
 export interface LlmUsage {
@@ -35,6 +37,8 @@ export interface GenerateObjectResult<T> {
   /** The model that produced `object`: the primary, or the fallback when the primary failed. */
   model: string;
   usage: LlmUsage;
+  /** Why the model stopped (`stop`, `length`, …), as the SDK reports it. */
+  finishReason: string;
   /** Every model tried, in order; the last one succeeded. */
   attempts: LlmAttempt[];
 }
@@ -94,7 +98,7 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
         attempts.push({ model, outcome: 'ok', latencyMs });
         const { inputTokens, outputTokens, totalTokens } = result.usage;
         logger.info({ model, latencyMs, outcome: 'ok', inputTokens, outputTokens }, 'llm attempt');
-        return { object, model, usage: { inputTokens, outputTokens, totalTokens }, attempts };
+        return { object, model, usage: { inputTokens, outputTokens, totalTokens }, finishReason: result.finishReason, attempts };
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
         const latencyMs = Math.round(performance.now() - started);
@@ -108,7 +112,12 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
       }
     }
     throw new AppError('AI_UNAVAILABLE', `No model produced a valid answer (tried ${models.join(', ')}).`, {
-      attempts: attempts.map(({ model, outcome, reason }) => ({ model, outcome, reason })),
+      attempts: attempts.map(({ model, outcome, reason, statusCode }) => ({
+        model,
+        outcome,
+        reason,
+        ...(statusCode === undefined ? {} : { statusCode }),
+      })),
     });
   }
 

@@ -25,6 +25,7 @@ export const agentsEnvShape = {
   AGENTS_CREDIT_BUDGET: z.coerce.number().int().min(1).max(10_000).default(30),
 };
 
+// The model (LLM_BASE_URL …) is optional: without it runs take the deterministic planner alone.
 export const agentsEnvSchema = z.object({ ...baseEnvShape, ...llmEnvShape, ...agentsEnvShape });
 export type AgentsConfig = z.infer<typeof agentsEnvSchema>;
 

@@ -1,6 +1,8 @@
 import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
 import type { AgentToolName, AgentWarning } from '@vrs/contracts';
 import { z } from 'zod';
+import { analyzeReadTranscript } from '../analyst/analyze-read-transcript';
+import type { TranscriptFinding } from '../analyst/analyze-transcript';
 import { ToolInputInvalid } from '../clients';
 import type { RunLimits } from '../config';
 import type { Classification } from '../planner/classify';
@@ -16,6 +18,7 @@ import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOu
 export interface ModelLoopDeps extends ToolDeps {
   llm: Llm;
   limits: RunLimits;
+  now: () => number;
 }
 
 export interface ModelLoopResult {
@@ -24,6 +27,10 @@ export interface ModelLoopResult {
   evidence: Map<string, Evidence>;
   /** The model's final text; absent when a budget or the model's failure ended the loop (the finalizer answers). */
   answer?: string;
+  /** The transcript analyst's grounded findings over every transcript read (each also an evidence id). */
+  findings: TranscriptFinding[];
+  /** Findings dropped as ungrounded, analyses that failed: the answer is then at most `partial`. */
+  analystWarnings: AgentWarning[];
 }
 
 /** What a model step persists: enough to replay it without asking the model again. */
@@ -66,7 +73,8 @@ function systemPromptOf(run: RunDoc, classification: Classification): string {
     `Read up to ${videosPerBreadth[route.researchBreadth]} transcripts.`,
     run.projectId ? "The user's project evidence can be searched with search_project_evidence." : '',
     `When you have enough evidence, answer in plain text without calling tools, quoting up to ${quotesPerDetail[route.answerDetail]} passages.`,
-    'After each claim write, in brackets, the evidenceId of the transcript window or evidence item it comes from, e.g. [ev_3]. Cite only evidenceIds a tool gave you.',
+    'A transcript comes back as findings: claims with the verbatim quote and time range they rest on.',
+    'After each claim write, in brackets, the evidenceId of the finding or evidence item it comes from, e.g. [ev_3]. Cite only evidenceIds a tool gave you.',
   ]
     .filter(Boolean)
     .join('\n');
@@ -109,6 +117,23 @@ export async function runModelLoop(
   const warn = (warning: AgentWarning) => gathered.warnings.push(warning);
   /** What each distinct call was shown, so asking again neither gathers twice nor renumbers evidence. */
   const shown = new Map<string, ToolResult>();
+  const findings: TranscriptFinding[] = [];
+  const analystWarnings: AgentWarning[] = [];
+  const ended = () => ({ gathered, evidence, findings, analystWarnings });
+
+  /** The analyst's grounded findings over a transcript just read (a persisted `analyze:<videoId>` step). */
+  function analyze(videoId: string, transcript: ToolOutput<'get_transcript'>) {
+    const video = gathered.videos.get(videoId);
+    return analyzeReadTranscript({
+      llm: deps.llm,
+      runner,
+      question: run.message,
+      terms: classification.terms,
+      video: { videoId, title: video?.title ?? videoId, channel: video?.channelName ?? '' },
+      windows: windowsOf(videoId, transcript),
+      now: deps.now,
+    });
+  }
 
   /** Runs one requested call: an unknown tool or bad arguments is an error given back, never a service call. */
   async function perform(call: StepToolCall): Promise<ToolOutcome<unknown>> {
@@ -130,8 +155,12 @@ export async function runModelLoop(
     return callAgentTool(runner, deps, context, name, parsed.data as never);
   }
 
-  /** What the model is shown for a call's outcome; also gathers what the answer may cite. In call order, so ids are stable. */
-  function absorb(call: StepToolCall, outcome: ToolOutcome<unknown>): ToolResult {
+  /**
+   * What the model is shown for a call's outcome; also gathers what the answer may cite. In call
+   * order, so ids are stable. A transcript is shown as the analyst's grounded findings over it, not
+   * as raw text: what the model cites is what the analyst held to the transcript.
+   */
+  function absorb(call: StepToolCall, outcome: ToolOutcome<unknown>, analysis?: Awaited<ReturnType<typeof analyze>>): ToolResult {
     const base = { toolCallId: call.id, toolName: call.name };
     if (outcome.kind !== 'completed') {
       const error =
@@ -164,13 +193,23 @@ export async function runModelLoop(
         addVideo({ id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
         const windows = windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>);
         gathered.windows.push(...windows);
-        const shown = windows.map((window) => ({
-          evidenceId: register({ kind: 'window', window }),
-          startMs: window.startMs,
-          endMs: window.endMs,
-          text: window.text,
-        }));
-        return { ...base, output: { videoId, windows: shown }, isError: false };
+        findings.push(...(analysis?.findings ?? []));
+        analystWarnings.push(...(analysis?.warnings ?? []));
+        const windowOf = new Map(windows.map((window) => [window.index, window]));
+        const shown = (analysis?.findings ?? []).flatMap((finding) => {
+          const window = windowOf.get(finding.windowIndex);
+          if (!window) return [];
+          return [
+            {
+              evidenceId: register({ kind: 'finding', finding, window }),
+              claim: finding.claim,
+              text: finding.quote,
+              startMs: finding.startMs,
+              endMs: finding.endMs,
+            },
+          ];
+        });
+        return { ...base, output: { videoId, findings: shown }, isError: false };
       }
       case 'get_channel': {
         const channel = outcome.output as ToolOutput<'get_channel'>;
@@ -197,14 +236,14 @@ export async function runModelLoop(
     });
     if (step.kind === 'stopped') {
       gathered.stoppedBy = step.reason;
-      return { gathered, evidence };
+      return ended();
     }
     if (step.kind === 'failed') {
       gathered.stoppedBy = 'MODEL_UNAVAILABLE';
-      return { gathered, evidence };
+      return ended();
     }
     const { text, toolCalls } = step.output;
-    if (toolCalls.length === 0) return { gathered, evidence, answer: text };
+    if (toolCalls.length === 0) return { ...ended(), answer: text };
     messages.push({ role: 'assistant', text, toolCalls });
     // The same call asked twice in one step is made once.
     const made = new Map<string, Promise<ToolOutcome<unknown>>>();
@@ -215,6 +254,15 @@ export async function runModelLoop(
         return made.get(same)!;
       }),
     );
+    // Each transcript newly read is analysed, side by side, before anything is shown to the model.
+    const analyses = new Map<string, Promise<Awaited<ReturnType<typeof analyze>>>>();
+    toolCalls.forEach((call, i) => {
+      const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
+      const outcome = outcomes[i]!;
+      if (call.name !== 'get_transcript' || outcome.kind !== 'completed' || shown.has(same) || analyses.has(same)) return;
+      analyses.set(same, analyze((call.input as { videoId: string }).videoId, outcome.output as ToolOutput<'get_transcript'>));
+    });
+    const analysed = new Map(await Promise.all([...analyses].map(async ([same, analysis]) => [same, await analysis] as const)));
     messages.push({
       role: 'tool',
       results: toolCalls.map((call, i) => {
@@ -222,16 +270,16 @@ export async function runModelLoop(
         const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
         const earlier = shown.get(same);
         if (earlier) return { ...earlier, toolCallId: call.id };
-        const result = absorb(call, outcomes[i]!);
+        const result = absorb(call, outcomes[i]!, analysed.get(same));
         shown.set(same, result);
         return result;
       }),
     });
     if (runner.stoppedBy) {
       gathered.stoppedBy = runner.stoppedBy;
-      return { gathered, evidence };
+      return ended();
     }
   }
   gathered.stoppedBy = 'MODEL_STEP_LIMIT';
-  return { gathered, evidence };
+  return ended();
 }

@@ -27,7 +27,10 @@ export interface ChatRequest {
 export type AnswerMode = 'json_schema' | 'json_object' | 'tool' | 'agent' | 'text';
 
 /** Behaviours that still answer 200; `fail` and `timeout` never reach this module. */
-export type AnsweringBehaviour = 'ok' | 'cite-unknown' | 'invalid-json' | 'wrong-shape' | 'tool-error';
+export type AnsweringBehaviour = 'ok' | 'cite-unknown' | 'invalid-json' | 'wrong-shape' | 'tool-error' | 'unground' | 'unground-once';
+
+// A repair request names the grounding issues of the answer it rejected (`@vrs/ai` checkQuotedFindings codes).
+const repairFeedback = /\b(QUOTE_NOT_IN_WINDOW|WINDOW_OUT_OF_RANGE|ENTITY_NOT_SUPPORTED)\b/;
 
 // Without a schema (json_object mode) the fake answers in this shape.
 const freeJsonSchema: JsonSchema = {
@@ -52,9 +55,12 @@ export function answerModeOf(request: ChatRequest): AnswerMode {
 
 /** A `chat.completion` body answering `request`, its content derived from the prompt. */
 export function chatCompletion(request: ChatRequest, behaviour: AnsweringBehaviour, sequence: number) {
-  const facts = readPromptFacts(`${textOf(request, 'system')}\n${textOf(request, 'user')}`);
+  const prompt = `${textOf(request, 'system')}\n${textOf(request, 'user')}`;
+  const facts = readPromptFacts(prompt);
   const mode = answerModeOf(request);
-  const payload = (schema: JsonSchema) => render(fillSchema(schema, facts, { citeUnknown: behaviour === 'cite-unknown' }), behaviour);
+  const unground = behaviour === 'unground' || (behaviour === 'unground-once' && !repairFeedback.test(prompt));
+  const payload = (schema: JsonSchema) =>
+    render(fillSchema(schema, facts, { citeUnknown: behaviour === 'cite-unknown', unground }), behaviour);
   let message: Record<string, unknown>;
   let finishReason: string;
   if (mode === 'agent') {

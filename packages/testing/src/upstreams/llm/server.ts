@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, sendJson } from '../http-helpers';
-import { isBehaviour, type Behaviour } from './behaviours';
+import { behaviours, isBehaviour, type Behaviour } from './behaviours';
 import { answerModeOf, chatCompletion, textOf, type AnswerMode, type ChatRequest } from './chat-completion';
 
 export interface FakeLlmOptions {
@@ -75,9 +75,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (req.method === 'POST' && route === 'behaviour') {
       const input = JSON.parse((await readBody(req)) || '{}') as { model?: unknown; behaviour?: unknown };
       if (typeof input.model !== 'string' || !isBehaviour(input.behaviour)) {
-        return sendJson(res, 400, {
-          error: 'expected {model: string, behaviour: ok|fail|timeout|invalid-json|wrong-shape|cite-unknown|tool-error}',
-        });
+        return sendJson(res, 400, { error: `expected {model: string, behaviour: ${behaviours.join('|')}}` });
       }
       behaviourByModel.set(input.model, input.behaviour);
       return sendJson(res, 200, { ok: true });
