@@ -150,6 +150,7 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
         research: client(researchModule, config.RESEARCH_SERVICE_URL),
         billing: client(billingModule, config.BILLING_SERVICE_URL),
         settings: agentsSettingsOf(config),
+        llm: createLlm(config, { logger: options.logger.child({ service: 'agents', component: 'llm' }) }),
       }),
     );
     // Monitoring checks through the provider, trends and billing, so it is hosted last.

@@ -28,7 +28,14 @@ export type AnswerDetail = z.infer<typeof answerDetailSchema>;
 export const agentConfidenceSchema = z.enum(['high', 'medium', 'low', 'none']);
 export const agentOutcomeSchema = z.enum(['answered', 'partial', 'insufficient_evidence', 'needs_clarification', 'rejected']);
 export type AgentOutcome = z.infer<typeof agentOutcomeSchema>;
-export const agentToolNameSchema = z.enum(['search_videos', 'get_video', 'get_transcript', 'get_channel', 'search_project_evidence']);
+export const agentToolNameSchema = z.enum([
+  'search_videos',
+  'get_video',
+  'get_transcript',
+  'get_channel',
+  'search_project_evidence',
+  'get_storyboard',
+]);
 export type AgentToolName = z.infer<typeof agentToolNameSchema>;
 
 export const agentMessageText = () => z.string().min(1, 'message must not be empty').max(4000, 'message must be at most 4000 characters');

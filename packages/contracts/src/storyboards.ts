@@ -14,7 +14,7 @@ export type ExtractionFailureKind = z.infer<typeof extractionFailureKindSchema>;
 export const storyboardSpecStateSchema = z.enum(['valid', 'missing', 'invalid']);
 
 /** One thing that happened while capturing a storyboard (the contract's Extraction event). */
-export interface ExtractionEvent {
+export type ExtractionEvent = {
   stage: ExtractionStage;
   /**
    * player: `selected` | `refused` | `verdict`; spec: `parsed` | `missing` | `invalid`;
@@ -43,7 +43,7 @@ export interface ExtractionEvent {
   outputFormat?: string;
   inputBytes?: number;
   outputBytes?: number;
-}
+};
 
 export const maxStoryboardSheets = 8;
 
@@ -103,4 +103,34 @@ export interface StoryboardCapture {
   sheets: StoryboardSheet[];
   events: ExtractionEvent[];
   elapsedMs: number;
+  /** How the provider reached YouTube: straight, or through its egress proxy. */
+  egress: 'direct' | 'proxy';
 }
+
+/**
+ * One storyboard attempt of an agent run (the contract's Extraction diagnostic item), version 1. A type,
+ * not an interface: it is served where the OpenAPI schema is an open record.
+ */
+export type ExtractionDiagnostic = {
+  version: 1;
+  kind: 'storyboard';
+  videoId: string;
+  /** Derived from the run and the tool call, so a resumed run records the same attempt under the same id. */
+  extractionId: string;
+  attempt: number;
+  /** The video's position among the run's storyboard reads (0-based). */
+  slot: number;
+  recordedAt: string;
+  elapsedMs: number;
+  outcome: ExtractionOutcome;
+  capture: 'available' | 'unavailable';
+  events: ExtractionEvent[];
+  /** Events left out to keep the item bounded. */
+  droppedEvents: number;
+  /** The persisted step (`get_storyboard:<videoId>`) the attempt belongs to. */
+  toolCallId: string;
+  backend: 'worker';
+  egress: 'direct' | 'proxy';
+  status?: number;
+  failureKind?: ExtractionFailureKind;
+};

@@ -1,3 +1,4 @@
+import type { Llm } from '@vrs/ai';
 import type { EventBus } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { Store } from '@vrs/store';
@@ -23,6 +24,8 @@ export interface AgentsDeps {
   research: ResearchClient;
   billing: BillingClient;
   settings: AgentsSettings;
+  /** The configured model, or null (no LLM_BASE_URL): storyboards need one to be read. */
+  llm: Llm | null;
   /** Injectable clock (wall-time budgets, timestamps). */
   now: () => number;
 }

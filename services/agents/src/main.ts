@@ -1,3 +1,4 @@
+import { createLlm } from '@vrs/ai';
 import { createServiceClient } from '@vrs/kit';
 import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
@@ -23,6 +24,7 @@ await runServiceProcess({
       research: createServiceClient<ResearchRouter>({ ...http, url: config.RESEARCH_SERVICE_URL }),
       billing: createServiceClient<BillingRouter>({ ...http, url: config.BILLING_SERVICE_URL }),
       settings: agentsSettingsOf(config),
+      llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
     });
   },
 });

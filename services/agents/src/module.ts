@@ -1,3 +1,4 @@
+import type { Llm } from '@vrs/ai';
 import { agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
 import type { EventBus, Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
@@ -25,6 +26,8 @@ export interface AgentsModuleOptions {
   /** The credit hold of each run, and its settlement. */
   billing: BillingClient;
   settings: AgentsSettings;
+  /** The model storyboard frames are described by; null or absent: storyboards are not read (a warning says so). */
+  llm?: Llm | null;
   now?: () => number;
 }
 
@@ -49,6 +52,7 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
     research: options.research,
     billing: options.billing,
     settings: options.settings,
+    llm: options.llm ?? null,
     now: options.now ?? Date.now,
   };
   const router = createAgentsRouter(deps);

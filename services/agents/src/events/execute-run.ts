@@ -3,6 +3,7 @@ import type { EventHandler } from '@vrs/bus';
 import type { AgentsDeps } from '../agents-deps';
 import { endRun, settleRun } from '../execution/end-run';
 import { gather } from '../execution/gather';
+import { addStoryboardEvidence } from '../execution/storyboard';
 import { createToolRunner, RunHandedBack, RunNoLongerActive } from '../execution/tool-runner';
 import { classify } from '../planner/classify';
 import { composeAnswer } from '../planner/compose-answer';
@@ -45,12 +46,7 @@ export function createExecuteRunHandler(deps: AgentsDeps & { stopping: () => boo
       if (runner.reusedSteps.length > 0)
         logger.info({ runId, reusedSteps: runner.reusedSteps }, 'agent run resumed from its persisted steps');
       const gathered = await gather(deps, runner, run, classification);
-      if (classification.route.useStoryboard) {
-        gathered.warnings.push({
-          code: 'STORYBOARD_UNAVAILABLE',
-          message: 'Storyboard frames need a language model that reads images; none is configured, so the answer uses transcripts only.',
-        });
-      }
+      await addStoryboardEvidence(deps, runner, run, classification, gathered);
       ending = { status: 'completed', result: composeAnswer(classification, gathered) };
     } catch (error) {
       if (error instanceof RunHandedBack) throw error;

@@ -67,7 +67,8 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       key: string,
       input: Record<string, unknown>,
       price: ToolPrice,
-      perform: () => Promise<{ output: T; cached: boolean }>,
+      /** `charged: false`: the call answered but delivered nothing billable (a storyboard that could not be read). */
+      perform: () => Promise<{ output: T; cached: boolean; charged?: boolean }>,
     ): Promise<ToolOutcome<T>> {
       const stepKey = `${tool}:${key}`;
       const done = prior.get(stepKey);
@@ -102,8 +103,8 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
         startedAt: new Date(startedAt).toISOString(),
       };
       try {
-        const { output, cached } = await perform();
-        const credits = cached ? price.cached : price.fresh;
+        const { output, cached, charged = true } = await perform();
+        const credits = !charged ? 0 : cached ? price.cached : price.fresh;
         committedCredits -= price.fresh - credits;
         const finishedAt = deps.now();
         step = {

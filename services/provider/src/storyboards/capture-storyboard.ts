@@ -60,8 +60,9 @@ function sheetsToFetch(level: StoryboardLevel, count: number): number[] {
 export async function captureStoryboard(
   youtube: YouTubeClient,
   input: Required<GetStoryboardInput>,
-  limits: CaptureLimits = defaultCaptureLimits,
+  options: { egress?: StoryboardCapture['egress']; limits?: CaptureLimits } = {},
 ): Promise<StoryboardCapture> {
+  const limits = options.limits ?? defaultCaptureLimits;
   const { videoId } = input;
   const started = performance.now();
   const elapsed = (since = started) => Math.round(performance.now() - since);
@@ -73,9 +74,9 @@ export async function captureStoryboard(
   // Unfinished work after the deadline is abandoned, not awaited (the client's own timeout ends it).
   deadline.catch(() => {});
   const beforeDeadline = <T>(work: Promise<T>) => Promise.race([work, deadline]);
-  const ended = (capture: Omit<StoryboardCapture, 'videoId' | 'events' | 'elapsedMs'>): StoryboardCapture => {
+  const ended = (capture: Omit<StoryboardCapture, 'videoId' | 'events' | 'elapsedMs' | 'egress'>): StoryboardCapture => {
     clearTimeout(timer);
-    return { videoId, ...capture, events, elapsedMs: elapsed() };
+    return { videoId, ...capture, events, elapsedMs: elapsed(), egress: options.egress ?? 'direct' };
   };
 
   let source: Awaited<ReturnType<YouTubeClient['getStoryboardSource']>>;

@@ -36,8 +36,12 @@ function commonOf(run: RunDoc, steps: readonly StepDoc[]) {
   };
 }
 
-/** The deterministic planner makes no model calls, so no transcript or storyboard diagnostics exist yet. */
-const diagnostics = { extractionDiagnostics: [], extractionDiagnosticsTruncated: false, transcriptDiagnostics: [] };
+/** Storyboard attempts are recorded on the run; the deterministic planner records no transcript diagnostics. */
+const diagnosticsOf = (run: RunDoc) => ({
+  extractionDiagnostics: run.extractionDiagnostics ?? [],
+  extractionDiagnosticsTruncated: run.extractionDiagnosticsTruncated ?? false,
+  transcriptDiagnostics: [],
+});
 
 /**
  * The compact format (default): the outcome, deduplicated sources and top-level billing; evidence,
@@ -73,7 +77,7 @@ export function toCompactRun(stored: RunDoc, steps: readonly StepDoc[], details:
         }
       : {}),
     billing: billingOf(run, steps),
-    ...(details.includes('diagnostics') ? diagnostics : {}),
+    ...(details.includes('diagnostics') ? diagnosticsOf(run) : {}),
   };
 }
 
@@ -101,7 +105,7 @@ export function toLegacyRun(stored: RunDoc, steps: readonly StepDoc[]) {
           },
         }
       : {}),
-    ...diagnostics,
+    ...diagnosticsOf(run),
   };
 }
 
