@@ -16,7 +16,7 @@ reportMissingShared('agent storyboards (e2e)');
 
 const stackEnv = inject('stackEnv');
 const videoId = 'rCAS2eD-mcw';
-const question = `What does https://www.youtube.com/watch?v=${videoId} show about checking the cuff?`;
+const question = `How is the cuff checked in https://www.youtube.com/watch?v=${videoId}?`;
 /** The provider gives up on a YouTube request after this long: a hanging sheet fails with `timeout` then. */
 const youtubeTimeoutMs = 1500;
 
@@ -85,7 +85,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with useStoryboard an
   it('reads the storyboard, hands its sheets to the model as WebP images and records one success diagnostic with every field', async () => {
     const caller = user();
     const { api } = caller;
-    const run = await admit(api, { message: question, route: { useStoryboard: true } });
+    const run = await admit(api, { message: question, route: { useStoryboard: true, answerDetail: 'detailed' } });
     const done = await ended(api, run, '?details=diagnostics,evidence');
     expect(done.status).toBe('completed');
     expect(done.route).toMatchObject({ route: 'video_question', useStoryboard: true });

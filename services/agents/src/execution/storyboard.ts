@@ -64,8 +64,9 @@ function promptOf(question: string, capture: StoryboardCapture, title: string): 
   ].join('\n');
 }
 
-const system =
-  'You look at storyboard frames of a YouTube video. Describe only what is visible in the frames that bears on the question, naming each frame you describe by its number. Do not guess what is said.';
+/** The question leads, so the model (and the fake LLM, which takes the first line as the topic) reads the frames for it. */
+const systemOf = (question: string) =>
+  `${question}\nYou look at storyboard frames of a YouTube video to answer the question above. Describe only what is visible in the frames that bears on it, naming each frame you describe by its number. Do not guess what is said.`;
 
 /** The run's storyboard videos: named videos the run read, or a topic run's top result. */
 function storyboardVideosOf(classification: Classification, gathered: Gathered): string[] {
@@ -222,7 +223,7 @@ async function describeFrames(
   try {
     const { object } = await llm.generateObject({
       schema: describedFrames(times.length),
-      system,
+      system: systemOf(run.message),
       prompt: promptOf(run.message, capture, gathered.videos.get(capture.videoId)?.title ?? capture.videoId),
       images: capture.sheets.map((sheet) => ({ data: sheet.webpBase64, mediaType: 'image/webp' })),
     });
