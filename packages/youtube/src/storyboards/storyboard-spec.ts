@@ -25,7 +25,7 @@ export interface StoryboardSpec {
   levels: StoryboardLevel[];
 }
 
-/** The spec is missing a part or a number is not one: `reason` says which. */
+/** The spec is missing a part or a number is not one; the message says which. */
 export class StoryboardSpecError extends Error {}
 
 const positive = (value: string | undefined, what: string, level: number, allowZero = false): number => {
