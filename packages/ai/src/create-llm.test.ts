@@ -107,6 +107,25 @@ describe('generateObject against the fake LLM', () => {
     );
   });
 
+  it('sends images as image parts of the user message, beside the prompt', async () => {
+    // The smallest valid WebP header is enough: the fake decodes and inspects, it does not render.
+    const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(8)]);
+    const result = await llmWith().generateObject({
+      ...request,
+      images: [
+        { data: webp, mediaType: 'image/webp' },
+        { data: webp.toString('base64'), mediaType: 'image/webp' },
+      ],
+    });
+    expect(result.object.answer).toBeTruthy();
+    const [sent] = fake.requests();
+    expect(sent!.images).toEqual([
+      { mediaType: 'image/webp', bytes: webp.byteLength, webp: true },
+      { mediaType: 'image/webp', bytes: webp.byteLength, webp: true },
+    ]);
+    expect(sent!.prompt).toBe(request.prompt);
+  });
+
   it('falls back when the primary fails, and names the fallback', async () => {
     fake.setBehaviour('primary', 'fail');
     const warn = vi.spyOn(logger, 'warn');

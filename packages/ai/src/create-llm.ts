@@ -12,8 +12,16 @@ export interface GenerateObjectRequest<T> {
   schema: z.ZodType<T>;
   system: string;
   prompt: string;
+  /** Images the model reads beside the prompt (storyboard sheets): sent as image parts of the user message. */
+  images?: readonly LlmImage[];
   /** The caller giving up (a client gone): stops at once, without trying the fallback. */
   signal?: AbortSignal;
+}
+
+export interface LlmImage {
+  /** The image bytes, or their base64 text. */
+  data: Uint8Array | string;
+  mediaType: string;
 }
 
 export interface LlmAttempt {
@@ -85,7 +93,19 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
         const result = await generateText({
           model: provider.chatModel(model),
           system: request.system,
-          prompt: request.prompt,
+          ...(request.images?.length
+            ? {
+                messages: [
+                  {
+                    role: 'user' as const,
+                    content: [
+                      { type: 'text' as const, text: request.prompt },
+                      ...request.images.map((image) => ({ type: 'image' as const, image: image.data, mediaType: image.mediaType })),
+                    ],
+                  },
+                ],
+              }
+            : { prompt: request.prompt }),
           output: Output.object({ schema: request.schema }),
           maxRetries: config.LLM_MAX_RETRIES,
           abortSignal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout,

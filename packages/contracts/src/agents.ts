@@ -37,6 +37,7 @@ export const agentToolNameSchema = z.enum([
   'get_comments',
   'get_playlist',
   'get_trend_report',
+  'get_storyboard',
 ]);
 export type AgentToolName = z.infer<typeof agentToolNameSchema>;
 

@@ -24,7 +24,10 @@ export interface AgentsDeps {
   research: ResearchClient;
   billing: BillingClient;
   trends: TrendsClient;
-  /** The model of the tool loop and the transcript analyst; null (no LLM_BASE_URL) runs the deterministic planner (ADR 0026). */
+  /**
+   * The model of the tool loop, the transcript analyst and storyboard frames; null (no LLM_BASE_URL)
+   * runs the deterministic planner, which reads no storyboard (ADR 0026).
+   */
   llm: Llm | null;
   settings: AgentsSettings;
   /** Injectable clock (wall-time budgets, timestamps). */

@@ -27,7 +27,7 @@ export interface AgentsModuleOptions {
   billing: BillingClient;
   /** Trend reports (tool `get_trend_report`). */
   trends: TrendsClient;
-  /** The model of the tool loop and the transcript analyst; null or absent: the deterministic planner answers (ADR 0026). */
+  /** The model of the tool loop, the transcript analyst and storyboard frames; null or absent: the deterministic planner answers (ADR 0026). */
   llm?: Llm | null;
   settings: AgentsSettings;
   now?: () => number;

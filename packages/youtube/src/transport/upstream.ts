@@ -1,4 +1,5 @@
 import { Innertube } from 'youtubei.js';
+import { upstreamError } from '../errors';
 import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ResilienceOptions } from './resilience';
 import { createUpstreamCall, type UpstreamFetchOptions } from './upstream-fetch';
@@ -13,6 +14,8 @@ export interface Upstream {
   parsed(endpoint: string, body: Record<string, unknown>): Promise<IParsedResponse>;
   /** A plain GET (caption bodies), answered as text. */
   text(url: string): Promise<string>;
+  /** A plain GET of a binary body (storyboard sheets), at most `maxBytes` long. */
+  bytes(url: string, maxBytes: number): Promise<{ body: Uint8Array; contentType: string | null }>;
 }
 
 export function createUpstream(options: UpstreamOptions): Upstream {
@@ -53,6 +56,24 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       guarded(async (signal) => {
         const response = await call(url, { method: 'GET' }, signal);
         return response.text();
+      }),
+    bytes: (url, maxBytes) =>
+      guarded(async (signal) => {
+        const response = await call(url, { method: 'GET' }, signal);
+        const declared = Number(response.headers.get('content-length') ?? 0);
+        if (declared > maxBytes) {
+          await response.body?.cancel();
+          throw upstreamError('upstream_error', `YouTube answered ${declared} bytes, more than the ${maxBytes} allowed`, {
+            transient: false,
+          });
+        }
+        const body = new Uint8Array(await response.arrayBuffer());
+        if (body.byteLength > maxBytes) {
+          throw upstreamError('upstream_error', `YouTube answered ${body.byteLength} bytes, more than the ${maxBytes} allowed`, {
+            transient: false,
+          });
+        }
+        return { body, contentType: response.headers.get('content-type') };
       }),
   };
 }

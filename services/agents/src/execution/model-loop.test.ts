@@ -138,6 +138,9 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
       trends: {} as TrendsClient,
       llm: model,
       limits,
+      runs,
+      logger,
+      settings: { storyboard: { maxSheets: 3, timeoutMs: 1000 } },
       now: () => Date.parse(startedAt) + 1_000,
     };
     const result = await runModelLoop(deps, runner, run, classification);

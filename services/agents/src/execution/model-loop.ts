@@ -1,5 +1,6 @@
 import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
-import type { AgentToolName, AgentWarning } from '@vrs/contracts';
+import type { AgentToolName, AgentWarning, StoryboardCapture } from '@vrs/contracts';
+import type { Logger } from '@vrs/kit';
 import { z } from 'zod';
 import { analyzeReadTranscript } from '../analyst/analyze-read-transcript';
 import type { TranscriptFinding } from '../analyst/analyze-transcript';
@@ -10,14 +11,17 @@ import { quotesPerDetail } from '../planner/compose-answer';
 import type { Evidence } from '../planner/compose-model-answer';
 import { emptyGathered, type Gathered, type GatheredVideo } from '../planner/gathered';
 import { windowsOf } from '../planner/windows';
-import type { RunDoc } from '../repo/runs-repo';
+import type { RunDoc, RunsRepo } from '../repo/runs-repo';
 import { videosPerBreadth } from './gather';
+import { describeStoryboard, recordStoryboardAttempts, type StoryboardAttempt, storyboardUnavailable } from './storyboard';
 import type { ToolOutcome, ToolRunner } from './tool-runner';
 import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOutput } from './tools';
 
 export interface ModelLoopDeps extends ToolDeps {
   llm: Llm;
   limits: RunLimits;
+  runs: RunsRepo;
+  logger: Logger;
   now: () => number;
 }
 
@@ -49,11 +53,14 @@ const failureWarnings: Record<AgentToolName, string> = {
   get_comments: 'COMMENTS_UNAVAILABLE',
   get_playlist: 'PLAYLIST_UNAVAILABLE',
   get_trend_report: 'TREND_REPORT_FAILED',
+  get_storyboard: 'STORYBOARD_UNAVAILABLE',
 };
 
-/** The tools this run offers the model: project evidence only when the run names a project. */
-function offeredTools(run: RunDoc): AgentToolName[] {
-  return (Object.keys(agentTools) as AgentToolName[]).filter((name) => name !== 'search_project_evidence' || run.projectId);
+/** The tools this run offers the model: project evidence only when the run names a project, storyboards only with `useStoryboard`. */
+function offeredTools(run: RunDoc, classification: Classification): AgentToolName[] {
+  return (Object.keys(agentTools) as AgentToolName[]).filter(
+    (name) => (name !== 'search_project_evidence' || run.projectId) && (name !== 'get_storyboard' || classification.route.useStoryboard),
+  );
 }
 
 function toolSpecs(names: readonly AgentToolName[]): Record<string, StepTool> {
@@ -72,6 +79,7 @@ function systemPromptOf(run: RunDoc, classification: Classification): string {
     `The question was routed as ${route.route}${route.searchQuery ? `; a good search query is "${route.searchQuery}"` : ''}.`,
     `Read up to ${videosPerBreadth[route.researchBreadth]} transcripts.`,
     run.projectId ? "The user's project evidence can be searched with search_project_evidence." : '',
+    route.useStoryboard ? 'The user asked you to look at storyboards: get_storyboard shows what the frames of a video show.' : '',
     `When you have enough evidence, answer in plain text without calling tools, quoting up to ${quotesPerDetail[route.answerDetail]} passages.`,
     'A transcript comes back as findings: claims with the verbatim quote and time range they rest on.',
     'After each claim write, in brackets, the evidenceId of the finding or evidence item it comes from, e.g. [ev_3]. Cite only evidenceIds a tool gave you.',
@@ -99,7 +107,7 @@ export async function runModelLoop(
   const gathered = emptyGathered();
   const evidence = new Map<string, Evidence>();
   const context: ToolContext = { accountId: run.accountId, ...(run.projectId ? { projectId: run.projectId } : {}) };
-  const offered = offeredTools(run);
+  const offered = offeredTools(run, classification);
   const tools = toolSpecs(offered);
   const system = systemPromptOf(run, classification);
   const messages: StepMessage[] = [
@@ -119,7 +127,12 @@ export async function runModelLoop(
   const shown = new Map<string, ToolResult>();
   const findings: TranscriptFinding[] = [];
   const analystWarnings: AgentWarning[] = [];
-  const ended = () => ({ gathered, evidence, findings, analystWarnings });
+  const storyboards: StoryboardAttempt[] = [];
+  const ended = () => {
+    if (classification.route.useStoryboard && storyboards.length === 0)
+      warn({ code: 'STORYBOARD_UNAVAILABLE', message: 'The model read no storyboard; the answer uses transcripts only.' });
+    return { gathered, evidence, findings, analystWarnings };
+  };
 
   /** The analyst's grounded findings over a transcript just read (a persisted `analyze:<videoId>` step). */
   function analyze(videoId: string, transcript: ToolOutput<'get_transcript'>) {
@@ -155,13 +168,33 @@ export async function runModelLoop(
     return callAgentTool(runner, deps, context, name, parsed.data as never);
   }
 
+  /** A storyboard read: its sheets go to the model as images, what it describes comes back as frames. */
+  function describe(capture: StoryboardCapture) {
+    return describeStoryboard(deps.llm, deps.logger, run, capture, gathered.videos.get(capture.videoId)?.title ?? capture.videoId);
+  }
+
   /**
    * What the model is shown for a call's outcome; also gathers what the answer may cite. In call
    * order, so ids are stable. A transcript is shown as the analyst's grounded findings over it, not
    * as raw text: what the model cites is what the analyst held to the transcript.
    */
-  function absorb(call: StepToolCall, outcome: ToolOutcome<unknown>, analysis?: Awaited<ReturnType<typeof analyze>>): ToolResult {
+  function absorb(
+    call: StepToolCall,
+    outcome: ToolOutcome<unknown>,
+    read: { analysis?: Awaited<ReturnType<typeof analyze>>; described?: Awaited<ReturnType<typeof describe>> },
+  ): ToolResult {
     const base = { toolCallId: call.id, toolName: call.name };
+    if (call.name === 'get_storyboard' && offered.includes('get_storyboard')) {
+      // Every attempt is an extraction diagnostic, whatever came of it.
+      const videoId = String((call.input as { videoId?: unknown }).videoId);
+      storyboards.push({
+        videoId,
+        slot: storyboards.length,
+        toolCallId: `get_storyboard:${videoId}`,
+        outcome: outcome as ToolOutcome<StoryboardCapture>,
+        modelEvents: read.described ? [read.described.event] : [],
+      });
+    }
     if (outcome.kind !== 'completed') {
       const error =
         outcome.kind === 'failed'
@@ -193,6 +226,7 @@ export async function runModelLoop(
         addVideo({ id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
         const windows = windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>);
         gathered.windows.push(...windows);
+        const { analysis } = read;
         findings.push(...(analysis?.findings ?? []));
         analystWarnings.push(...(analysis?.warnings ?? []));
         const windowOf = new Map(windows.map((window) => [window.index, window]));
@@ -221,6 +255,23 @@ export async function runModelLoop(
         gathered.projectEvidence.push(...items);
         const shown = items.map((item) => ({ evidenceId: register({ kind: 'project', item }), text: item.text, startMs: item.startMs }));
         return { ...base, output: { results: shown }, isError: false };
+      }
+      case 'get_storyboard': {
+        const capture = outcome.output as ToolOutput<'get_storyboard'>;
+        const { described } = read;
+        if (!described) {
+          warn(storyboardUnavailable(capture.videoId, outcome as ToolOutcome<StoryboardCapture>));
+          return { ...base, output: { videoId: capture.videoId, frames: [], outcome: capture.outcome }, isError: false };
+        }
+        if (described.warning) warn(described.warning);
+        gathered.windows.push(...described.frames);
+        const frames = described.frames.map((window) => ({
+          evidenceId: register({ kind: 'frame', window }),
+          startMs: window.startMs,
+          endMs: window.endMs,
+          text: window.text,
+        }));
+        return { ...base, output: { videoId: capture.videoId, frames }, isError: false };
       }
       case 'get_playlist':
       case 'get_comments':
@@ -254,15 +305,28 @@ export async function runModelLoop(
         return made.get(same)!;
       }),
     );
-    // Each transcript newly read is analysed, side by side, before anything is shown to the model.
-    const analyses = new Map<string, Promise<Awaited<ReturnType<typeof analyze>>>>();
+    // Each transcript newly read is analysed, and each storyboard read described, side by side, before anything is shown to the model.
+    const reads = new Map<string, Promise<Parameters<typeof absorb>[2]>>();
     toolCalls.forEach((call, i) => {
       const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
       const outcome = outcomes[i]!;
-      if (call.name !== 'get_transcript' || outcome.kind !== 'completed' || shown.has(same) || analyses.has(same)) return;
-      analyses.set(same, analyze((call.input as { videoId: string }).videoId, outcome.output as ToolOutput<'get_transcript'>));
+      if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) return;
+      if (call.name === 'get_transcript') {
+        const videoId = (call.input as { videoId: string }).videoId;
+        reads.set(
+          same,
+          analyze(videoId, outcome.output as ToolOutput<'get_transcript'>).then((analysis) => ({ analysis })),
+        );
+      }
+      const capture = outcome.output as StoryboardCapture;
+      if (call.name === 'get_storyboard' && capture.outcome === 'success')
+        reads.set(
+          same,
+          describe(capture).then((described) => ({ described })),
+        );
     });
-    const analysed = new Map(await Promise.all([...analyses].map(async ([same, analysis]) => [same, await analysis] as const)));
+    const read = new Map(await Promise.all([...reads].map(async ([same, done]) => [same, await done] as const)));
+    const storyboardsBefore = storyboards.length;
     messages.push({
       role: 'tool',
       results: toolCalls.map((call, i) => {
@@ -270,11 +334,13 @@ export async function runModelLoop(
         const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
         const earlier = shown.get(same);
         if (earlier) return { ...earlier, toolCallId: call.id };
-        const result = absorb(call, outcomes[i]!, analysed.get(same));
+        const result = absorb(call, outcomes[i]!, read.get(same) ?? {});
         shown.set(same, result);
         return result;
       }),
     });
+    if (storyboards.length > storyboardsBefore)
+      await recordStoryboardAttempts(deps.runs, run, storyboards, new Date(deps.now()).toISOString());
     if (runner.stoppedBy) {
       gathered.stoppedBy = runner.stoppedBy;
       return ended();

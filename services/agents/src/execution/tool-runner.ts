@@ -68,7 +68,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
   /** A tool call or an analysis, at most once: replayed when persisted, else checked, made, persisted. */
   async function step<T>(
     spec: { kind: StepKind; tool?: AgentToolName; stepKey: string; input: Record<string, unknown>; price: ToolPrice },
-    perform: () => Promise<{ output: T; cached: boolean }>,
+    perform: () => Promise<{ output: T; cached: boolean; charged?: boolean }>,
   ): Promise<ToolOutcome<T>> {
     const { kind, tool, stepKey, input, price } = spec;
     const done = prior.get(stepKey);
@@ -103,8 +103,8 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       startedAt: new Date(startedAt).toISOString(),
     };
     try {
-      const { output, cached } = await perform();
-      const credits = cached ? price.cached : price.fresh;
+      const { output, cached, charged = true } = await perform();
+      const credits = !charged ? 0 : cached ? price.cached : price.fresh;
       committedCredits -= price.fresh - credits;
       const finishedAt = deps.now();
       recordable = {
@@ -234,7 +234,8 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       key: string,
       input: Record<string, unknown>,
       price: ToolPrice,
-      perform: () => Promise<{ output: T; cached: boolean }>,
+      /** `charged: false`: the call answered but delivered nothing billable (a storyboard that could not be read). */
+      perform: () => Promise<{ output: T; cached: boolean; charged?: boolean }>,
     ): Promise<ToolOutcome<T>> {
       return step({ kind: 'tool_call', tool, stepKey: `${tool}:${key}`, input, price }, perform);
     },

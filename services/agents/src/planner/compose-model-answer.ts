@@ -9,10 +9,12 @@ import type { TranscriptWindow } from './windows';
 
 /**
  * Something a tool returned that the model may cite, by the evidence id it was shown with (`ev_<n>`):
- * a transcript is shown as the analyst's grounded findings, each cited with its window.
+ * a transcript is shown as the analyst's grounded findings, each cited with its window; a storyboard
+ * as the frames the model described, each cited at its moment.
  */
 export type Evidence =
   | { kind: 'finding'; finding: TranscriptFinding; window: TranscriptWindow }
+  | { kind: 'frame'; window: TranscriptWindow }
   | { kind: 'project'; item: GatheredProjectEvidence }
   | { kind: 'channel' };
 
@@ -24,6 +26,10 @@ function candidateOf(gathered: Gathered, evidence: Evidence): Candidate | undefi
     // The quote the analyst grounded in the window is the excerpt; the window's range is the citation's.
     const { finding, window } = evidence;
     return { excerpt: clip(finding.quote), claim: finding.claim, score: 1, source: videoSource(gathered, window.videoId), window };
+  }
+  if (evidence.kind === 'frame') {
+    const { window } = evidence;
+    return { excerpt: clip(window.text), score: 1, source: videoSource(gathered, window.videoId), window };
   }
   if (evidence.kind === 'project') return projectCandidate(evidence.item, 1);
   const channel = gathered.channel;

@@ -7,7 +7,7 @@ export interface ChatRequest {
   model: string;
   messages: Array<{
     role: string;
-    content?: string | Array<{ type: string; text?: string }> | null;
+    content?: string | Array<{ type: string; text?: string; image_url?: { url: string } }> | null;
     tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
     tool_call_id?: string;
   }>;
@@ -41,8 +41,42 @@ const freeJsonSchema: JsonSchema = {
 export function textOf(request: ChatRequest, role: string): string {
   return request.messages
     .filter((message) => message.role === role)
-    .map(({ content }) => (typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('\n')))
+    .map(({ content }) =>
+      typeof content === 'string'
+        ? content
+        : (content ?? [])
+            .filter((part) => part.type === 'text')
+            .map((part) => part.text ?? '')
+            .join('\n'),
+    )
     .join('\n');
+}
+
+/** An image the request carried (an `image_url` part), as tests check it: its type and decoded size. */
+export interface ReceivedImage {
+  mediaType: string;
+  bytes: number;
+  /** The decoded image starts like a WebP file (`RIFF….WEBP`). */
+  webp: boolean;
+}
+
+/** The images of the user messages; a URL that is not a base64 data URL counts with `mediaType: 'url'`. */
+export function imagesOf(request: ChatRequest): ReceivedImage[] {
+  return request.messages
+    .filter((message) => message.role === 'user' && Array.isArray(message.content))
+    .flatMap((message) =>
+      (message.content as Array<{ type: string; image_url?: { url: string } }>).filter((part) => part.type === 'image_url'),
+    )
+    .map((part) => {
+      const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url?.url ?? '');
+      if (!match) return { mediaType: 'url', bytes: 0, webp: false };
+      const data = Buffer.from(match[2] as string, 'base64');
+      return {
+        mediaType: match[1] as string,
+        bytes: data.byteLength,
+        webp: data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP',
+      };
+    });
 }
 
 export function answerModeOf(request: ChatRequest): AnswerMode {

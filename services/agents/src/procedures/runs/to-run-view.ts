@@ -38,14 +38,19 @@ function commonOf(run: RunDoc, steps: readonly StepDoc[]) {
 }
 
 /**
- * The diagnostics of a run, from its persisted steps: each transcript analysis step holds its items
- * (ADR 0026), so they show while the run is still going. No storyboard is read yet.
+ * The diagnostics of a run: transcript diagnostics from its persisted steps (each transcript analysis
+ * step holds its items, so they show while the run is still going); storyboard attempts as recorded
+ * on the run (ADR 0026).
  */
-function diagnosticsOf(steps: readonly StepDoc[]) {
+function diagnosticsOf(run: RunDoc, steps: readonly StepDoc[]) {
   const transcriptDiagnostics = steps
     .filter((step) => step.kind === 'transcript_analysis' && step.status === 'completed')
     .flatMap((step) => (step.output as { diagnostics?: TranscriptDiagnostic[] }).diagnostics ?? []);
-  return { extractionDiagnostics: [], extractionDiagnosticsTruncated: false, transcriptDiagnostics };
+  return {
+    extractionDiagnostics: run.extractionDiagnostics ?? [],
+    extractionDiagnosticsTruncated: run.extractionDiagnosticsTruncated ?? false,
+    transcriptDiagnostics,
+  };
 }
 
 /**
@@ -82,7 +87,7 @@ export function toCompactRun(stored: RunDoc, steps: readonly StepDoc[], details:
         }
       : {}),
     billing: billingOf(run, steps),
-    ...(details.includes('diagnostics') ? diagnosticsOf(steps) : {}),
+    ...(details.includes('diagnostics') ? diagnosticsOf(run, steps) : {}),
   };
 }
 
@@ -110,7 +115,7 @@ export function toLegacyRun(stored: RunDoc, steps: readonly StepDoc[]) {
           },
         }
       : {}),
-    ...diagnosticsOf(steps),
+    ...diagnosticsOf(run, steps),
   };
 }
 
