@@ -79,12 +79,10 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
     const run = await admit(api, { message: laryngealQuestion, route: { researchBreadth: 'focused', answerDetail: 'standard' } });
     const compact = await ended(api, run, '?details=diagnostics,evidence', 30_000);
 
-    expect(compact).toMatchObject({
-      status: 'completed',
-      modelStepCount: 0,
-      result: { outcome: expect.stringMatching(/^(answered|partial)$/) },
-    });
-    expect(compact.result.answer).toMatch(/^Findings of the transcript analyst/);
+    expect(compact).toMatchObject({ status: 'completed', result: { outcome: expect.stringMatching(/^(answered|partial)$/) } });
+    // The model loop read the transcripts; the model answered from the analyst's findings, citing them.
+    expect(compact.modelStepCount).toBeGreaterThan(0);
+    expect(compact.result.answer).toMatch(/\[1\]/);
     const diagnostics = compact.transcriptDiagnostics as any[];
     const videos = [...new Set(diagnostics.map((item) => item.videoId))];
     expect(videos.length).toBeGreaterThan(0);
@@ -130,8 +128,8 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
         );
       }
     }
-    // One analysis and one repair per video: the model was asked exactly twice each.
-    expect(llm.requests()).toHaveLength(videos.length * 2);
+    // One analysis and one repair per video: besides the loop's steps, the model was asked exactly twice each.
+    expect(llm.requests().filter((request) => request.mode !== 'agent')).toHaveLength(videos.length * 2);
 
     const legacy = (await api('GET', `/v1/agent/${run.sessionId}/runs/${run.runId}?responseFormat=legacy`)).body;
     expect(legacy.transcriptDiagnostics).toEqual(diagnostics);

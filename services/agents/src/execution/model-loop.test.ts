@@ -16,6 +16,7 @@ import { createRunsRepo, type RunDoc } from '../repo/runs-repo';
 import { createStepsRepo, tallyOf } from '../repo/steps-repo';
 import { runModelLoop } from './model-loop';
 import { createToolRunner } from './tool-runner';
+import { runningRun } from './running-run.fixture';
 
 const startedAt = '2026-11-24T12:00:00.000Z';
 const question = 'How do you insert a laryngeal mask airway?';
@@ -87,26 +88,7 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
     fake.reset();
     dir = await mkdtemp(join(tmpdir(), 'agents-loop-'));
     store = await openStore({ service: 'agents', dataDir: dir });
-    run = {
-      _id: 'run-1',
-      accountId: 'acct_1',
-      sessionId: 's',
-      userMessageId: 'u',
-      agentMessageId: 'a',
-      conversationTurn: 1,
-      message: question,
-      context: [],
-      options: {},
-      status: 'running',
-      reservationId: 'res_1',
-      creditBudget: 30,
-      balanceAtAdmission: 100,
-      settled: false,
-      eventSeq: 0,
-      createdAt: startedAt,
-      updatedAt: startedAt,
-      startedAt,
-    };
+    run = runningRun(startedAt, { message: question });
     await createRunsRepo(store).insert(run);
   });
 

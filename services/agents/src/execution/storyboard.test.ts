@@ -16,6 +16,7 @@ import { createRunsRepo, type RunDoc } from '../repo/runs-repo';
 import { createStepsRepo } from '../repo/steps-repo';
 import { runModelLoop } from './model-loop';
 import { createToolRunner } from './tool-runner';
+import { runningRun } from './running-run.fixture';
 
 const startedAt = '2026-11-24T12:00:00.000Z';
 const videoId = 'rCAS2eD-mcw';
@@ -101,26 +102,7 @@ describe('storyboard evidence of a model loop (get_storyboard)', () => {
     answer = capture;
     dir = await mkdtemp(join(tmpdir(), 'agents-storyboard-'));
     store = await openStore({ service: 'agents', dataDir: dir });
-    run = {
-      _id: 'run-1',
-      accountId: 'acct_1',
-      sessionId: 's',
-      userMessageId: 'u',
-      agentMessageId: 'a',
-      conversationTurn: 1,
-      message: `How is the cuff checked in ${videoId}?`,
-      context: [],
-      options: { useStoryboard: true },
-      status: 'running',
-      reservationId: 'res_1',
-      creditBudget: 10,
-      balanceAtAdmission: 100,
-      settled: false,
-      eventSeq: 0,
-      createdAt: startedAt,
-      updatedAt: startedAt,
-      startedAt,
-    };
+    run = runningRun(startedAt, { message: `How is the cuff checked in ${videoId}?`, options: { useStoryboard: true }, creditBudget: 10 });
     await createRunsRepo(store).insert(run);
   });
   afterEach(async () => {

@@ -9,6 +9,7 @@ import { createRunEventsRepo } from '../repo/run-events-repo';
 import { createRunsRepo, type RunDoc } from '../repo/runs-repo';
 import { createStepsRepo, tallyOf } from '../repo/steps-repo';
 import { createToolRunner, RunNoLongerActive } from './tool-runner';
+import { runningRun } from './running-run.fixture';
 
 const startedAt = '2026-11-24T12:00:00.000Z';
 const limits: RunLimits = { maxModelSteps: 8, maxToolCalls: 3, maxWallMs: 10_000, creditBudget: 10 };
@@ -23,26 +24,7 @@ describe('the tool runner: each call once, within the run’s budgets', () => {
     dir = await mkdtemp(join(tmpdir(), 'agents-runner-'));
     store = await openStore({ service: 'agents', dataDir: dir });
     now = Date.parse(startedAt);
-    run = {
-      _id: 'run-1',
-      accountId: 'acct_1',
-      sessionId: 's',
-      userMessageId: 'u',
-      agentMessageId: 'a',
-      conversationTurn: 1,
-      message: 'm',
-      context: [],
-      options: {},
-      status: 'running',
-      reservationId: 'res_1',
-      creditBudget: limits.creditBudget,
-      balanceAtAdmission: 100,
-      settled: false,
-      eventSeq: 0,
-      createdAt: startedAt,
-      updatedAt: startedAt,
-      startedAt,
-    };
+    run = runningRun(startedAt, { creditBudget: limits.creditBudget });
     await createRunsRepo(store).insert(run);
   });
 
