@@ -305,7 +305,7 @@ export async function runModelLoop(
         return made.get(same)!;
       }),
     );
-    // Each transcript newly read is analysed, and each storyboard read described, side by side, before anything is shown to the model.
+    // Each transcript newly read is analysed and each storyboard described, side by side, before the model is shown anything.
     const reads = new Map<string, Promise<Parameters<typeof absorb>[2]>>();
     toolCalls.forEach((call, i) => {
       const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
@@ -317,13 +317,12 @@ export async function runModelLoop(
           same,
           analyze(videoId, outcome.output as ToolOutput<'get_transcript'>).then((analysis) => ({ analysis })),
         );
-      }
-      const capture = outcome.output as StoryboardCapture;
-      if (call.name === 'get_storyboard' && capture.outcome === 'success')
+      } else if (call.name === 'get_storyboard' && (outcome.output as StoryboardCapture).outcome === 'success') {
         reads.set(
           same,
-          describe(capture).then((described) => ({ described })),
+          describe(outcome.output as StoryboardCapture).then((described) => ({ described })),
         );
+      }
     });
     const read = new Map(await Promise.all([...reads].map(async ([same, done]) => [same, await done] as const)));
     const storyboardsBefore = storyboards.length;
