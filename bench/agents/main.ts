@@ -67,7 +67,8 @@ function phasesOf(events: RunEvent[], startedAtMs: number, doneAtMs: number): Re
 
 /**
  * The run's own critical path from its persisted steps, in the order they were written: each model
- * step, then the slowest of the tool calls that follow it (made side by side). Without a model, one
+ * step, then the slowest of the tool calls that follow it (made side by side), then the slowest of
+ * the transcript analyses those calls started (side by side, after the calls). Without a model, one
  * implicit step: the search, then the slowest transcript.
  */
 function criticalPathOf(steps: RunEvent[]): number {
@@ -76,14 +77,17 @@ function criticalPathOf(steps: RunEvent[]): number {
     return search + Math.max(0, ...steps.filter((step) => step.tool === 'get_transcript').map((step) => step.elapsedMs ?? 0));
   }
   let total = 0;
-  let slowestInBatch = 0;
+  let slowestCall = 0;
+  let slowestAnalysis = 0;
   for (const step of steps) {
     if (step.kind === 'model_step') {
-      total += slowestInBatch + (step.elapsedMs ?? 0);
-      slowestInBatch = 0;
-    } else slowestInBatch = Math.max(slowestInBatch, step.elapsedMs ?? 0);
+      total += slowestCall + slowestAnalysis + (step.elapsedMs ?? 0);
+      slowestCall = 0;
+      slowestAnalysis = 0;
+    } else if (step.kind === 'transcript_analysis') slowestAnalysis = Math.max(slowestAnalysis, step.elapsedMs ?? 0);
+    else slowestCall = Math.max(slowestCall, step.elapsedMs ?? 0);
   }
-  return total + slowestInBatch;
+  return total + slowestCall + slowestAnalysis;
 }
 
 async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: FakeLlm | undefined, index: number): Promise<Row> {
@@ -120,7 +124,9 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: F
       .split('\n')
       .filter((line) => line.startsWith('data: '))
       .map((line) => JSON.parse(line.slice(6)) as RunEvent);
-    const steps = events.filter((event) => event.kind === 'tool_call' || event.kind === 'model_step');
+    const steps = events.filter(
+      (event) => event.kind === 'tool_call' || event.kind === 'model_step' || event.kind === 'transcript_analysis',
+    );
     return {
       elapsedMs,
       criticalMs: criticalPathOf(steps),
@@ -146,7 +152,7 @@ async function main() {
       `\nbench/agents — admission to completion of "${question}" (${mode}), ${latencyMs} ms added to every upstream request, ${runs} runs, a fresh system each\n`,
     );
     console.log(
-      '| run | model steps | tool calls | upstream requests | elapsed ms | critical path ms (model steps + slowest tool call after each) | elapsed / critical path |',
+      '| run | model steps | tool calls | upstream requests | elapsed ms | critical path ms (model steps + slowest tool call, then slowest analysis, after each) | elapsed / critical path |',
     );
     console.log('|---:|---:|---:|---:|---:|---:|---:|');
     rows.forEach((row, i) => {

@@ -9,6 +9,8 @@ export interface AttemptFailure {
    * `AI_UNAVAILABLE` details. The full error goes to the log.
    */
   reason: string;
+  /** The HTTP status of an error answer. */
+  statusCode?: number;
 }
 
 /** Why one model's turn failed, from the error the AI SDK threw. */
@@ -25,7 +27,9 @@ export function describeAttemptFailure(error: unknown, timedOut: boolean, timeou
     return { outcome: 'invalid-output', reason: 'no structured answer' };
   }
   if (APICallError.isInstance(error)) {
-    return { outcome: 'error', reason: error.statusCode ? `HTTP ${error.statusCode}` : 'the endpoint could not be reached' };
+    return error.statusCode
+      ? { outcome: 'error', reason: `HTTP ${error.statusCode}`, statusCode: error.statusCode }
+      : { outcome: 'error', reason: 'the endpoint could not be reached' };
   }
   return { outcome: 'error', reason: 'unexpected error' };
 }

@@ -87,6 +87,7 @@ describe('generateObject against the fake LLM', () => {
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.every((id) => evidence.some((item) => item.id === id))).toBe(true);
     expect(result.usage.totalTokens).toBeGreaterThan(0);
+    expect(result.finishReason).toBe('stop');
 
     const [asked] = fake.requests();
     expect(asked).toMatchObject({
@@ -106,6 +107,25 @@ describe('generateObject against the fake LLM', () => {
     );
   });
 
+  it('sends images as image parts of the user message, beside the prompt', async () => {
+    // The smallest valid WebP header is enough: the fake decodes and inspects, it does not render.
+    const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(8)]);
+    const result = await llmWith().generateObject({
+      ...request,
+      images: [
+        { data: webp, mediaType: 'image/webp' },
+        { data: webp.toString('base64'), mediaType: 'image/webp' },
+      ],
+    });
+    expect(result.object.answer).toBeTruthy();
+    const [sent] = fake.requests();
+    expect(sent!.images).toEqual([
+      { mediaType: 'image/webp', bytes: webp.byteLength, webp: true },
+      { mediaType: 'image/webp', bytes: webp.byteLength, webp: true },
+    ]);
+    expect(sent!.prompt).toBe(request.prompt);
+  });
+
   it('falls back when the primary fails, and names the fallback', async () => {
     fake.setBehaviour('primary', 'fail');
     const warn = vi.spyOn(logger, 'warn');
@@ -113,7 +133,7 @@ describe('generateObject against the fake LLM', () => {
 
     expect(result.model).toBe('fallback');
     expect(result.attempts).toEqual([
-      { model: 'primary', outcome: 'error', reason: 'HTTP 500', latencyMs: expect.any(Number) },
+      { model: 'primary', outcome: 'error', reason: 'HTTP 500', statusCode: 500, latencyMs: expect.any(Number) },
       { model: 'fallback', outcome: 'ok', latencyMs: expect.any(Number) },
     ]);
     expect(fake.requests().map(({ model }) => model)).toEqual(['primary', 'fallback']);
@@ -178,7 +198,7 @@ describe('generateObject against the fake LLM', () => {
     expect(error).toMatchObject({ code: 'AI_UNAVAILABLE', status: 503 });
     expect((error as AppError).details).toEqual({
       attempts: [
-        { model: 'primary', outcome: 'error', reason: 'HTTP 500' },
+        { model: 'primary', outcome: 'error', reason: 'HTTP 500', statusCode: 500 },
         { model: 'fallback', outcome: 'timeout', reason: 'no answer within 100 ms' },
       ],
     });
@@ -190,7 +210,7 @@ describe('generateObject against the fake LLM', () => {
 
     expect(error).toMatchObject({
       code: 'AI_UNAVAILABLE',
-      details: { attempts: [{ model: 'primary', outcome: 'error', reason: 'HTTP 500' }] },
+      details: { attempts: [{ model: 'primary', outcome: 'error', reason: 'HTTP 500', statusCode: 500 }] },
     });
     expect(fake.requests()).toHaveLength(1);
   });

@@ -12,8 +12,16 @@ export interface GenerateObjectRequest<T> {
   schema: z.ZodType<T>;
   system: string;
   prompt: string;
+  /** Images the model reads beside the prompt (storyboard sheets): sent as image parts of the user message. */
+  images?: readonly LlmImage[];
   /** The caller giving up (a client gone): stops at once, without trying the fallback. */
   signal?: AbortSignal;
+}
+
+export interface LlmImage {
+  /** The image bytes, or their base64 text. */
+  data: Uint8Array | string;
+  mediaType: string;
 }
 
 export interface LlmAttempt {
@@ -22,6 +30,8 @@ export interface LlmAttempt {
   latencyMs: number;
   /** Why it failed; absent when it succeeded. */
   reason?: string;
+  /** The HTTP status the model's endpoint answered with, when it answered with an error. */
+  statusCode?: number;
 }
 
 export interface LlmUsage {
@@ -35,6 +45,8 @@ export interface GenerateObjectResult<T> {
   /** The model that produced `object`: the primary, or the fallback when the primary failed. */
   model: string;
   usage: LlmUsage;
+  /** Why the model stopped (`stop`, `length`, …), as the SDK reports it. */
+  finishReason: string;
   /** Every model tried, in order; the last one succeeded. */
   attempts: LlmAttempt[];
 }
@@ -81,7 +93,19 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
         const result = await generateText({
           model: provider.chatModel(model),
           system: request.system,
-          prompt: request.prompt,
+          ...(request.images?.length
+            ? {
+                messages: [
+                  {
+                    role: 'user' as const,
+                    content: [
+                      { type: 'text' as const, text: request.prompt },
+                      ...request.images.map((image) => ({ type: 'image' as const, image: image.data, mediaType: image.mediaType })),
+                    ],
+                  },
+                ],
+              }
+            : { prompt: request.prompt }),
           output: Output.object({ schema: request.schema }),
           maxRetries: config.LLM_MAX_RETRIES,
           abortSignal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout,
@@ -94,7 +118,7 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
         attempts.push({ model, outcome: 'ok', latencyMs });
         const { inputTokens, outputTokens, totalTokens } = result.usage;
         logger.info({ model, latencyMs, outcome: 'ok', inputTokens, outputTokens }, 'llm attempt');
-        return { object, model, usage: { inputTokens, outputTokens, totalTokens }, attempts };
+        return { object, model, usage: { inputTokens, outputTokens, totalTokens }, finishReason: result.finishReason, attempts };
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
         const latencyMs = Math.round(performance.now() - started);
@@ -108,7 +132,12 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
       }
     }
     throw new AppError('AI_UNAVAILABLE', `No model produced a valid answer (tried ${models.join(', ')}).`, {
-      attempts: attempts.map(({ model, outcome, reason }) => ({ model, outcome, reason })),
+      attempts: attempts.map(({ model, outcome, reason, statusCode }) => ({
+        model,
+        outcome,
+        reason,
+        ...(statusCode === undefined ? {} : { statusCode }),
+      })),
     });
   }
 

@@ -37,6 +37,7 @@ export const agentToolNameSchema = z.enum([
   'get_comments',
   'get_playlist',
   'get_trend_report',
+  'get_storyboard',
 ]);
 export type AgentToolName = z.infer<typeof agentToolNameSchema>;
 
@@ -151,7 +152,50 @@ export const agentArtifactSchema = z
 export type AgentArtifact = z.infer<typeof agentArtifactSchema>;
 
 export const extractionDiagnosticSchema = z.record(z.string(), z.unknown()).meta({ id: 'ExtractionDiagnostic' });
-export const transcriptDiagnosticSchema = z.record(z.string(), z.unknown()).meta({ id: 'TranscriptDiagnostic' });
+/** A grounding issue of a finding (`@vrs/ai` checkQuotedFindings); fieldIndex: 0 claim, 1 quote, 2 windowIndex. */
+export const transcriptGroundingIssueSchema = z.object({
+  code: z.enum(['QUOTE_NOT_IN_WINDOW', 'WINDOW_OUT_OF_RANGE', 'ENTITY_NOT_SUPPORTED']),
+  message: z.string(),
+  findingIndex: z.number().int().min(0),
+  fieldIndex: z.number().int().min(0),
+  windowIndex: z.number().int(),
+});
+
+/**
+ * One event of the transcript analyst (ADR 0026): a model call starting, or how it ended. Every item
+ * carries every field; one that does not apply is null.
+ */
+export const transcriptDiagnosticSchema = z
+  .object({
+    version: z.literal(1),
+    stage: z.enum(['transcript_analysis', 'repair']),
+    videoId: z.string(),
+    modelCallId: z.uuid().describe('One model request: its `started` item and the item saying how it ended share it.'),
+    attemptId: z.uuid().describe("One video's analysis: its first call and its repair share it."),
+    attempt: z.number().int().min(1).describe('1 for the analysis, 2 for its repair.'),
+    recordedAt: z.iso.datetime(),
+    outcome: z.enum(['started', 'accepted', 'rejected', 'repaired', 'failed']),
+    elapsedMs: z.number().int().min(0),
+    code: z.enum(['GROUNDING_REJECTED', 'MODEL_FAILED', 'TIMEOUT']).nullable(),
+    finishReason: z.string().nullable(),
+    modelId: z.string().nullable().describe('The model that answered (the fallback when the primary failed), or the last one tried.'),
+    inputTokens: z.number().int().min(0).nullable(),
+    outputTokens: z.number().int().min(0).nullable(),
+    cancellationReason: z.string().nullable().describe('`run_time_limit` when the run’s time ran out during the call.'),
+    statusCode: z.number().int().nullable().describe("The HTTP status of the model endpoint's error answer."),
+    issues: z.array(transcriptGroundingIssueSchema),
+    issueCount: z.number().int().min(0),
+    repairFeedback: z.string().nullable().describe('The feedback the repair call was sent.'),
+    rejectedOutput: z.string().nullable().describe('The rejected answer as JSON (capped).'),
+    sourceContext: z.object({ title: z.string(), channel: z.string() }),
+    sourceWindows: z.array(
+      z.object({ index: z.number().int().min(0), startMs: z.number().int().min(0), endMs: z.number().int().min(0), text: z.string() }),
+    ),
+    captureTruncated: z.boolean().describe('A captured text (the rejected output or a window) was cut to its cap.'),
+  })
+  .meta({ id: 'TranscriptDiagnostic' });
+export type TranscriptDiagnostic = z.infer<typeof transcriptDiagnosticSchema>;
+export type TranscriptGroundingIssue = z.infer<typeof transcriptGroundingIssueSchema>;
 
 const runIdentity = {
   runId: z.uuid(),

@@ -16,3 +16,4 @@ export * from './scopes';
 export * from './sessions';
 export * from './identity';
 export * from './device';
+export * from './storyboards';

@@ -4,6 +4,8 @@ import { getChannelPlaylists } from './operations/get-channel-playlists';
 import { getComments, type CommentsPageOptions } from './operations/get-comments';
 import { getNewestComments, type NewestCommentsOptions } from './operations/get-newest-comments';
 import { getPlaylist } from './operations/get-playlist';
+import type { PlayerAttempt } from './operations/fetch-player';
+import { getStoryboardSource, type StoryboardSource } from './operations/get-storyboard';
 import { search, type SearchOptions } from './operations/search';
 import { getTranscript, type TranscriptOptions } from './operations/get-transcript';
 import { getVideo } from './operations/get-video';
@@ -41,6 +43,10 @@ export interface YouTubeClient {
   search(query: string, options?: SearchOptions): Promise<SearchResults>;
   getChannel(idOrHandle: string): Promise<Channel>;
   getChannelPlaylists(idOrHandle: string, options?: { sort?: ChannelPlaylistSort; continuation?: string }): Promise<ChannelPlaylists>;
+  /** The storyboard spec of the video's player response; `onAttempt` hears each player client's turn. */
+  getStoryboardSource(videoId: string, options?: { onAttempt?: (attempt: PlayerAttempt) => void }): Promise<StoryboardSource>;
+  /** One storyboard sheet image (a URL built from a spec), refused when longer than `maxBytes`. */
+  getStoryboardSheet(url: string, options: { maxBytes: number }): Promise<{ body: Uint8Array; contentType: string | null }>;
 }
 
 export const defaultClientOptions = {
@@ -76,5 +82,7 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
     search: (query, searchOptions) => search(upstream, query, searchOptions),
     getChannel: (idOrHandle) => getChannel(upstream, idOrHandle),
     getChannelPlaylists: (idOrHandle, listOptions) => getChannelPlaylists(upstream, idOrHandle, listOptions),
+    getStoryboardSource: (videoId, sourceOptions) => getStoryboardSource(upstream, videoId, sourceOptions?.onAttempt),
+    getStoryboardSheet: (url, sheetOptions) => upstream.bytes(url, sheetOptions.maxBytes),
   };
 }

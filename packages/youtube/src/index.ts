@@ -4,3 +4,6 @@ export type { NewestCommentsOptions } from './operations/get-newest-comments';
 export type { CaptionFormat, TranscriptOptions } from './operations/get-transcript';
 export type { SearchFilter, SearchOptions } from './operations/search';
 export * from './shapes';
+export type { PlayerAttempt } from './operations/fetch-player';
+export type { StoryboardSource } from './operations/get-storyboard';
+export * from './storyboards/storyboard-spec';

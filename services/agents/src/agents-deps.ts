@@ -1,5 +1,5 @@
-import type { EventBus } from '@vrs/bus';
 import type { Llm } from '@vrs/ai';
+import type { EventBus } from '@vrs/bus';
 import type { Logger } from '@vrs/kit';
 import type { Store } from '@vrs/store';
 import type { BillingClient, ProviderClient, ResearchClient, TrendsClient } from './clients';
@@ -24,7 +24,10 @@ export interface AgentsDeps {
   research: ResearchClient;
   billing: BillingClient;
   trends: TrendsClient;
-  /** The model of the tool loop; null (no LLM_BASE_URL) runs the deterministic planner. */
+  /**
+   * The model of the tool loop, the transcript analyst and storyboard frames; null (no LLM_BASE_URL)
+   * runs the deterministic planner, which reads no storyboard (ADR 0026).
+   */
   llm: Llm | null;
   settings: AgentsSettings;
   /** Injectable clock (wall-time budgets, timestamps). */

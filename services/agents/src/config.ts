@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { llmEnvShape } from '@vrs/ai';
+import { maxStoryboardSheets } from '@vrs/contracts';
 import { baseEnvShape, booleanFromEnv } from '@vrs/kit';
 
 /** Access and budgets of agent runs (ADR 0025); read by the agents process and by `npm start`'s gateway, which hosts it. */
@@ -23,6 +24,10 @@ export const agentsEnvShape = {
   AGENTS_MAX_WALL_MS: z.coerce.number().int().min(100).default(120_000),
   /** Credits held at admission; tool calls are charged against it and the rest is returned when the run ends. */
   AGENTS_CREDIT_BUDGET: z.coerce.number().int().min(1).max(10_000).default(30),
+  /** Storyboard sheets a `useStoryboard` run reads per video (each a grid of frames, handed to the model as one image). */
+  AGENTS_STORYBOARD_MAX_SHEETS: z.coerce.number().int().min(1).max(maxStoryboardSheets).default(3),
+  /** Bounds one video's storyboard capture (player, sheets, conversion) in the provider. */
+  AGENTS_STORYBOARD_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
 };
 
 export const agentsEnvSchema = z.object({ ...baseEnvShape, ...llmEnvShape, ...agentsEnvShape });
@@ -33,6 +38,7 @@ export interface AgentsSettings {
   allowlist: readonly string[];
   demoAccess: boolean;
   limits: RunLimits;
+  storyboard: { maxSheets: number; timeoutMs: number };
 }
 
 export interface RunLimits {
@@ -53,5 +59,6 @@ export function agentsSettingsOf(config: z.infer<z.ZodObject<typeof agentsEnvSha
       maxWallMs: config.AGENTS_MAX_WALL_MS,
       creditBudget: config.AGENTS_CREDIT_BUDGET,
     },
+    storyboard: { maxSheets: config.AGENTS_STORYBOARD_MAX_SHEETS, timeoutMs: config.AGENTS_STORYBOARD_TIMEOUT_MS },
   };
 }

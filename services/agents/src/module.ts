@@ -1,6 +1,6 @@
+import type { Llm } from '@vrs/ai';
 import { agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
 import type { EventBus, Subscription } from '@vrs/bus';
-import type { Llm } from '@vrs/ai';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
 import type { AgentsDeps } from './agents-deps';
@@ -27,7 +27,7 @@ export interface AgentsModuleOptions {
   billing: BillingClient;
   /** Trend reports (tool `get_trend_report`). */
   trends: TrendsClient;
-  /** The tool loop's model; null or absent: the deterministic planner answers (ADR 0026). */
+  /** The model of the tool loop, the transcript analyst and storyboard frames; null or absent: the deterministic planner answers (ADR 0026). */
   llm?: Llm | null;
   settings: AgentsSettings;
   now?: () => number;

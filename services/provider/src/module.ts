@@ -21,7 +21,7 @@ export async function createProviderModule({ store, bus, logger, config }: Provi
   const reads = createVersionedReads({ versions, bus, logger });
   return {
     name: 'provider',
-    router: createProviderRouter({ youtube, versions, reads }),
+    router: createProviderRouter({ youtube, versions, reads, egress: config.youtube.proxyUrl ? 'proxy' : 'direct' }),
     async start() {
       await Promise.all([versions.ensureIndexes(), bus.ensureStreams(['provider'])]);
       logger.info(

@@ -12,6 +12,8 @@ export interface ProviderModuleConfig {
 /** What every provider procedure is built with. */
 export interface ProviderDeps {
   youtube: YouTubeClient;
+  /** Whether YouTube is reached through an egress proxy (storyboard diagnostics say so). */
+  egress: 'direct' | 'proxy';
   versions: VersionsRepo;
   reads: VersionedReads;
 }

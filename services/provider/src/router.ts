@@ -6,6 +6,7 @@ import { getCommentsPage } from './procedures/comments/get-page';
 import { checkHealth } from './procedures/health/check';
 import { getPlaylist } from './procedures/playlists/get';
 import { listProviders } from './procedures/providers/list';
+import { getStoryboard } from './procedures/storyboards/get';
 import { getTranscript } from './procedures/transcripts/get';
 import { getVideo } from './procedures/videos/get';
 import { searchVideos } from './procedures/videos/search';
@@ -24,6 +25,7 @@ export function createProviderRouter(deps: ProviderDeps) {
     comments: router({ getPage: getCommentsPage(deps), collectNewest: collectNewestComments(deps) }),
     channels: router({ get: getChannel(deps), listPlaylists: listChannelPlaylists(deps) }),
     playlists: router({ get: getPlaylist(deps) }),
+    storyboards: router({ get: getStoryboard(deps) }),
   });
 }
 

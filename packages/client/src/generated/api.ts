@@ -2420,7 +2420,63 @@ export interface components {
             words?: components["schemas"]["TranscriptWord"][];
         };
         TranscriptDiagnostic: {
-            [key: string]: unknown;
+            /** @description 1 for the analysis, 2 for its repair. */
+            attempt: number;
+            /**
+             * Format: uuid
+             * @description One video's analysis: its first call and its repair share it.
+             */
+            attemptId: string;
+            /** @description `run_time_limit` when the run’s time ran out during the call. */
+            cancellationReason: string | null;
+            /** @description A captured text (the rejected output or a window) was cut to its cap. */
+            captureTruncated: boolean;
+            code: ("GROUNDING_REJECTED" | "MODEL_FAILED" | "TIMEOUT") | null;
+            elapsedMs: number;
+            finishReason: string | null;
+            inputTokens: number | null;
+            issueCount: number;
+            issues: {
+                /** @enum {string} */
+                code: "QUOTE_NOT_IN_WINDOW" | "WINDOW_OUT_OF_RANGE" | "ENTITY_NOT_SUPPORTED";
+                fieldIndex: number;
+                findingIndex: number;
+                message: string;
+                windowIndex: number;
+            }[];
+            /**
+             * Format: uuid
+             * @description One model request: its `started` item and the item saying how it ended share it.
+             */
+            modelCallId: string;
+            /** @description The model that answered (the fallback when the primary failed), or the last one tried. */
+            modelId: string | null;
+            /** @enum {string} */
+            outcome: "started" | "accepted" | "rejected" | "repaired" | "failed";
+            outputTokens: number | null;
+            /** Format: date-time */
+            recordedAt: string;
+            /** @description The rejected answer as JSON (capped). */
+            rejectedOutput: string | null;
+            /** @description The feedback the repair call was sent. */
+            repairFeedback: string | null;
+            sourceContext: {
+                channel: string;
+                title: string;
+            };
+            sourceWindows: {
+                endMs: number;
+                index: number;
+                startMs: number;
+                text: string;
+            }[];
+            /** @enum {string} */
+            stage: "transcript_analysis" | "repair";
+            /** @description The HTTP status of the model endpoint's error answer. */
+            statusCode: number | null;
+            /** @constant */
+            version: 1;
+            videoId: string;
         };
         TranscriptSegment: {
             endMs: number;

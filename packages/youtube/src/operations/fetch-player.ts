@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { YouTubeError } from '../errors';
 import { playabilityError } from '../playability';
 import type { Upstream } from '../transport/upstream';
@@ -81,24 +82,51 @@ function verdictOf(refusals: YouTubeError[]): YouTubeError {
   return refusals.findLast(isRestriction) ?? refusals.find((error) => error.code === 'VIDEO_UNAVAILABLE') ?? (refusals[0] as YouTubeError);
 }
 
+/** One client's turn in the chain, for callers that report which client served (storyboard diagnostics). */
+export interface PlayerAttempt {
+  /** InnerTube's clientName. */
+  client: string;
+  /** `selected`: its answer is used; `refused`: it does not play the video; `verdict`: asked for its verdict only, it plays. */
+  outcome: 'selected' | 'refused' | 'verdict';
+  /** The player's `playabilityStatus.status`, when it answered one. */
+  playabilityStatus?: string;
+  /** The refusal's code (`VIDEO_AGE_RESTRICTED`, `UPSTREAM_UNAVAILABLE`, …). */
+  code?: string;
+  elapsedMs: number;
+}
+
+const playabilityStatusOf = (player: Player | undefined): string | undefined => {
+  const status = (player?.playabilityStatus as { status?: unknown } | undefined)?.status;
+  return typeof status === 'string' ? status : undefined;
+};
+
 /**
  * The player response of the first client that plays the video. The first client's answer is final
  * unless another client may play the video (see `anotherClientMayPlay`); once the chain has started,
  * later clients' refusals are collected and the most telling one is thrown. Outages (timeouts, 429,
  * 5xx, the open circuit) end the chain at once: asking more clients would only load a failing upstream.
  */
-export async function fetchPlayer(upstream: Upstream, videoId: string): Promise<Player> {
+export async function fetchPlayer(upstream: Upstream, videoId: string, onAttempt?: (attempt: PlayerAttempt) => void): Promise<Player> {
   const refusals: YouTubeError[] = [];
   for (const client of playerClients) {
     let player: Player | undefined;
+    const started = performance.now();
+    const report = (outcome: PlayerAttempt['outcome'], extra: Partial<PlayerAttempt> = {}) =>
+      onAttempt?.({ client: client.name, outcome, elapsedMs: Math.round(performance.now() - started), ...extra });
     try {
       player = await client.ask(upstream, videoId);
     } catch (error) {
+      if (error instanceof YouTubeError) report('refused', { code: error.code });
       if (!(error instanceof YouTubeError) || !anotherClientMayPlay(error)) throw error;
       refusals.push(error);
       continue;
     }
     const error = playabilityError(player);
+    const playabilityStatus = playabilityStatusOf(player);
+    report(error ? 'refused' : client.playable ? 'selected' : 'verdict', {
+      ...(playabilityStatus ? { playabilityStatus } : {}),
+      ...(error ? { code: error.code } : {}),
+    });
     if (!error && client.playable) return player as Player;
     if (!error) continue;
     if (refusals.length === 0 && !anotherClientMayPlay(error)) throw error;

@@ -13,6 +13,16 @@ describe('origin rewrite', () => {
     );
   });
 
+  it('points storyboard sheet hosts (i.ytimg.com, i9.ytimg.com) at the origin too, but no other ytimg host', () => {
+    expect(rewriteToOrigin(new URL('https://i.ytimg.com/sb/abc/storyboard3_L2/M0.jpg?sqp=x&sigh=rs$y'), fake).toString()).toBe(
+      'http://127.0.0.1:8090/sb/abc/storyboard3_L2/M0.jpg?sqp=x&sigh=rs$y',
+    );
+    expect(rewriteToOrigin(new URL('https://i9.ytimg.com/sb/abc/x.jpg'), fake).host).toBe('127.0.0.1:8090');
+    expect(rewriteToOrigin(new URL('https://yt3.ytimg.com/a.jpg'), fake).host).toBe('yt3.ytimg.com');
+    const sheet = new URL('https://i.ytimg.com/sb/abc/x.jpg');
+    expect(rewriteToOrigin(sheet, new URL('https://www.youtube.com')).toString()).toBe(sheet.toString());
+  });
+
   it('leaves other hosts, and everything when the origin is YouTube itself', () => {
     expect(rewriteToOrigin(new URL('https://example.com/a'), fake).toString()).toBe('https://example.com/a');
     const api = new URL('https://youtubei.googleapis.com/youtubei/v1/player');

@@ -1,4 +1,5 @@
 import { Innertube } from 'youtubei.js';
+import { upstreamError } from '../errors';
 import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ResilienceOptions } from './resilience';
 import { createUpstreamCall, textOf, type UpstreamFetchOptions } from './upstream-fetch';
@@ -13,6 +14,8 @@ export interface Upstream {
   parsed(endpoint: string, body: Record<string, unknown>): Promise<IParsedResponse>;
   /** A plain GET (caption bodies), answered as text. */
   text(url: string): Promise<string>;
+  /** A plain GET of a binary body (storyboard sheets), at most `maxBytes` long. */
+  bytes(url: string, maxBytes: number): Promise<{ body: Uint8Array; contentType: string | null }>;
 }
 
 /** The host a request names (before it is pointed at a test origin): concurrency is bounded per host. */
@@ -54,5 +57,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return innertube.actions.execute(endpoint, { ...body, parse: true });
     },
     text: (url) => guarded(hostOf(url), async (signal) => textOf(await call(url, { method: 'GET' }, signal))),
+    bytes: (url, maxBytes) =>
+      guarded(hostOf(url), async (signal) => {
+        const answer = await call(url, { method: 'GET' }, signal);
+        if (answer.body.byteLength > maxBytes) {
+          throw upstreamError('upstream_error', `YouTube answered ${answer.body.byteLength} bytes, more than the ${maxBytes} allowed`, {
+            transient: false,
+          });
+        }
+        return { body: answer.body, contentType: answer.headers.get('content-type') };
+      }),
   };
 }

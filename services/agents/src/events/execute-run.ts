@@ -4,9 +4,10 @@ import type { AgentsDeps } from '../agents-deps';
 import { endRun, settleRun } from '../execution/end-run';
 import { gather } from '../execution/gather';
 import { runModelLoop } from '../execution/model-loop';
+import { storyboardWithoutModel } from '../execution/storyboard';
 import { createToolRunner, RunHandedBack, RunNoLongerActive, type ToolRunner } from '../execution/tool-runner';
 import { classify, type Classification } from '../planner/classify';
-import { composeAnswer, extractiveLabels } from '../planner/compose-answer';
+import { composeAnswer, composeFindingsAnswer, extractiveLabels } from '../planner/compose-answer';
 import { composeModelAnswer } from '../planner/compose-model-answer';
 import type { RunDoc, StoredResult } from '../repo/runs-repo';
 
@@ -14,31 +15,25 @@ import type { RunDoc, StoredResult } from '../repo/runs-repo';
 const modelRoutes = new Set(['topic_research', 'video_question', 'video_comparison', 'channel_question']);
 
 /**
- * The answer: with a model configured, the model loop (its text held to the evidence, or, when a
- * budget or the model's failure ended it, the extractive finalizer over what was gathered); without
- * one, the deterministic planner (ADR 0026).
+ * The answer: with a model configured, the model loop, whose transcripts the analyst reads into
+ * grounded findings and whose storyboards the model looks at (its text held to the evidence; when a budget or the model's failure ended it,
+ * the finalizer: the findings gathered so far, else extractive quotes); without one, the
+ * deterministic planner (ADR 0026).
  */
 async function answer(deps: AgentsDeps, runner: ToolRunner, run: RunDoc, classification: Classification): Promise<StoredResult> {
   const { llm } = deps;
   if (llm && modelRoutes.has(classification.route.route)) {
     const loop = await runModelLoop({ ...deps, llm, limits: deps.settings.limits }, runner, run, classification);
-    if (classification.route.useStoryboard) {
-      loop.gathered.warnings.push({
-        code: 'STORYBOARD_UNAVAILABLE',
-        message: 'Storyboard frames are not read by this agent yet; the answer uses transcripts only.',
-      });
-    }
-    return loop.answer === undefined
-      ? composeAnswer(classification, loop.gathered, extractiveLabels.modelUnfinished)
-      : composeModelAnswer(classification, loop.gathered, loop.evidence, loop.answer);
+    if (loop.answer !== undefined)
+      return composeModelAnswer(classification, loop.gathered, loop.evidence, loop.answer, loop.analystWarnings);
+    if (loop.findings.length > 0)
+      return composeFindingsAnswer(classification, loop.gathered, { findings: loop.findings, warnings: loop.analystWarnings });
+    const gathered = { ...loop.gathered, warnings: [...loop.gathered.warnings, ...loop.analystWarnings] };
+    return composeAnswer(classification, gathered, extractiveLabels.modelUnfinished);
   }
   const gathered = await gather(deps, runner, run, classification);
-  if (classification.route.useStoryboard) {
-    gathered.warnings.push({
-      code: 'STORYBOARD_UNAVAILABLE',
-      message: 'Storyboard frames need a language model that reads images; none is configured, so the answer uses transcripts only.',
-    });
-  }
+  // Storyboards are read in the model loop (get_storyboard); without a model there is nothing to read them.
+  if (classification.route.useStoryboard && !llm) gathered.warnings.push(storyboardWithoutModel);
   return composeAnswer(classification, gathered);
 }
 

@@ -16,6 +16,7 @@ import { createRunsRepo, type RunDoc } from '../repo/runs-repo';
 import { createStepsRepo, tallyOf } from '../repo/steps-repo';
 import { runModelLoop } from './model-loop';
 import { createToolRunner } from './tool-runner';
+import { runningRun } from './running-run.fixture';
 
 const startedAt = '2026-11-24T12:00:00.000Z';
 const question = 'How do you insert a laryngeal mask airway?';
@@ -87,26 +88,7 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
     fake.reset();
     dir = await mkdtemp(join(tmpdir(), 'agents-loop-'));
     store = await openStore({ service: 'agents', dataDir: dir });
-    run = {
-      _id: 'run-1',
-      accountId: 'acct_1',
-      sessionId: 's',
-      userMessageId: 'u',
-      agentMessageId: 'a',
-      conversationTurn: 1,
-      message: question,
-      context: [],
-      options: {},
-      status: 'running',
-      reservationId: 'res_1',
-      creditBudget: 30,
-      balanceAtAdmission: 100,
-      settled: false,
-      eventSeq: 0,
-      createdAt: startedAt,
-      updatedAt: startedAt,
-      startedAt,
-    };
+    run = runningRun(startedAt, { message: question });
     await createRunsRepo(store).insert(run);
   });
 
@@ -132,15 +114,30 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
       run,
     );
     const classification = classify({ message: run.message, context: run.context, options: run.options });
-    const deps = { provider, research: {} as ResearchClient, trends: {} as TrendsClient, llm: model, limits };
+    const deps = {
+      provider,
+      research: {} as ResearchClient,
+      trends: {} as TrendsClient,
+      llm: model,
+      limits,
+      runs,
+      logger,
+      settings: { storyboard: { maxSheets: 3, timeoutMs: 1000 } },
+      now: () => Date.parse(startedAt) + 1_000,
+    };
     const result = await runModelLoop(deps, runner, run, classification);
     return { result, classification, tally: tallyOf(await steps.ofRun(run._id)), steps: await steps.ofRun(run._id) };
   }
 
-  it('searches, reads transcripts in one step, answers citing windows that resolve; a resumed loop asks nothing again', async () => {
+  it('searches, reads transcripts in one step, answers citing the analyst findings, which resolve; a resumed loop asks nothing again', async () => {
     const { provider, calls } = fakeProvider();
     const { result, classification, tally, steps } = await loop(provider);
     expect(tally).toEqual({ modelStepCount: 3, toolCallCount: 4, creditsCharged: 2 + 3 * 3 });
+    // Each transcript read was analysed once, free; the model was shown (and cites) the findings.
+    expect(steps.filter((step) => step.kind === 'transcript_analysis').map((step) => [step.key, step.credits])).toEqual(
+      videoIds.slice(0, 3).map((id) => [`analyze:${id}`, 0]),
+    );
+    expect([...result.evidence.values()].every((item) => item.kind === 'finding')).toBe(true);
     expect(steps.filter((step) => step.kind === 'model_step').map((step) => [step.key, step.model])).toEqual([
       ['model:1', 'primary'],
       ['model:2', 'primary'],
@@ -221,19 +218,20 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
     const seen: unknown[] = [];
     const scripted = {
       models: ['scripted'],
-      generateObject: async () => {
-        throw new Error('not used');
-      },
+      // The transcript analyst asks the fake LLM.
+      generateObject: (request: never) => llm.generateObject(request),
       step: async ({ messages }: { messages: readonly unknown[] }) => {
         seen.push(structuredClone(messages.at(-1)));
         const toolCalls = script[seen.length - 1] ?? [];
         return { text: toolCalls.length ? '' : 'Cuff deflated [ev_2].', toolCalls, model: 'scripted', usage: {}, attempts: [] };
       },
     } as unknown as Llm;
-    const { result, classification, tally } = await loop(provider, {}, scripted);
+    const { result, classification, tally, steps } = await loop(provider, {}, scripted);
     expect(calls).toEqual([`transcript:${videoIds[0]}`]);
     expect(tally).toMatchObject({ modelStepCount: 3, toolCallCount: 1 });
-    expect(result.evidence.size).toBe(2);
+    // One analysis of the one transcript; its findings are the evidence, shown under the same ids each time.
+    expect(steps.filter((step) => step.kind === 'transcript_analysis').map((step) => step.key)).toEqual([`analyze:${videoIds[0]}`]);
+    expect(result.evidence.size).toBe(result.findings.length);
     expect(result.gathered.windows).toHaveLength(2);
     const [second, third] = seen.slice(1) as Array<{ results: Array<{ output: unknown }> }>;
     expect(second!.results[1]!.output).toEqual(second!.results[0]!.output);

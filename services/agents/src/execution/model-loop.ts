@@ -1,6 +1,9 @@
 import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
-import type { AgentToolName, AgentWarning } from '@vrs/contracts';
+import type { AgentToolName, AgentWarning, StoryboardCapture } from '@vrs/contracts';
+import type { Logger } from '@vrs/kit';
 import { z } from 'zod';
+import { analyzeReadTranscript } from '../analyst/analyze-read-transcript';
+import type { TranscriptFinding } from '../analyst/analyze-transcript';
 import { ToolInputInvalid } from '../clients';
 import type { RunLimits } from '../config';
 import type { Classification } from '../planner/classify';
@@ -8,14 +11,18 @@ import { quotesPerDetail } from '../planner/compose-answer';
 import type { Evidence } from '../planner/compose-model-answer';
 import { emptyGathered, type Gathered, type GatheredVideo } from '../planner/gathered';
 import { windowsOf } from '../planner/windows';
-import type { RunDoc } from '../repo/runs-repo';
+import type { RunDoc, RunsRepo } from '../repo/runs-repo';
 import { videosPerBreadth } from './gather';
+import { describeStoryboard, recordStoryboardAttempts, type StoryboardAttempt, storyboardUnavailable } from './storyboard';
 import type { ToolOutcome, ToolRunner } from './tool-runner';
 import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOutput } from './tools';
 
 export interface ModelLoopDeps extends ToolDeps {
   llm: Llm;
   limits: RunLimits;
+  runs: RunsRepo;
+  logger: Logger;
+  now: () => number;
 }
 
 export interface ModelLoopResult {
@@ -24,6 +31,10 @@ export interface ModelLoopResult {
   evidence: Map<string, Evidence>;
   /** The model's final text; absent when a budget or the model's failure ended the loop (the finalizer answers). */
   answer?: string;
+  /** The transcript analyst's grounded findings over every transcript read (each also an evidence id). */
+  findings: TranscriptFinding[];
+  /** Findings dropped as ungrounded, analyses that failed: the answer is then at most `partial`. */
+  analystWarnings: AgentWarning[];
 }
 
 /** What a model step persists: enough to replay it without asking the model again. */
@@ -42,11 +53,14 @@ const failureWarnings: Record<AgentToolName, string> = {
   get_comments: 'COMMENTS_UNAVAILABLE',
   get_playlist: 'PLAYLIST_UNAVAILABLE',
   get_trend_report: 'TREND_REPORT_FAILED',
+  get_storyboard: 'STORYBOARD_UNAVAILABLE',
 };
 
-/** The tools this run offers the model: project evidence only when the run names a project. */
-function offeredTools(run: RunDoc): AgentToolName[] {
-  return (Object.keys(agentTools) as AgentToolName[]).filter((name) => name !== 'search_project_evidence' || run.projectId);
+/** The tools this run offers the model: project evidence only when the run names a project, storyboards only with `useStoryboard`. */
+function offeredTools(run: RunDoc, classification: Classification): AgentToolName[] {
+  return (Object.keys(agentTools) as AgentToolName[]).filter(
+    (name) => (name !== 'search_project_evidence' || run.projectId) && (name !== 'get_storyboard' || classification.route.useStoryboard),
+  );
 }
 
 function toolSpecs(names: readonly AgentToolName[]): Record<string, StepTool> {
@@ -65,8 +79,10 @@ function systemPromptOf(run: RunDoc, classification: Classification): string {
     `The question was routed as ${route.route}${route.searchQuery ? `; a good search query is "${route.searchQuery}"` : ''}.`,
     `Read up to ${videosPerBreadth[route.researchBreadth]} transcripts.`,
     run.projectId ? "The user's project evidence can be searched with search_project_evidence." : '',
+    route.useStoryboard ? 'The user asked you to look at storyboards: get_storyboard shows what the frames of a video show.' : '',
     `When you have enough evidence, answer in plain text without calling tools, quoting up to ${quotesPerDetail[route.answerDetail]} passages.`,
-    'After each claim write, in brackets, the evidenceId of the transcript window or evidence item it comes from, e.g. [ev_3]. Cite only evidenceIds a tool gave you.',
+    'A transcript comes back as findings: claims with the verbatim quote and time range they rest on.',
+    'After each claim write, in brackets, the evidenceId of the finding or evidence item it comes from, e.g. [ev_3]. Cite only evidenceIds a tool gave you.',
   ]
     .filter(Boolean)
     .join('\n');
@@ -91,7 +107,7 @@ export async function runModelLoop(
   const gathered = emptyGathered();
   const evidence = new Map<string, Evidence>();
   const context: ToolContext = { accountId: run.accountId, ...(run.projectId ? { projectId: run.projectId } : {}) };
-  const offered = offeredTools(run);
+  const offered = offeredTools(run, classification);
   const tools = toolSpecs(offered);
   const system = systemPromptOf(run, classification);
   const messages: StepMessage[] = [
@@ -109,6 +125,28 @@ export async function runModelLoop(
   const warn = (warning: AgentWarning) => gathered.warnings.push(warning);
   /** What each distinct call was shown, so asking again neither gathers twice nor renumbers evidence. */
   const shown = new Map<string, ToolResult>();
+  const findings: TranscriptFinding[] = [];
+  const analystWarnings: AgentWarning[] = [];
+  const storyboards: StoryboardAttempt[] = [];
+  const ended = () => {
+    if (classification.route.useStoryboard && storyboards.length === 0)
+      warn({ code: 'STORYBOARD_UNAVAILABLE', message: 'The model read no storyboard; the answer uses transcripts only.' });
+    return { gathered, evidence, findings, analystWarnings };
+  };
+
+  /** The analyst's grounded findings over a transcript just read (a persisted `analyze:<videoId>` step). */
+  function analyze(videoId: string, transcript: ToolOutput<'get_transcript'>) {
+    const video = gathered.videos.get(videoId);
+    return analyzeReadTranscript({
+      llm: deps.llm,
+      runner,
+      question: run.message,
+      terms: classification.terms,
+      video: { videoId, title: video?.title ?? videoId, channel: video?.channelName ?? '' },
+      windows: windowsOf(videoId, transcript),
+      now: deps.now,
+    });
+  }
 
   /** Runs one requested call: an unknown tool or bad arguments is an error given back, never a service call. */
   async function perform(call: StepToolCall): Promise<ToolOutcome<unknown>> {
@@ -130,9 +168,33 @@ export async function runModelLoop(
     return callAgentTool(runner, deps, context, name, parsed.data as never);
   }
 
-  /** What the model is shown for a call's outcome; also gathers what the answer may cite. In call order, so ids are stable. */
-  function absorb(call: StepToolCall, outcome: ToolOutcome<unknown>): ToolResult {
+  /** A storyboard read: its sheets go to the model as images, what it describes comes back as frames. */
+  function describe(capture: StoryboardCapture) {
+    return describeStoryboard(deps.llm, deps.logger, run, capture, gathered.videos.get(capture.videoId)?.title ?? capture.videoId);
+  }
+
+  /**
+   * What the model is shown for a call's outcome; also gathers what the answer may cite. In call
+   * order, so ids are stable. A transcript is shown as the analyst's grounded findings over it, not
+   * as raw text: what the model cites is what the analyst held to the transcript.
+   */
+  function absorb(
+    call: StepToolCall,
+    outcome: ToolOutcome<unknown>,
+    read: { analysis?: Awaited<ReturnType<typeof analyze>>; described?: Awaited<ReturnType<typeof describe>> },
+  ): ToolResult {
     const base = { toolCallId: call.id, toolName: call.name };
+    if (call.name === 'get_storyboard' && offered.includes('get_storyboard')) {
+      // Every attempt is an extraction diagnostic, whatever came of it.
+      const videoId = String((call.input as { videoId?: unknown }).videoId);
+      storyboards.push({
+        videoId,
+        slot: storyboards.length,
+        toolCallId: `get_storyboard:${videoId}`,
+        outcome: outcome as ToolOutcome<StoryboardCapture>,
+        modelEvents: read.described ? [read.described.event] : [],
+      });
+    }
     if (outcome.kind !== 'completed') {
       const error =
         outcome.kind === 'failed'
@@ -164,13 +226,24 @@ export async function runModelLoop(
         addVideo({ id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
         const windows = windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>);
         gathered.windows.push(...windows);
-        const shown = windows.map((window) => ({
-          evidenceId: register({ kind: 'window', window }),
-          startMs: window.startMs,
-          endMs: window.endMs,
-          text: window.text,
-        }));
-        return { ...base, output: { videoId, windows: shown }, isError: false };
+        const { analysis } = read;
+        findings.push(...(analysis?.findings ?? []));
+        analystWarnings.push(...(analysis?.warnings ?? []));
+        const windowOf = new Map(windows.map((window) => [window.index, window]));
+        const shown = (analysis?.findings ?? []).flatMap((finding) => {
+          const window = windowOf.get(finding.windowIndex);
+          if (!window) return [];
+          return [
+            {
+              evidenceId: register({ kind: 'finding', finding, window }),
+              claim: finding.claim,
+              text: finding.quote,
+              startMs: finding.startMs,
+              endMs: finding.endMs,
+            },
+          ];
+        });
+        return { ...base, output: { videoId, findings: shown }, isError: false };
       }
       case 'get_channel': {
         const channel = outcome.output as ToolOutput<'get_channel'>;
@@ -182,6 +255,23 @@ export async function runModelLoop(
         gathered.projectEvidence.push(...items);
         const shown = items.map((item) => ({ evidenceId: register({ kind: 'project', item }), text: item.text, startMs: item.startMs }));
         return { ...base, output: { results: shown }, isError: false };
+      }
+      case 'get_storyboard': {
+        const capture = outcome.output as ToolOutput<'get_storyboard'>;
+        const { described } = read;
+        if (!described) {
+          warn(storyboardUnavailable(capture.videoId, outcome as ToolOutcome<StoryboardCapture>));
+          return { ...base, output: { videoId: capture.videoId, frames: [], outcome: capture.outcome }, isError: false };
+        }
+        if (described.warning) warn(described.warning);
+        gathered.windows.push(...described.frames);
+        const frames = described.frames.map((window) => ({
+          evidenceId: register({ kind: 'frame', window }),
+          startMs: window.startMs,
+          endMs: window.endMs,
+          text: window.text,
+        }));
+        return { ...base, output: { videoId: capture.videoId, frames }, isError: false };
       }
       case 'get_playlist':
       case 'get_comments':
@@ -197,14 +287,14 @@ export async function runModelLoop(
     });
     if (step.kind === 'stopped') {
       gathered.stoppedBy = step.reason;
-      return { gathered, evidence };
+      return ended();
     }
     if (step.kind === 'failed') {
       gathered.stoppedBy = 'MODEL_UNAVAILABLE';
-      return { gathered, evidence };
+      return ended();
     }
     const { text, toolCalls } = step.output;
-    if (toolCalls.length === 0) return { gathered, evidence, answer: text };
+    if (toolCalls.length === 0) return { ...ended(), answer: text };
     messages.push({ role: 'assistant', text, toolCalls });
     // The same call asked twice in one step is made once.
     const made = new Map<string, Promise<ToolOutcome<unknown>>>();
@@ -215,6 +305,27 @@ export async function runModelLoop(
         return made.get(same)!;
       }),
     );
+    // Each transcript newly read is analysed and each storyboard described, side by side, before the model is shown anything.
+    const reads = new Map<string, Promise<Parameters<typeof absorb>[2]>>();
+    toolCalls.forEach((call, i) => {
+      const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
+      const outcome = outcomes[i]!;
+      if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) return;
+      if (call.name === 'get_transcript') {
+        const videoId = (call.input as { videoId: string }).videoId;
+        reads.set(
+          same,
+          analyze(videoId, outcome.output as ToolOutput<'get_transcript'>).then((analysis) => ({ analysis })),
+        );
+      } else if (call.name === 'get_storyboard' && (outcome.output as StoryboardCapture).outcome === 'success') {
+        reads.set(
+          same,
+          describe(outcome.output as StoryboardCapture).then((described) => ({ described })),
+        );
+      }
+    });
+    const read = new Map(await Promise.all([...reads].map(async ([same, done]) => [same, await done] as const)));
+    const storyboardsBefore = storyboards.length;
     messages.push({
       role: 'tool',
       results: toolCalls.map((call, i) => {
@@ -222,16 +333,18 @@ export async function runModelLoop(
         const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
         const earlier = shown.get(same);
         if (earlier) return { ...earlier, toolCallId: call.id };
-        const result = absorb(call, outcomes[i]!);
+        const result = absorb(call, outcomes[i]!, read.get(same) ?? {});
         shown.set(same, result);
         return result;
       }),
     });
+    if (storyboards.length > storyboardsBefore)
+      await recordStoryboardAttempts(deps.runs, run, storyboards, new Date(deps.now()).toISOString());
     if (runner.stoppedBy) {
       gathered.stoppedBy = runner.stoppedBy;
-      return { gathered, evidence };
+      return ended();
     }
   }
   gathered.stoppedBy = 'MODEL_STEP_LIMIT';
-  return { gathered, evidence };
+  return ended();
 }

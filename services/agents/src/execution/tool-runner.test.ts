@@ -7,8 +7,9 @@ import { openStore, type Store } from '@vrs/store';
 import type { RunLimits } from '../config';
 import { createRunEventsRepo } from '../repo/run-events-repo';
 import { createRunsRepo, type RunDoc } from '../repo/runs-repo';
-import { createStepsRepo } from '../repo/steps-repo';
+import { createStepsRepo, tallyOf } from '../repo/steps-repo';
 import { createToolRunner, RunNoLongerActive } from './tool-runner';
+import { runningRun } from './running-run.fixture';
 
 const startedAt = '2026-11-24T12:00:00.000Z';
 const limits: RunLimits = { maxModelSteps: 8, maxToolCalls: 3, maxWallMs: 10_000, creditBudget: 10 };
@@ -23,26 +24,7 @@ describe('the tool runner: each call once, within the run’s budgets', () => {
     dir = await mkdtemp(join(tmpdir(), 'agents-runner-'));
     store = await openStore({ service: 'agents', dataDir: dir });
     now = Date.parse(startedAt);
-    run = {
-      _id: 'run-1',
-      accountId: 'acct_1',
-      sessionId: 's',
-      userMessageId: 'u',
-      agentMessageId: 'a',
-      conversationTurn: 1,
-      message: 'm',
-      context: [],
-      options: {},
-      status: 'running',
-      reservationId: 'res_1',
-      creditBudget: limits.creditBudget,
-      balanceAtAdmission: 100,
-      settled: false,
-      eventSeq: 0,
-      createdAt: startedAt,
-      updatedAt: startedAt,
-      startedAt,
-    };
+    run = runningRun(startedAt, { creditBudget: limits.creditBudget });
     await createRunsRepo(store).insert(run);
   });
 
@@ -110,6 +92,29 @@ describe('the tool runner: each call once, within the run’s budgets', () => {
     const byTime = await runner({ creditBudget: 100, maxToolCalls: 100 });
     now += limits.maxWallMs;
     expect(await byTime.call('get_video', 'f', {}, price, perform)).toEqual({ kind: 'stopped', reason: 'RUN_TIME_LIMIT' });
+  });
+
+  it('persists a transcript analysis as a free analyze:<videoId> step outside the tool-call limit, reused on resume', async () => {
+    let analyses = 0;
+    const perform = async () => ({ findings: [], analyses: ++analyses });
+    const first = await runner({ maxToolCalls: 1 });
+    await first.call('get_transcript', 'v1', {}, price, async () => ({ output: [], cached: false }));
+    // The one tool call allowed is used; an analysis is not a tool call, so it still runs.
+    expect(await first.analyze('v1', { videoId: 'v1' }, perform)).toEqual({ kind: 'completed', output: { findings: [], analyses: 1 } });
+
+    const resumed = await runner({ maxToolCalls: 1 });
+    expect(await resumed.analyze('v1', { videoId: 'v1' }, perform)).toEqual({ kind: 'completed', output: { findings: [], analyses: 1 } });
+    expect(analyses).toBe(1);
+    const steps = await createStepsRepo(store).ofRun(run._id);
+    // Both finished at the same (test clock) moment: listed by id.
+    expect(steps.map((step) => [step.key, step.kind, step.tool, step.credits])).toEqual([
+      ['analyze:v1', 'transcript_analysis', undefined, 0],
+      ['get_transcript:v1', 'tool_call', 'get_transcript', 3],
+    ]);
+    expect(tallyOf(steps)).toEqual({ modelStepCount: 0, toolCallCount: 1, creditsCharged: 3 });
+
+    now += limits.maxWallMs;
+    expect(await resumed.analyze('v2', {}, perform)).toEqual({ kind: 'stopped', reason: 'RUN_TIME_LIMIT' });
   });
 
   it('stops with RunNoLongerActive once the run has been cancelled', async () => {

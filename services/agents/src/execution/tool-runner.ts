@@ -5,7 +5,7 @@ import { failureOf } from '../clients';
 import type { StopReason } from '../planner/gathered';
 import type { RunEventsRepo } from '../repo/run-events-repo';
 import type { RunDoc, RunsRepo } from '../repo/runs-repo';
-import type { StepDoc, StepsRepo } from '../repo/steps-repo';
+import type { StepDoc, StepKind, StepsRepo } from '../repo/steps-repo';
 
 /** The run was cancelled (or ended otherwise) while it was executing: stop without an answer. */
 export class RunNoLongerActive extends Error {
@@ -26,6 +26,8 @@ export interface ToolPrice {
   fresh: number;
   cached: number;
 }
+
+const free: ToolPrice = { fresh: 0, cached: 0 };
 
 export interface ToolRunnerDeps {
   runs: RunsRepo;
@@ -63,6 +65,76 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
     if (current?.status !== 'running') throw new RunNoLongerActive(run._id);
   }
 
+  /** A tool call or an analysis, at most once: replayed when persisted, else checked, made, persisted. */
+  async function step<T>(
+    spec: { kind: StepKind; tool?: AgentToolName; stepKey: string; input: Record<string, unknown>; price: ToolPrice },
+    perform: () => Promise<{ output: T; cached: boolean; charged?: boolean }>,
+  ): Promise<ToolOutcome<T>> {
+    const { kind, tool, stepKey, input, price } = spec;
+    const done = prior.get(stepKey);
+    if (done) return replay<T>(done);
+    await ensureActive(stepKey);
+    const isToolCall = kind === 'tool_call';
+    const refusal: StopReason | undefined =
+      deps.now() >= deadline
+        ? 'RUN_TIME_LIMIT'
+        : isToolCall && toolCalls >= deps.limits.maxToolCalls
+          ? 'TOOL_CALL_LIMIT'
+          : committedCredits + price.fresh > run.creditBudget
+            ? 'CREDIT_BUDGET_EXHAUSTED'
+            : undefined;
+    if (refusal) {
+      stoppedBy ??= refusal;
+      return { kind: 'stopped', reason: refusal };
+    }
+    // Counted and held before the await, so calls made side by side respect the limits together.
+    if (isToolCall) toolCalls++;
+    committedCredits += price.fresh;
+    const logged = isToolCall ? 'agent tool call' : 'agent transcript analysis';
+    deps.logger.info({ runId: run._id, step: stepKey }, `${logged} started`);
+    const startedAt = deps.now();
+    let recordable: Omit<StepDoc, '_id'>;
+    const common = {
+      runId: run._id,
+      key: stepKey,
+      kind,
+      ...(tool ? { tool } : {}),
+      input,
+      startedAt: new Date(startedAt).toISOString(),
+    };
+    try {
+      const { output, cached, charged = true } = await perform();
+      const credits = !charged ? 0 : cached ? price.cached : price.fresh;
+      committedCredits -= price.fresh - credits;
+      const finishedAt = deps.now();
+      recordable = {
+        ...common,
+        status: 'completed',
+        output,
+        credits,
+        cached,
+        finishedAt: new Date(finishedAt).toISOString(),
+        elapsedMs: finishedAt - startedAt,
+      };
+    } catch (error) {
+      committedCredits -= price.fresh;
+      const failure = failureOf(error);
+      const finishedAt = deps.now();
+      recordable = {
+        ...common,
+        status: 'failed',
+        error: failure,
+        credits: 0,
+        cached: false,
+        finishedAt: new Date(finishedAt).toISOString(),
+        elapsedMs: finishedAt - startedAt,
+      };
+    }
+    const recorded = await persist(recordable, tool ? { tool } : {});
+    deps.logger.info({ runId: run._id, step: stepKey, status: recorded.status, credits: recorded.credits }, `${logged} persisted`);
+    return replay<T>(recorded);
+  }
+
   async function persist(step: Omit<StepDoc, '_id'>, announced: Record<string, unknown>): Promise<StepDoc> {
     const recorded = await deps.steps.record(step);
     prior.set(step.key, recorded);
@@ -88,6 +160,8 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       return stoppedBy;
     },
     reusedSteps: [...prior.keys()],
+    /** When the run's wall time ends (epoch ms): what bounds work that outlasts a single step's check. */
+    deadline,
 
     /**
      * One model step (`model:<n>`), at most once: a persisted step answers from its record (the model
@@ -154,74 +228,28 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       return replayModel(recorded);
     },
 
-    async call<T>(
+    /** A tool call, keyed `<tool>:<key>`: counted against the tool-call limit and charged its price. */
+    call<T>(
       tool: AgentToolName,
       key: string,
       input: Record<string, unknown>,
       price: ToolPrice,
-      perform: () => Promise<{ output: T; cached: boolean }>,
+      /** `charged: false`: the call answered but delivered nothing billable (a storyboard that could not be read). */
+      perform: () => Promise<{ output: T; cached: boolean; charged?: boolean }>,
     ): Promise<ToolOutcome<T>> {
-      const stepKey = `${tool}:${key}`;
-      const done = prior.get(stepKey);
-      if (done) return replay<T>(done);
-      await ensureActive(stepKey);
-      const refusal: StopReason | undefined =
-        deps.now() >= deadline
-          ? 'RUN_TIME_LIMIT'
-          : toolCalls >= deps.limits.maxToolCalls
-            ? 'TOOL_CALL_LIMIT'
-            : committedCredits + price.fresh > run.creditBudget
-              ? 'CREDIT_BUDGET_EXHAUSTED'
-              : undefined;
-      if (refusal) {
-        stoppedBy ??= refusal;
-        return { kind: 'stopped', reason: refusal };
-      }
-      // Counted and held before the await, so calls made side by side respect the limits together.
-      toolCalls++;
-      committedCredits += price.fresh;
-      deps.logger.info({ runId: run._id, step: stepKey }, 'agent tool call started');
-      const startedAt = deps.now();
-      let step: Omit<StepDoc, '_id'>;
-      const common = {
-        runId: run._id,
-        key: stepKey,
-        kind: 'tool_call' as const,
-        tool,
-        input,
-        startedAt: new Date(startedAt).toISOString(),
-      };
-      try {
-        const { output, cached } = await perform();
-        const credits = cached ? price.cached : price.fresh;
-        committedCredits -= price.fresh - credits;
-        const finishedAt = deps.now();
-        step = {
-          ...common,
-          status: 'completed',
-          output,
-          credits,
-          cached,
-          finishedAt: new Date(finishedAt).toISOString(),
-          elapsedMs: finishedAt - startedAt,
-        };
-      } catch (error) {
-        committedCredits -= price.fresh;
-        const failure = failureOf(error);
-        const finishedAt = deps.now();
-        step = {
-          ...common,
-          status: 'failed',
-          error: failure,
-          credits: 0,
-          cached: false,
-          finishedAt: new Date(finishedAt).toISOString(),
-          elapsedMs: finishedAt - startedAt,
-        };
-      }
-      const recorded = await persist(step, { tool });
-      deps.logger.info({ runId: run._id, step: stepKey, status: recorded.status, credits: recorded.credits }, 'agent tool call persisted');
-      return replay<T>(recorded);
+      return step({ kind: 'tool_call', tool, stepKey: `${tool}:${key}`, input, price }, perform);
+    },
+
+    /**
+     * The transcript analyst's work on one video, keyed `analyze:<videoId>`: persisted like a tool
+     * call (a resumed run does not repeat it) but free and outside the tool-call limit; the wall time
+     * still bounds it.
+     */
+    analyze<T>(videoId: string, input: Record<string, unknown>, perform: () => Promise<T>): Promise<ToolOutcome<T>> {
+      return step({ kind: 'transcript_analysis', stepKey: `analyze:${videoId}`, input, price: free }, async () => ({
+        output: await perform(),
+        cached: false,
+      }));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { priceOf, type AgentToolName, type TranscriptSegment } from '@vrs/contracts';
+import { priceOf, type AgentToolName, type StoryboardCapture, type TranscriptSegment } from '@vrs/contracts';
 import type { ProviderClient, ResearchClient, TrendsClient } from '../clients';
+import type { AgentsSettings } from '../config';
 import type { Gathered, GatheredProjectEvidence, GatheredVideo } from '../planner/gathered';
 import type { ToolOutcome, ToolPrice, ToolRunner } from './tool-runner';
 
@@ -11,7 +12,15 @@ export interface ToolDeps {
   provider: ProviderClient;
   research: ResearchClient;
   trends: TrendsClient;
+  settings: Pick<AgentsSettings, 'storyboard'>;
 }
+
+/**
+ * A storyboard read costs 2 credits when it delivers sheets (the player request, up to a few sheet
+ * downloads and their conversion, like a fresh `getVideo`), the model call that describes them
+ * included; a read that delivers nothing costs nothing (ADR 0026).
+ */
+export const storyboardPrice: ToolPrice = { fresh: 2, cached: 2 };
 
 /** What a tool call needs beyond its arguments: whose run it is (project evidence is the account's). */
 export interface ToolContext {
@@ -170,6 +179,18 @@ export const agentTools = {
       return { cached: false, output };
     },
   },
+  get_storyboard: {
+    description:
+      "A video's storyboard: a few sheets of frames from across the video, looked at for the question; returns what the frames show, each described frame with an evidenceId and its moment.",
+    input: z.object({ videoId }),
+    keyOf: (input: { videoId: string }) => input.videoId,
+    price: storyboardPrice,
+    perform: async (deps: ToolDeps, _context: ToolContext, input: { videoId: string }) => {
+      const { maxSheets, timeoutMs } = deps.settings.storyboard;
+      const output: StoryboardCapture = await deps.provider.storyboards.get.query({ videoId: input.videoId, maxSheets, timeoutMs });
+      return { cached: false, charged: output.outcome === 'success', output };
+    },
+  },
   search_project_evidence: {
     description: "Search the evidence saved in the user's project (quotes, notes, transcript passages), each with an evidenceId to cite.",
     input: z.object({ q: z.string().trim().min(1).max(200) }),
@@ -211,7 +232,11 @@ export function callAgentTool<N extends AgentToolName>(
   const tool = agentTools[name] as unknown as {
     keyOf: (input: unknown, context: ToolContext) => string;
     price: ToolPrice;
-    perform: (deps: ToolDeps, context: ToolContext, input: unknown) => Promise<{ output: ToolOutput<N>; cached: boolean }>;
+    perform: (
+      deps: ToolDeps,
+      context: ToolContext,
+      input: unknown,
+    ) => Promise<{ output: ToolOutput<N>; cached: boolean; charged?: boolean }>;
   };
   return runner.call(name, tool.keyOf(input, context), input as Record<string, unknown>, tool.price, () =>
     tool.perform(deps, context, input),

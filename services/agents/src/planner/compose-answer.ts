@@ -5,6 +5,7 @@ import { videoUrlOf, type Gathered, type GatheredProjectEvidence, type StopReaso
 import { coverageOf } from './terms';
 import { verifyCitations } from './verify-citations';
 import { rankWindows, type TranscriptWindow } from './windows';
+import type { TranscriptFinding } from '../analyst/analyze-transcript';
 
 /** Passages quoted per answer detail. */
 export const quotesPerDetail: Record<AnswerDetail, number> = { brief: 2, standard: 3, detailed: 5 };
@@ -25,6 +26,8 @@ export const stopMessages: Record<StopReason, string> = {
 /** A passage an answer may quote: its text, what it is from, and (for a transcript) the window it lies in. */
 export interface Candidate {
   excerpt: string;
+  /** The analyst's claim the excerpt backs (findings answers only). */
+  claim?: string;
   score: number;
   source: Omit<AgentSource, 'id'>;
   window?: TranscriptWindow;
@@ -122,16 +125,24 @@ export function confidenceOf(outcome: StoredResult['outcome'], citations: readon
   return outcome === 'partial' ? 'low' : 'none';
 }
 
+interface FinishOptions {
+  /** Passages an `answered` outcome needs (a channel's own profile is one). */
+  passagesForAnswered?: number;
+  /** Something the answer should rest on is missing (findings dropped, an analysis failed): at most `partial`. */
+  incomplete?: boolean;
+}
+
 function finish(
   classification: Classification,
   gathered: Gathered,
   candidates: Candidate[],
-  build: (citations: StoredCitation[]) => { answer: string; artifacts: AgentArtifact[] },
-  /** Passages an `answered` outcome needs (a channel's own profile is one). */
-  passagesForAnswered = 2,
+  /** `kept[i]` is the candidate `citations[i]` was made from. */
+  build: (citations: StoredCitation[], kept: Candidate[]) => { answer: string; artifacts: AgentArtifact[] },
+  { passagesForAnswered = 2, incomplete = false }: FinishOptions = {},
 ): StoredResult {
   const { sources: allSources, citations } = cite(candidates);
   const { kept, warning } = verifyCitations(citations, { sources: allSources, fetchedVideoIds: new Set(gathered.videos.keys()) });
+  const keptCandidates = kept.map((citation) => candidates[citations.indexOf(citation)]!);
   const final = renumbered(kept);
   const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
   const sources = allSources.filter((source) => usedSourceIds.has(source.id));
@@ -141,7 +152,7 @@ function finish(
   const outcome: StoredResult['outcome'] =
     final.length === 0
       ? 'insufficient_evidence'
-      : gathered.stoppedBy || final.length < passagesForAnswered || best < answeredCoverage
+      : incomplete || gathered.stoppedBy || final.length < passagesForAnswered || best < answeredCoverage
         ? 'partial'
         : 'answered';
   const { answer, artifacts } =
@@ -150,7 +161,7 @@ function finish(
           answer: `Insufficient evidence: nothing gathered in this run answers "${classification.terms.join(' ')}" well enough to quote.`,
           artifacts: [],
         }
-      : build(final);
+      : build(final, keptCandidates);
   return {
     outcome,
     answer,
@@ -161,6 +172,16 @@ function finish(
     artifacts,
     warnings,
   };
+}
+
+function comparisonArtifact(classification: Classification, gathered: Gathered): AgentArtifact[] {
+  return [
+    {
+      type: 'comparison_table',
+      title: 'Videos compared',
+      data: { videos: classification.videoIds.map((id) => gathered.videos.get(id) ?? { id, unavailable: true }) },
+    },
+  ];
 }
 
 export function videoListArtifact(gathered: Gathered): AgentArtifact[] {
@@ -216,7 +237,7 @@ export function composeAnswer(
         answer: `${channel!.title}${channel!.handle ? ` (${channel!.handle})` : ''}: ${channel!.subscriberCount ?? 'an unknown number of'} subscribers, ${channel!.videoCount ?? 'an unknown number of'} videos. Its description says: "${citations[0]!.excerpt}" [1]`,
         artifacts: channel ? [{ type: 'channel_profile', title: channel.title, data: { ...channel } }] : [],
       }),
-      1,
+      { passagesForAnswered: 1 },
     );
   }
   if (route.route === 'video_comparison') {
@@ -229,13 +250,7 @@ export function composeAnswer(
     );
     return finish(classification, gathered, perVideo, (citations) => ({
       answer: `${extractiveLabel} ${citations.map((citation, i) => `${citation.title}: "${citation.excerpt}" [${i + 1}]`).join(' ')}`,
-      artifacts: [
-        {
-          type: 'comparison_table',
-          title: 'Videos compared',
-          data: { videos: classification.videoIds.map((id) => gathered.videos.get(id) ?? { id, unavailable: true }) },
-        },
-      ],
+      artifacts: comparisonArtifact(classification, gathered),
     }));
   }
   const candidates = [...windowCandidates(gathered, gathered.windows, terms), ...projectCandidates(gathered, terms)]
@@ -245,4 +260,49 @@ export function composeAnswer(
     answer: `${extractiveLabel} ${quoted(citations)}`,
     artifacts: videoListArtifact(gathered),
   }));
+}
+
+const findingsLabel = 'Findings of the transcript analyst (each claim rests on the passage it cites, quoted verbatim):';
+// A model's own `[n]` markers point at its window numbers, not at this answer's citations.
+const modelMarkers = /\s*\[\d+(?:\s*,\s*\d+)*\]/g;
+
+/**
+ * The answer when the transcript analyst ran (ADR 0026): its grounded findings, best-matching first,
+ * each claim followed by the citation of its quote (excerpt = the quote, time range = its window).
+ * Findings dropped or analyses failed leave the answer at most `partial`, with their warnings.
+ */
+export function composeFindingsAnswer(
+  classification: Classification,
+  gathered: Gathered,
+  analysis: { findings: readonly TranscriptFinding[]; warnings: readonly AgentWarning[] },
+): StoredResult {
+  const { route, terms } = classification;
+  const windowOf = new Map(gathered.windows.map((window) => [`${window.videoId}|${window.index}`, window]));
+  const candidates = analysis.findings
+    .flatMap((finding): Candidate[] => {
+      const window = windowOf.get(`${finding.videoId}|${finding.windowIndex}`);
+      if (!window) return [];
+      return [
+        {
+          excerpt: clip(finding.quote),
+          claim: finding.claim.replace(modelMarkers, '').trim(),
+          score: coverageOf(window.text, terms),
+          source: videoSource(gathered, finding.videoId),
+          window,
+        },
+      ];
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, quotesPerDetail[route.answerDetail]);
+  const withWarnings: Gathered = { ...gathered, warnings: [...gathered.warnings, ...analysis.warnings] };
+  return finish(
+    classification,
+    withWarnings,
+    candidates,
+    (_citations, kept) => ({
+      answer: `${findingsLabel} ${kept.map((candidate, i) => `${candidate.claim!.replace(/[.\s]+$/, '')} [${i + 1}].`).join(' ')}`,
+      artifacts: route.route === 'video_comparison' ? comparisonArtifact(classification, gathered) : videoListArtifact(gathered),
+    }),
+    { incomplete: analysis.warnings.length > 0 },
+  );
 }

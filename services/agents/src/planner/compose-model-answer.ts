@@ -1,4 +1,5 @@
 import type { AgentWarning } from '@vrs/contracts';
+import type { TranscriptFinding } from '../analyst/analyze-transcript';
 import type { StoredCitation, StoredResult } from '../repo/runs-repo';
 import type { Classification } from './classify';
 import { type Candidate, cite, clip, confidenceOf, projectCandidate, renumbered, videoListArtifact, videoSource } from './compose-answer';
@@ -6,9 +7,14 @@ import type { Gathered, GatheredProjectEvidence } from './gathered';
 import { verifyCitations } from './verify-citations';
 import type { TranscriptWindow } from './windows';
 
-/** Something a tool returned that the model may cite, by the evidence id it was shown with (`ev_<n>`). */
+/**
+ * Something a tool returned that the model may cite, by the evidence id it was shown with (`ev_<n>`):
+ * a transcript is shown as the analyst's grounded findings, each cited with its window; a storyboard
+ * as the frames the model described, each cited at its moment.
+ */
 export type Evidence =
-  | { kind: 'window'; window: TranscriptWindow }
+  | { kind: 'finding'; finding: TranscriptFinding; window: TranscriptWindow }
+  | { kind: 'frame'; window: TranscriptWindow }
   | { kind: 'project'; item: GatheredProjectEvidence }
   | { kind: 'channel' };
 
@@ -16,7 +22,12 @@ export type Evidence =
 const citationMarker = /\[\s*(ev_[A-Za-z0-9]+(?:\s*,\s*ev_[A-Za-z0-9]+)*)\s*\]/g;
 
 function candidateOf(gathered: Gathered, evidence: Evidence): Candidate | undefined {
-  if (evidence.kind === 'window') {
+  if (evidence.kind === 'finding') {
+    // The quote the analyst grounded in the window is the excerpt; the window's range is the citation's.
+    const { finding, window } = evidence;
+    return { excerpt: clip(finding.quote), claim: finding.claim, score: 1, source: videoSource(gathered, window.videoId), window };
+  }
+  if (evidence.kind === 'frame') {
     const { window } = evidence;
     return { excerpt: clip(window.text), score: 1, source: videoSource(gathered, window.videoId), window };
   }
@@ -32,7 +43,7 @@ function candidateOf(gathered: Gathered, evidence: Evidence): Candidate | undefi
 
 /**
  * The model's answer, held to the evidence (ADR 0026): each `[ev_n]` it wrote becomes a citation of
- * what that id was shown with — a transcript window, a project evidence item, a channel profile —
+ * what that id was shown with — a transcript finding (its quote, its window's range), a project evidence item, a channel profile —
  * and goes through the same verification as the deterministic planner's citations; an id the run
  * never showed is fabricated and dropped (`CITATIONS_DROPPED`). The markers are rewritten to `[n]`
  * over the kept citations, so every marker resolves; an answer left citing nothing is
@@ -43,6 +54,7 @@ export function composeModelAnswer(
   gathered: Gathered,
   evidence: ReadonlyMap<string, Evidence>,
   text: string,
+  analystWarnings: readonly AgentWarning[] = [],
 ): StoredResult {
   const citedIds = [...new Set([...text.matchAll(citationMarker)].flatMap((match) => match[1]!.split(',').map((id) => id.trim())))];
   const known = citedIds.flatMap((id) => {
@@ -81,10 +93,14 @@ export function composeModelAnswer(
     .trim();
   const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
   const sources = allSources.filter((source) => usedSourceIds.has(source.id));
-  const warnings: AgentWarning[] = [...gathered.warnings, ...(warning ? [warning] : [])];
+  const warnings: AgentWarning[] = [...gathered.warnings, ...analystWarnings, ...(warning ? [warning] : [])];
   const passagesForAnswered = classification.route.route === 'channel_question' ? 1 : 2;
   const outcome: StoredResult['outcome'] =
-    final.length === 0 ? 'insufficient_evidence' : final.length < passagesForAnswered ? 'partial' : 'answered';
+    final.length === 0
+      ? 'insufficient_evidence'
+      : final.length < passagesForAnswered || analystWarnings.length > 0
+        ? 'partial'
+        : 'answered';
   return {
     outcome,
     answer:

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentSource } from '@vrs/contracts';
 import type { StoredCitation } from '../repo/runs-repo';
 import { classify } from './classify';
-import { composeAnswer } from './compose-answer';
+import { composeAnswer, composeFindingsAnswer } from './compose-answer';
 import { emptyGathered } from './gathered';
 import { verifyCitations } from './verify-citations';
 import { windowsOf } from './windows';
@@ -121,5 +121,66 @@ describe('the extractive answer', () => {
   it('asks for clarification, and rejects out-of-scope requests, without evidence', () => {
     expect(composeAnswer(routeOf('hi'), emptyGathered())).toMatchObject({ outcome: 'needs_clarification', citations: [] });
     expect(composeAnswer(routeOf('subscribe me to this channel'), emptyGathered())).toMatchObject({ outcome: 'rejected' });
+  });
+});
+
+describe('the findings answer (the transcript analyst ran)', () => {
+  const question = routeOf('How do you insert a laryngeal mask airway?');
+  const segments = [
+    { startMs: 0, endMs: 4000, text: 'Today we look at inserting a laryngeal mask airway.' },
+    { startMs: 30_000, endMs: 34_000, text: 'Insert the laryngeal mask along the palate.' },
+  ];
+  const gathered = () => {
+    const result = emptyGathered();
+    result.videos.set('abcdefghijk', {
+      id: 'abcdefghijk',
+      title: 'LMA',
+      channelId: 'UC1',
+      channelName: 'c',
+      durationSeconds: 40,
+      viewCount: 1,
+    });
+    result.windows.push(...windowsOf('abcdefghijk', segments));
+    return result;
+  };
+  const finding = (windowIndex: number, quote: string, claim: string) => ({
+    videoId: 'abcdefghijk',
+    claim,
+    quote,
+    windowIndex,
+    startMs: segments[windowIndex]!.startMs,
+    endMs: segments[windowIndex]!.endMs,
+  });
+  const findings = [
+    finding(0, 'inserting a laryngeal mask airway', 'The video covers LMA insertion [0].'),
+    finding(1, 'along the palate', 'The mask goes along the palate [1].'),
+  ];
+
+  it('cites each finding’s quote with its window’s time range, the claims in the answer with this answer’s markers', () => {
+    const result = composeFindingsAnswer(question, gathered(), { findings, warnings: [] });
+
+    expect(result).toMatchObject({ outcome: 'answered', confidence: 'medium' });
+    expect(result.citations.map((c) => [c.id, c.excerpt, c.startMs, c.endMs])).toEqual([
+      ['cit_1', 'inserting a laryngeal mask airway', 0, 4000],
+      ['cit_2', 'along the palate', 30_000, 34_000],
+    ]);
+    expect(result.answer).toMatch(
+      /^Findings of the transcript analyst.*: The video covers LMA insertion \[1\]\. The mask goes along the palate \[2\]\.$/,
+    );
+  });
+
+  it('is at most partial, with the analyst’s warnings, when findings were dropped; insufficient with none left', () => {
+    const warning = { code: 'FINDINGS_DROPPED', message: 'x' };
+    const partial = composeFindingsAnswer(question, gathered(), { findings, warnings: [warning] });
+    expect(partial.outcome).toBe('partial');
+    expect(partial.warnings).toContainEqual(warning);
+
+    const none = composeFindingsAnswer(question, gathered(), { findings: [], warnings: [warning] });
+    expect(none).toMatchObject({ outcome: 'insufficient_evidence', citations: [], warnings: [warning] });
+  });
+
+  it('drops a finding whose window the run never read', () => {
+    const stray = { ...finding(1, 'along the palate', 'x'), videoId: 'zzzzzzzzzzz' };
+    expect(composeFindingsAnswer(question, gathered(), { findings: [stray], warnings: [] }).citations).toEqual([]);
   });
 });

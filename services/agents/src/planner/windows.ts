@@ -8,6 +8,8 @@ export interface TranscriptWindow {
   startMs: number;
   endMs: number;
   text: string;
+  /** Set for a storyboard frame the model described (its text says so); absent for caption windows. */
+  source?: 'storyboard';
 }
 
 /** Windows span about this long (a few caption lines): enough context to quote, short enough to pin a moment. */

@@ -11,6 +11,7 @@ import {
   type AnswerDetail,
   type ResearchBreadth,
 } from '@vrs/contracts';
+import type { ExtractionDiagnostic } from '@vrs/contracts';
 import { findPage, type PageRequest, type Store } from '@vrs/store';
 
 /** A citation as stored: the legacy shape plus the transcript window it was taken from (what verification checks). */
@@ -45,6 +46,9 @@ export interface RunDoc {
   route?: AgentRoute;
   result?: StoredResult;
   error?: string;
+  /** One item per storyboard attempt (ADR 0026), at most a bounded number; `Truncated` when some were left out. */
+  extractionDiagnostics?: ExtractionDiagnostic[];
+  extractionDiagnosticsTruncated?: boolean;
   /** The credit hold taken at admission, and the balance beside it then. */
   reservationId: string;
   creditBudget: number;
@@ -88,6 +92,10 @@ export function createRunsRepo(store: Store) {
     },
 
     setRoute: (runId: string, route: AgentRoute, at: string) => runs.updateOne({ _id: runId }, { $set: { route, updatedAt: at } }),
+
+    /** Replaces the run's storyboard diagnostics: derived from its persisted steps, so a resumed run writes the same items. */
+    setExtractionDiagnostics: (runId: string, items: ExtractionDiagnostic[], truncated: boolean, at: string) =>
+      runs.updateOne({ _id: runId }, { $set: { extractionDiagnostics: items, extractionDiagnosticsTruncated: truncated, updatedAt: at } }),
 
     /**
      * Moves an active run to its final state, once: the conditional update is the decision, so a

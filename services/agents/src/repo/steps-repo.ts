@@ -2,7 +2,8 @@ import type { AgentToolName } from '@vrs/contracts';
 import { deleteInBatches, DuplicateKeyError, type Store } from '@vrs/store';
 
 /**
- * One finished step of a run: a tool call or a model step, persisted the moment it ends. `key` names
+ * One finished step of a run: a tool call, a model step, or a transcript analysis
+ * (`analyze:<videoId>`, with its findings and diagnostics), persisted the moment it ends. `key` names
  * a tool call by what it asked (`get_transcript:rCAS2eD-mcw`) and a model step by its place in the
  * loop (`model:2`), so a resumed run finds the answer of a call it already made instead of making
  * (and paying for) it again.
@@ -11,8 +12,8 @@ export interface StepDoc {
   _id: string;
   runId: string;
   key: string;
-  kind: 'tool_call' | 'model_step';
-  /** The tool of a tool call. */
+  kind: StepKind;
+  /** The tool of a `tool_call`. */
   tool?: AgentToolName;
   /** The model that answered a model step (the primary, or the fallback when the primary failed). */
   model?: string;
@@ -28,6 +29,8 @@ export interface StepDoc {
   finishedAt: string;
   elapsedMs: number;
 }
+
+export type StepKind = 'tool_call' | 'model_step' | 'transcript_analysis';
 
 export function createStepsRepo(store: Store) {
   const steps = store.collection<StepDoc>('agent_run_steps');
@@ -58,7 +61,7 @@ export function createStepsRepo(store: Store) {
 
 export type StepsRepo = ReturnType<typeof createStepsRepo>;
 
-/** The run's counters and charge, as its persisted steps say. */
+/** The run's counters and charge, as its persisted steps say (the transcript analyst counts as neither a model step nor a tool call). */
 export function tallyOf(steps: readonly StepDoc[]) {
   return {
     modelStepCount: steps.filter((step) => step.kind === 'model_step').length,

@@ -14,7 +14,7 @@ const evidence: Evidence[] = [
 function llmAnswering(claims: { text: string; evidenceIds: string[] }[]): Llm {
   return {
     models: ['m'],
-    generateObject: async <T>() => ({ object: { claims } as T, model: 'm', usage: {}, attempts: [] }),
+    generateObject: async <T>() => ({ object: { claims } as T, model: 'm', usage: {}, finishReason: 'stop', attempts: [] }),
     step: async () => {
       throw new Error('not used: answers take no tool steps');
     },

@@ -6,7 +6,9 @@
  *    URLs), else `search_videos` with the message's topic words;
  * 2. a search answered and no transcript asked for since: `get_transcript` of its first N videos, all
  *    in one step (N = the number in "up to N transcripts" in the system prompt, else 3);
- * 3. otherwise the answer: text quoting the evidence entries (`{"evidenceId": "ev_…", "text": …}` in
+ * 3. `get_storyboard` offered, a transcript asked for and no storyboard yet: `get_storyboard` of the
+ *    first video whose transcript was asked for;
+ * 4. otherwise the answer: text quoting the evidence entries (`{"evidenceId": "ev_…", "text": …}` in
  *    tool results) that mention most topic words, up to K (K from "up to K passages", else 3), each
  *    followed by its `[ev_…]` marker; without evidence, a sentence saying so.
  *
@@ -136,6 +138,10 @@ export function decideAgentStep(request: ChatRequest, options: AgentPolicyOption
   if (searchIndex >= 0 && !transcriptAsked(searchIndex + 1) && offered.has('get_transcript')) {
     const videoIds = videoIdsIn(exchanges[searchIndex]!.result).slice(0, numberAfter(system, 'transcripts', 3));
     if (videoIds.length > 0) return { kind: 'tools', calls: videoIds.map((videoId) => call('get_transcript', { videoId })) };
+  }
+  const firstTranscript = exchanges.find((exchange) => exchange.name === 'get_transcript');
+  if (firstTranscript && offered.has('get_storyboard') && !exchanges.some((exchange) => exchange.name === 'get_storyboard')) {
+    return { kind: 'tools', calls: [call('get_storyboard', { videoId: firstTranscript.arguments.videoId })] };
   }
   return { kind: 'answer', text: answerFrom(question, answered, numberAfter(system, 'passages', 3), options.citeUnknown) };
 }

@@ -6,9 +6,23 @@
  * - `invalid-json`: 200 whose JSON content is cut off mid-way;
  * - `wrong-shape`: 200 with valid JSON that ignores the requested schema;
  * - `cite-unknown`: like `ok`, but cites ids and `[n]` entries the prompt never gave;
- * - `tool-error`: in a tool loop, first calls a tool with arguments it refuses, then goes on as `ok`.
+ * - `tool-error`: in a tool loop, first calls a tool with arguments it refuses, then goes on as `ok`;
+ * - `unground`: like `ok`, but quotes text no entry contains, cites entries past the last one, and
+ *   names a person and a year the prompt never gave;
+ * - `unground-once`: `unground`, except for a repair request (one naming grounding issues), which
+ *   gets a grounded answer.
  */
-export const behaviours = ['ok', 'fail', 'timeout', 'invalid-json', 'wrong-shape', 'cite-unknown', 'tool-error'] as const;
+export const behaviours = [
+  'ok',
+  'fail',
+  'timeout',
+  'invalid-json',
+  'wrong-shape',
+  'cite-unknown',
+  'tool-error',
+  'unground',
+  'unground-once',
+] as const;
 
 export type Behaviour = (typeof behaviours)[number];
 

@@ -7,7 +7,7 @@ export interface ChatRequest {
   model: string;
   messages: Array<{
     role: string;
-    content?: string | Array<{ type: string; text?: string }> | null;
+    content?: string | Array<{ type: string; text?: string; image_url?: { url: string } }> | null;
     tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
     tool_call_id?: string;
   }>;
@@ -27,7 +27,10 @@ export interface ChatRequest {
 export type AnswerMode = 'json_schema' | 'json_object' | 'tool' | 'agent' | 'text';
 
 /** Behaviours that still answer 200; `fail` and `timeout` never reach this module. */
-export type AnsweringBehaviour = 'ok' | 'cite-unknown' | 'invalid-json' | 'wrong-shape' | 'tool-error';
+export type AnsweringBehaviour = 'ok' | 'cite-unknown' | 'invalid-json' | 'wrong-shape' | 'tool-error' | 'unground' | 'unground-once';
+
+// A repair request names the grounding issues of the answer it rejected (`@vrs/ai` checkQuotedFindings codes).
+const repairFeedback = /\b(QUOTE_NOT_IN_WINDOW|WINDOW_OUT_OF_RANGE|ENTITY_NOT_SUPPORTED)\b/;
 
 // Without a schema (json_object mode) the fake answers in this shape.
 const freeJsonSchema: JsonSchema = {
@@ -38,8 +41,42 @@ const freeJsonSchema: JsonSchema = {
 export function textOf(request: ChatRequest, role: string): string {
   return request.messages
     .filter((message) => message.role === role)
-    .map(({ content }) => (typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('\n')))
+    .map(({ content }) =>
+      typeof content === 'string'
+        ? content
+        : (content ?? [])
+            .filter((part) => part.type === 'text')
+            .map((part) => part.text ?? '')
+            .join('\n'),
+    )
     .join('\n');
+}
+
+/** An image the request carried (an `image_url` part), as tests check it: its type and decoded size. */
+export interface ReceivedImage {
+  mediaType: string;
+  bytes: number;
+  /** The decoded image starts like a WebP file (`RIFF….WEBP`). */
+  webp: boolean;
+}
+
+/** The images of the user messages; a URL that is not a base64 data URL counts with `mediaType: 'url'`. */
+export function imagesOf(request: ChatRequest): ReceivedImage[] {
+  return request.messages
+    .filter((message) => message.role === 'user' && Array.isArray(message.content))
+    .flatMap((message) =>
+      (message.content as Array<{ type: string; image_url?: { url: string } }>).filter((part) => part.type === 'image_url'),
+    )
+    .map((part) => {
+      const match = /^data:([^;,]+);base64,(.*)$/s.exec(part.image_url?.url ?? '');
+      if (!match) return { mediaType: 'url', bytes: 0, webp: false };
+      const data = Buffer.from(match[2] as string, 'base64');
+      return {
+        mediaType: match[1] as string,
+        bytes: data.byteLength,
+        webp: data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP',
+      };
+    });
 }
 
 export function answerModeOf(request: ChatRequest): AnswerMode {
@@ -52,9 +89,12 @@ export function answerModeOf(request: ChatRequest): AnswerMode {
 
 /** A `chat.completion` body answering `request`, its content derived from the prompt. */
 export function chatCompletion(request: ChatRequest, behaviour: AnsweringBehaviour, sequence: number) {
-  const facts = readPromptFacts(`${textOf(request, 'system')}\n${textOf(request, 'user')}`);
+  const prompt = `${textOf(request, 'system')}\n${textOf(request, 'user')}`;
+  const facts = readPromptFacts(prompt);
   const mode = answerModeOf(request);
-  const payload = (schema: JsonSchema) => render(fillSchema(schema, facts, { citeUnknown: behaviour === 'cite-unknown' }), behaviour);
+  const unground = behaviour === 'unground' || (behaviour === 'unground-once' && !repairFeedback.test(prompt));
+  const payload = (schema: JsonSchema) =>
+    render(fillSchema(schema, facts, { citeUnknown: behaviour === 'cite-unknown', unground }), behaviour);
   let message: Record<string, unknown>;
   let finishReason: string;
   if (mode === 'agent') {

@@ -11,6 +11,10 @@ const facts = readPromptFacts(prompt);
 const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as JsonSchema;
 const fill = (schema: z.ZodType, citeUnknown = false) => fillSchema(jsonSchemaOf(schema), facts, { citeUnknown });
 
+// What the agents' transcript analyst asks for: findings quoting numbered windows.
+const findingsSchema = z.object({ findings: z.array(z.object({ claim: z.string(), quote: z.string(), windowIndex: z.int() })) });
+const windowsPrompt = `Question: how is it inserted?\n[4] ${'The mask goes in with the cuff deflated along the hard palate until you feel resistance, '.repeat(2)}then inflate.\n[9] Check the seal.`;
+
 describe('fillSchema', () => {
   it('fills every kind of zod schema with a value that parses', () => {
     const schema = z.object({
@@ -84,5 +88,32 @@ describe('fillSchema', () => {
     });
 
     expect(value).toEqual({ videoIds: ['vid_fabricated'] });
+  });
+
+  it('quotes an entry word for word (never cut mid-word) and cites the same entry by number', () => {
+    const value = fillSchema(jsonSchemaOf(findingsSchema), readPromptFacts(windowsPrompt), { citeUnknown: false }) as z.infer<
+      typeof findingsSchema
+    >;
+    const [first, second] = value.findings;
+
+    expect(first.windowIndex).toBe(4);
+    expect(first.quote.length).toBeLessThanOrEqual(120);
+    expect(windowsPrompt).toContain(`[4] ${first.quote} `);
+    expect(first.claim).toMatch(/^The mask goes in .* \[4\]\.$/);
+    expect(windowsPrompt).toContain(`[4] ${first.claim.replace(' [4].', '')} `);
+    expect(second).toEqual({ claim: 'Check the seal [9].', quote: 'Check the seal.', windowIndex: 9 });
+  });
+
+  it('with unground, quotes text no entry has, cites every other window past the last, and names what the prompt never did', () => {
+    const value = fillSchema(jsonSchemaOf(findingsSchema), readPromptFacts(windowsPrompt), {
+      citeUnknown: false,
+      unground: true,
+    }) as z.infer<typeof findingsSchema>;
+
+    expect(value.findings.map((finding) => finding.windowIndex)).toEqual([4, 10]);
+    for (const finding of value.findings) {
+      expect(windowsPrompt).not.toContain(finding.quote);
+      expect(finding.claim).toContain('Zebulon Quillfeather reported in 1887');
+    }
   });
 });

@@ -31,11 +31,22 @@ export interface FillOptions {
    * repaired) and only a fabricated one (to be dropped); prose carries a `[n]` marker past the last entry.
    */
   citeUnknown: boolean;
+  /**
+   * Answer with findings their windows do not back: quotes no entry contains, every other citation
+   * number past the last entry, and cited prose naming a person and a year the prompt never gave.
+   */
+  unground?: boolean;
 }
 
 // Names of fields holding ids, and of numbers pointing at a `[n]` entry.
 const idField = /(^ids?$|Ids?$|^(citations?|sources?|references?)$)/;
 const citationNumberField = /^(index|citation|ref|source)(e?s)?$|(Index|Citation|Ref)$/;
+// Verbatim passages: copied word for word from an entry, never cut mid-word or marked.
+const quoteField = /^(quotes?|excerpts?|passages?)$/i;
+// What an ungrounded answer quotes and names: in no entry of any prompt.
+const inventedQuote = 'a passage the fake model made up and no window contains';
+const inventedEntity = ' as Zebulon Quillfeather reported in 1887';
+const maxProseChars = 120;
 // Prose that a real model would annotate with `[n]` markers.
 const citedProseField = /(answer|summary|text|body|content|claim|statement|explanation|paragraph|markdown|report)/i;
 // Backstop for recursion that lists do not end (a self-referencing object property).
@@ -162,7 +173,7 @@ class SchemaFiller {
 
   private citationNumber(): number {
     const position = this.citationsFilled++;
-    if (this.options.citeUnknown && position % 2 === 1) return this.lastEntryIndex + 1;
+    if ((this.options.citeUnknown || this.options.unground) && position % 2 === 1) return this.lastEntryIndex + 1;
     return this.facts.entries[position % this.facts.entries.length].index;
   }
 
@@ -188,11 +199,21 @@ class SchemaFiller {
     const { entries, topic } = this.facts;
     if (entries.length === 0) return `${humanize(field)} about ${topic.slice(0, 80)}`.trim();
     const { index, text } = entries[this.advance(`prose:${field}`) % entries.length];
-    const sentence = text.length > 120 ? `${text.slice(0, 117)}...` : text;
+    if (quoteField.test(field)) return this.options.unground ? inventedQuote : wordsUpTo(text, maxProseChars);
+    const sentence = text.length > maxProseChars ? `${wordsUpTo(text, maxProseChars - 3)}...` : text;
     if (!citedProseField.test(field)) return sentence;
     const invented = this.options.citeUnknown ? ` [${this.lastEntryIndex + 1}]` : '';
-    return `${sentence.replace(/[.\s]+$/, '')} [${index}]${invented}.`;
+    const named = this.options.unground ? inventedEntity : '';
+    return `${sentence.replace(/[.\s]+$/, '')}${named} [${index}]${invented}.`;
   }
+}
+
+/** The leading whole words of `text` that fit in `limit` characters (at least the first word). */
+function wordsUpTo(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const cut = text.slice(0, limit + 1);
+  const end = cut.lastIndexOf(' ');
+  return (end > 0 ? cut.slice(0, end) : text.split(' ')[0]).trimEnd();
 }
 
 function typeOf(schema: JsonSchema): string {

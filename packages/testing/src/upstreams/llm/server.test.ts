@@ -172,6 +172,38 @@ describe('fake LLM: behaviours and control API', () => {
     expect(content).toEqual({ answer: '(id: ev_1) Finer grinds extract faster [1] [3].', evidenceIds: ['ev_1', 'ev_fabricated'] });
   });
 
+  it('unground-once answers ungrounded until a request names the grounding issues (a repair), which it answers grounded', async () => {
+    await control.setBehaviour('fake-primary', 'unground-once');
+    const findings = {
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'response',
+          schema: {
+            type: 'object',
+            properties: { claim: { type: 'string' }, quote: { type: 'string' }, windowIndex: { type: 'integer' } },
+          },
+        },
+      },
+    };
+    const ask = async (content: string) =>
+      JSON.parse((await completionOf(await chat({ ...findings, messages: [{ role: 'user', content }] }))).choices[0].message.content) as {
+        claim: string;
+        quote: string;
+      };
+    const windows = 'How?\n[1] Finer grinds extract faster.';
+
+    const first = await ask(windows);
+    const again = await ask(windows);
+    const repaired = await ask(`${windows}\nYour answer was rejected: QUOTE_NOT_IN_WINDOW in finding 0.`);
+
+    for (const answer of [first, again]) {
+      expect(windows).not.toContain(answer.quote);
+      expect(answer.claim).toContain('Zebulon Quillfeather');
+    }
+    expect(repaired).toEqual({ claim: 'Finer grinds extract faster [1].', quote: 'Finer grinds extract faster.', windowIndex: 1 });
+  });
+
   it('records what each model was asked', async () => {
     await chat(structured);
     await control.setBehaviour('fake-fallback', 'fail');

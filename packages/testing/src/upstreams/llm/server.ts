@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, sendJson } from '../http-helpers';
-import { isBehaviour, type Behaviour } from './behaviours';
-import { answerModeOf, chatCompletion, textOf, type AnswerMode, type ChatRequest } from './chat-completion';
+import { behaviours, isBehaviour, type Behaviour } from './behaviours';
+import { answerModeOf, chatCompletion, imagesOf, textOf, type AnswerMode, type ChatRequest, type ReceivedImage } from './chat-completion';
 
 export interface FakeLlmOptions {
   /** 0 (the default) picks a free port. */
@@ -22,6 +22,8 @@ export interface RecordedRequest {
   prompt: string;
   /** The bearer token sent, if any. */
   apiKey: string | null;
+  /** The image parts of the user messages (storyboard sheets), decoded. */
+  images: ReceivedImage[];
   body: ChatRequest;
   /** What the fake answered (200s only): the tool calls it asked for, and its text. */
   answer?: { toolCalls: Array<{ name: string; arguments: string }>; text: string | null };
@@ -75,9 +77,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (req.method === 'POST' && route === 'behaviour') {
       const input = JSON.parse((await readBody(req)) || '{}') as { model?: unknown; behaviour?: unknown };
       if (typeof input.model !== 'string' || !isBehaviour(input.behaviour)) {
-        return sendJson(res, 400, {
-          error: 'expected {model: string, behaviour: ok|fail|timeout|invalid-json|wrong-shape|cite-unknown|tool-error}',
-        });
+        return sendJson(res, 400, { error: `expected {model: string, behaviour: ${behaviours.join('|')}}` });
       }
       behaviourByModel.set(input.model, input.behaviour);
       return sendJson(res, 200, { ok: true });
@@ -119,6 +119,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       system: textOf(request, 'system'),
       prompt: textOf(request, 'user'),
       apiKey: authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : null,
+      images: imagesOf(request),
       body: request,
     };
     log.push(recorded);

@@ -20,6 +20,9 @@ export interface FaultMatch {
   kind?: string;
   tlang?: string;
   fmt?: string;
+  /** Storyboard sheets (endpoint `storyboard`): the level's position and the sheet's name (`M0`, `default`). */
+  level?: string;
+  sheet?: string;
 }
 
 export interface FaultRule {

@@ -6,6 +6,7 @@ import { FaultPlan, type FaultRule } from './faults';
 import { loadRecordings, type LoadReport } from './recordings';
 import { ReplayIndex } from './replay-index';
 import { endpointOf, requestKeyOf, type RequestKey } from './request-key';
+import { createStoryboardSheets } from './storyboard-sheets';
 
 export interface FakeYouTubeOptions {
   /** 0 (the default) picks a free port. */
@@ -79,6 +80,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
   const index = new ReplayIndex(report.recordings);
   const faults = new FaultPlan();
   const counts = new CountOverrides();
+  const storyboards = createStoryboardSheets(report.recordings);
   let hitCounts: HitCounts = { total: 0, byEndpoint: {}, byClient: {}, unmatched: 0 };
   let unmatchedLog: UnmatchedRequest[] = [];
 
@@ -155,7 +157,32 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     sendJson(res, 404, { error: `unknown control route ${req.method} /__control/${route}` });
   }
 
+  /** A generated storyboard sheet (endpoint `storyboard`); faults match it by videoId, level and sheet name. */
+  async function storyboardSheet(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const keys = storyboards.keyOf(pathname);
+    hitCounts.total += 1;
+    hitCounts.byEndpoint.storyboard = (hitCounts.byEndpoint.storyboard ?? 0) + 1;
+    const key: RequestKey | null = keys ? { endpoint: 'storyboard', clientName: null, fields: null, keys } : null;
+    const fault = faults.decide(key, 'storyboard');
+    if (fault.kind === 'timeout') return;
+    if (fault.kind !== 'none' && fault.delayMs > 0) await sleep(fault.delayMs);
+    if (fault.kind === 'status') return sendJson(res, fault.status, googleError(fault.status));
+    const found = await storyboards.sheet(pathname);
+    if (!found) {
+      hitCounts.unmatched += 1;
+      unmatchedLog.push({ method: req.method ?? 'GET', path: pathname, key });
+      return sendJson(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'No recorded storyboard spec names this sheet.' } });
+    }
+    if (fault.kind === 'empty') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      return void res.end();
+    }
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(found.jpeg.byteLength) });
+    res.end(found.jpeg);
+  }
+
   async function replay(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    if (pathname.startsWith('/sb/')) return storyboardSheet(req, res, pathname);
     const body = await readBody(req);
     const endpoint = endpointOf(pathname);
     if (!endpoint) {

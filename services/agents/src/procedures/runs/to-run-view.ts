@@ -1,5 +1,6 @@
 import type { AgentRunDetail, AgentRunView } from '@vrs/contracts';
 import type { RunDoc } from '../../repo/runs-repo';
+import type { TranscriptDiagnostic } from '../../analyst/transcript-diagnostic';
 import { tallyOf, type StepDoc } from '../../repo/steps-repo';
 
 function billingOf(run: RunDoc, steps: readonly StepDoc[]) {
@@ -36,8 +37,21 @@ function commonOf(run: RunDoc, steps: readonly StepDoc[]) {
   };
 }
 
-/** The deterministic planner makes no model calls, so no transcript or storyboard diagnostics exist yet. */
-const diagnostics = { extractionDiagnostics: [], extractionDiagnosticsTruncated: false, transcriptDiagnostics: [] };
+/**
+ * The diagnostics of a run: transcript diagnostics from its persisted steps (each transcript analysis
+ * step holds its items, so they show while the run is still going); storyboard attempts as recorded
+ * on the run (ADR 0026).
+ */
+function diagnosticsOf(run: RunDoc, steps: readonly StepDoc[]) {
+  const transcriptDiagnostics = steps
+    .filter((step) => step.kind === 'transcript_analysis' && step.status === 'completed')
+    .flatMap((step) => (step.output as { diagnostics?: TranscriptDiagnostic[] }).diagnostics ?? []);
+  return {
+    extractionDiagnostics: run.extractionDiagnostics ?? [],
+    extractionDiagnosticsTruncated: run.extractionDiagnosticsTruncated ?? false,
+    transcriptDiagnostics,
+  };
+}
 
 /**
  * The compact format (default): the outcome, deduplicated sources and top-level billing; evidence,
@@ -73,7 +87,7 @@ export function toCompactRun(stored: RunDoc, steps: readonly StepDoc[], details:
         }
       : {}),
     billing: billingOf(run, steps),
-    ...(details.includes('diagnostics') ? diagnostics : {}),
+    ...(details.includes('diagnostics') ? diagnosticsOf(run, steps) : {}),
   };
 }
 
@@ -101,7 +115,7 @@ export function toLegacyRun(stored: RunDoc, steps: readonly StepDoc[]) {
           },
         }
       : {}),
-    ...diagnostics,
+    ...diagnosticsOf(run, steps),
   };
 }
 

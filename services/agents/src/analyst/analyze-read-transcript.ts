@@ -1,0 +1,79 @@
+import type { Llm } from '@vrs/ai';
+import type { AgentWarning } from '@vrs/contracts';
+import type { ToolRunner } from '../execution/tool-runner';
+import { rankWindows, type TranscriptWindow } from '../planner/windows';
+import { analyzeTranscript, type TranscriptAnalysis, type TranscriptFinding } from './analyze-transcript';
+
+/** Windows of one transcript the analyst reads: its best for the question (a prompt of a few kilobytes). */
+export const analystWindowsPerTranscript = 6;
+
+export interface ReadTranscriptAnalysis {
+  findings: TranscriptFinding[];
+  /** Ungrounded findings dropped, an analysis that failed: the answer is then at most `partial`. */
+  warnings: AgentWarning[];
+}
+
+export interface AnalyzeReadTranscriptInput {
+  llm: Llm;
+  runner: ToolRunner;
+  /** The run's message: what the findings must answer. */
+  question: string;
+  /** The topic words the windows are ranked by. */
+  terms: readonly string[];
+  video: { videoId: string; title: string; channel: string };
+  /** Every window of the transcript just read. */
+  windows: readonly TranscriptWindow[];
+  now: () => number;
+}
+
+function bestWindows(windows: readonly TranscriptWindow[], terms: readonly string[]): TranscriptWindow[] {
+  // In transcript order, as the model reads them.
+  return rankWindows(windows, terms)
+    .slice(0, analystWindowsPerTranscript)
+    .sort((a, b) => a.index - b.index);
+}
+
+function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning[] {
+  const last = analysis.diagnostics.at(-1);
+  if (last?.outcome !== 'failed') return [];
+  if (last.code === 'GROUNDING_REJECTED') {
+    const dropped = new Set(last.issues.map((issue) => issue.findingIndex)).size;
+    return [
+      {
+        code: 'FINDINGS_DROPPED',
+        message: `${videoId}: ${dropped} finding${dropped === 1 ? ' was' : 's were'} not grounded in the transcript windows, even after one repair, and ${dropped === 1 ? 'was' : 'were'} dropped.`,
+      },
+    ];
+  }
+  return [
+    {
+      code: 'TRANSCRIPT_ANALYSIS_FAILED',
+      message: `${videoId}: the transcript analyst ${last.code === 'TIMEOUT' ? 'ran out of time' : 'got no answer from the model'} (${last.code}).`,
+    },
+  ];
+}
+
+/**
+ * Runs the transcript analyst over the best windows of a transcript the model loop just read, as a
+ * persisted step (`analyze:<videoId>`), so a resumed run reuses it instead of asking the model again.
+ * The one call site of the analyst in the executor (ADR 0026); its diagnostics stay in the step,
+ * where the run view reads them.
+ */
+export async function analyzeReadTranscript(input: AnalyzeReadTranscriptInput): Promise<ReadTranscriptAnalysis> {
+  const { llm, runner, question, terms, video, now } = input;
+  const windows = bestWindows(input.windows, terms);
+  if (windows.length === 0) return { findings: [], warnings: [] };
+  const outcome = await runner.analyze(
+    video.videoId,
+    { videoId: video.videoId, windowIndexes: windows.map((window) => window.index) },
+    () => analyzeTranscript({ llm, question, video, windows, signal: AbortSignal.timeout(Math.max(1, runner.deadline - now())), now }),
+  );
+  if (outcome.kind === 'completed') return { findings: outcome.output.findings, warnings: warningsOf(video.videoId, outcome.output) };
+  if (outcome.kind === 'failed') {
+    return {
+      findings: [],
+      warnings: [{ code: 'TRANSCRIPT_ANALYSIS_FAILED', message: `${video.videoId}: the transcript analysis failed (${outcome.code}).` }],
+    };
+  }
+  return { findings: [], warnings: [] };
+}
