@@ -1,10 +1,10 @@
-import { performance } from 'node:perf_hooks';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, Output } from 'ai';
 import type { z } from 'zod';
-import { AppError, ConfigError, createLogger, type Logger } from '@vrs/kit';
-import { describeAttemptFailure, type FailedOutcome } from './attempt-failure';
+import { ConfigError, createLogger, type Logger } from '@vrs/kit';
+import type { FailedOutcome } from './attempt-failure';
 import type { LlmConfig } from './config';
+import { tryModelsInOrder } from './try-models';
 import { createToolStep, type StepRequest, type StepResult } from './step-with-tools';
 
 export interface GenerateObjectRequest<T> {
@@ -85,11 +85,14 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
   const models = [config.LLM_PRIMARY_MODEL, ...(config.LLM_FALLBACK_MODEL ? [config.LLM_FALLBACK_MODEL] : [])];
 
   async function generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
-    const attempts: LlmAttempt[] = [];
-    for (const model of models) {
-      const timeout = AbortSignal.timeout(config.LLM_TIMEOUT_MS);
-      const started = performance.now();
-      try {
+    const { result, model, attempts } = await tryModelsInOrder<Omit<GenerateObjectResult<T>, 'model' | 'attempts'>>({
+      config,
+      models,
+      logger,
+      signal: request.signal,
+      what: 'llm attempt',
+      unavailable: 'No model produced a valid answer',
+      turn: async (model, abortSignal) => {
         const result = await generateText({
           model: provider.chatModel(model),
           system: request.system,
@@ -108,37 +111,20 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
             : { prompt: request.prompt }),
           output: Output.object({ schema: request.schema }),
           maxRetries: config.LLM_MAX_RETRIES,
-          abortSignal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout,
+          abortSignal,
           // Not strict: strict mode makes OpenAI refuse any schema with optional fields, and the answer is validated with zod anyway.
           providerOptions: { [providerName]: { strictJsonSchema: false } },
         });
         // Read before counting the attempt a success: the getter throws when the model produced no output.
         const object = result.output;
-        const latencyMs = Math.round(performance.now() - started);
-        attempts.push({ model, outcome: 'ok', latencyMs });
         const { inputTokens, outputTokens, totalTokens } = result.usage;
-        logger.info({ model, latencyMs, outcome: 'ok', inputTokens, outputTokens }, 'llm attempt');
-        return { object, model, usage: { inputTokens, outputTokens, totalTokens }, finishReason: result.finishReason, attempts };
-      } catch (error) {
-        if (request.signal?.aborted) throw request.signal.reason;
-        const latencyMs = Math.round(performance.now() - started);
-        const failure = describeAttemptFailure(error, timeout.aborted, config.LLM_TIMEOUT_MS);
-        attempts.push({ model, latencyMs, ...failure });
-        // Name and message only: the SDK's errors carry the whole response, prompt text included.
-        logger.warn(
-          { model, latencyMs, ...failure, error: { name: (error as Error).name, message: String((error as Error).message).slice(0, 500) } },
-          'llm attempt failed',
-        );
-      }
-    }
-    throw new AppError('AI_UNAVAILABLE', `No model produced a valid answer (tried ${models.join(', ')}).`, {
-      attempts: attempts.map(({ model, outcome, reason, statusCode }) => ({
-        model,
-        outcome,
-        reason,
-        ...(statusCode === undefined ? {} : { statusCode }),
-      })),
+        return {
+          result: { object, usage: { inputTokens, outputTokens, totalTokens }, finishReason: result.finishReason },
+          log: { inputTokens, outputTokens },
+        };
+      },
     });
+    return { ...result, model, attempts };
   }
 
   return { models, generateObject, step: createToolStep(config, provider, models, logger) };

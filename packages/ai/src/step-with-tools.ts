@@ -1,9 +1,8 @@
-import { performance } from 'node:perf_hooks';
 import { generateText, jsonSchema, type ModelMessage, tool } from 'ai';
-import { AppError, type Logger } from '@vrs/kit';
-import { describeAttemptFailure } from './attempt-failure';
+import type { Logger } from '@vrs/kit';
 import type { LlmConfig } from './config';
 import type { LlmAttempt, LlmUsage } from './create-llm';
+import { tryModelsInOrder } from './try-models';
 
 /** A tool the model may ask for: name, what it does, and the JSON Schema of its arguments. */
 export interface StepTool {
@@ -89,43 +88,31 @@ export function createToolStep(
       ]),
     );
     const messages = toModelMessages(request.messages);
-    const attempts: LlmAttempt[] = [];
-    for (const model of models) {
-      const timeout = AbortSignal.timeout(config.LLM_TIMEOUT_MS);
-      const started = performance.now();
-      try {
-        const result = await generateText({
+    const { result, model, attempts } = await tryModelsInOrder<Omit<StepResult, 'model' | 'attempts'>>({
+      config,
+      models,
+      logger,
+      signal: request.signal,
+      what: 'llm step',
+      unavailable: 'No model answered the step',
+      turn: async (model, abortSignal) => {
+        const answer = await generateText({
           model: provider.chatModel(model),
           system: request.system,
           messages,
           tools,
           maxRetries: config.LLM_MAX_RETRIES,
-          abortSignal: request.signal ? AbortSignal.any([request.signal, timeout]) : timeout,
+          abortSignal,
         });
-        const toolCalls = result.toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, input: call.input }));
-        const latencyMs = Math.round(performance.now() - started);
-        if (toolCalls.length === 0 && !result.text.trim()) {
-          attempts.push({ model, outcome: 'invalid-output', latencyMs, reason: 'neither text nor a tool call' });
-          logger.warn({ model, latencyMs, outcome: 'invalid-output' }, 'llm step answered nothing');
-          continue;
-        }
-        attempts.push({ model, outcome: 'ok', latencyMs });
-        const { inputTokens, outputTokens, totalTokens } = result.usage;
-        logger.info({ model, latencyMs, outcome: 'ok', toolCalls: toolCalls.length, inputTokens, outputTokens }, 'llm step');
-        return { text: result.text, toolCalls, model, usage: { inputTokens, outputTokens, totalTokens }, attempts };
-      } catch (error) {
-        if (request.signal?.aborted) throw request.signal.reason;
-        const latencyMs = Math.round(performance.now() - started);
-        const failure = describeAttemptFailure(error, timeout.aborted, config.LLM_TIMEOUT_MS);
-        attempts.push({ model, latencyMs, ...failure });
-        logger.warn(
-          { model, latencyMs, ...failure, error: { name: (error as Error).name, message: String((error as Error).message).slice(0, 500) } },
-          'llm step failed',
-        );
-      }
-    }
-    throw new AppError('AI_UNAVAILABLE', `No model answered the step (tried ${models.join(', ')}).`, {
-      attempts: attempts.map(({ model, outcome, reason }) => ({ model, outcome, reason })),
+        const toolCalls = answer.toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, input: call.input }));
+        if (toolCalls.length === 0 && !answer.text.trim()) return { invalid: 'neither text nor a tool call' };
+        const { inputTokens, outputTokens, totalTokens } = answer.usage;
+        return {
+          result: { text: answer.text, toolCalls, usage: { inputTokens, outputTokens, totalTokens } },
+          log: { toolCalls: toolCalls.length, inputTokens, outputTokens },
+        };
+      },
     });
+    return { ...result, model, attempts };
   };
 }

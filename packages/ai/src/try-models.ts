@@ -1,0 +1,66 @@
+import { performance } from 'node:perf_hooks';
+import { AppError, type Logger } from '@vrs/kit';
+import { describeAttemptFailure } from './attempt-failure';
+import type { LlmConfig } from './config';
+import type { LlmAttempt } from './create-llm';
+
+/** What one model's turn gave: a result (with figures for the log), or an answer that cannot be used. */
+export type ModelTurn<R> = { result: R; log?: Record<string, unknown> } | { invalid: string };
+
+export interface TryModelsOptions<R> {
+  config: LlmConfig;
+  models: readonly string[];
+  logger: Logger;
+  /** The caller's abort: it stops at once, without trying the next model. */
+  signal?: AbortSignal;
+  /** The log line of an attempt (`llm attempt`, `llm step`). */
+  what: string;
+  /** The message of the AI_UNAVAILABLE error when no model gave a usable answer. */
+  unavailable: string;
+  turn: (model: string, abortSignal: AbortSignal) => Promise<ModelTurn<R>>;
+}
+
+/**
+ * The fallback policy of ADR 0009, once for every kind of call: the models in order (primary, then
+ * fallback), each with its own `LLM_TIMEOUT_MS`; an error, a timeout or an unusable answer moves on
+ * to the next; each attempt is logged and listed. None answering is `AI_UNAVAILABLE`, whose details
+ * carry the attempts' short reasons only (the full errors go to the log).
+ */
+export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise<{ result: R; model: string; attempts: LlmAttempt[] }> {
+  const { config, models, logger, signal, what } = options;
+  const attempts: LlmAttempt[] = [];
+  for (const model of models) {
+    const timeout = AbortSignal.timeout(config.LLM_TIMEOUT_MS);
+    const started = performance.now();
+    try {
+      const turn = await options.turn(model, signal ? AbortSignal.any([signal, timeout]) : timeout);
+      const latencyMs = Math.round(performance.now() - started);
+      if ('invalid' in turn) {
+        attempts.push({ model, outcome: 'invalid-output', latencyMs, reason: turn.invalid });
+        logger.warn({ model, latencyMs, outcome: 'invalid-output', reason: turn.invalid }, `${what} failed`);
+        continue;
+      }
+      attempts.push({ model, outcome: 'ok', latencyMs });
+      logger.info({ model, latencyMs, outcome: 'ok', ...turn.log }, what);
+      return { result: turn.result, model, attempts };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      const latencyMs = Math.round(performance.now() - started);
+      const failure = describeAttemptFailure(error, timeout.aborted, config.LLM_TIMEOUT_MS);
+      attempts.push({ model, latencyMs, ...failure });
+      // Name and message only: the SDK's errors carry the whole response, prompt text included.
+      logger.warn(
+        { model, latencyMs, ...failure, error: { name: (error as Error).name, message: String((error as Error).message).slice(0, 500) } },
+        `${what} failed`,
+      );
+    }
+  }
+  throw new AppError('AI_UNAVAILABLE', `${options.unavailable} (tried ${models.join(', ')}).`, {
+    attempts: attempts.map(({ model, outcome, reason, statusCode }) => ({
+      model,
+      outcome,
+      reason,
+      ...(statusCode === undefined ? {} : { statusCode }),
+    })),
+  });
+}
