@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BillingRouter } from '@vrs/billing';
+import { createServiceClient } from '@vrs/kit';
 import { apiClient, eventually, type ApiCall } from '@vrs/testing/api-client';
+import { uniqueEmail } from '@vrs/testing/web-session';
 import { hasRecorded, hasSynthetic } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { fakeYouTubeControl } from '@vrs/testing/upstreams/youtube/control-client';
 import { accountOf, admit, agentsOperator, ended, laryngealQuestion, readEventStream, runPathOf } from './agents-support';
@@ -40,6 +43,27 @@ describe('agent runs: access', () => {
     expect(admitted.status, admitted.text).toBe(202);
     await operator.access.allow.mutate({ accountId, allowed: false });
     expect((await api('POST', '/v1/agent/runs', { json: { message: 'hi', sessionId: admitted.body.sessionId } })).status).toBe(403);
+  });
+
+  it('allowlists an account that signed up with an email address only once the address is verified', async () => {
+    const billing = createServiceClient<BillingRouter>({
+      mode: 'http',
+      url: stackEnv.BILLING_SERVICE_URL!,
+      internalToken: stackEnv.INTERNAL_TOKEN!,
+      caller: 'e2e',
+      timeoutMs: 30_000,
+    });
+    const signedUp = await billing.identity.signUp.mutate({ email: uniqueEmail('agents'), password: 'a long enough password' });
+    expect(signedUp?.created).toBe(true);
+    const accountId = signedUp!.accountId;
+    const refused = await operator.access.allow.mutate({ accountId }).catch((error: unknown) => error);
+    expect((refused as { shape?: { data?: { appCode?: string } } }).shape?.data?.appCode).toBe('AGENTS_ACCOUNT_NOT_VERIFIED');
+    await billing.identity.verifyEmail.mutate({ token: signedUp!.verificationToken! });
+    expect(await operator.access.allow.mutate({ accountId })).toEqual({ accountId, allowed: true });
+    // Revoking needs nothing verified, and an account that does not exist cannot be allowed.
+    expect(await operator.access.allow.mutate({ accountId, allowed: false })).toEqual({ accountId, allowed: false });
+    const unknown = await operator.access.allow.mutate({ accountId: 'acct_doesnotexist0000000000000000' }).catch((error: unknown) => error);
+    expect((unknown as { shape?: { data?: { appCode?: string } } }).shape?.data?.appCode).toBe('ACCOUNT_NOT_FOUND');
   });
 });
 

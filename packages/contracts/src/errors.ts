@@ -87,6 +87,10 @@ export const errorCodes = {
   AI_UNAVAILABLE: { status: 503, message: 'The AI model service is unavailable.' },
   // Agents (ADR 0025).
   AGENTS_NOT_ENABLED: { status: 403, message: 'Agent runs are not enabled for this account.' },
+  AGENTS_ACCOUNT_NOT_VERIFIED: {
+    status: 409,
+    message: 'Only an account whose email address is verified may be allowed to run agents.',
+  },
   AGENT_SESSION_NOT_FOUND: { status: 404, message: 'Agent session not found.' },
   AGENT_RUN_NOT_FOUND: { status: 404, message: 'Agent run not found.' },
   AGENT_RUN_IN_PROGRESS: { status: 409, message: "The session's previous run is still pending or running; wait for it or cancel it." },
