@@ -14,6 +14,8 @@ interface LocalWindow {
   known: number;
   /** Hits (or, negative, hits taken back) counted here since, not yet added to the shared count. */
   pending: number;
+  /** Hits being added to the shared count right now: still counted here until the sync answers. */
+  inFlight: number;
   syncing: boolean;
 }
 
@@ -35,19 +37,20 @@ export function createBatchedWindowCounter(shared: WindowCounter, options: Batch
     let local = locals.get(id);
     const fresh = !local || local.windowStart !== windowStart;
     if (!local || fresh) {
-      local = { key, windowMs, windowStart, known: 0, pending: 0, syncing: false };
+      local = { key, windowMs, windowStart, known: 0, pending: 0, inFlight: 0, syncing: false };
       locals.set(id, local);
     }
     return { local, resetAt, fresh };
   }
 
-  const countOf = (local: LocalWindow) => Math.max(0, local.known + local.pending);
+  const countOf = (local: LocalWindow) => Math.max(0, local.known + local.inFlight + local.pending);
 
   /** Adds the key's pending hits to the shared count; `rethrow` reports a failure (they stay pending either way). */
   async function sync(local: LocalWindow, rethrow = false): Promise<void> {
     if (local.syncing || local.pending === 0) return;
     const delta = local.pending;
     local.pending = 0;
+    local.inFlight = delta;
     local.syncing = true;
     try {
       const change = () => (delta > 0 ? shared.increment(local.key, local.windowMs) : shared.decrement(local.key, local.windowMs));
@@ -60,6 +63,7 @@ export function createBatchedWindowCounter(shared: WindowCounter, options: Batch
       local.pending += delta;
       if (rethrow) throw error;
     } finally {
+      local.inFlight = 0;
       local.syncing = false;
     }
   }
@@ -77,9 +81,13 @@ export function createBatchedWindowCounter(shared: WindowCounter, options: Batch
     const { local, resetAt, fresh } = localOf(key, windowMs);
     if (delta < 0 && countOf(local) === 0) return { count: 0, resetAt };
     local.pending += delta;
+    // A hit's count is taken when it happens: hits arriving while the first one's sync is out count
+    // it as in flight, so every hit of this process gets its own number. The first hit's number is
+    // the shared count its sync answered, which includes the other replicas' hits.
+    if (!fresh) return { count: countOf(local), resetAt };
     // A caller that passes on store errors (the rate limiters) lets the request through; a readiness probe reports it.
-    if (fresh) await sync(local, true);
-    return { count: countOf(local), resetAt };
+    await sync(local, true);
+    return { count: Math.max(0, local.known), resetAt };
   }
 
   return {
