@@ -142,4 +142,36 @@ describe('evidence search over the search port', () => {
     await Promise.all([search.search('p1', 2, 'alpha', 10), search.search('p1', 2, 'alpha', 10), search.search('p1', 2, 'alpha', 10)]);
     expect(pages).toEqual([[0, undefined]]);
   });
+
+  it('answers a query asked again at the same index state from its result cache, and afresh once the index changed', async () => {
+    const docs: MarkedEvidence[] = [{ _id: 'e1', text: 'alpha one', indexedVersion: 1 }];
+    const { repo } = recordingRepo(docs);
+    const queries: string[] = [];
+    const counted: SearchIndex = {
+      ...index,
+      search: (scope, query, limit) => {
+        queries.push(`${query}/${limit}`);
+        return index.search(scope, query, limit);
+      },
+    };
+    const search = createEvidenceSearch(repo, counted);
+
+    const first = await search.search('p1', 1, 'alpha', 10);
+    expect(await search.search('p1', 1, 'alpha', 10)).toBe(first);
+    expect(Object.isFrozen(first[0])).toBe(true);
+    await search.search('p1', 1, 'alpha', 5);
+    expect(queries).toEqual(['alpha/10', 'alpha/5']);
+
+    // A write moves the version: the same query now finds the new item.
+    docs.push({ _id: 'e2', text: 'alpha two', indexedVersion: 2 });
+    await search.indexed('p1', ['e2'], 1);
+    expect((await search.search('p1', 2, 'alpha', 10)).map((hit) => hit.id).sort()).toEqual(['e1', 'e2']);
+    // So does a reader that asks for the older version: the index it reads has moved on.
+    expect(await search.search('p1', 1, 'alpha', 10)).toHaveLength(2);
+
+    // A removal rebuilds the index for the reset version: nothing removed is answered from before.
+    docs.splice(0, 1);
+    expect((await search.search('p1', 3, 'alpha', 10, 3)).map((hit) => hit.id)).toEqual(['e2']);
+    expect(queries).toEqual(['alpha/10', 'alpha/5', 'alpha/10', 'alpha/10']);
+  });
 });

@@ -7,6 +7,11 @@ import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
 const catchUpPageSize = 1_000;
 /** Lost version moves (another process moving the same shared index) before a catch-up gives up. */
 const maxCatchUpRounds = 10;
+/** What the result pages of recent searches may hold, counted roughly as the bytes of their text. */
+const resultCacheBytes = 8 * 1024 * 1024;
+
+/** Roughly what a result page occupies: its texts (two bytes a character) and a fixed share per hit. */
+const pageBytes = (hits: readonly Evidence[]) => hits.reduce((sum, hit) => sum + 2 * hit.text.length + 200, 64);
 
 export function toSearchDocument(doc: IndexableEvidence): SearchDocument {
   const stored: Record<string, string | number> = {};
@@ -41,6 +46,13 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex) {
   /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
   const known = new LRUCache<string, { version: number; builtFor: number }>({ max: 100_000 });
+  /**
+   * Result pages by project, the index state they were read at, limit and query. A page stays right
+   * for as long as the index state it names: any write moves the project's version (and a rebuild
+   * after removals its builtFor), so a changed index is never answered from here. Pages are frozen,
+   * being handed to every caller who asks the same.
+   */
+  const results = new LRUCache<string, readonly Evidence[]>({ maxSize: resultCacheBytes, sizeCalculation: pageBytes });
   const queues = new Map<string, Promise<unknown>>();
 
   function serialized<T>(projectId: string, work: () => Promise<T>): Promise<T> {
@@ -99,10 +111,17 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex)
      * (the project's `indexVersion`, read by the caller) first. `resetVersion`: the version at which
      * evidence was last removed from the project; an index built before it is built again.
      */
-    async search(projectId: string, version: number, query: string, limit: number, resetVersion = 0): Promise<Evidence[]> {
+    async search(projectId: string, version: number, query: string, limit: number, resetVersion = 0): Promise<readonly Evidence[]> {
       if (version > 0 && !isCurrent(projectId, version, resetVersion))
         await serialized(projectId, () => bringUpToDate(projectId, version, resetVersion));
-      return toEvidence(await index.search(projectId, query, limit));
+      // Read before the query: a write landing during it only makes the page newer than its key says.
+      const state = known.get(projectId);
+      const key = state && `${projectId}\n${state.version}\n${state.builtFor}\n${limit}\n${query}`;
+      const cached = key && results.get(key);
+      if (cached) return cached;
+      const page = Object.freeze(toEvidence(await index.search(projectId, query, limit)).map((hit) => Object.freeze(hit)));
+      if (key) results.set(key, page);
+      return page;
     },
 
     /**

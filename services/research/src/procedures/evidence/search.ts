@@ -8,7 +8,8 @@ const searchInputSchema = searchEvidenceInputSchema.extend({ q: searchQuerySchem
 
 /**
  * searchPrivateEvidence. The hot path is one store read (the project, for ownership and its index
- * version) and one query of the search engine while its index is current. No output schema: the
+ * version) and one query of the search engine while its index is current, none when the same query
+ * was answered at the same index state (the result cache of `createEvidenceSearch`). No output schema: the
  * results are built in the contract's shape here, and parsing them again would cost every search.
  */
 export const searchEvidence = ({ projects, search }: ResearchDeps) =>
@@ -16,5 +17,6 @@ export const searchEvidence = ({ projects, search }: ResearchDeps) =>
     const query = input.q?.trim();
     if (!query) throw new AppError('QUERY_REQUIRED');
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    return { query, results: await search.search(project._id, project.indexVersion, query, input.limit, project.indexResetVersion) };
+    const results = await search.search(project._id, project.indexVersion, query, input.limit, project.indexResetVersion);
+    return { query, results: [...results] };
   });
