@@ -1,5 +1,4 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import {
   AppError,
   createLogger,
@@ -29,7 +28,7 @@ import { rotateSessionCookie } from './auth/session-rotation';
 import type { Mailer } from './mail/mailer';
 import type { CreditLeases } from './metering/credit-leases';
 import { createWebRouter } from './web/router';
-import { envelopeOf, sendError, setRetryAfter } from './errors/envelope';
+import { sendError } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
 import { createRateLimiters } from './rate-limit/limiters';
 import { createPlanRateLimits } from './rate-limit/plan-rate-limits';
@@ -38,6 +37,7 @@ import { deviceCodeLimiter } from './rate-limit/device-code-limiter';
 import { buildOpenApiDocument } from './openapi/document';
 import { referencePage } from './openapi/reference-page';
 import { buildRouteTable } from './openapi/route-table';
+import { createRestHandler } from './openapi/rest-handler';
 import { v1Router } from './v1/router';
 import { transcriptFilePaths, transcriptFileRoute } from './downloads/transcript-file';
 import { exportFilePaths, exportFileRoute } from './downloads/export-file';
@@ -162,27 +162,22 @@ export function createGatewayApp(deps: GatewayDependencies) {
     },
     log,
   });
-  const openApiHandler = createOpenApiNodeHttpHandler({
-    router: v1Router as unknown as OpenApiRouter,
-    maxBodySize: config.BODY_LIMIT_BYTES,
-    createContext: ({ req, res }): GatewayContext => contextOf(req as unknown as Request, res as unknown as Response),
-    onError: ({ error, req, input, path }) => {
+  const restHandler = createRestHandler({
+    router: v1Router,
+    createContext: contextOf,
+    toAppError: (error, req, input, procedurePath) => {
       const appError =
         error.code === 'UNSUPPORTED_MEDIA_TYPE'
           ? unsupportedMediaType(req.headers['content-type'])
-          : toAppError(error, { input, fieldCodes: path ? routes.metaOf(path)?.fieldCodes : undefined });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path }, 'request failed');
-      (req as unknown as Request).appError = appError;
+          : toAppError(error, { input, fieldCodes: routes.metaOf(procedurePath)?.fieldCodes });
+      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path: procedurePath }, 'request failed');
+      return appError;
     },
-    responseMeta: ({ ctx, errors }) => {
-      const credits = (ctx as GatewayContext | undefined)?.credits;
-      const status = errors.length === 0 ? successStatusOf((ctx as GatewayContext | undefined)?.res) : undefined;
-      if (credits?.charged === undefined) return status ? { status } : {};
-      // Must be a plain object: trpc-to-openapi drops a Headers instance silently.
-      return {
-        ...(status ? { status } : {}),
-        headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) },
-      };
+    responseMeta: (ctx, failed) => {
+      const status = failed ? undefined : successStatusOf(ctx?.res);
+      const credits = ctx?.credits;
+      if (credits?.charged === undefined) return { status };
+      return { status, headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) } };
     },
   });
 
@@ -223,20 +218,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.get('/exports/:id/download', exportFileRoute(contextOf));
   v1.get('/agent/:sessionId/runs/:runId/events', agentRunEventsRoute(contextOf));
-  v1.use((req, res, next) => {
-    // trpc-to-openapi writes an error with one res.end in its own shape; swap in the envelope.
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    res.end = ((...args: unknown[]) => {
-      if (!req.appError) return end(...args);
-      const body = JSON.stringify(envelopeOf(req.appError, req.requestId));
-      res.statusCode = req.appError.status;
-      setRetryAfter(res, req.appError);
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.setHeader('Content-Length', Buffer.byteLength(body));
-      return end(body);
-    }) as Response['end'];
-    void openApiHandler(req, res, next);
-  });
+  v1.use(restHandler);
   v1.use((req, res) => {
     const allowed = routes.methodsFor(req.path);
     if (allowed.length > 0) {
