@@ -10,14 +10,56 @@ function shortfallOf(error: unknown): { balance: number } | undefined {
   return { balance: (error.details as { balance?: number } | undefined)?.balance ?? 0 };
 }
 
+/** What `holdAtPrice` held, and the 402 of the full price to answer if saved data cannot. */
+interface PricedHold<H> {
+  hold: H;
+  amount: number;
+  refusalIfNotSaved(failure: AppError): AppError | undefined;
+}
+
 /**
- * Reserves an operation's price. A short balance is a 402 whose headers say what was charged (0)
- * and what remains, as the contract asks. When the balance is short of `price` but covers
- * `savedPrice` (what the read costs if saved data answers it), that is reserved instead and
- * `ctx.credits.savedOnly` tells the operation to answer from saved data only; if none is saved,
- * the operation fails with INSUFFICIENT_CREDITS and this turns it into the 402 the full price
- * would have been.
+ * Holds `price` with `hold` (a reservation, or a share of a lease). A short balance is a 402 whose
+ * headers say what was charged (0) and what remains, as the contract asks. When the balance is short
+ * of `price` but covers `savedPrice` (what the read costs if saved data answers it), that is held
+ * instead and `ctx.credits.savedOnly` tells the operation to answer from saved data only; if none
+ * is saved, the operation fails with INSUFFICIENT_CREDITS and `refusalIfNotSaved` turns that into
+ * the 402 the full price would have been.
  */
+async function holdAtPrice<H>(
+  ctx: GatewayContext,
+  hold: (amount: number) => Promise<H>,
+  price: number,
+  savedPrice: number | undefined,
+): Promise<PricedHold<H>> {
+  const refuse = (error: AppError, balance: number) => {
+    ctx.credits.charged = 0;
+    ctx.credits.remaining = balance;
+    return error;
+  };
+  try {
+    return { hold: await hold(price), amount: price, refusalIfNotSaved: () => undefined };
+  } catch (error) {
+    const shortfall = shortfallOf(error);
+    if (!shortfall) throw error;
+    if (savedPrice === undefined || savedPrice >= price || shortfall.balance < savedPrice)
+      throw refuse(error as AppError, shortfall.balance);
+    let held: H;
+    try {
+      held = await hold(savedPrice);
+    } catch (retryError) {
+      const retryShortfall = shortfallOf(retryError);
+      throw retryShortfall ? refuse(error as AppError, retryShortfall.balance) : retryError;
+    }
+    ctx.credits.savedOnly = true;
+    return {
+      hold: held,
+      amount: savedPrice,
+      refusalIfNotSaved: (failure) => (failure.code === 'INSUFFICIENT_CREDITS' ? refuse(error as AppError, shortfall.balance) : undefined),
+    };
+  }
+}
+
+/** Meters an operation with a billing reservation of its own, held as `holdAtPrice` says. */
 export async function debitForOperation(ctx: GatewayContext, operation: string, price: number, savedPrice?: number) {
   const accountId = ctx.principal!.accountId;
   const reserve = async (amount: number) => {
@@ -27,31 +69,7 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
       throw error instanceof TRPCClientError ? fromServiceError(error) : error;
     }
   };
-  const refuse = (error: AppError, balance: number) => {
-    ctx.credits.charged = 0;
-    ctx.credits.remaining = balance;
-    return error;
-  };
-  let reservation: { reservationId: string; balance: number };
-  let reserved = price;
-  let refusedFullPrice: { error: AppError; balance: number } | undefined;
-  try {
-    reservation = await reserve(price);
-  } catch (error) {
-    const shortfall = shortfallOf(error);
-    if (!shortfall) throw error;
-    if (savedPrice === undefined || savedPrice >= price || shortfall.balance < savedPrice)
-      throw refuse(error as AppError, shortfall.balance);
-    try {
-      reservation = await reserve(savedPrice);
-    } catch (retryError) {
-      const retryShortfall = shortfallOf(retryError);
-      throw retryShortfall ? refuse(error as AppError, retryShortfall.balance) : retryError;
-    }
-    reserved = savedPrice;
-    ctx.credits.savedOnly = true;
-    refusedFullPrice = { error: error as AppError, balance: shortfall.balance };
-  }
+  const { hold: reservation, amount: reserved, refusalIfNotSaved } = await holdAtPrice(ctx, reserve, price, savedPrice);
   const { reservationId } = reservation;
   ctx.credits.hold = { reservationId, amount: reserved };
   return {
@@ -88,10 +106,7 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
      * After a failure, and its refund: when the reservation was saved-only and nothing saved could
      * answer, the 402 of the full price, with its headers; otherwise undefined.
      */
-    refusalIfNotSaved(failure: AppError): AppError | undefined {
-      if (!refusedFullPrice || failure.code !== 'INSUFFICIENT_CREDITS') return undefined;
-      return refuse(refusedFullPrice.error, refusedFullPrice.balance);
-    },
+    refusalIfNotSaved,
     async refund() {
       try {
         await ctx.services.billing.credits.refund.mutate({ reservationId });
@@ -110,29 +125,12 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
  */
 export async function debitFromLease(ctx: GatewayContext, leases: CreditLeases, operation: string, price: number, savedPrice?: number) {
   const accountId = ctx.principal!.accountId;
-  const refuse = (error: AppError, balance: number) => {
-    ctx.credits.charged = 0;
-    ctx.credits.remaining = balance;
-    return error;
-  };
-  let refusedFullPrice: { error: AppError; balance: number } | undefined;
-  let hold: Awaited<ReturnType<CreditLeases['hold']>>;
-  try {
-    hold = await leases.hold(accountId, price, operation, ctx.requestId);
-  } catch (error) {
-    const shortfall = shortfallOf(error);
-    if (!shortfall) throw error;
-    if (savedPrice === undefined || savedPrice >= price || shortfall.balance < savedPrice)
-      throw refuse(error as AppError, shortfall.balance);
-    try {
-      hold = await leases.hold(accountId, savedPrice, operation, ctx.requestId);
-    } catch (retryError) {
-      const retryShortfall = shortfallOf(retryError);
-      throw retryShortfall ? refuse(error as AppError, retryShortfall.balance) : retryError;
-    }
-    ctx.credits.savedOnly = true;
-    refusedFullPrice = { error: error as AppError, balance: shortfall.balance };
-  }
+  const { hold, refusalIfNotSaved } = await holdAtPrice(
+    ctx,
+    (amount) => leases.hold(accountId, amount, operation, ctx.requestId),
+    price,
+    savedPrice,
+  );
   return {
     handedToJob() {
       throw new Error(`operation ${operation} handed a leased hold to a job; mark it handsHoldToJob`);
@@ -142,10 +140,7 @@ export async function debitFromLease(ctx: GatewayContext, leases: CreditLeases, 
       ctx.credits.charged = charged;
       ctx.credits.remaining = remaining;
     },
-    refusalIfNotSaved(failure: AppError): AppError | undefined {
-      if (!refusedFullPrice || failure.code !== 'INSUFFICIENT_CREDITS') return undefined;
-      return refuse(refusedFullPrice.error, refusedFullPrice.balance);
-    },
+    refusalIfNotSaved,
     async refund() {
       hold.refund();
     },
