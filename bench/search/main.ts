@@ -1,11 +1,15 @@
 // bench/search: throughput and latency of metered searchPrivateEvidence through the full stack (one
 // process, as `npm start` runs it: gateway + services in-process, embedded store, NATS JetStream
-// when reachable) at 64 connections, authenticated as an external consumer is (an API key) and as
+// when reachable; and as `npm run dev` runs it, each service its own process) at 64 connections, authenticated as an external consumer is (an API key) and as
 // a demo user, beside a bare Express 5 route and a bare node:http server answering the same JSON,
-// all in one run so the ratios hold on a noisy machine. For each full-stack phase it prints the
+// all in one run so the ratios hold on a noisy machine. The same query asked again is answered from
+// research's result cache; a phase of distinct queries (a new word pair every request) shows the
+// search engine's own cost. For each full-stack phase it prints the
 // gateway process's RSS and its worst event-loop delay (`monitorEventLoopDelay`, read from the
 // process at /ops/process). Not a test: it prints figures (issue 15 goals 1 and 3).
 // Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000);
+// BENCH_DEV_SHAPE=0 leaves out the stack as `npm run dev` runs it (each service its own process,
+// called over HTTP), measured by default with each process's RSS and event-loop delay;
 // BENCH_BEFORE=1 adds a second gateway configured as before ADR 0039, measured in the same run;
 // BENCH_CREDIT_LEASE_CREDITS sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0039),
 // BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
@@ -16,6 +20,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startProcess, type RunningProcess } from '@vrs/testing/processes';
 import { processFiguresOf, startBenchGateway } from '../support/bench-gateway';
+import { stackFigures, startDevShapeStack, type DevShapeStack } from '../support/dev-stack';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { sentence, vocabulary } from '../support/transcript-corpus';
 
@@ -27,6 +32,21 @@ const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 // `BENCH_QUERY` overrides it.
 const query = process.env.BENCH_QUERY ?? `${vocabulary[150]} ${vocabulary[400]}`;
 
+/** A new mid-frequency word pair for every request: more distinct queries than any result cache keeps. */
+function distinctQueryRequests(searchPath: string): autocannon.Request[] {
+  const base = searchPath.slice(0, searchPath.indexOf('?q='));
+  let n = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        n++;
+        const pair = `${vocabulary[100 + (n % 500)]} ${vocabulary[100 + ((n * 7919) % 1500)]}`;
+        return { ...request, path: `${base}?q=${encodeURIComponent(pair)}` };
+      },
+    },
+  ];
+}
+
 interface Figures {
   name: string;
   requestsPerSecond: number;
@@ -37,10 +57,16 @@ interface Figures {
   process?: { rssMb: number; maxEventLoopDelayMs: number };
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>, gatewayUrl?: string): Promise<Figures> {
-  await autocannon({ url, connections, duration: 2, headers }); // warm-up
+async function measure(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  gatewayUrl?: string,
+  requests?: autocannon.Request[],
+): Promise<Figures> {
+  await autocannon({ url, connections, duration: 2, headers, requests }); // warm-up
   if (gatewayUrl) await processFiguresOf(gatewayUrl);
-  const result = await autocannon({ url, connections, duration: seconds, headers });
+  const result = await autocannon({ url, connections, duration: seconds, headers, requests });
   const figures = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
   return {
     name,
@@ -86,6 +112,7 @@ async function apiKeyHeaders(api: ReturnType<typeof apiClient>) {
 async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-'));
   const processes: RunningProcess[] = [];
+  let devStack: DevShapeStack | undefined;
   try {
     const gateway = await startBenchGateway('bench-search', runDir, {
       RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
@@ -136,6 +163,38 @@ async function main() {
     figures.push(await measure('full stack, X-Demo-User: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers, gateway.url));
     figures.push(await measure('bare Express 5 route, same JSON', `${baselines[0]!.url}${searchPath}`, {}));
     figures.push(await measure('bare node:http, same JSON', `${baselines[1]!.url}${searchPath}`, {}));
+    const distinct = await measure(
+      'full stack, API key, a distinct query every request',
+      `${gateway.url}${searchPath}`,
+      keyHeaders,
+      gateway.url,
+      distinctQueryRequests(searchPath),
+    );
+    figures.push(distinct);
+
+    // As `npm run dev` runs it: the gateway and each service in a process of its own, over HTTP.
+    let devShape: { figures: Figures; processes: Awaited<ReturnType<typeof stackFigures>> } | undefined;
+    if (process.env.BENCH_DEV_SHAPE !== '0') {
+      await mkdir(join(runDir, 'dev-shape'));
+      const stack = await startDevShapeStack('bench-search-dev', join(runDir, 'dev-shape'));
+      devStack = stack;
+      const devApi = apiClient(stack.gateway.url, headers);
+      const devSearch = await seed(devApi);
+      const devKey = await apiKeyHeaders(devApi);
+      await stackFigures(stack);
+      const devFigures = await measure(
+        '`npm run dev` shape, API key: searchPrivateEvidence',
+        `${stack.gateway.url}${devSearch.searchPath}`,
+        devKey,
+      );
+      devShape = { figures: devFigures, processes: await stackFigures(stack) };
+      devFigures.process = {
+        rssMb: devShape.processes.at(-1)!.rssMb,
+        maxEventLoopDelayMs: devShape.processes.at(-1)!.maxEventLoopDelayMs,
+      };
+      figures.push(devFigures);
+      figures.push(await measure('bare Express 5 route, same JSON (after the dev shape)', `${baselines[0]!.url}${searchPath}`, {}));
+    }
 
     const [stack, demoStack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures, Figures];
     if (before && beforeApi && beforeSearch) {
@@ -159,8 +218,20 @@ async function main() {
     console.log(
       `\nfull stack (API key) / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (goal ≥ 0.5); p99 ${stack.p99} ms against ${bareExpress.p99} ms: ${(stack.p99 / bareExpress.p99).toFixed(2)} × (goal ≤ 2)`,
     );
-    if (figures.length > 4) {
-      const [beforeStack, bareAgain] = figures.slice(4) as [Figures, Figures];
+    console.log(
+      `full stack (API key), a distinct query every request / bare Express: ${(distinct.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (p99 ${distinct.p99} ms)`,
+    );
+    if (devShape) {
+      const bareAfter = figures[figures.indexOf(devShape.figures) + 1]!;
+      console.log(
+        `\`npm run dev\` shape (API key) / bare Express (run right after it): ${(devShape.figures.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.figures.p99} ms`,
+      );
+      console.log(
+        `  under that load, per process: ${devShape.processes.map((p) => `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms`).join('; ')}`,
+      );
+    }
+    if (before) {
+      const [beforeStack, bareAgain] = figures.slice(-2) as [Figures, Figures];
       console.log(
         `before ADR 0039 (API key) / bare Express (run right after it): ${(beforeStack.requestsPerSecond / bareAgain.requestsPerSecond).toFixed(2)}; p99 ${(beforeStack.p99 / bareAgain.p99).toFixed(2)} ×`,
       );
@@ -172,7 +243,7 @@ async function main() {
     console.log(`full stack / bare node:http: ${(stack.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);
     console.log(`bare Express / bare node:http: ${(bareExpress.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);
   } finally {
-    await Promise.all(processes.map((running) => running.stop()));
+    await Promise.all([...processes.map((running) => running.stop()), devStack?.stop()]);
     await rm(runDir, { recursive: true, force: true });
   }
 }

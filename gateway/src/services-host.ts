@@ -1,189 +1,40 @@
 import type { AnyRouter } from '@trpc/server';
-import { createServiceClient, startServiceServer, type Logger, type ServiceModule } from '@vrs/kit';
-import { openStore } from '@vrs/store';
+import { createServiceClient, type Logger } from '@vrs/kit';
 import type { EventBus } from '@vrs/bus';
-import type { ServiceName } from '@vrs/contracts';
-import { billingModuleConfigOf, createBillingModule, type BillingRouter } from '@vrs/billing';
-import { createResearchModule, type ResearchRouter } from '@vrs/research';
-import { researchImportConfigOf, researchRetentionConfigOf } from '@vrs/research/config';
-import { openSearch } from '@vrs/search';
-import { createProviderModule, type ProviderRouter } from '@vrs/provider';
-import { youtubeClientOptionsOf } from '@vrs/provider/config';
-import { createLlm } from '@vrs/ai';
-import { createTrendsModule, type TrendsRouter } from '@vrs/trends';
-import { clockControlOf } from '@vrs/trends/config';
-import { createMonitoringModule, type MonitoringRouter } from '@vrs/monitoring';
-import { monitoringModuleConfigOf } from '@vrs/monitoring/config';
-import { createAgentsModule, type AgentsRouter } from '@vrs/agents';
-import { agentsSettingsOf } from '@vrs/agents/config';
+import type { BillingRouter } from '@vrs/billing';
+import type { ResearchRouter } from '@vrs/research';
+import type { ProviderRouter } from '@vrs/provider';
+import type { TrendsRouter } from '@vrs/trends';
+import type { MonitoringRouter } from '@vrs/monitoring';
+import type { AgentsRouter } from '@vrs/agents';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
 /**
- * Connects the gateway to its services. In `inprocess` mode it hosts them here (each with its own
- * store under DATA_DIR/<service>) and calls them through tRPC's local link; in `http` mode it calls
- * the service processes at their *_SERVICE_URL with the internal token.
+ * Connects the gateway to its services. In `inprocess` mode it hosts them here (`hostServices`,
+ * loaded only then); in `http` mode it calls the service processes at their *_SERVICE_URL with the
+ * internal token.
  */
 export async function connectServices(config: GatewayConfig, options: { bus: EventBus | null; logger: Logger; env?: NodeJS.ProcessEnv }) {
-  const env = options.env ?? process.env;
-  const hosted: ServiceModule[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  /** Where each hosted service answers internal calls, as bound (free ports unless configured). */
-  const internalUrls: Partial<Record<ServiceName, string>> = {};
-
-  function client<TRouter extends AnyRouter>(module: ServiceModule<TRouter> | null, url: string) {
-    if (config.SERVICES_MODE === 'inprocess')
-      return createServiceClient<TRouter>({ mode: 'inprocess', router: module!.router, caller: 'gateway' });
-    return createServiceClient<TRouter>({
+  if (config.SERVICES_MODE === 'inprocess') {
+    const { hostServices } = await import('./hosted-services');
+    return hostServices(config, { bus: options.bus!, logger: options.logger, env: options.env ?? process.env });
+  }
+  const client = <TRouter extends AnyRouter>(url: string) =>
+    createServiceClient<TRouter>({
       mode: 'http',
       url,
       internalToken: config.INTERNAL_TOKEN!,
       caller: 'gateway',
       timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
     });
-  }
-
-  async function host<TRouter extends AnyRouter>(
-    service: ServiceName,
-    url: string,
-    create: (store: Awaited<ReturnType<typeof openStore>>) => Promise<ServiceModule<TRouter>>,
-  ) {
-    const store = await openStore({
-      service,
-      mongodbUrl: config.MONGODB_URL,
-      dataDir: config.DATA_DIR,
-      synchronous: config.STORE_SYNCHRONOUS,
-    });
-    closers.push(() => store.close());
-    const module = await create(store);
-    await module.start();
-    hosted.push(module);
-    await serveInternally(service, url, module.router);
-    return module;
-  }
-
-  // Hosted services still answer internal tRPC callers (scripts/create-api-key, other teams' tools).
-  // Their ports are free ones chosen now unless *_SERVICE_URL is set, so a second instance on this
-  // machine never collides; tools find them in DATA_DIR/runtime.json.
-  async function serveInternally(service: ServiceName, url: string, router: AnyRouter) {
-    if (!config.INTERNAL_TOKEN || !config.SERVE_HOSTED_SERVICES) return;
-    const setting = `${service.toUpperCase()}_SERVICE_URL`;
-    const server = await startServiceServer({
-      service,
-      router,
-      port: env[setting] ? Number(new URL(url).port) : 0,
-      host: config.HOST,
-      portSetting: setting,
-      internalToken: config.INTERNAL_TOKEN,
-      logger: options.logger,
-    });
-    closers.push(() => server.close());
-    internalUrls[service] = server.url;
-  }
-
-  let billingModule: ServiceModule<BillingRouter> | null = null;
-  let researchModule: ServiceModule<ResearchRouter> | null = null;
-  let providerModule: ServiceModule<ProviderRouter> | null = null;
-  let trendsModule: ServiceModule<TrendsRouter> | null = null;
-  let monitoringModule: ServiceModule<MonitoringRouter> | null = null;
-  let agentsModule: ServiceModule<AgentsRouter> | null = null;
-  if (config.SERVICES_MODE === 'inprocess') {
-    const bus = options.bus!;
-    billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
-      createBillingModule({
-        store,
-        bus,
-        logger: options.logger.child({ service: 'billing' }),
-        config: billingModuleConfigOf(config),
-      }),
-    );
-    providerModule = await host('provider', config.PROVIDER_SERVICE_URL, (store) =>
-      createProviderModule({
-        store,
-        bus,
-        logger: options.logger.child({ service: 'provider' }),
-        config: { youtube: youtubeClientOptionsOf(config), versionsKept: config.PROVIDER_VERSIONS_KEPT },
-      }),
-    );
-    // Research imports read through the provider, so the provider is hosted first.
-    const providerForResearch = client(providerModule, config.PROVIDER_SERVICE_URL);
-    const researchSearch = await openSearch({
-      service: 'research',
-      engine: config.SEARCH_ENGINE,
-      dataDir: config.DATA_DIR,
-      mongodbUrl: config.MONGODB_URL,
-    });
-    closers.push(() => researchSearch.close());
-    researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) =>
-      createResearchModule({
-        store,
-        search: researchSearch,
-        bus,
-        logger: options.logger.child({ service: 'research' }),
-        provider: providerForResearch,
-        billing: client(billingModule, config.BILLING_SERVICE_URL),
-        llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
-        retention: researchRetentionConfigOf(config),
-        imports: researchImportConfigOf(config),
-      }),
-    );
-    trendsModule = await host('trends', config.TRENDS_SERVICE_URL, (store) =>
-      createTrendsModule({
-        store,
-        bus,
-        logger: options.logger.child({ service: 'trends' }),
-        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
-        llm: createLlm(config, { logger: options.logger.child({ service: 'trends', component: 'llm' }) }),
-        config: {
-          clockControl: clockControlOf(config),
-          enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,
-          snapshotRetentionDays: config.TRENDS_SNAPSHOT_RETENTION_DAYS,
-          retentionSweepIntervalMs: config.TRENDS_RETENTION_SWEEP_INTERVAL_MS,
-        },
-      }),
-    );
-    agentsModule = await host('agents', config.AGENTS_SERVICE_URL, (store) =>
-      createAgentsModule({
-        store,
-        bus,
-        logger: options.logger.child({ service: 'agents' }),
-        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
-        research: client(researchModule, config.RESEARCH_SERVICE_URL),
-        billing: client(billingModule, config.BILLING_SERVICE_URL),
-        trends: client(trendsModule, config.TRENDS_SERVICE_URL),
-        llm: createLlm(config, { logger: options.logger.child({ service: 'agents', component: 'llm' }) }),
-        settings: agentsSettingsOf(config),
-      }),
-    );
-    // Monitoring checks through the provider, trends and billing, so it is hosted last.
-    monitoringModule = await host('monitoring', config.MONITORING_SERVICE_URL, (store) =>
-      createMonitoringModule({
-        store,
-        bus,
-        logger: options.logger.child({ service: 'monitoring' }),
-        provider: client(providerModule, config.PROVIDER_SERVICE_URL),
-        trends: client(trendsModule, config.TRENDS_SERVICE_URL),
-        billing: client(billingModule, config.BILLING_SERVICE_URL),
-        config: monitoringModuleConfigOf(config),
-      }),
-    );
-  }
-
   const services: GatewayServices = {
-    billing: client(billingModule, config.BILLING_SERVICE_URL),
-    research: client(researchModule, config.RESEARCH_SERVICE_URL),
-    provider: client(providerModule, config.PROVIDER_SERVICE_URL),
-    trends: client(trendsModule, config.TRENDS_SERVICE_URL),
-    monitoring: client(monitoringModule, config.MONITORING_SERVICE_URL),
-    agents: client(agentsModule, config.AGENTS_SERVICE_URL),
+    billing: client<BillingRouter>(config.BILLING_SERVICE_URL),
+    research: client<ResearchRouter>(config.RESEARCH_SERVICE_URL),
+    provider: client<ProviderRouter>(config.PROVIDER_SERVICE_URL),
+    trends: client<TrendsRouter>(config.TRENDS_SERVICE_URL),
+    monitoring: client<MonitoringRouter>(config.MONITORING_SERVICE_URL),
+    agents: client<AgentsRouter>(config.AGENTS_SERVICE_URL),
   };
-
-  return {
-    services,
-    internalUrls,
-    async close() {
-      for (const module of hosted.reverse()) await module.stop();
-      for (const close of closers.reverse()) await close();
-    },
-  };
+  return { services, internalUrls: {}, close: async () => undefined };
 }

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { deleteNamespace } from '@vrs/bus';
+import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
+import { benchInternalToken, processFiguresOf } from './bench-gateway';
+
+/** The system as `npm run dev` runs it: each service its own process, called over HTTP by the gateway. */
+export interface DevShapeStack {
+  gateway: RunningProcess;
+  /** Every process of the stack, the gateway last. */
+  processes: RunningProcess[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts billing, provider, research, trends, monitoring and agents as separate processes
+ * (SERVICES_MODE=http, as `npm run dev` does) and a gateway in front, with the bench gateway's
+ * settings (no access log, demo mode, credits and rate limits out of the way), its own data dir and
+ * NATS namespace, removed again when it stops.
+ */
+export async function startDevShapeStack(name: string, runDir: string, env: NodeJS.ProcessEnv = {}): Promise<DevShapeStack> {
+  const namespace = `${name.replace(/[^A-Za-z0-9_-]/g, '_')}_${process.pid}`;
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const stackEnv: NodeJS.ProcessEnv = {
+    NODE_ENV: 'test',
+    // Services log nothing per call; their start line ('service listening') is what the starter waits for.
+    LOG_LEVEL: 'info',
+    SERVICES_MODE: 'http',
+    DEMO_MODE: 'true',
+    DATA_DIR: join(runDir, 'data'),
+    NATS_URL: natsUrl,
+    NATS_NAMESPACE: namespace,
+    INTERNAL_TOKEN: benchInternalToken,
+    BILLING_STARTING_CREDITS: '1000000000',
+    PLAN_FREE_REQUESTS_PER_MINUTE: '1000000000',
+    RATE_LIMIT_PER_IP: '1000000000',
+    ...env,
+  };
+  const processes: RunningProcess[] = [];
+  const stop = async () => {
+    await Promise.all(processes.reverse().map((running) => running.stop()));
+    await deleteNamespace(natsUrl, namespace).catch(() => undefined);
+  };
+  try {
+    // In dependency order: each service learns the URLs of those it calls.
+    for (const service of ['billing', 'provider', 'research', 'trends', 'monitoring', 'agents'] as const) {
+      const running = await startServiceProcess(service, stackEnv, runDir);
+      processes.push(running);
+      stackEnv[`${service.toUpperCase()}_SERVICE_URL`] = running.url;
+    }
+    // The gateway writes an access line per request at info: quiet, as the bench gateway is.
+    const gateway = await startGatewayProcess(`${name}-gateway`, { ...stackEnv, LOG_LEVEL: 'warn' }, runDir);
+    processes.push(gateway);
+    return { gateway, processes: [...processes], stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Each process's RSS and worst event-loop delay since the last call (which resets the delay figures). */
+export async function stackFigures(stack: DevShapeStack): Promise<{ name: string; rssMb: number; maxEventLoopDelayMs: number }[]> {
+  return Promise.all(
+    stack.processes.map(async (running) => {
+      const figures = await processFiguresOf(running.url);
+      return { name: running.name, rssMb: figures.rssBytes / 1024 / 1024, maxEventLoopDelayMs: figures.eventLoopDelayMs.max };
+    }),
+  );
+}
