@@ -1,6 +1,6 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError, type TRPCClient, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient, type TRPCLink } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
-import { observable } from '@trpc/server/observable';
+import { request, type Dispatcher } from 'undici';
 import { callProcedure, getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import { currentRequestId, newRequestId } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
@@ -16,51 +16,53 @@ export type ServiceClientOptions<TRouter extends AnyRouter> =
    */
   | { mode: 'http'; url: string; internalToken: string; caller: string; timeoutMs: number };
 
+/** What tRPC's link passes to its fetch: a plain method, headers object and string body. */
+interface ServiceCallInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal | null;
+}
+
 /**
- * One HTTP batch link per request id: calls made for the same request in the same tick share a
- * batch, and the batch's headers carry that request's id. Links are dropped once idle.
+ * The fetch tRPC's link calls, over undici's `request`: the link reads nothing of the answer but
+ * `json()`, and fetch's Request and Response objects cost more than the call itself on the hot path.
+ * A call not answered within `timeoutMs` is abandoned and fails as an unreachable service does.
  */
-function requestScopedBatchLink<TRouter extends AnyRouter>(options: {
+async function serviceFetch(url: string, init: ServiceCallInit, timeoutMs: number) {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const { statusCode, headers, body } = await request(url, {
+    method: init.method as Dispatcher.HttpMethod,
+    headers: init.headers,
+    body: init.body,
+    signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+  });
+  const text = await body.text();
+  return { ok: statusCode < 400, status: statusCode, headers, json: async () => JSON.parse(text), text: async () => text };
+}
+
+/**
+ * One HTTP request per call, its headers carrying the internal credential and the id of the request
+ * it serves (read from the request context when the call is made). Calls of different requests are
+ * never batched together, so every call is logged under its own request; a batch link per request
+ * id, made afresh for every request, cost more than the calls it saved.
+ */
+function requestHeadersLink<TRouter extends AnyRouter>(options: {
   url: string;
   internalToken: string;
   caller: string;
   timeoutMs: number;
 }): TRPCLink<TRouter> {
-  const fetchWithTimeout = (url: Parameters<typeof fetch>[0], init?: RequestInit) => {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
-  };
-  return (runtime) => {
-    const byRequest = new Map<string, { link: ReturnType<TRPCLink<TRouter>>; inFlight: number }>();
-    return ({ op }) =>
-      observable((observer) => {
-        const requestId = currentRequestId() ?? newRequestId();
-        let entry = byRequest.get(requestId);
-        if (!entry) {
-          const link = httpBatchLink<TRouter>({
-            url: `${options.url.replace(/\/$/, '')}/trpc`,
-            headers: { [internalTokenHeader]: options.internalToken, [requestIdHeader]: requestId, [callerHeader]: options.caller },
-            fetch: fetchWithTimeout,
-          } as unknown as Parameters<typeof httpBatchLink<TRouter>>[0])(runtime);
-          entry = { link, inFlight: 0 };
-          byRequest.set(requestId, entry);
-        }
-        const current = entry;
-        current.inFlight++;
-        const subscription = current
-          .link({
-            op,
-            next: () => {
-              throw new Error('httpBatchLink is terminating');
-            },
-          } as never)
-          .subscribe(observer);
-        return () => {
-          subscription.unsubscribe();
-          if (--current.inFlight === 0) byRequest.delete(requestId);
-        };
-      });
-  };
+  return httpLink<TRouter>({
+    url: `${options.url.replace(/\/$/, '')}/trpc`,
+    headers: () => ({
+      [internalTokenHeader]: options.internalToken,
+      [requestIdHeader]: currentRequestId() ?? newRequestId(),
+      [callerHeader]: options.caller,
+    }),
+    fetch: (url: string, init: ServiceCallInit) => serviceFetch(url, init, options.timeoutMs),
+    // Generic over the router, tRPC cannot see that its transformer is the default one.
+  } as unknown as Parameters<typeof httpLink<TRouter>>[0]);
 }
 
 /**
@@ -102,5 +104,5 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
  */
 export function createServiceClient<TRouter extends AnyRouter>(options: ServiceClientOptions<TRouter>): TRPCClient<TRouter> {
   if (options.mode === 'inprocess') return createInProcessClient(options.router, options.caller);
-  return createTRPCClient<TRouter>({ links: [requestScopedBatchLink<TRouter>(options)] });
+  return createTRPCClient<TRouter>({ links: [requestHeadersLink<TRouter>(options)] });
 }
