@@ -4,6 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AnyRouter } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { listen } from './listen';
+import { createServiceCallHandler } from './service-call-handler';
 import { newRequestId, runWithRequestContext } from './request-context';
 import type { Logger } from './logger';
 import { processFiguresPath, sendProcessFigures, watchEventLoop } from './process-figures';
@@ -49,14 +50,12 @@ export async function startServiceServer(options: {
   logger: Logger;
 }): Promise<ServiceServer> {
   const { router, internalToken, logger } = options;
-  const trpcHandler = createHTTPHandler({
-    router,
-    basePath: '/trpc/',
-    createContext: ({ req }) => ({
-      requestId: headerValue(req, requestIdHeader) ?? newRequestId(),
-      caller: headerValue(req, callerHeader) ?? 'unknown',
-    }),
+  const contextOf = (req: http.IncomingMessage) => ({
+    requestId: headerValue(req, requestIdHeader) ?? newRequestId(),
+    caller: headerValue(req, callerHeader) ?? 'unknown',
   });
+  const serviceCall = createServiceCallHandler(router, contextOf);
+  const trpcHandler = createHTTPHandler({ router, basePath: '/trpc/', createContext: ({ req }) => contextOf(req) });
 
   const server = http.createServer((req, res) => {
     if (req.url === '/health') {
@@ -74,7 +73,7 @@ export async function startServiceServer(options: {
       return;
     }
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
-    runWithRequestContext({ requestId, caller: headerValue(req, callerHeader) }, () => trpcHandler(req, res));
+    runWithRequestContext({ requestId, caller: headerValue(req, callerHeader) }, () => serviceCall(req, res) || trpcHandler(req, res));
   });
   server.keepAliveTimeout = 65_000;
   watchEventLoop();
