@@ -5,10 +5,10 @@
 // around it), measured alternately in one run. Also: index build time and RSS per size, the
 // longest event-loop block while the service indexes and searches, and evidence ingestion
 // through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
-// Run: npm run bench:search-scale [-- --million]   Env: BENCH_QUERIES (200), BENCH_INGEST (10000),
-// BENCH_INGEST_CONNECTIONS (1,4).
+// Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
+// BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,12 +22,17 @@ import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startBenchGateway } from '../support/bench-gateway';
 import { sentence, vocabulary } from '../support/transcript-corpus';
 
-const { values } = parseArgs({ options: { million: { type: 'boolean', default: false } } });
-const sizes = values.million ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
+const { values } = parseArgs({
+  options: { million: { type: 'boolean', default: false }, 'ingest-only': { type: 'boolean', default: false } },
+});
+// --ingest-only skips the search sizes: the ingestion figures alone take seconds, not minutes.
+const sizes = values['ingest-only'] ? [] : values.million ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
 const queryRuns = Number(process.env.BENCH_QUERIES ?? 200);
 const ingestCount = Number(process.env.BENCH_INGEST ?? 10_000);
 /** A client posting batches one at a time, and one keeping a few in flight. */
 const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(',').map(Number);
+/** Upserts (items with sourceKeys) and plain inserts (without). */
+const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts').split(',').map((kind) => kind === 'upserts');
 
 /**
  * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
@@ -174,10 +179,33 @@ async function measureIngestion(runDir: string, withSourceKeys: boolean, connect
       { timeoutMs: 600_000, intervalMs: 20, what: 'the ingested evidence to be searchable' },
     );
     const searchableSeconds = (performance.now() - started) / 1000;
-    return { storedSeconds, searchableSeconds };
+    // The machine is shared: the 1-minute load average beside each figure says how quiet it was.
+    return { storedSeconds, searchableSeconds, load: loadavg()[0] };
   } finally {
     await gateway.stop();
   }
+}
+
+type SizeResult = Awaited<ReturnType<typeof measureSize>>;
+
+function printSearch(results: SizeResult[]) {
+  console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
+  console.log(`selective query "${queries.selective}", common-word query "${queries.common}"\n`);
+  console.log('| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|');
+  for (const result of results)
+    for (const row of result.rows)
+      console.log(
+        `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} |`,
+      );
+  console.log(
+    '\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches / idle 2 s (baseline) |',
+  );
+  console.log('|---:|---:|---:|---:|---:|');
+  for (const result of results)
+    console.log(
+      `| ${result.size} | ${result.buildSeconds.toFixed(1)} | ${Math.round(result.size / result.buildSeconds)} | ${mb(result.rssAfterBuild)} | ${result.buildBlockMs.toFixed(0)} / ${result.serviceBlockMs.toFixed(0)} / ${result.idleBlockMs.toFixed(0)} ms |`,
+    );
 }
 
 async function main() {
@@ -190,33 +218,22 @@ async function main() {
     }
     const ingestion = [];
     for (const connections of ingestConnections)
-      for (const withSourceKeys of [true, false])
+      for (const withSourceKeys of ingestKinds)
         ingestion.push({ connections, withSourceKeys, ...(await measureIngestion(runDir, withSourceKeys, connections)) });
 
-    console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
-    console.log(`selective query "${queries.selective}", common-word query "${queries.common}"\n`);
-    console.log('| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) |');
-    console.log('|---:|---|---:|---:|---:|---:|---:|');
-    for (const result of results)
-      for (const row of result.rows)
-        console.log(
-          `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} |`,
-        );
-    console.log(
-      '\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches / idle 2 s (baseline) |',
-    );
-    console.log('|---:|---:|---:|---:|---:|');
-    for (const result of results)
-      console.log(
-        `| ${result.size} | ${result.buildSeconds.toFixed(1)} | ${Math.round(result.size / result.buildSeconds)} | ${mb(result.rssAfterBuild)} | ${result.buildBlockMs.toFixed(0)} / ${result.serviceBlockMs.toFixed(0)} / ${result.idleBlockMs.toFixed(0)} ms |`,
-      );
+    if (results.length > 0) printSearch(results);
     console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
+    console.log(
+      `load average at the end (1, 5, 15 min): ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
-    console.log('| items | connections | all stored after s | searchable after s | chunks/s until searchable |');
-    console.log('|---|---:|---:|---:|---:|');
+    console.log('| items | connections | all stored after s | searchable after s | chunks/s until searchable | load average (1 min) |');
+    console.log('|---|---:|---:|---:|---:|---:|');
     for (const run of ingestion)
       console.log(
-        `| ${run.withSourceKeys ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} |`,
+        `| ${run.withSourceKeys ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.load.toFixed(2)} |`,
       );
   } finally {
     await rm(runDir, { recursive: true, force: true });
