@@ -20,6 +20,7 @@ import { SqliteSearchCore } from '@vrs/search/embedded/sqlite-search-core';
 import { openEmbeddedStore } from '@vrs/store';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startBenchGateway } from '../support/bench-gateway';
+import { cpuMsOf } from '../support/process-cpu';
 import { sentence, vocabulary } from '../support/transcript-corpus';
 
 const { values } = parseArgs({
@@ -156,6 +157,7 @@ async function measureIngestion(runDir: string, withSourceKeys: boolean, connect
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'ingest' } });
     const started = performance.now();
+    const cpuAtStart = cpuMsOf(gateway.child.pid);
     let nextOffset = 0;
     // Each connection posts the next batch as soon as its previous one is answered.
     const postBatches = async () => {
@@ -179,8 +181,11 @@ async function measureIngestion(runDir: string, withSourceKeys: boolean, connect
       { timeoutMs: 600_000, intervalMs: 20, what: 'the ingested evidence to be searchable' },
     );
     const searchableSeconds = (performance.now() - started) / 1000;
-    // The machine is shared: the 1-minute load average beside each figure says how quiet it was.
-    return { storedSeconds, searchableSeconds, load: loadavg()[0] };
+    const cpuAtEnd = cpuMsOf(gateway.child.pid);
+    // The gateway's CPU time (its worker threads included) per chunk hardly depends on what else the
+    // shared machine runs, unlike the wall time; the 1-minute load average says how quiet it was.
+    const gatewayCpuSeconds = cpuAtStart === null || cpuAtEnd === null ? null : (cpuAtEnd - cpuAtStart) / 1000;
+    return { storedSeconds, searchableSeconds, gatewayCpuSeconds, load: loadavg()[0] };
   } finally {
     await gateway.stop();
   }
@@ -229,11 +234,13 @@ async function main() {
         .join(' ')}`,
     );
     console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
-    console.log('| items | connections | all stored after s | searchable after s | chunks/s until searchable | load average (1 min) |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log(
+      '| items | connections | all stored after s | searchable after s | chunks/s until searchable | gateway CPU s | chunks per gateway CPU s | load average (1 min) |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const run of ingestion)
       console.log(
-        `| ${run.withSourceKeys ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.load.toFixed(2)} |`,
+        `| ${run.withSourceKeys ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.gatewayCpuSeconds?.toFixed(2) ?? 'n/a'} | ${run.gatewayCpuSeconds ? Math.round(ingestCount / run.gatewayCpuSeconds) : 'n/a'} | ${run.load.toFixed(2)} |`,
       );
   } finally {
     await rm(runDir, { recursive: true, force: true });
