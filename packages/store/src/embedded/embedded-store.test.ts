@@ -127,6 +127,13 @@ describe('embedded store indexes', () => {
       /SEARCH .* USING INDEX ix_\w+ \(<expr>=\? AND <expr>=\?\)/,
     );
     expect(await items.find(lookup)).toEqual([{ _id: 'i10', projectId: 'p', text: 't', key: 'k10' }]);
+    // A batch of keys at once (an ingestion request finding which of its sourceKeys it knows).
+    const batch = { projectId: 'p', key: { $in: ['k10', 'k12', 'k13'] } };
+    expect((items as SqliteCollection<Note & { projectId: string }>).queryPlan(batch).join(' | ')).toMatch(
+      /SEARCH .* USING INDEX ix_\w+_q \(<expr>=\? AND <expr>=\?\)/,
+    );
+    expect((await items.find(batch, { sort: { _id: 1 } })).map((item) => item._id)).toEqual(['i10', 'i12']);
+    expect(await items.countDocuments({ projectId: 'p', key: { $in: [] } })).toBe(0);
     // An equality to null also matches documents without the path: it must not be narrowed to the index.
     expect(await items.countDocuments({ projectId: 'p', key: null })).toBe(25);
     await items.findOneAndUpdate({ projectId: 'p', key: 'k51' }, { $set: { text: 'new' } }, { upsert: true });
