@@ -6,7 +6,7 @@
 // longest event-loop block while the service indexes and searches, and evidence ingestion
 // through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
 // Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
-// BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts).
+// BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +32,8 @@ const queryRuns = Number(process.env.BENCH_QUERIES ?? 200);
 const ingestCount = Number(process.env.BENCH_INGEST ?? 10_000);
 /** A client posting batches one at a time, and one keeping a few in flight. */
 const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(',').map(Number);
-/** Upserts (items with sourceKeys) and plain inserts (without). */
-const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts').split(',').map((kind) => kind === 'upserts');
+/** Which ingestion runs: see IngestKind. */
+const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates').split(',') as IngestKind[];
 
 /**
  * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
@@ -144,42 +144,62 @@ async function measureSize(size: number, runDir: string) {
 }
 
 /**
- * Evidence posted through the HTTP API in batches of 100, timed until the last item is found by
- * search; with sourceKeys (each item an upsert in the store) or without (plain inserts).
+ * What an ingestion run posts: items without sourceKeys (plain inserts), items with new sourceKeys
+ * (upserts that insert), or the same sourceKeys again with new text (upserts that update the stored
+ * items; the first pass that stores them is not timed).
  */
-async function measureIngestion(runDir: string, withSourceKeys: boolean, connections: number) {
-  const ingestDir = join(runDir, `ingest-${withSourceKeys}-${connections}`);
+type IngestKind = 'inserts' | 'upserts' | 'updates';
+const kindLabels: Record<IngestKind, string> = {
+  inserts: 'without sourceKey (store inserts)',
+  upserts: 'with new sourceKeys (store upserts)',
+  updates: 'with known sourceKeys (upserts updating)',
+};
+
+/**
+ * Evidence posted through the HTTP API in batches of 100, timed until the last item is found by
+ * search, with the gateway's CPU time over the same span.
+ */
+async function measureIngestion(runDir: string, kind: IngestKind, connections: number) {
+  const ingestDir = join(runDir, `ingest-${kind}-${connections}`);
   await mkdir(ingestDir, { recursive: true });
-  const gateway = await startBenchGateway(`bench-search-scale-${withSourceKeys}-${connections}`, ingestDir, {
+  const gateway = await startBenchGateway(`bench-ingest-${kind}-${connections}`, ingestDir, {
     RATE_LIMIT_STORE: 'memory',
   });
   try {
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'ingest' } });
+    /** Posts every chunk, each connection its next batch as soon as its previous one is answered; then waits until the last is found. */
+    const ingest = async (item: (i: number) => { text: string; sourceKey?: string }, lastWord: string) => {
+      let nextOffset = 0;
+      const postBatches = async () => {
+        for (let offset = nextOffset; offset < ingestCount; offset = nextOffset) {
+          nextOffset += 100;
+          const items = Array.from({ length: Math.min(100, ingestCount - offset) }, (_, i) => item(offset + i));
+          const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
+          if (response.status !== 200) throw new Error(`ingestion failed: ${response.status} ${response.text}`);
+        }
+      };
+      await Promise.all(Array.from({ length: connections }, postBatches));
+      const stored = performance.now();
+      await eventually(
+        async () => {
+          const last = await api('GET', `/v1/projects/${project.id}/search?q=${lastWord}`);
+          return last.body.results?.[0]?.text?.endsWith(lastWord) ? true : undefined;
+        },
+        { timeoutMs: 600_000, intervalMs: 20, what: 'the ingested evidence to be searchable' },
+      );
+      return stored;
+    };
+    const keyed = kind !== 'inserts';
+    const first = (i: number) => ({ text: chunk(i).text, ...(keyed && { sourceKey: `bench:${i}` }) });
+    if (kind === 'updates') await ingest(first, `marker${ingestCount - 1}`);
     const started = performance.now();
     const cpuAtStart = cpuMsOf(gateway.child.pid);
-    let nextOffset = 0;
-    // Each connection posts the next batch as soon as its previous one is answered.
-    const postBatches = async () => {
-      for (let offset = nextOffset; offset < ingestCount; offset = nextOffset) {
-        nextOffset += 100;
-        const items = Array.from({ length: Math.min(100, ingestCount - offset) }, (_, i) => ({
-          text: chunk(offset + i).text,
-          ...(withSourceKeys && { sourceKey: `bench:${offset + i}` }),
-        }));
-        const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
-        if (response.status !== 200) throw new Error(`ingestion failed: ${response.status} ${response.text}`);
-      }
-    };
-    await Promise.all(Array.from({ length: connections }, postBatches));
-    const storedSeconds = (performance.now() - started) / 1000;
-    await eventually(
-      async () => {
-        const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${ingestCount - 1}`);
-        return last.body.results?.[0]?.text?.endsWith(`marker${ingestCount - 1}`) ? true : undefined;
-      },
-      { timeoutMs: 600_000, intervalMs: 20, what: 'the ingested evidence to be searchable' },
-    );
+    const stored =
+      kind === 'updates'
+        ? await ingest((i) => ({ text: `${chunk(i).text} revised${i}`, sourceKey: `bench:${i}` }), `revised${ingestCount - 1}`)
+        : await ingest(first, `marker${ingestCount - 1}`);
+    const storedSeconds = (stored - started) / 1000;
     const searchableSeconds = (performance.now() - started) / 1000;
     const cpuAtEnd = cpuMsOf(gateway.child.pid);
     // The gateway's CPU time (its worker threads included) per chunk hardly depends on what else the
@@ -223,8 +243,7 @@ async function main() {
     }
     const ingestion = [];
     for (const connections of ingestConnections)
-      for (const withSourceKeys of ingestKinds)
-        ingestion.push({ connections, withSourceKeys, ...(await measureIngestion(runDir, withSourceKeys, connections)) });
+      for (const kind of ingestKinds) ingestion.push({ connections, kind, ...(await measureIngestion(runDir, kind, connections)) });
 
     if (results.length > 0) printSearch(results);
     console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
@@ -240,7 +259,7 @@ async function main() {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const run of ingestion)
       console.log(
-        `| ${run.withSourceKeys ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.gatewayCpuSeconds?.toFixed(2) ?? 'n/a'} | ${run.gatewayCpuSeconds ? Math.round(ingestCount / run.gatewayCpuSeconds) : 'n/a'} | ${run.load.toFixed(2)} |`,
+        `| ${kindLabels[run.kind]} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.gatewayCpuSeconds?.toFixed(2) ?? 'n/a'} | ${run.gatewayCpuSeconds ? Math.round(ingestCount / run.gatewayCpuSeconds) : 'n/a'} | ${run.load.toFixed(2)} |`,
       );
   } finally {
     await rm(runDir, { recursive: true, force: true });
