@@ -179,6 +179,31 @@ describe('embedded store indexes', () => {
   });
 });
 
+describe('embedded store updates in SQL', () => {
+  it('marks many documents with $max in the stored text, which reads back and matches as JSON.stringify wrote it', async () => {
+    const store = await openEmbeddedStore(dir);
+    const notes = store.collection<Note & { projectId: string; version?: number }>('notes');
+    await notes.createIndexes([{ key: { projectId: 1, version: 1 }, name: 'project_version' }]);
+    const awkward = 'quote " backslash \\ tab \t newline \n emoji 🎉 control \u0001 lone \ud800 end';
+    await notes.insertMany([
+      { _id: 'a', projectId: 'p', text: awkward, n: 1.5 },
+      { _id: 'b', projectId: 'p', text: 'plain', version: 7 },
+    ]);
+    expect(await notes.updateMany({ projectId: 'p', _id: { $in: ['a', 'b'] } }, { $max: { version: 3 } })).toEqual({
+      matchedCount: 2,
+      modifiedCount: 1,
+    });
+    expect(await notes.find({ projectId: 'p' }, { sort: { _id: 1 } })).toEqual([
+      { _id: 'a', projectId: 'p', text: awkward, n: 1.5, version: 3 },
+      { _id: 'b', projectId: 'p', text: 'plain', version: 7 },
+    ]);
+    // An equality on an unindexed path is narrowed by searching the stored text for JSON.stringify's spelling.
+    expect((await notes.findOne({ text: awkward }))?._id).toBe('a');
+    expect(await notes.countDocuments({ projectId: 'p', version: { $gt: 2 } })).toBe(2);
+    await store.close();
+  });
+});
+
 describe('embedded store transactions', () => {
   it('keeps other operations out until the transaction ends', async () => {
     const store = await openEmbeddedStore(dir);
