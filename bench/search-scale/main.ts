@@ -5,10 +5,10 @@
 // around it), measured alternately in one run. Also: index build time and RSS per size, the
 // longest event-loop block while the service indexes and searches, and evidence ingestion
 // through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
-// Run: npm run bench:search-scale [-- --million]   Env: BENCH_QUERIES (200), BENCH_INGEST (10000),
-// BENCH_INGEST_CONNECTIONS (1,4).
+// Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
+// BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -20,14 +20,20 @@ import { SqliteSearchCore } from '@vrs/search/embedded/sqlite-search-core';
 import { openEmbeddedStore } from '@vrs/store';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startBenchGateway } from '../support/bench-gateway';
+import { cpuMsOf } from '../support/process-cpu';
 import { sentence, vocabulary } from '../support/transcript-corpus';
 
-const { values } = parseArgs({ options: { million: { type: 'boolean', default: false } } });
-const sizes = values.million ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
+const { values } = parseArgs({
+  options: { million: { type: 'boolean', default: false }, 'ingest-only': { type: 'boolean', default: false } },
+});
+// --ingest-only skips the search sizes: the ingestion figures alone take seconds, not minutes.
+const sizes = values['ingest-only'] ? [] : values.million ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
 const queryRuns = Number(process.env.BENCH_QUERIES ?? 200);
 const ingestCount = Number(process.env.BENCH_INGEST ?? 10_000);
 /** A client posting batches one at a time, and one keeping a few in flight. */
 const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(',').map(Number);
+/** Which ingestion runs: see IngestKind. */
+const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates').split(',') as IngestKind[];
 
 /**
  * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
@@ -138,46 +144,93 @@ async function measureSize(size: number, runDir: string) {
 }
 
 /**
- * Evidence posted through the HTTP API in batches of 100, timed until the last item is found by
- * search; with sourceKeys (each item an upsert in the store) or without (plain inserts).
+ * What an ingestion run posts: items without sourceKeys (plain inserts), items with new sourceKeys
+ * (upserts that insert), or the same sourceKeys again with new text (upserts that update the stored
+ * items; the first pass that stores them is not timed).
  */
-async function measureIngestion(runDir: string, withSourceKeys: boolean, connections: number) {
-  const ingestDir = join(runDir, `ingest-${withSourceKeys}-${connections}`);
+type IngestKind = 'inserts' | 'upserts' | 'updates';
+const kindLabels: Record<IngestKind, string> = {
+  inserts: 'without sourceKey (store inserts)',
+  upserts: 'with new sourceKeys (store upserts)',
+  updates: 'with known sourceKeys (upserts updating)',
+};
+
+/**
+ * Evidence posted through the HTTP API in batches of 100, timed until the last item is found by
+ * search, with the gateway's CPU time over the same span.
+ */
+async function measureIngestion(runDir: string, kind: IngestKind, connections: number) {
+  const ingestDir = join(runDir, `ingest-${kind}-${connections}`);
   await mkdir(ingestDir, { recursive: true });
-  const gateway = await startBenchGateway(`bench-search-scale-${withSourceKeys}-${connections}`, ingestDir, {
+  const gateway = await startBenchGateway(`bench-ingest-${kind}-${connections}`, ingestDir, {
     RATE_LIMIT_STORE: 'memory',
   });
   try {
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
     const { body: project } = await api('POST', '/v1/projects', { json: { name: 'ingest' } });
-    const started = performance.now();
-    let nextOffset = 0;
-    // Each connection posts the next batch as soon as its previous one is answered.
-    const postBatches = async () => {
-      for (let offset = nextOffset; offset < ingestCount; offset = nextOffset) {
-        nextOffset += 100;
-        const items = Array.from({ length: Math.min(100, ingestCount - offset) }, (_, i) => ({
-          text: chunk(offset + i).text,
-          ...(withSourceKeys && { sourceKey: `bench:${offset + i}` }),
-        }));
-        const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
-        if (response.status !== 200) throw new Error(`ingestion failed: ${response.status} ${response.text}`);
-      }
+    /** Posts every chunk, each connection its next batch as soon as its previous one is answered; then waits until the last is found. */
+    const ingest = async (item: (i: number) => { text: string; sourceKey?: string }, lastWord: string) => {
+      let nextOffset = 0;
+      const postBatches = async () => {
+        for (let offset = nextOffset; offset < ingestCount; offset = nextOffset) {
+          nextOffset += 100;
+          const items = Array.from({ length: Math.min(100, ingestCount - offset) }, (_, i) => item(offset + i));
+          const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
+          if (response.status !== 200) throw new Error(`ingestion failed: ${response.status} ${response.text}`);
+        }
+      };
+      await Promise.all(Array.from({ length: connections }, postBatches));
+      const stored = performance.now();
+      await eventually(
+        async () => {
+          const last = await api('GET', `/v1/projects/${project.id}/search?q=${lastWord}`);
+          return last.body.results?.[0]?.text?.endsWith(lastWord) ? true : undefined;
+        },
+        { timeoutMs: 600_000, intervalMs: 20, what: 'the ingested evidence to be searchable' },
+      );
+      return stored;
     };
-    await Promise.all(Array.from({ length: connections }, postBatches));
-    const storedSeconds = (performance.now() - started) / 1000;
-    await eventually(
-      async () => {
-        const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${ingestCount - 1}`);
-        return last.body.results?.[0]?.text?.endsWith(`marker${ingestCount - 1}`) ? true : undefined;
-      },
-      { timeoutMs: 600_000, intervalMs: 20, what: 'the ingested evidence to be searchable' },
-    );
+    const keyed = kind !== 'inserts';
+    const first = (i: number) => ({ text: chunk(i).text, ...(keyed && { sourceKey: `bench:${i}` }) });
+    if (kind === 'updates') await ingest(first, `marker${ingestCount - 1}`);
+    const started = performance.now();
+    const cpuAtStart = cpuMsOf(gateway.child.pid);
+    const stored =
+      kind === 'updates'
+        ? await ingest((i) => ({ text: `${chunk(i).text} revised${i}`, sourceKey: `bench:${i}` }), `revised${ingestCount - 1}`)
+        : await ingest(first, `marker${ingestCount - 1}`);
+    const storedSeconds = (stored - started) / 1000;
     const searchableSeconds = (performance.now() - started) / 1000;
-    return { storedSeconds, searchableSeconds };
+    const cpuAtEnd = cpuMsOf(gateway.child.pid);
+    // The gateway's CPU time (its worker threads included) per chunk hardly depends on what else the
+    // shared machine runs, unlike the wall time; the 1-minute load average says how quiet it was.
+    const gatewayCpuSeconds = cpuAtStart === null || cpuAtEnd === null ? null : (cpuAtEnd - cpuAtStart) / 1000;
+    return { storedSeconds, searchableSeconds, gatewayCpuSeconds, load: loadavg()[0] };
   } finally {
     await gateway.stop();
   }
+}
+
+type SizeResult = Awaited<ReturnType<typeof measureSize>>;
+
+function printSearch(results: SizeResult[]) {
+  console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
+  console.log(`selective query "${queries.selective}", common-word query "${queries.common}"\n`);
+  console.log('| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|');
+  for (const result of results)
+    for (const row of result.rows)
+      console.log(
+        `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} |`,
+      );
+  console.log(
+    '\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches / idle 2 s (baseline) |',
+  );
+  console.log('|---:|---:|---:|---:|---:|');
+  for (const result of results)
+    console.log(
+      `| ${result.size} | ${result.buildSeconds.toFixed(1)} | ${Math.round(result.size / result.buildSeconds)} | ${mb(result.rssAfterBuild)} | ${result.buildBlockMs.toFixed(0)} / ${result.serviceBlockMs.toFixed(0)} / ${result.idleBlockMs.toFixed(0)} ms |`,
+    );
 }
 
 async function main() {
@@ -190,33 +243,23 @@ async function main() {
     }
     const ingestion = [];
     for (const connections of ingestConnections)
-      for (const withSourceKeys of [true, false])
-        ingestion.push({ connections, withSourceKeys, ...(await measureIngestion(runDir, withSourceKeys, connections)) });
+      for (const kind of ingestKinds) ingestion.push({ connections, kind, ...(await measureIngestion(runDir, kind, connections)) });
 
-    console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
-    console.log(`selective query "${queries.selective}", common-word query "${queries.common}"\n`);
-    console.log('| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) |');
-    console.log('|---:|---|---:|---:|---:|---:|---:|');
-    for (const result of results)
-      for (const row of result.rows)
-        console.log(
-          `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} |`,
-        );
-    console.log(
-      '\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches / idle 2 s (baseline) |',
-    );
-    console.log('|---:|---:|---:|---:|---:|');
-    for (const result of results)
-      console.log(
-        `| ${result.size} | ${result.buildSeconds.toFixed(1)} | ${Math.round(result.size / result.buildSeconds)} | ${mb(result.rssAfterBuild)} | ${result.buildBlockMs.toFixed(0)} / ${result.serviceBlockMs.toFixed(0)} / ${result.idleBlockMs.toFixed(0)} ms |`,
-      );
+    if (results.length > 0) printSearch(results);
     console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
+    console.log(
+      `load average at the end (1, 5, 15 min): ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
-    console.log('| items | connections | all stored after s | searchable after s | chunks/s until searchable |');
-    console.log('|---|---:|---:|---:|---:|');
+    console.log(
+      '| items | connections | all stored after s | searchable after s | chunks/s until searchable | gateway CPU s | chunks per gateway CPU s | load average (1 min) |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const run of ingestion)
       console.log(
-        `| ${run.withSourceKeys ? 'with sourceKey (store upserts)' : 'without sourceKey (store inserts)'} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} |`,
+        `| ${kindLabels[run.kind]} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.gatewayCpuSeconds?.toFixed(2) ?? 'n/a'} | ${run.gatewayCpuSeconds ? Math.round(ingestCount / run.gatewayCpuSeconds) : 'n/a'} | ${run.load.toFixed(2)} |`,
       );
   } finally {
     await rm(runDir, { recursive: true, force: true });

@@ -241,6 +241,33 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect(await items.find({})).toEqual([]);
       });
 
+      it('raises a number with $max as MongoDB orders values (missing and null below numbers, text above), whatever the filter', async () => {
+        const ranks = { lower: 1, higher: 9, equal: 5, null: null, missing: undefined, text: 'high' } as const;
+        // A filter on ids, which the embedded adapter may run in SQL, and a pattern, which it cannot.
+        for (const group of ['listed', 'pattern']) {
+          await items.insertMany(
+            Object.entries(ranks).map(
+              ([name, rank]) => ({ _id: `${group}-${name}`, name, group, ...(rank !== undefined && { rank }) }) as Item,
+            ),
+          );
+        }
+        const listed = { _id: { $in: Object.keys(ranks).map((name) => `listed-${name}`) } };
+        for (const filter of [listed, { _id: { $regex: '^pattern-' } }]) {
+          expect(await items.updateMany(filter, { $max: { rank: 5 } })).toEqual({ matchedCount: 6, modifiedCount: 3 });
+          const stored = await items.find(filter, { sort: { _id: 1 } });
+          expect(Object.fromEntries(stored.map((doc) => [doc.name, doc.rank]))).toEqual({
+            lower: 5,
+            higher: 9,
+            equal: 5,
+            null: 5,
+            missing: 5,
+            text: 'high',
+          });
+          expect(await items.updateMany(filter, { $max: { rank: 5 } })).toEqual({ matchedCount: 6, modifiedCount: 0 });
+        }
+        expect(await items.countDocuments({ ...listed, rank: 5 })).toBe(4);
+      });
+
       it('deletes every match in batches, and nothing else; again it deletes nothing', async () => {
         await items.insertMany(
           Array.from({ length: 25 }, (_, n) => ({ _id: `m${n}`, name: `n${n}`, rank: n, group: n % 5 === 0 ? 'keep' : 'drop' })),

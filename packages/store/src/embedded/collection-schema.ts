@@ -66,6 +66,14 @@ export class CollectionSchema {
     }
   }
 
+  /** Whether writing `path` may clash in a unique index: it is one of its keys or part of its partial condition. */
+  inUniqueIndex(path: string): boolean {
+    for (const { spec } of this.#indexes.values()) {
+      if (spec.unique && (path in spec.key || partialPaths(spec.partialFilterExpression).includes(path))) return true;
+    }
+    return false;
+  }
+
   /** DuplicateKeyError for a constraint failure of this collection, or undefined for any other error. */
   duplicateKeyError(error: unknown, doc: StoreDocument): DuplicateKeyError | undefined {
     const code = (error as { code?: unknown } | null)?.code;
@@ -182,6 +190,13 @@ function partialSql(filter: Record<string, unknown>): string {
 /** Written the same way in the index and in queries: SQLite matches a partial index's condition by its text. */
 function existsSql(path: string): string {
   return `json_type(doc, '$.${path}') IS NOT NULL`;
+}
+
+function partialPaths(filter: Record<string, unknown> | undefined): string[] {
+  if (!filter) return [];
+  return Object.entries(filter).flatMap(([path, condition]) =>
+    path === '$and' && Array.isArray(condition) ? condition.flatMap((clause) => partialPaths(clause as Record<string, unknown>)) : [path],
+  );
 }
 
 function existsPaths(filter: Record<string, unknown> | undefined): string[] {

@@ -127,6 +127,13 @@ describe('embedded store indexes', () => {
       /SEARCH .* USING INDEX ix_\w+ \(<expr>=\? AND <expr>=\?\)/,
     );
     expect(await items.find(lookup)).toEqual([{ _id: 'i10', projectId: 'p', text: 't', key: 'k10' }]);
+    // A batch of keys at once (an ingestion request finding which of its sourceKeys it knows).
+    const batch = { projectId: 'p', key: { $in: ['k10', 'k12', 'k13'] } };
+    expect((items as SqliteCollection<Note & { projectId: string }>).queryPlan(batch).join(' | ')).toMatch(
+      /SEARCH .* USING INDEX ix_\w+_q \(<expr>=\? AND <expr>=\?\)/,
+    );
+    expect((await items.find(batch, { sort: { _id: 1 } })).map((item) => item._id)).toEqual(['i10', 'i12']);
+    expect(await items.countDocuments({ projectId: 'p', key: { $in: [] } })).toBe(0);
     // An equality to null also matches documents without the path: it must not be narrowed to the index.
     expect(await items.countDocuments({ projectId: 'p', key: null })).toBe(25);
     await items.findOneAndUpdate({ projectId: 'p', key: 'k51' }, { $set: { text: 'new' } }, { upsert: true });
@@ -168,6 +175,31 @@ describe('embedded store indexes', () => {
     // SQL would see true as 1; MongoDB (and so mingo) does not.
     expect((await versions.find({ kind: 1 })).map((doc) => doc._id)).toEqual(['c']);
     expect((await versions.find({}, { sort: { kind: 1 } })).map((doc) => doc._id)).toEqual(['c', 'a', 'b']);
+    await store.close();
+  });
+});
+
+describe('embedded store updates in SQL', () => {
+  it('marks many documents with $max in the stored text, which reads back and matches as JSON.stringify wrote it', async () => {
+    const store = await openEmbeddedStore(dir);
+    const notes = store.collection<Note & { projectId: string; version?: number }>('notes');
+    await notes.createIndexes([{ key: { projectId: 1, version: 1 }, name: 'project_version' }]);
+    const awkward = 'quote " backslash \\ tab \t newline \n emoji 🎉 control \u0001 lone \ud800 end';
+    await notes.insertMany([
+      { _id: 'a', projectId: 'p', text: awkward, n: 1.5 },
+      { _id: 'b', projectId: 'p', text: 'plain', version: 7 },
+    ]);
+    expect(await notes.updateMany({ projectId: 'p', _id: { $in: ['a', 'b'] } }, { $max: { version: 3 } })).toEqual({
+      matchedCount: 2,
+      modifiedCount: 1,
+    });
+    expect(await notes.find({ projectId: 'p' }, { sort: { _id: 1 } })).toEqual([
+      { _id: 'a', projectId: 'p', text: awkward, n: 1.5, version: 3 },
+      { _id: 'b', projectId: 'p', text: 'plain', version: 7 },
+    ]);
+    // An equality on an unindexed path is narrowed by searching the stored text for JSON.stringify's spelling.
+    expect((await notes.findOne({ text: awkward }))?._id).toBe('a');
+    expect(await notes.countDocuments({ projectId: 'p', version: { $gt: 2 } })).toBe(2);
     await store.close();
   });
 });

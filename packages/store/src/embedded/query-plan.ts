@@ -75,7 +75,8 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: 
       for (const [operator, operand] of Object.entries(condition)) {
         const added = addOperator(plan, expression, operator, operand, accepts);
         if (!added) plan.exact = false;
-        else if (operand !== null && operator !== '$in') compared = true;
+        // A comparison or a non-empty `$in` (whose members are all strings or numbers once in SQL) implies the path exists.
+        else if (operand !== null) compared = true;
       }
       if (compared) addExistence(plan, existence(key));
     } else {

@@ -2,9 +2,10 @@ import { Aggregator, Query } from 'mingo';
 import type { AnyObject } from 'mingo/types';
 import { requireStringId } from '../document-id';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';
-import { prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
+import { type PreparedUpdate, prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
 import type { CollectionSchema } from './collection-schema';
 import { toStored } from './json-value';
+import { numericMaxInSql } from './numeric-max-update';
 import { planFilter, planSort } from './query-plan';
 import { compileSimpleFilter } from './simple-filter';
 import type { SqliteEngine } from './sqlite-engine';
@@ -91,6 +92,8 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   updateMany(filter: Filter<T>, update: Update): Promise<{ matchedCount: number; modifiedCount: number }> {
     return this.#run(() => {
       const prepared = prepareUpdate(update);
+      const inSql = this.#updateInSql(filter, prepared);
+      if (inSql) return inSql();
       const targets = this.#select(filter);
       let modifiedCount = 0;
       this.#engine.batch(() => {
@@ -245,6 +248,27 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     if (skip) stages.push({ $skip: skip });
     if (limit) stages.push({ $limit: limit });
     return new Aggregator(stages).run(matched as unknown as AnyObject[]) as unknown as T[];
+  }
+
+  /**
+   * An updateMany SQLite can run by itself (an exact filter, an update numericMaxInSql takes, on a
+   * field no unique index holds, so no write can be refused halfway), as a function; else undefined.
+   */
+  #updateInSql(filter: Filter<T>, prepared: PreparedUpdate): (() => { matchedCount: number; modifiedCount: number }) | undefined {
+    const update = numericMaxInSql(prepared);
+    if (!update || this.#schema.inUniqueIndex(update.field)) return undefined;
+    const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
+    if (!plan.exact) return undefined;
+    const where = plan.where.length ? plan.where.join(' AND ') : '1';
+    return () => {
+      const matchedCount = this.#engine.first(`SELECT count(*) FROM ${this.#schema.table} WHERE ${where}`, plan.params) as number;
+      const modifiedCount = this.#engine.run(`UPDATE ${this.#schema.table} SET doc = ${update.set} WHERE ${where} AND ${update.changes}`, [
+        ...update.setParams,
+        ...plan.params,
+        ...update.changesParams,
+      ]);
+      return { matchedCount, modifiedCount };
+    };
   }
 
   #insert(doc: T): void {

@@ -29,6 +29,23 @@ const indexableProjection = { text: 1, sourceKey: 1, entityId: 1, startMs: 1, pr
 /** Writes, inside the transaction that stores them, what announces the stored items. */
 export type AnnounceEvidence = (tx: StoreScope, docs: EvidenceDoc[]) => Promise<void>;
 
+/** Keys per `$in` read of known sourceKeys: a bounded statement whatever the size of an import. */
+const sourceKeysPerRead = 500;
+
+/** What posting an item sets on its document: its content, nothing of the bookkeeping. */
+type EvidenceContent = Pick<EvidenceDoc, 'text' | 'updatedAt' | 'entityId' | 'startMs' | 'provider'>;
+
+/** What posting an item sets on its document, and the optional fields it leaves out (removed). */
+function contentUpdate(item: ImportedEvidenceItem, now: string): { $set: EvidenceContent; $unset: Record<string, ''> } {
+  const $set: EvidenceContent = { text: item.text, updatedAt: now };
+  const $unset: Record<string, ''> = {};
+  for (const field of ['entityId', 'startMs', 'provider'] as const) {
+    if (item[field] === undefined) $unset[field] = '';
+    else Object.assign($set, { [field]: item[field] });
+  }
+  return { $set, $unset };
+}
+
 export function newEvidenceId(): string {
   return newId('ev');
 }
@@ -37,50 +54,65 @@ export function createEvidenceRepo(store: Store) {
   const evidence = store.collection<EvidenceDoc>('evidence');
 
   /**
-   * Posting a sourceKey again replaces that item's content in place: its id and createdAt stay, and
-   * optional fields left out of the new post are removed, so the item is exactly what was last posted.
+   * The ids of the project's documents holding these sourceKeys, by sourceKey: one `$in` read per
+   * slice of keys (an import may bring thousands) instead of one lookup per item.
    */
-  async function upsertBySourceKey(
-    collection: Collection<EvidenceDoc>,
-    projectId: string,
-    sourceKey: string,
-    item: ImportedEvidenceItem,
-    now: string,
-  ): Promise<EvidenceDoc> {
-    const $set: Record<string, unknown> = { text: item.text, updatedAt: now };
-    const $unset: Record<string, ''> = {};
-    for (const field of ['entityId', 'startMs', 'provider'] as const) {
-      if (item[field] === undefined) $unset[field] = '';
-      else $set[field] = item[field];
+  async function idsBySourceKey(collection: Collection<EvidenceDoc>, projectId: string, keys: string[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    for (let start = 0; start < keys.length; start += sourceKeysPerRead) {
+      const slice = keys.slice(start, start + sourceKeysPerRead);
+      for (const doc of await collection.find({ projectId, sourceKey: { $in: slice } }, { projection: { sourceKey: 1 } }))
+        ids.set(doc.sourceKey!, doc._id);
     }
-    const update = {
-      $set,
-      $setOnInsert: { _id: newEvidenceId(), createdAt: now },
-      ...(Object.keys($unset).length > 0 && { $unset }),
-    };
-    const stored = await collection.findOneAndUpdate({ projectId, sourceKey }, update, { upsert: true, returnDocument: 'after' });
-    if (!stored) throw new Error(`upsert of sourceKey ${sourceKey} in project ${projectId} returned no document`);
-    return stored;
+    return ids;
   }
 
   /**
    * One request's items, written in one transaction: all of them or none, and one commit, not one per
-   * item. `announce` records, in the same transaction, the event that tells the indexer (ADR 0030).
+   * item. Posting a sourceKey again replaces that item's content in place: its id and createdAt stay,
+   * and optional fields left out of the new post are removed, so the item is exactly what was last
+   * posted. The known sourceKeys are read at once; new items go in with one insertMany, known ones are
+   * updated by id. `announce` records, in the same transaction, the event that tells the indexer (ADR 0030).
    */
   function addInTransaction(projectId: string, items: ImportedEvidenceItem[], announce: AnnounceEvidence): Promise<EvidenceDoc[]> {
     const now = new Date().toISOString();
+    const keys = [...new Set(items.flatMap((item) => (item.sourceKey === undefined ? [] : [item.sourceKey])))];
     return store.withTransaction(async (tx) => {
       const collection = tx.collection<EvidenceDoc>('evidence');
+      const storedIds = keys.length > 0 ? await idsBySourceKey(collection, projectId, keys) : new Map<string, string>();
       const docs: EvidenceDoc[] = [];
       const fresh: EvidenceDoc[] = [];
+      /** Where a new sourceKey's document waits in `fresh`: a later item with the same key replaces it. */
+      const freshIndexByKey = new Map<string, number>();
       for (const item of items) {
-        if (item.sourceKey !== undefined) {
-          docs.push(await upsertBySourceKey(collection, projectId, item.sourceKey, item, now));
-        } else {
+        const { sourceKey } = item;
+        if (sourceKey === undefined) {
           const doc: EvidenceDoc = { _id: newEvidenceId(), projectId, ...item, createdAt: now, updatedAt: now };
           fresh.push(doc);
           docs.push(doc);
+          continue;
         }
+        const { $set, $unset } = contentUpdate(item, now);
+        const storedId = storedIds.get(sourceKey);
+        let doc: EvidenceDoc;
+        if (storedId !== undefined) {
+          const updated = await collection.findOneAndUpdate(
+            { _id: storedId, projectId },
+            { $set, ...(Object.keys($unset).length > 0 && { $unset }) },
+            { returnDocument: 'after' },
+          );
+          if (!updated) throw new Error(`evidence ${storedId} (sourceKey ${sourceKey}) vanished during its update`);
+          doc = updated;
+        } else {
+          // A key repeated within one call (imports dedupe, the API refuses) names one document: the later item's content wins.
+          const waiting = freshIndexByKey.get(sourceKey);
+          doc = { _id: waiting === undefined ? newEvidenceId() : fresh[waiting]!._id, projectId, sourceKey, ...$set, createdAt: now };
+          if (waiting === undefined) {
+            freshIndexByKey.set(sourceKey, fresh.length);
+            fresh.push(doc);
+          } else fresh[waiting] = doc;
+        }
+        docs.push(doc);
       }
       if (fresh.length > 0) await collection.insertMany(fresh);
       await announce(tx, docs);

@@ -75,6 +75,45 @@ describe('evidence', () => {
     expect((await h.api.evidence.search({ accountId, projectId, q: 'thumbnails' })).results).toEqual([]);
   });
 
+  it('answers a batch of known and new sourceKeys and plain items in request order, updating the known in place', async () => {
+    const first = (
+      await h.api.evidence.add({
+        accountId,
+        projectId,
+        items: [
+          { text: 'first take on hooks', sourceKey: 'hooks', startMs: 1 },
+          { text: 'first take on pacing', sourceKey: 'pacing' },
+        ],
+      })
+    ).items;
+    const second = (
+      await h.api.evidence.add({
+        accountId,
+        projectId,
+        items: [
+          { text: 'new take on thumbnails', sourceKey: 'thumbnails' },
+          { text: 'second take on pacing', sourceKey: 'pacing', entityId: 'v2' },
+          { text: 'a plain note' },
+          { text: 'second take on hooks', sourceKey: 'hooks' },
+        ],
+      })
+    ).items;
+
+    expect(second.map((item) => item.text)).toEqual([
+      'new take on thumbnails',
+      'second take on pacing',
+      'a plain note',
+      'second take on hooks',
+    ]);
+    expect(second[1]).toMatchObject({ id: first[1].id, createdAt: first[1].createdAt, sourceKey: 'pacing', entityId: 'v2' });
+    expect(second[3]).toMatchObject({ id: first[0].id, createdAt: first[0].createdAt, sourceKey: 'hooks' });
+    expect(second[3]).not.toHaveProperty('startMs');
+    expect(new Set([...first, ...second].map((item) => item.id)).size).toBe(4);
+    expect(await countStored()).toBe(4);
+    const stored = await h.api.evidence.get({ accountId, projectId, evidenceId: first[0].id });
+    expect(stored).toEqual(second[3]);
+  });
+
   it('keeps one item when the same new sourceKey is posted concurrently', async () => {
     const posts = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
