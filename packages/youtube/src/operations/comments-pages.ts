@@ -108,8 +108,10 @@ export function createThreadPageReader(upstream: Upstream, wantsNext: (threads: 
       // Its failure is reported where the walk awaits it; a dropped one fails unheard.
       next.catch(() => undefined);
       ahead = { token: peek.continuation, raw: next };
-      // The request is built and sent through several awaits: let it go out before parsing.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Let the request reach the socket before parsing. undici writes a request on a reused
+      // connection only after a turn of the event loop's I/O phase: after setImmediate alone the
+      // upstream still saw it only once the parse was done (0.9 ms later, bench/comments, ADR 0040).
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
     return parseThreadPage(raw);
   };
