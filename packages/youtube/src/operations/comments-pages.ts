@@ -91,7 +91,7 @@ export function peekThreadPage(raw: RawPage): { threads: number; continuation?: 
 /**
  * Reads thread pages one after another, asking for a page's continuation as soon as the page
  * arrives, before youtubei.js parses it: parsing and normalising a page then overlap the next
- * page's round trip instead of adding to it (bench/comments, ADR 0040). `wantsNext(threads)` says
+ * page's round trip instead of adding to it (bench/comments, ADR 0041). `wantsNext(threads)` says
  * whether the walk will follow a page's continuation once it has taken that many threads from it.
  * A page asked for early is used only when the walk asks for that very token; otherwise it is
  * dropped (one extra request, when the raw page misled the guess).
@@ -110,7 +110,7 @@ export function createThreadPageReader(upstream: Upstream, wantsNext: (threads: 
       ahead = { token: peek.continuation, raw: next };
       // Let the request reach the socket before parsing. undici writes a request on a reused
       // connection only after a turn of the event loop's I/O phase: after setImmediate alone the
-      // upstream still saw it only once the parse was done (0.9 ms later, bench/comments, ADR 0040).
+      // upstream still saw it only once the parse was done (0.9 ms later, bench/comments, ADR 0041).
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     return parseThreadPage(raw);
