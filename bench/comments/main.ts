@@ -2,12 +2,15 @@
 // gateway + services in-process) while the fake YouTube upstream adds 50 ms to every request, beside
 // the sum of that latency over the upstream requests the collection made, and their ratio. The
 // collection follows one continuation after another (each page names the next), so the latency sum
-// is the floor; the ratio shows what our side adds. Not a test: it prints figures.
+// is the floor; the ratio shows what our side adds. Not a test: it prints figures. The gateway's CPU
+// time per collection is printed beside it: on a loaded machine elapsed times follow the load, the
+// CPU time much less (ADR 0038).
 // Env: BENCH_COMMENTS (1000), BENCH_LATENCY_MS (50), BENCH_RUNS (5).
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchGateway } from '../support/bench-gateway';
+import { cpuMsOf } from '../support/process-cpu';
 import { measuredWindow } from '../support/profile-window';
 import { apiClient } from '@vrs/testing/api-client';
 import { hasRecorded, projectDir, recordedDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
@@ -89,30 +92,40 @@ async function main() {
     if (warmup.status !== 200) throw new Error(`collection failed: ${warmup.status} ${warmup.text}`);
 
     fake.setLatency(latencyMs);
-    const rows: { elapsedMs: number; requests: number; pages: number; comments: number; complete: boolean }[] = [];
+    const rows: { elapsedMs: number; cpuMs: number | null; requests: number; pages: number; comments: number }[] = [];
     await measuredWindow(async () => {
       for (let run = 0; run < runs; run++) {
         fake.reset();
         fake.setLatency(latencyMs);
+        const cpuBefore = cpuMsOf(gateway.child.pid);
         const started = performance.now();
         const response = await api('GET', path);
         const elapsedMs = performance.now() - started;
+        const cpuAfter = cpuMsOf(gateway.child.pid);
+        const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
-        const { comments, pagesFetched, complete } = response.body as { comments: unknown[]; pagesFetched: number; complete: boolean };
-        rows.push({ elapsedMs, requests: fake.hits().total, pages: pagesFetched, comments: comments.length, complete });
+        const { comments, pagesFetched } = response.body as { comments: unknown[]; pagesFetched: number };
+        rows.push({ elapsedMs, cpuMs, requests: fake.hits().total, pages: pagesFetched, comments: comments.length });
       }
     });
 
     console.log(
       `\nbench/comments — newest-first collection of ${target} comments of ${videoId}, ${latencyMs} ms added to every upstream request, ${runs} runs`,
     );
-    console.log(`(the recorded newest pages extended by a chain of ${chainPages} pages repeating the recorded threads)\n`);
-    console.log('| run | comments | comment pages | upstream requests | elapsed ms | latency sum ms | elapsed / latency sum |');
-    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    console.log(`(the recorded newest pages extended by a chain of ${chainPages} pages repeating the recorded threads)`);
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', ')}\n`,
+    );
+    console.log(
+      '| run | comments | comment pages | upstream requests | elapsed ms | gateway CPU ms | latency sum ms | elapsed / latency sum |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     rows.forEach((row, run) => {
       const latencySum = row.requests * latencyMs;
       console.log(
-        `| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} |`,
+        `| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} |`,
       );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));

@@ -2,8 +2,8 @@ import type { Comment, NewestComments } from '../shapes/comments';
 import type { Upstream } from '../transport/upstream';
 import {
   commentsSectionToken,
+  createThreadPageReader,
   fetchReplyPage,
-  fetchThreadPage,
   noNewestOrder,
   openNewestPage,
   sortedHere,
@@ -43,7 +43,9 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
   if (!sectionToken)
     return summary([], { complete: true, sorted: true, pagesFetched, remaining: 0, totalCount: undefined, warnings: [noCommentsSection] });
 
-  const start = await openNewestPage(upstream, sectionToken);
+  // With replies, each thread's replies take room before the next page is needed: no read-ahead.
+  const readPage = createThreadPageReader(upstream, (threads) => !includeReplies && comments.length + threads < limit);
+  const start = await openNewestPage(upstream, sectionToken, readPage);
   pagesFetched += start.pagesFetched;
   const totalCount = totalCountOf(start.topPage.header);
   const { platformSortsByTime } = start;
@@ -89,7 +91,7 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
       break;
     }
     try {
-      page = await fetchThreadPage(upstream, token);
+      page = await readPage(token);
       pagesFetched += 1;
     } catch (error) {
       skippedByFailure += 1;
