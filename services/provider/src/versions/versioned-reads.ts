@@ -29,9 +29,27 @@ export interface ServedVersion<T> {
  * The one rule every provider read follows (ADR 0007): the latest saved version answers, whatever
  * its age, unless the caller asks for a refresh; a fetch is saved as a new version and announced.
  * A failed fetch is an error, never an older version passed off as fresh.
+ *
+ * The announcement goes out beside the answer, not before it (ADR 0040): its outcome never changed
+ * the answer, and waiting for JetStream's ack put a round trip between each dependent upstream call
+ * of a trend report. `settled()` waits for the announcements still in flight (the module's stop).
  */
 export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventBus; logger: Logger }) {
   const { versions, bus, logger } = deps;
+  const announcing = new Set<Promise<void>>();
+
+  function announce<E extends EventDefinition>(definition: E, event: EventData<E>, versionId: string): void {
+    const sending = bus.publish(definition, event).then(
+      () => undefined,
+      (err: unknown) => {
+        // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
+        logger.error({ err, event: definition.type, versionId }, 'fetched version saved but its event was not published');
+      },
+    );
+    announcing.add(sending);
+    void sending.finally(() => announcing.delete(sending));
+  }
+
   return {
     async read<T, E extends EventDefinition>(spec: VersionedRead<T, E>): Promise<ServedVersion<T>> {
       if (!spec.refresh) {
@@ -47,13 +65,13 @@ export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventB
       }
       const version = await versions.save(spec.kind, spec.key, data);
       const event = { provider: 'youtube', versionId: version._id, fetchedAt: version.fetchedAt, ...spec.eventData(data) } as EventData<E>;
-      try {
-        await bus.publish(spec.event, event);
-      } catch (err) {
-        // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
-        logger.error({ err, event: spec.event.type, versionId: version._id }, 'fetched version saved but its event was not published');
-      }
+      announce(spec.event, event, version._id);
       return { version, cached: false };
+    },
+
+    /** Resolves once every announcement started so far has been published (or its failure logged). */
+    async settled(): Promise<void> {
+      await Promise.all(announcing);
     },
   };
 }
