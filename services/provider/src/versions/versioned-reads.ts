@@ -1,4 +1,4 @@
-import type { EventBus } from '@vrs/bus';
+import { createAnnouncer, type EventBus } from '@vrs/bus';
 import type { EventData, EventDefinition } from '@vrs/contracts';
 import { AppError, type Logger } from '@vrs/kit';
 import type { VersionDoc, VersionKind, VersionsRepo } from '../repo/versions-repo';
@@ -28,28 +28,12 @@ export interface ServedVersion<T> {
 /**
  * The one rule every provider read follows (ADR 0007): the latest saved version answers, whatever
  * its age, unless the caller asks for a refresh; a fetch is saved as a new version and announced.
- * A failed fetch is an error, never an older version passed off as fresh.
- *
- * The announcement goes out beside the answer, not before it (ADR 0040): its outcome never changed
- * the answer, and waiting for JetStream's ack put a round trip between each dependent upstream call
- * of a trend report. `settled()` waits for the announcements still in flight (the module's stop).
+ * A failed fetch is an error, never an older version passed off as fresh. The announcement goes out
+ * beside the answer (ADR 0040); `settled()` waits for those in flight (the module's stop).
  */
 export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventBus; logger: Logger }) {
-  const { versions, bus, logger } = deps;
-  const announcing = new Set<Promise<void>>();
-
-  function announce<E extends EventDefinition>(definition: E, event: EventData<E>, versionId: string): void {
-    const sending = bus.publish(definition, event).then(
-      () => undefined,
-      (err: unknown) => {
-        // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
-        logger.error({ err, event: definition.type, versionId }, 'fetched version saved but its event was not published');
-      },
-    );
-    announcing.add(sending);
-    void sending.finally(() => announcing.delete(sending));
-  }
-
+  const { versions, logger } = deps;
+  const announcer = createAnnouncer(deps.bus);
   return {
     async read<T, E extends EventDefinition>(spec: VersionedRead<T, E>): Promise<ServedVersion<T>> {
       if (!spec.refresh) {
@@ -65,14 +49,14 @@ export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventB
       }
       const version = await versions.save(spec.kind, spec.key, data);
       const event = { provider: 'youtube', versionId: version._id, fetchedAt: version.fetchedAt, ...spec.eventData(data) } as EventData<E>;
-      announce(spec.event, event, version._id);
+      announcer.announce(spec.event, event, (err) => {
+        // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
+        logger.error({ err, event: spec.event.type, versionId: version._id }, 'fetched version saved but its event was not published');
+      });
       return { version, cached: false };
     },
 
-    /** Resolves once every announcement started so far has been published (or its failure logged). */
-    async settled(): Promise<void> {
-      await Promise.all(announcing);
-    },
+    settled: announcer.settled,
   };
 }
 
