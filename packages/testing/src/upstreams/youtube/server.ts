@@ -26,7 +26,7 @@ export interface HitCounts {
   unmatched: number;
 }
 
-/** One request the fake answered, on this process's `performance.now()` clock. */
+/** One request the fake received, timed on this process's `performance.now()` clock. */
 export interface Exchange {
   key: RequestKey;
   receivedAt: number;
