@@ -2,7 +2,12 @@
 // stack (one process: gateway + services in-process) while the fake YouTube upstream adds 50 ms to
 // every request, beside the upstream critical path: the longest chain of dependent upstream calls
 // (search page 1 → search page 2 → a video's player → its WEB player and /next side by side; channel
-// pages run beside the videos), and their ratio. Not a test: it prints figures.
+// pages run beside the videos), and their ratio. Not a test: it prints figures. A second table splits
+// each run along that chain, from the fake upstream's log of when each request arrived and was
+// answered: the time between its links, which is not upstream latency (before the first search,
+// between the search pages, before the first player, from the first player's answer to the last WEB
+// player or /next asked — the players' answers are handled one after another —, after the last
+// answer): the gateway's work, and any wait for a CPU on a loaded machine.
 // Env: BENCH_LATENCY_MS (50), BENCH_RUNS (5), BENCH_SAMPLE_SIZE (20), YOUTUBE_MAX_CONCURRENCY (provider default).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,13 +19,46 @@ import { measuredWindow } from '../support/profile-window';
 import { apiClient } from '@vrs/testing/api-client';
 import { trendsFixtureTopic } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
-import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
+import { startFakeYouTube, type Exchange } from '@vrs/testing/upstreams/youtube/server';
+import { searchParams } from '@vrs/youtube';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const sampleSize = Number(process.env.BENCH_SAMPLE_SIZE ?? 20);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The time between the links of the critical path (not upstream latency), from the fake upstream's exchanges. */
+interface ChainGaps {
+  beforeFirstSearch: number;
+  betweenSearchPages: number;
+  beforeFirstPlayer: number;
+  playersToLastEnrichment: number;
+  afterLastAnswer: number;
+}
+
+const relevanceParams = decodeURIComponent(searchParams('videos', 'relevance'));
+
+function chainGaps(exchanges: Exchange[], started: number, ended: number): ChainGaps {
+  const find = (what: string, test: (exchange: Exchange) => boolean) => {
+    const found = exchanges.filter(test);
+    if (found.length === 0 || found.some((exchange) => exchange.answeredAt === undefined))
+      throw new Error(`no answered ${what} in the run`);
+    return found as Required<Exchange>[];
+  };
+  const [firstPage] = find('first relevance page', ({ key }) => key.endpoint === 'search' && key.keys.params === relevanceParams);
+  const [secondPage] = find('second relevance page', ({ key }) => key.endpoint === 'search' && key.keys.continuation !== undefined);
+  const players = find('player', ({ key }) => key.endpoint === 'reel/reel_item_watch');
+  const enrichments = find('WEB player or /next', ({ key }) => key.endpoint === 'player' || key.endpoint === 'next');
+  return {
+    beforeFirstSearch: firstPage!.receivedAt - started,
+    betweenSearchPages: secondPage!.receivedAt - firstPage!.answeredAt,
+    beforeFirstPlayer: Math.min(...players.map((player) => player.receivedAt)) - secondPage!.answeredAt,
+    playersToLastEnrichment:
+      Math.max(...enrichments.map((enrichment) => enrichment.receivedAt)) - Math.min(...players.map((player) => player.answeredAt)),
+    afterLastAnswer: ended - Math.max(...enrichments.map((enrichment) => enrichment.answeredAt)),
+  };
+}
 
 async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-trends-'));
@@ -36,7 +74,7 @@ async function main() {
     const warmup = await api('GET', path);
     if (warmup.status !== 200) throw new Error(`report failed: ${warmup.status} ${warmup.text}`);
 
-    const rows: { elapsedMs: number; cpuMs: number | null; requests: number; videos: number }[] = [];
+    const rows: { elapsedMs: number; cpuMs: number | null; requests: number; videos: number; gaps: ChainGaps }[] = [];
     await measuredWindow(async () => {
       for (let run = 0; run < runs; run++) {
         fake.reset();
@@ -44,12 +82,19 @@ async function main() {
         const cpuBefore = cpuMsOf(gateway.child.pid);
         const started = performance.now();
         const response = await api<TrendReport>('GET', path);
-        const elapsedMs = performance.now() - started;
+        const ended = performance.now();
+        const elapsedMs = ended - started;
         const cpuAfter = cpuMsOf(gateway.child.pid);
         const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         if (response.status !== 200) throw new Error(`report failed: ${response.status} ${response.text}`);
         const hits = fake.hits();
-        rows.push({ elapsedMs, cpuMs, requests: hits.total, videos: response.body.sample.enrichedVideos });
+        rows.push({
+          elapsedMs,
+          cpuMs,
+          requests: hits.total,
+          videos: response.body.sample.enrichedVideos,
+          gaps: chainGaps(fake.exchanges(), started, ended),
+        });
       }
     });
 
@@ -68,6 +113,16 @@ async function main() {
       console.log(
         `| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`,
       );
+    });
+    console.log('\nTime between the links of the critical path, not upstream latency (ms; the rest of each run is):\n');
+    console.log(
+      '| run | before the first search | page 1 answered → page 2 asked | page 2 answered → first player asked | first player answered → last WEB player or /next asked | last answer → report | sum |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    rows.forEach(({ gaps }, run) => {
+      const parts = Object.values(gaps);
+      const sum = parts.reduce((total, part) => total + part, 0);
+      console.log(`| ${run + 1} | ${parts.map((part) => part.toFixed(1)).join(' | ')} | ${sum.toFixed(1)} |`);
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));
     console.log(

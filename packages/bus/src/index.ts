@@ -3,6 +3,7 @@ export type { DeadLetter, DeadLetterQuery, ReplayResult } from './dead-letter';
 export { defaultBusTimings, type BusTimings } from './bus-timings';
 export { createJetStreamBus, type JetStreamBusOptions } from './jetstream-bus';
 export { createMemoryBus, type MemoryBusOptions } from './memory-bus';
+export { createAnnouncer, type Announcer } from './announcer';
 export { deleteNamespace } from './namespace-cleanup';
 export { isNatsReachable } from './nats-reachability';
 export type { WindowCount, WindowCounter } from './window-counter';

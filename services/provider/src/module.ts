@@ -29,7 +29,10 @@ export async function createProviderModule({ store, bus, logger, config }: Provi
         'provider started',
       );
     },
-    // The store and bus belong to the host; the YouTube client holds no connections of its own to close.
-    async stop() {},
+    // The store and bus belong to the host, which closes them after this; the YouTube client holds no
+    // connections of its own to close. Announcements still in flight go out before the bus closes.
+    async stop() {
+      await reads.settled();
+    },
   };
 }

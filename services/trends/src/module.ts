@@ -1,7 +1,7 @@
 import type { TRPCClient } from '@trpc/client';
 import type { Llm } from '@vrs/ai';
 import { billingAccountDeleted } from '@vrs/contracts';
-import type { EventBus, Subscription } from '@vrs/bus';
+import { createAnnouncer, type EventBus, type Subscription } from '@vrs/bus';
 import { createClock, type Logger, type ServiceModule } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import { createRetentionSweeper, type Store } from '@vrs/store';
@@ -34,6 +34,7 @@ export async function createTrendsModule({
   const snapshots = createSnapshotsRepo(store, { retentionDays: config.snapshotRetentionDays });
   const plans = createPlansRepo(store);
   const clock = createClock();
+  const announcer = createAnnouncer(bus);
   // On the same clock as the reports, so a moved clock (tests) ages snapshots as reports see them.
   const sweeper = createRetentionSweeper({
     collections: snapshots.expiring,
@@ -44,7 +45,7 @@ export async function createTrendsModule({
   let accountDeletion: Subscription | undefined;
   return {
     name: 'trends',
-    router: createTrendsRouter({ provider, llm, snapshots, plans, bus, clock, logger, config }),
+    router: createTrendsRouter({ provider, llm, snapshots, plans, bus, announcer, clock, logger, config }),
     async start() {
       await Promise.all([snapshots.ensureIndexes(), plans.ensureIndexes(), bus.ensureStreams(['trends'])]);
       sweeper.start();
@@ -55,9 +56,10 @@ export async function createTrendsModule({
       );
       logger.info({ models: llm?.models ?? [], clockControl: config.clockControl }, 'trends started');
     },
-    // The store, bus and provider client belong to the host; trends' own are the sweeper and its consumer.
+    // The store, bus and provider client belong to the host; trends' own are the sweeper, its consumer
+    // and the reports' announcements still in flight (out before the host closes the bus).
     async stop() {
-      await Promise.all([accountDeletion?.stop(), sweeper.stop()]);
+      await Promise.all([accountDeletion?.stop(), sweeper.stop(), announcer.settled()]);
       accountDeletion = undefined;
     },
   };

@@ -1,6 +1,6 @@
 import type { TRPCClient } from '@trpc/client';
 import type { Llm } from '@vrs/ai';
-import type { EventBus } from '@vrs/bus';
+import type { Announcer, EventBus } from '@vrs/bus';
 import type { ControllableClock, Logger } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import type { PlansRepo } from './repo/plans-repo';
@@ -25,6 +25,8 @@ export interface TrendsDeps {
   snapshots: SnapshotsRepo;
   plans: PlansRepo;
   bus: EventBus;
+  /** Publishes a report's event beside the report rather than before it (ADR 0040). */
+  announcer: Announcer;
   clock: ControllableClock;
   logger: Logger;
   config: TrendsModuleConfig;

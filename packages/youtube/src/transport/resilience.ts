@@ -46,7 +46,9 @@ export function createResilience(options: ResilienceOptions): Guarded {
     halfOpenAfter: options.breaker.halfOpenAfterMs,
     breaker: new ConsecutiveBreaker(options.breaker.failureThreshold),
   });
-  const timeoutPolicy = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+  // An attempt returns only once its body is read whole, so there is nothing left to abort then, and
+  // aborting builds a DOMException (with its stack) per exchange for nothing (ADR 0040).
+  const timeoutPolicy = timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
   const limits = new Map<string, ReturnType<typeof pLimit>>();
   const limitFor = (host: string) => {
     let limit = limits.get(host);

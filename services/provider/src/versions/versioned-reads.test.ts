@@ -117,6 +117,42 @@ describe('versioned reads', () => {
     ]);
   });
 
+  it('answers before JetStream acknowledges the announcement, and settled() waits for the acknowledgement', async () => {
+    let acknowledge!: () => void;
+    const acknowledged = new Promise<void>((resolve) => {
+      acknowledge = resolve;
+    });
+    const slowBus = Object.assign(Object.create(bus) as EventBus, {
+      publish: (async () => {
+        await acknowledged;
+        return { eventId: 'evt', duplicate: false };
+      }) satisfies EventBus['publish'],
+    });
+    const slowReads = createVersionedReads({
+      versions: createVersionsRepo(store, { kept: 3 }),
+      bus: slowBus,
+      logger: rootLogger.child({}, { level: 'silent' }),
+    });
+    const answer = await slowReads.read({
+      kind: 'video',
+      key: 'abc',
+      refresh: true,
+      fetch: async () => ({ n: ++fetches }),
+      event: providerVideoFetched,
+      eventData: () => ({ videoId: 'abc' }),
+    });
+    expect(answer.cached).toBe(false);
+    let settled = false;
+    const settling = slowReads.settled().then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    acknowledge();
+    await settling;
+    expect(settled).toBe(true);
+  });
+
   it('still answers a saved fetch when its announcement cannot be published', async () => {
     await bus.close();
     const result = await read(false);

@@ -1,4 +1,4 @@
-import type { EventBus } from '@vrs/bus';
+import { createAnnouncer, type EventBus } from '@vrs/bus';
 import type { EventData, EventDefinition } from '@vrs/contracts';
 import { AppError, type Logger } from '@vrs/kit';
 import type { VersionDoc, VersionKind, VersionsRepo } from '../repo/versions-repo';
@@ -28,10 +28,12 @@ export interface ServedVersion<T> {
 /**
  * The one rule every provider read follows (ADR 0007): the latest saved version answers, whatever
  * its age, unless the caller asks for a refresh; a fetch is saved as a new version and announced.
- * A failed fetch is an error, never an older version passed off as fresh.
+ * A failed fetch is an error, never an older version passed off as fresh. The announcement goes out
+ * beside the answer (ADR 0040); `settled()` waits for those in flight (the module's stop).
  */
 export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventBus; logger: Logger }) {
-  const { versions, bus, logger } = deps;
+  const { versions, logger } = deps;
+  const announcer = createAnnouncer(deps.bus);
   return {
     async read<T, E extends EventDefinition>(spec: VersionedRead<T, E>): Promise<ServedVersion<T>> {
       if (!spec.refresh) {
@@ -47,14 +49,14 @@ export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventB
       }
       const version = await versions.save(spec.kind, spec.key, data);
       const event = { provider: 'youtube', versionId: version._id, fetchedAt: version.fetchedAt, ...spec.eventData(data) } as EventData<E>;
-      try {
-        await bus.publish(spec.event, event);
-      } catch (err) {
+      announcer.announce(spec.event, event, (err) => {
         // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
         logger.error({ err, event: spec.event.type, versionId: version._id }, 'fetched version saved but its event was not published');
-      }
+      });
       return { version, cached: false };
     },
+
+    settled: announcer.settled,
   };
 }
 

@@ -72,7 +72,7 @@ async function searchCandidates(deps: TrendsDeps, q: string, warnings: string[])
  * then this report's snapshots are saved, and insights are added in `ai` mode.
  */
 export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest): Promise<TrendReport> {
-  const { provider, snapshots, clock, logger, bus } = deps;
+  const { provider, snapshots, clock, logger, announcer } = deps;
   const now = clock.now().toISOString();
   const warnings: string[] = [];
   const searches = await searchCandidates(deps, request.q, warnings);
@@ -194,18 +194,18 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
     warnings,
     ...(insights ? { insights } : {}),
   };
-  await bus
-    .publish(trendsReportGenerated, {
+  announcer.announce(
+    trendsReportGenerated,
+    {
       reportId,
       query: request.q,
       mode: request.mode,
       videoIds: report.videos.map((video) => video.id),
       observedVideos,
       generatedAt: now,
-    })
-    .catch((error: unknown) =>
-      logger.error({ err: error, reportId }, 'trends.report.generated not published; the report and its snapshots are saved'),
-    );
+    },
+    (error) => logger.error({ err: error, reportId }, 'trends.report.generated not published; the report and its snapshots are saved'),
+  );
   return report;
 }
 

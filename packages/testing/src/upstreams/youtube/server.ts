@@ -26,6 +26,17 @@ export interface HitCounts {
   unmatched: number;
 }
 
+/** One request the fake received, timed on this process's `performance.now()` clock. */
+export interface Exchange {
+  key: RequestKey;
+  receivedAt: number;
+  /** When the answer was written; absent while it is delayed or for requests never answered. */
+  answeredAt?: number;
+}
+
+/** The exchanges kept for `exchanges()`: the latest, so a long-running fake holds a bounded log. */
+const exchangesKept = 1000;
+
 export interface UnmatchedRequest {
   method: string;
   path: string;
@@ -51,6 +62,8 @@ export interface FakeYouTube {
   useVariant(name: string): void;
   dropVariant(name: string): void;
   hits(): HitCounts;
+  /** The InnerTube and caption requests since the last reset, in the order they arrived (benchmarks time stages with it). */
+  exchanges(): Exchange[];
   unmatched(): UnmatchedRequest[];
   recordings(): ReturnType<ReplayIndex['all']>;
 }
@@ -83,6 +96,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
   const storyboards = createStoryboardSheets(report.recordings);
   let hitCounts: HitCounts = { total: 0, byEndpoint: {}, byClient: {}, unmatched: 0 };
   let unmatchedLog: UnmatchedRequest[] = [];
+  let exchangeLog: Exchange[] = [];
 
   const reset = () => {
     faults.reset();
@@ -90,6 +104,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     index.clearSelections();
     hitCounts = { total: 0, byEndpoint: {}, byClient: {}, unmatched: 0 };
     unmatchedLog = [];
+    exchangeLog = [];
   };
   const select = (id: string) => {
     if (!index.select(id)) throw new Error(`no recording with id ${id}`);
@@ -183,6 +198,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
 
   async function replay(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     if (pathname.startsWith('/sb/')) return storyboardSheet(req, res, pathname);
+    const receivedAt = performance.now();
     const body = await readBody(req);
     const endpoint = endpointOf(pathname);
     if (!endpoint) {
@@ -201,6 +217,14 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     if (key?.clientName) {
       const asked = `${endpoint} ${key.clientName}`;
       hitCounts.byClient[asked] = (hitCounts.byClient[asked] ?? 0) + 1;
+    }
+    if (key) {
+      const exchange: Exchange = { key, receivedAt };
+      exchangeLog.push(exchange);
+      if (exchangeLog.length > exchangesKept) exchangeLog.shift();
+      res.once('finish', () => {
+        exchange.answeredAt = performance.now();
+      });
     }
     const fault = faults.decide(key, endpoint);
     if (fault.kind === 'timeout') return; // never answered; close() drops the connection
@@ -269,6 +293,7 @@ export async function startFakeYouTube(options: FakeYouTubeOptions): Promise<Fak
     useVariant,
     dropVariant,
     hits: () => structuredClone(hitCounts),
+    exchanges: () => structuredClone(exchangeLog),
     unmatched: () => [...unmatchedLog],
     recordings: () => index.all(),
   };
