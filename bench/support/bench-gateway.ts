@@ -7,31 +7,37 @@ import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes
 export const benchInternalToken = 'bench-internal-token-0123456789';
 
 /**
+ * What every bench stack runs with: demo mode, credits and rate limits out of the way, its own data
+ * dir and NATS namespace (named after the stack and this process, deleted when it stops).
+ */
+export function benchSettings(name: string, runDir: string) {
+  const namespace = `${name.replace(/[^A-Za-z0-9_-]/g, '_')}_${process.pid}`;
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const settings: NodeJS.ProcessEnv = {
+    NODE_ENV: 'test',
+    DEMO_MODE: 'true',
+    DATA_DIR: join(runDir, 'data'),
+    NATS_URL: natsUrl,
+    NATS_NAMESPACE: namespace,
+    INTERNAL_TOKEN: benchInternalToken,
+    BILLING_STARTING_CREDITS: '1000000000',
+    PLAN_FREE_REQUESTS_PER_MINUTE: '1000000000',
+    RATE_LIMIT_PER_IP: '1000000000',
+  };
+  return { namespace, natsUrl, settings };
+}
+
+/**
  * The whole system in one process, as `npm start` runs it, tuned for measuring: quiet logs, demo
  * mode (`X-Demo-User` needs no key round trip), credits and rate limits out of the way, its own
  * data dir and NATS namespace — deleted again when it stops, so benchmarks leave nothing behind
  * on a shared nats-server.
  */
 export async function startBenchGateway(name: string, runDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
-  const namespace = `${name.replace(/[^A-Za-z0-9_-]/g, '_')}_${process.pid}`;
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const { namespace, natsUrl, settings } = benchSettings(name, runDir);
   const gateway = await startGatewayProcess(
     name,
-    {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      SERVICES_MODE: 'inprocess',
-      SERVE_HOSTED_SERVICES: 'false',
-      DEMO_MODE: 'true',
-      DATA_DIR: join(runDir, 'data'),
-      NATS_URL: natsUrl,
-      NATS_NAMESPACE: namespace,
-      INTERNAL_TOKEN: benchInternalToken,
-      BILLING_STARTING_CREDITS: '1000000000',
-      PLAN_FREE_REQUESTS_PER_MINUTE: '1000000000',
-      RATE_LIMIT_PER_IP: '1000000000',
-      ...env,
-    },
+    { ...settings, LOG_LEVEL: 'warn', SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', ...env },
     runDir,
   );
   return {

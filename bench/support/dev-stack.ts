@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { deleteNamespace } from '@vrs/bus';
 import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
-import { benchInternalToken, processFiguresOf } from './bench-gateway';
+import { benchSettings, processFiguresOf } from './bench-gateway';
 
 /** The system as `npm run dev` runs it: each service its own process, called over HTTP by the gateway. */
 export interface DevShapeStack {
@@ -18,21 +17,12 @@ export interface DevShapeStack {
  * NATS namespace, removed again when it stops.
  */
 export async function startDevShapeStack(name: string, runDir: string, env: NodeJS.ProcessEnv = {}): Promise<DevShapeStack> {
-  const namespace = `${name.replace(/[^A-Za-z0-9_-]/g, '_')}_${process.pid}`;
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const { namespace, natsUrl, settings } = benchSettings(name, runDir);
   const stackEnv: NodeJS.ProcessEnv = {
-    NODE_ENV: 'test',
+    ...settings,
     // Services log nothing per call; their start line ('service listening') is what the starter waits for.
     LOG_LEVEL: 'info',
     SERVICES_MODE: 'http',
-    DEMO_MODE: 'true',
-    DATA_DIR: join(runDir, 'data'),
-    NATS_URL: natsUrl,
-    NATS_NAMESPACE: namespace,
-    INTERNAL_TOKEN: benchInternalToken,
-    BILLING_STARTING_CREDITS: '1000000000',
-    PLAN_FREE_REQUESTS_PER_MINUTE: '1000000000',
-    RATE_LIMIT_PER_IP: '1000000000',
     ...env,
   };
   const processes: RunningProcess[] = [];
