@@ -180,15 +180,20 @@ async function makeOneOfEverything(api: ApiCall, accountId: string) {
   try {
     // Checks are asked for until one sees the jump: a "check now" sent while an earlier check was
     // running may run one more check that read the views before they moved.
+    // What the checks and the last "check now" answered, named in the failure if none sees the jump.
+    const seen = { outcomes: [] as string[], lastCheckStatus: 0 };
     const changed = await eventually(
       async () => {
         const checks = ok(await api('GET', `/v1/monitors/${monitor.id}/checks`)).data as { outcome: string }[];
+        seen.outcomes = checks.map((check) => check.outcome);
         if (checks.some((check) => check.outcome === 'changed')) return true;
-        await api('POST', `/v1/monitors/${monitor.id}/check`);
+        seen.lastCheckStatus = (await api('POST', `/v1/monitors/${monitor.id}/check`)).status;
         return undefined;
       },
       { timeoutMs: 45_000, intervalMs: 300, what: `a check of ${monitor.id} that sees the views jump` },
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; checks seen (newest first): ${JSON.stringify(seen)}`);
+    });
     expect(changed).toBe(true);
   } finally {
     await youtube.setCounts({ videoId: watchedVideo, viewCount: views });
