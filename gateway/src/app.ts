@@ -110,7 +110,7 @@ function bodyParserError(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/** trpc-to-openapi's own 415 message leaves its quote open; this one names the type and what to send. */
+/** The 415 of a body that is not JSON: it names the type received and what to send. */
 function unsupportedMediaType(contentType: string | undefined): AppError {
   return new AppError(
     'UNSUPPORTED_MEDIA_TYPE',
@@ -141,7 +141,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     internalToken: config.INTERNAL_TOKEN,
   });
 
-  // The context of every facade call, whether trpc-to-openapi or a plain route in front of it makes the call.
+  // The context of every facade call, whether the REST handler or a plain route in front of it makes the call.
   const contextOf = (request: Request, res: Response): GatewayContext => ({
     req: request,
     res,

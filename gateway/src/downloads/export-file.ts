@@ -32,7 +32,7 @@ const safeFilePart = (text: string) =>
     .slice(0, 80) || 'project';
 
 /**
- * `GET /v1/exports/{id}/download`: the export's file. trpc-to-openapi answers JSON only, so this is a
+ * `GET /v1/exports/{id}/download`: the export's file. The REST handler answers JSON only, so this is a
  * plain route; its auth and ownership check run through a gateway procedure (404 for someone
  * else's export, like an unknown one), errors go out in the envelope, and 409 EXPORT_NOT_READY
  * answers a pending or failed export, 410 EXPORT_EXPIRED one whose file has expired. The file is streamed chunk by chunk from the research

@@ -24,7 +24,7 @@ function creditHeaders(credits: CreditFigures): Record<string, string> {
 const safeFilePart = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /**
- * `GET /v1/providers/{provider}/videos/{id}/transcript?format=srt|vtt`: trpc-to-openapi answers
+ * `GET /v1/providers/{provider}/videos/{id}/transcript?format=srt|vtt`: the REST handler answers
  * JSON only, so this route sits in front of it and answers the subtitle file. It runs the same
  * getVideoTranscript procedure (through a caller, with the request's gateway context), so auth,
  * scopes, metering and validation are the operation's own; rate limits ran before it, and errors

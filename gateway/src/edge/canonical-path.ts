@@ -7,7 +7,7 @@ const structural = /[%/?#]/g;
 
 /**
  * Decodes each path segment once, so `/channels/%40EEVblog` and `/channels/@EEVblog` name the same
- * channel on every route (trpc-to-openapi reads path parameters undecoded; Express decodes them, and
+ * channel on every route (the REST handler reads path parameters undecoded; Express decodes them, and
  * throws on a malformed escape). A segment keeps `%`, `/`, `?` and `#` escaped, so decoding never
  * changes how the path splits. A malformed escape (`%zz`, `%`, an invalid UTF-8 sequence such as
  * `%C0%AF`) is a 400 MALFORMED_PATH.

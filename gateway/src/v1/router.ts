@@ -72,7 +72,7 @@ import { updateAccount } from './account/update-account';
 
 /**
  * The public REST facade. Each procedure lives in `v1/<tag>/<operation>.ts`; its meta holds the
- * path. Longer paths first: trpc-to-openapi matches case-insensitively and the first route wins.
+ * path. Longer paths first: the REST handler matches case-insensitively and the first route wins.
  */
 export const v1Router = router({
   system: router({ getReadiness, getHealth }),

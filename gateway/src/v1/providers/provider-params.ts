@@ -4,7 +4,7 @@ import type { FieldCodes } from '../../errors/to-app-error';
 import type { GatewayContext } from '../../context';
 
 /*
- * What every provider read shares. Factories, not shared instances: trpc-to-openapi mutates the
+ * What every provider read shares. Factories, not shared instances: the REST handler mutates the
  * schemas it serves (query coercion).
  */
 

@@ -3,7 +3,7 @@ import type { OpenAPIObject } from 'trpc-to-openapi';
 import type { GatewayContext } from '../../context';
 
 /*
- * trpc-to-openapi answers every success 200 unless `responseMeta` names a status, and documents 200.
+ * The REST handler answers every success 200 unless `responseMeta` names a status, and trpc-to-openapi documents 200.
  * One rule for work that finishes later (ADR 0004): the operations that start it (imports,
  * exports) answer 202 Accepted with the resource to poll. The procedure marks its response,
  * `responseMeta` reads the mark, and the document's 200 of those operations becomes 202.
