@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '@vrs/kit';
 import type { VerifiedApiKey } from '@vrs/contracts';
@@ -23,7 +23,7 @@ export function createApiKeyVerifier(services: GatewayServices, options: { cache
   const known = new LRUCache<string, VerifiedKey>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
   const unknown = new LRUCache<string, true>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
   const verify = async (key: string): Promise<VerifiedKey | null> => {
-    const hash = createHash('sha256').update(key).digest('base64url');
+    const hash = digest('sha256', key, 'base64url');
     if (caching) {
       const cached = known.get(hash);
       if (cached) return cached;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { cliSessionTokenPrefix, maxSessionTokenLength, webSessionTokenPrefix, type VerifiedSession } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
@@ -19,7 +19,7 @@ export function createSessionVerifier(
   const ttl = Math.max(options.cacheTtlMs, 1);
   const known = new LRUCache<string, VerifiedSession>({ max: options.maxSessions ?? 10_000, ttl });
   const unknown = new LRUCache<string, true>({ max: options.maxSessions ?? 10_000, ttl });
-  const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+  const hashOf = (token: string) => digest('sha256', token, 'base64url');
   return {
     async verify(token: string): Promise<VerifiedSession | null> {
       const hash = hashOf(token);

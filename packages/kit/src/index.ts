@@ -14,3 +14,4 @@ export * from './service-module';
 export * from './clock';
 export * from './periodic-sweep';
 export * from './process-figures';
+export * from './json-copy';

@@ -2,6 +2,7 @@ import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient, type TRPC
 import type { AnyRouter } from '@trpc/server';
 import { request, type Dispatcher } from 'undici';
 import { callProcedure, getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
+import { jsonCopy } from './json-copy';
 import { currentRequestId, newRequestId } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
 import type { ServiceContext } from './trpc';
@@ -69,15 +70,15 @@ function requestHeadersLink<TRouter extends AnyRouter>(options: {
  * A client of a colocated router that calls its procedures directly: the whole procedure pipeline
  * (input and output validation, middlewares, error formatting), but no sockets and none of the
  * client runtime's per-call observables and AbortControllers, which showed up on the hot path.
- * Results are copied through JSON and errors carry the same shape as over HTTP, so callers cannot
- * tell the two apart.
+ * Results are copied as JSON would copy them (`jsonCopy`) and errors carry the same shape as over
+ * HTTP, so callers cannot tell the two apart.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
   async function call(path: string, type: 'query' | 'mutation', input: unknown): Promise<unknown> {
     const ctx: ServiceContext = { requestId: currentRequestId() ?? newRequestId(), caller };
     try {
       const data = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
-      return data === undefined ? undefined : JSON.parse(JSON.stringify(data));
+      return data === undefined ? undefined : jsonCopy(data);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const shape = getErrorShape({ config: router._def._config, ctx, error, input, path, type });
