@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import express from 'express';
-import swaggerUiDist from 'swagger-ui-dist';
+// Only the assets' folder: the package's main module evaluates 2 MB of browser bundles (~40 MB RSS, ~0.35 s).
+import swaggerUiAssetsPath from 'swagger-ui-dist/absolute-path.js';
 
 /**
  * An interactive reference of /v1/openapi.json at `<mount>/docs`, served from the swagger-ui-dist
@@ -25,7 +26,7 @@ export function referencePage(specUrl: string, mountPath: string): Router {
 </body>
 </html>`;
   const router = Router();
-  router.use('/docs/assets', express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  router.use('/docs/assets', express.static(swaggerUiAssetsPath(), { index: false, maxAge: '1h' }));
   // Express matches `/docs/` here too; the assets' absolute URLs load from either.
   router.get('/docs', (_req, res) => {
     res.type('html').send(page);

@@ -1,4 +1,5 @@
-declare module 'swagger-ui-dist' {
-  const swaggerUiDist: { getAbsoluteFSPath(): string };
-  export default swaggerUiDist;
+declare module 'swagger-ui-dist/absolute-path.js' {
+  /** The folder holding swagger-ui's built assets. */
+  const swaggerUiAssetsPath: () => string;
+  export default swaggerUiAssetsPath;
 }
