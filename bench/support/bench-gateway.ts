@@ -39,19 +39,30 @@ export async function benchCode(): Promise<ProcessCode> {
   return code;
 }
 
+/** How a bench stack's processes run, when a bench compares ways (bench/startup); unset: `benchCode`. */
+export interface BenchRun {
+  code?: ProcessCode;
+  nodeArgs?: string[];
+}
+
 /**
  * The whole system in one process, as `npm start` runs it (its bundle, see `benchCode`), tuned for measuring: quiet logs, demo
  * mode (`X-Demo-User` needs no key round trip), credits and rate limits out of the way, its own
  * data dir and NATS namespace — deleted again when it stops, so benchmarks leave nothing behind
  * on a shared nats-server.
  */
-export async function startBenchGateway(name: string, runDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
+export async function startBenchGateway(
+  name: string,
+  runDir: string,
+  env: NodeJS.ProcessEnv = {},
+  run: BenchRun = {},
+): Promise<RunningProcess> {
   const { namespace, natsUrl, settings } = benchSettings(name, runDir);
   const gateway = await startGatewayProcess(
     name,
     { ...settings, LOG_LEVEL: 'warn', SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', ...env },
     runDir,
-    { code: await benchCode() },
+    { code: run.code ?? (await benchCode()), nodeArgs: run.nodeArgs },
   );
   return {
     ...gateway,
