@@ -23,9 +23,13 @@ COPY packages/cli/package.json packages/cli/
 COPY gateway/package.json gateway/
 COPY packages/testing/package.json packages/testing/
 COPY test/package.json test/
+# esbuild (the build below) and tsx (the operator scripts, e.g. create-api-key) are dependencies,
+# not devDependencies: NODE_ENV=production leaves those out here.
 RUN npm ci --no-audit --no-fund
 COPY . .
+# The processes run bundles (ADR 0043), built from the sources just copied.
+RUN node scripts/build.mjs
 # DATA_DIR's default, writable by the service user (a volume mounted here takes this ownership).
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
-CMD ["node", "--import", "tsx", "gateway/src/main.ts"]
+CMD ["node", "dist/gateway.mjs"]

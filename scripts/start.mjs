@@ -1,14 +1,15 @@
 // `npm start`: the whole system in one process on embedded defaults (no database server needed;
 // NATS is used when it answers, otherwise an in-process bus). Node built-ins only until installed.
-import { spawn } from 'node:child_process';
+// It builds the bundles first (`npm run build`, about a second; unchanged files are left alone), so
+// it never runs a stale one, then runs dist/gateway.mjs in this very process (ADR 0043).
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import './ensure-installed.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.env.NODE_ENV === 'production';
-const env = {
-  ...process.env,
+const defaults = {
   SERVICES_MODE: process.env.SERVICES_MODE ?? 'inprocess',
   DEMO_MODE: process.env.DEMO_MODE ?? (production ? 'false' : 'true'),
   // A fixed token is fine on a developer's loopback; production must set its own.
@@ -19,10 +20,10 @@ const env = {
   AGENTS_ENABLED: process.env.AGENTS_ENABLED ?? (production ? undefined : 'true'),
   AGENTS_DEMO_ACCESS: process.env.AGENTS_DEMO_ACCESS ?? (production ? undefined : 'true'),
 };
-const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'gateway', 'src', 'main.ts')], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const [name, value] of Object.entries(defaults)) if (value !== undefined) process.env[name] = value;
+process.chdir(root);
+
+// Its own process, so esbuild's service process does not outlive the build beside the gateway.
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+await import(pathToFileURL(join(root, 'dist', 'gateway.mjs')).href);

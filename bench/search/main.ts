@@ -1,6 +1,6 @@
 // bench/search: throughput and latency of metered searchPrivateEvidence through the full stack (one
 // process, as `npm start` runs it: gateway + services in-process, embedded store, NATS JetStream
-// when reachable; and as `npm run dev` runs it, each service its own process) at 64 connections, authenticated as an external consumer is (an API key) and as
+// when reachable; and as docker compose runs it, each service its own process) at 64 connections, authenticated as an external consumer is (an API key) and as
 // a demo user, beside a bare Express 5 route and a bare node:http server answering the same JSON,
 // all in one run so the ratios hold on a noisy machine. The same query asked again is answered from
 // research's result cache; a phase of distinct queries (a new word pair every request) shows the
@@ -8,8 +8,9 @@
 // gateway process's RSS and its worst event-loop delay (`monitorEventLoopDelay`, read from the
 // process at /ops/process). Not a test: it prints figures (issue 15 goals 1 and 3).
 // Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000);
-// BENCH_DEV_SHAPE=0 leaves out the stack as `npm run dev` runs it (each service its own process,
+// BENCH_DEV_SHAPE=0 leaves out the stack as docker compose runs it (each service its own process,
 // called over HTTP), measured by default with each process's RSS and event-loop delay;
+// BENCH_CODE=source runs both stacks' TypeScript through tsx instead of their bundles (ADR 0043);
 // BENCH_BEFORE=1 adds a second gateway configured as before ADR 0039, measured in the same run;
 // BENCH_CREDIT_LEASE_CREDITS sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0039),
 // BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
@@ -172,7 +173,7 @@ async function main() {
     );
     figures.push(distinct);
 
-    // As `npm run dev` runs it: the gateway and each service in a process of its own, over HTTP.
+    // As docker compose runs it: the gateway and each service in a process of its own, over HTTP.
     let devShape: { figures: Figures; processes: Awaited<ReturnType<typeof stackFigures>> } | undefined;
     if (process.env.BENCH_DEV_SHAPE !== '0') {
       await mkdir(join(runDir, 'dev-shape'));
@@ -183,7 +184,7 @@ async function main() {
       const devKey = await apiKeyHeaders(devApi);
       await stackFigures(stack);
       const devFigures = await measure(
-        '`npm run dev` shape, API key: searchPrivateEvidence',
+        'separate processes (docker compose shape), API key: searchPrivateEvidence',
         `${stack.gateway.url}${devSearch.searchPath}`,
         devKey,
       );
@@ -193,7 +194,9 @@ async function main() {
         maxEventLoopDelayMs: devShape.processes.at(-1)!.maxEventLoopDelayMs,
       };
       figures.push(devFigures);
-      figures.push(await measure('bare Express 5 route, same JSON (after the dev shape)', `${baselines[0]!.url}${searchPath}`, {}));
+      figures.push(
+        await measure('bare Express 5 route, same JSON (after the separate processes)', `${baselines[0]!.url}${searchPath}`, {}),
+      );
     }
 
     const [stack, demoStack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures, Figures];
@@ -206,7 +209,7 @@ async function main() {
       figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0]!.url}${searchPath}`, {}));
     }
     console.log(
-      `\nbench/search — ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
+      `\nbench/search — ${process.env.BENCH_CODE === 'source' ? 'TypeScript through tsx' : 'bundles (npm run build)'}, ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
     );
     console.log(`seeding + indexing took ${seedSeconds.toFixed(1)} s\n`);
     console.log('| target | req/s | p50 ms | p99 ms | failures | gateway RSS MB | max event-loop delay ms |');
@@ -224,7 +227,7 @@ async function main() {
     if (devShape) {
       const bareAfter = figures[figures.indexOf(devShape.figures) + 1]!;
       console.log(
-        `\`npm run dev\` shape (API key) / bare Express (run right after it): ${(devShape.figures.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.figures.p99} ms`,
+        `separate processes (API key) / bare Express (run right after it): ${(devShape.figures.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.figures.p99} ms`,
       );
       console.log(
         `  under that load, per process: ${devShape.processes.map((p) => `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms`).join('; ')}`,

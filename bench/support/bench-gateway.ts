@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { deleteNamespace } from '@vrs/bus';
 import { internalTokenHeader, processFiguresPath, type ProcessFigures } from '@vrs/kit';
-import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
+import { buildBundles } from '@vrs/testing/build-bundles';
+import { startGatewayProcess, type ProcessCode, type RunningProcess } from '@vrs/testing/processes';
 
 /** The internal token of a bench gateway: it reads the process figures (`/ops/process`) with it. */
 export const benchInternalToken = 'bench-internal-token-0123456789';
@@ -28,17 +29,40 @@ export function benchSettings(name: string, runDir: string) {
 }
 
 /**
- * The whole system in one process, as `npm start` runs it, tuned for measuring: quiet logs, demo
+ * What bench stacks run: by default the bundles production and `npm start` run (`npm run build`,
+ * run once first); BENCH_CODE=source runs the TypeScript through tsx instead, to compare (ADR 0043).
+ */
+export async function benchCode(): Promise<ProcessCode> {
+  const code = process.env.BENCH_CODE ?? 'bundle';
+  if (code !== 'bundle' && code !== 'source') throw new Error(`BENCH_CODE must be bundle or source, not ${code}`);
+  if (code === 'bundle') await buildBundles();
+  return code;
+}
+
+/** How a bench stack's processes run, when a bench compares ways (bench/startup); unset: `benchCode`. */
+export interface BenchRun {
+  code?: ProcessCode;
+  nodeArgs?: string[];
+}
+
+/**
+ * The whole system in one process, as `npm start` runs it (its bundle, see `benchCode`), tuned for measuring: quiet logs, demo
  * mode (`X-Demo-User` needs no key round trip), credits and rate limits out of the way, its own
  * data dir and NATS namespace — deleted again when it stops, so benchmarks leave nothing behind
  * on a shared nats-server.
  */
-export async function startBenchGateway(name: string, runDir: string, env: NodeJS.ProcessEnv = {}): Promise<RunningProcess> {
+export async function startBenchGateway(
+  name: string,
+  runDir: string,
+  env: NodeJS.ProcessEnv = {},
+  run: BenchRun = {},
+): Promise<RunningProcess> {
   const { namespace, natsUrl, settings } = benchSettings(name, runDir);
   const gateway = await startGatewayProcess(
     name,
     { ...settings, LOG_LEVEL: 'warn', SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', ...env },
     runDir,
+    { code: run.code ?? (await benchCode()), nodeArgs: run.nodeArgs },
   );
   return {
     ...gateway,

@@ -1,8 +1,8 @@
 import { deleteNamespace } from '@vrs/bus';
 import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
-import { benchSettings, processFiguresOf } from './bench-gateway';
+import { benchCode, benchSettings, processFiguresOf, type BenchRun } from './bench-gateway';
 
-/** The system as `npm run dev` runs it: each service its own process, called over HTTP by the gateway. */
+/** The system as docker compose runs it: each service its own process, called over HTTP by the gateway. */
 export interface DevShapeStack {
   gateway: RunningProcess;
   /** Every process of the stack, the gateway last. */
@@ -12,11 +12,17 @@ export interface DevShapeStack {
 
 /**
  * Starts billing, provider, research, trends, monitoring and agents as separate processes
- * (SERVICES_MODE=http, as `npm run dev` does) and a gateway in front, with the bench gateway's
+ * (SERVICES_MODE=http) and a gateway in front, running their bundles as docker compose does
+ * (`npm run dev` runs the same shape from source through tsx: BENCH_CODE=source), with the bench gateway's
  * settings (no access log, demo mode, credits and rate limits out of the way), its own data dir and
  * NATS namespace, removed again when it stops.
  */
-export async function startDevShapeStack(name: string, runDir: string, env: NodeJS.ProcessEnv = {}): Promise<DevShapeStack> {
+export async function startDevShapeStack(
+  name: string,
+  runDir: string,
+  env: NodeJS.ProcessEnv = {},
+  run: BenchRun = {},
+): Promise<DevShapeStack> {
   const { namespace, natsUrl, settings } = benchSettings(name, runDir);
   const stackEnv: NodeJS.ProcessEnv = {
     ...settings,
@@ -31,14 +37,15 @@ export async function startDevShapeStack(name: string, runDir: string, env: Node
     await deleteNamespace(natsUrl, namespace).catch(() => undefined);
   };
   try {
+    const options = { code: run.code ?? (await benchCode()), nodeArgs: run.nodeArgs };
     // In dependency order: each service learns the URLs of those it calls.
     for (const service of ['billing', 'provider', 'research', 'trends', 'monitoring', 'agents'] as const) {
-      const running = await startServiceProcess(service, stackEnv, runDir);
+      const running = await startServiceProcess(service, stackEnv, runDir, options);
       processes.push(running);
       stackEnv[`${service.toUpperCase()}_SERVICE_URL`] = running.url;
     }
     // The gateway writes an access line per request at info: quiet, as the bench gateway is.
-    const gateway = await startGatewayProcess(`${name}-gateway`, { ...stackEnv, LOG_LEVEL: 'warn' }, runDir);
+    const gateway = await startGatewayProcess(`${name}-gateway`, { ...stackEnv, LOG_LEVEL: 'warn' }, runDir, options);
     processes.push(gateway);
     return { gateway, processes: [...processes], stop };
   } catch (error) {

@@ -5,12 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from '@vrs/kit';
 import { serviceNames } from '@vrs/contracts';
+import { buildBundles } from '@vrs/testing/build-bundles';
 
 // No Docker engine runs on our build machines, so the compose file is checked here instead of
 // being run: it must keep describing the system the code actually is.
 describe('docker-compose.yml', async () => {
   const compose = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true });
   const services = compose.services as Record<string, any>;
+  // The containers run the bundles the image builds (`npm run build`, ADR 0043): build them here too.
+  await buildBundles();
 
   it('runs MongoDB as a single-node replica set and NATS with JetStream', () => {
     expect(services.mongo.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
@@ -49,5 +52,19 @@ describe('docker-compose.yml', async () => {
     };
     const workspaces = Object.keys(lock.packages).filter((path) => path !== '' && !path.startsWith('node_modules/'));
     expect(copied.sort()).toEqual(workspaces.sort());
+  });
+
+  it('builds the bundles from the copied sources and runs the gateway bundle by default', async () => {
+    const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
+    const copyAll = dockerfile.indexOf('COPY . .');
+    const build = dockerfile.search(/^RUN node scripts\/build\.mjs$/m);
+    expect(copyAll).toBeGreaterThan(0);
+    expect(build).toBeGreaterThan(copyAll);
+    const command = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
+    expect(command).toEqual(['node', 'dist/gateway.mjs']);
+    expect(existsSync(join(repoRoot, command.at(-1)!))).toBe(true);
+    // NODE_ENV=production before npm ci leaves devDependencies out: the build needs esbuild installed anyway.
+    const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies.esbuild).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const here = dirname(fileURLToPath(import.meta.url));
+/** This file lives in packages/kit/src, or bundled (`npm run build`) in dist/ one level below the root. */
+export const repoRoot = basename(here) === 'dist' ? resolve(here, '..') : resolve(here, '../../..');
 /** Where `npm start` keeps its state unless DATA_DIR says otherwise. */
 export const defaultDataDir = join(repoRoot, '.data');
 

@@ -14,14 +14,21 @@ export interface RunningProcess {
   output(): string;
 }
 
+/** What a process runs: its TypeScript source through tsx (tests, `npm run dev`) or its bundle from `npm run build` (production, `npm start`). */
+export type ProcessCode = 'source' | 'bundle';
+
 /**
- * Starts one of our entry points as its own process (`node --import tsx`) and resolves once its
- * listening log line names its URL. Output goes to a log file per process for post-mortems.
+ * Starts one of our entry points as its own process and resolves once its listening log line names
+ * its URL: a TypeScript entry through tsx (`node --import tsx`), a built bundle (dist/*.mjs, see
+ * `buildBundles`) with plain node. Output goes to a log file per process for post-mortems.
  */
 export function startProcess(options: {
   name: string;
+  /** Relative to the repository root. */
   entry: string;
   env: NodeJS.ProcessEnv;
+  /** Node options before the entry (e.g. `--enable-source-maps`). */
+  nodeArgs?: string[];
   logDir: string;
   /** The pino `msg` of the line that carries `url`. */
   readyMessage: string;
@@ -31,7 +38,8 @@ export function startProcess(options: {
   const log = createWriteStream(logFile, { flags: 'a' });
   // Node refuses --cpu-prof in NODE_OPTIONS; benchmarks profile the processes they start through this.
   const profile = process.env.VRS_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.VRS_CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(repoRoot, options.entry)], {
+  const loader = options.entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...profile, ...(options.nodeArgs ?? []), ...loader, join(repoRoot, options.entry)], {
     cwd: repoRoot,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,22 +102,30 @@ export async function startServiceProcess(
   name: 'billing' | 'research' | 'provider' | 'trends' | 'monitoring' | 'agents',
   env: NodeJS.ProcessEnv,
   logDir: string,
+  options: { code?: ProcessCode; nodeArgs?: string[] } = {},
 ) {
   return startProcess({
     name,
-    entry: `services/${name}/src/main.ts`,
+    entry: options.code === 'bundle' ? `dist/${name}.mjs` : `services/${name}/src/main.ts`,
     env: { ...env, SERVICE_PORT: '0' },
     logDir,
+    nodeArgs: options.nodeArgs,
     readyMessage: 'service listening',
   });
 }
 
-export async function startGatewayProcess(name: string, env: NodeJS.ProcessEnv, logDir: string) {
+export async function startGatewayProcess(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+  options: { code?: ProcessCode; nodeArgs?: string[] } = {},
+) {
   return startProcess({
     name,
-    entry: 'gateway/src/main.ts',
+    entry: options.code === 'bundle' ? 'dist/gateway.mjs' : 'gateway/src/main.ts',
     env: { PORT: '0', ...env },
     logDir,
+    nodeArgs: options.nodeArgs,
     readyMessage: 'gateway listening',
   });
 }

@@ -1,5 +1,6 @@
-// Worker entry of the embedded search engine: TypeScript is loaded through tsx's loader, so the
-// worker runs the same source under `npm start`, tsx and vitest alike.
+// Worker entry of the embedded search engine when the source runs (tsx, vitest): TypeScript is
+// loaded through tsx's loader. The bundles of `npm run build` use dist/search-worker.mjs, built from
+// search-worker-main.ts without any loader (ADR 0043).
 import { register } from 'tsx/esm/api';
 
 register();

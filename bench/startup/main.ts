@@ -1,0 +1,117 @@
+// bench/startup: start-up time and idle RSS of every process, running the TypeScript through tsx (as
+// tests and `npm run dev` do) against the bundles of `npm run build` (as `npm start`, the image and
+// docker compose do), and the bundles with --enable-source-maps, the three alternating in one run so
+// the comparison holds on a noisy machine (ADR 0043). Both shapes: the one-process gateway (`npm
+// start`) and each service in its own process (docker compose). It also times `npm run build` when
+// nothing changed, which `npm start` pays before it starts. Not a test: it prints figures (medians).
+// RSS under load: `npm run bench:search` (bundles) against `BENCH_CODE=source npm run bench:search`.
+// Env: BENCH_ROUNDS (3), BENCH_SETTLE_MS (2000, idle time before RSS is read).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { repoRoot } from '@vrs/kit';
+import { buildBundles } from '@vrs/testing/build-bundles';
+import { processFiguresOf, startBenchGateway, type BenchRun } from '../support/bench-gateway';
+import { stackFigures, startDevShapeStack } from '../support/dev-stack';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 2000);
+
+const variants: { label: string; run: BenchRun }[] = [
+  { label: 'TypeScript through tsx', run: { code: 'source' } },
+  { label: 'bundle', run: { code: 'bundle' } },
+  { label: 'bundle, --enable-source-maps', run: { code: 'bundle', nodeArgs: ['--enable-source-maps'] } },
+];
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+interface Sample {
+  oneProcessStartMs: number;
+  oneProcessRssMb: number;
+  stackStartMs: number;
+  stackRssMb: Record<string, number>;
+}
+
+async function sample(run: BenchRun, runDir: string, round: number): Promise<Sample> {
+  const oneDir = await mkdtemp(join(runDir, 'one-'));
+  let started = performance.now();
+  const gateway = await startBenchGateway(`startup-one-${round}`, oneDir, {}, run);
+  const oneProcessStartMs = performance.now() - started;
+  let oneProcessRssMb: number;
+  try {
+    await sleep(settleMs);
+    oneProcessRssMb = mb((await processFiguresOf(gateway.url)).rssBytes);
+  } finally {
+    await gateway.stop();
+  }
+
+  const stackDir = await mkdtemp(join(runDir, 'stack-'));
+  started = performance.now();
+  const stack = await startDevShapeStack(`startup-stack-${round}`, stackDir, {}, run);
+  const stackStartMs = performance.now() - started;
+  try {
+    await sleep(settleMs);
+    const figures = await stackFigures(stack);
+    return {
+      oneProcessStartMs,
+      oneProcessRssMb,
+      stackStartMs,
+      stackRssMb: Object.fromEntries(figures.map((figure) => [figure.name.replace(/^startup-stack-\d+-/, ''), figure.rssMb])),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function timeUnchangedBuild(): Promise<number> {
+  const started = performance.now();
+  await promisify(execFile)(process.execPath, [join(repoRoot, 'scripts/build.mjs')], { cwd: repoRoot });
+  return performance.now() - started;
+}
+
+async function main() {
+  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-startup-'));
+  const load = loadavg().map((value) => value.toFixed(2));
+  try {
+    await buildBundles();
+    const buildMs: number[] = [];
+    const samples = variants.map(() => [] as Sample[]);
+    for (let round = 0; round < rounds; round++) {
+      buildMs.push(await timeUnchangedBuild());
+      for (const [index, variant] of variants.entries()) samples[index]!.push(await sample(variant.run, runDir, round));
+    }
+    const names = Object.keys(samples[0]![0]!.stackRssMb);
+    console.log(
+      `\nbench/startup — ${rounds} rounds, RSS read ${settleMs} ms after start, medians; load average at start ${load.join(' ')}\n`,
+    );
+    console.log(
+      `| run | npm start shape: start ms | RSS MB | separate processes: all 7 started ms | ${names.map((n) => `${n} MB`).join(' | ')} |`,
+    );
+    console.log(`|---|---:|---:|---:|${names.map(() => '---:').join('|')}|`);
+    for (const [index, variant] of variants.entries()) {
+      const of = samples[index]!;
+      const rss = names.map((name) => median(of.map((s) => s.stackRssMb[name]!)).toFixed(0));
+      console.log(
+        `| ${variant.label} | ${median(of.map((s) => s.oneProcessStartMs)).toFixed(0)} | ${median(of.map((s) => s.oneProcessRssMb)).toFixed(0)} | ${median(of.map((s) => s.stackStartMs)).toFixed(0)} | ${rss.join(' | ')} |`,
+      );
+    }
+    console.log(`\nnpm run build with nothing changed (what npm start adds before it starts): ${median(buildMs).toFixed(0)} ms`);
+    console.log(
+      `load average at the end ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+    );
+  } finally {
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { deleteNamespace } from '@vrs/bus';
+import { apiClient, eventually } from '@vrs/testing/api-client';
+import { startProcess } from '@vrs/testing/processes';
+
+// Every other test runs the TypeScript through tsx; this one runs what `npm start` and the image run:
+// the bundles of `npm run build` (ADR 0043), so a file the bundle cannot find fails here.
+describe('npm start (the built bundle)', () => {
+  it('builds, starts the gateway bundle with its services in-process, and answers a search through the search worker', async () => {
+    const natsUrl = inject('stackEnv').NATS_URL!;
+    const namespace = `e2e_start_${randomBytes(3).toString('hex')}`;
+    const dataDir = await mkdtemp(join(tmpdir(), 'vrs-start-'));
+    const gateway = await startProcess({
+      name: 'npm-start',
+      entry: 'scripts/start.mjs',
+      env: { PORT: '0', DATA_DIR: dataDir, NATS_URL: natsUrl, NATS_NAMESPACE: namespace, LOG_LEVEL: 'warn' },
+      logDir: inject('logDir'),
+      readyMessage: 'gateway listening',
+    });
+    try {
+      expect(gateway.output()).toMatch(/built \d+ entry points into dist\//);
+      const anonymous = apiClient(gateway.url);
+      expect((await anonymous('GET', '/v1/health')).status).toBe(200);
+      // The reference page serves swagger-ui's files from node_modules (an external of the bundle).
+      expect((await anonymous('GET', '/v1/docs/assets/swagger-ui.css')).status).toBe(200);
+
+      const demo = apiClient(gateway.url, { 'x-demo-user': 'npm-start' });
+      const project = await demo('POST', '/v1/projects', { json: { name: 'bundle' } });
+      expect(project.status).toBe(200);
+      const added = await demo('POST', `/v1/projects/${project.body.id}/evidence`, {
+        json: { items: [{ text: 'Bundled gateways index evidence on their search worker.', sourceKey: 'note:bundle' }] },
+      });
+      expect(added.status).toBe(200);
+      const key = await demo('POST', '/v1/api-keys', { json: { name: 'bundle', scopes: ['data:read', 'account:access'] } });
+      expect(key.status).toBe(200);
+
+      const consumer = apiClient(gateway.url, { authorization: `Bearer ${key.body.key}` });
+      const search = await eventually(
+        async () => {
+          const response = await consumer('GET', `/v1/projects/${project.body.id}/search?q=worker`);
+          return response.status === 200 && response.body.results.length > 0 ? response : undefined;
+        },
+        { what: 'the evidence to be found through the bundle' },
+      );
+      expect(search.body.results[0]).toMatchObject({ sourceKey: 'note:bundle' });
+      expect(Number(search.headers.get('x-credits-charged'))).toBeGreaterThan(0);
+    } finally {
+      await gateway.stop();
+      await deleteNamespace(natsUrl, namespace).catch(() => undefined);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
