@@ -53,5 +53,7 @@ describe('npm start (the built bundle)', () => {
       await deleteNamespace(natsUrl, namespace).catch(() => undefined);
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // It builds the bundles and starts every service before its first answer: slower than a test of a
+    // running stack, most of all beside the rest of the suite on two cores.
+  }, 120_000);
 });
