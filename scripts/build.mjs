@@ -16,6 +16,8 @@ const entryPoints = {
   ...Object.fromEntries(services.map((service) => [service, `services/${service}/src/main.ts`])),
   // Beside the bundles, where `new URL('./search-worker.mjs', import.meta.url)` in them looks for it.
   'search-worker': 'packages/search/src/embedded/search-worker-main.ts',
+  // Likewise for the embedded store's WAL checkpointer (`new URL('./checkpoint-worker.mjs', …)`).
+  'checkpoint-worker': 'packages/store/src/embedded/checkpoint-worker.mjs',
 };
 
 /** Bare specifiers other than our own workspace packages stay imports, resolved from node_modules. */

@@ -20,8 +20,18 @@ describe('npm run build', async () => {
   const files = (await readdir(dist)).filter((name) => name.endsWith('.mjs'));
   const code = Object.fromEntries(await Promise.all(files.map(async (name) => [name, await readFile(join(dist, name), 'utf8')] as const)));
 
-  it('writes the gateway, every service and the search worker beside each other', () => {
-    for (const entry of ['gateway', 'billing', 'research', 'provider', 'trends', 'monitoring', 'agents', 'search-worker'])
+  it('writes the gateway, every service and the workers beside each other', () => {
+    for (const entry of [
+      'gateway',
+      'billing',
+      'research',
+      'provider',
+      'trends',
+      'monitoring',
+      'agents',
+      'search-worker',
+      'checkpoint-worker',
+    ])
       expect(files, entry).toContain(`${entry}.mjs`);
   });
 

@@ -9,6 +9,7 @@ import { lockDirectory } from './directory-lock';
 import { importLegacyCollections } from './legacy-import';
 import { SqliteCollection } from './sqlite-collection';
 import { SqliteEngine } from './sqlite-engine';
+import { checkpointInBackground, checkpointSettings } from './wal-checkpointer';
 
 export interface EmbeddedStoreOptions {
   /**
@@ -20,6 +21,8 @@ export interface EmbeddedStoreOptions {
   synchronous?: 'normal' | 'full';
   /** Page cache per store, in MiB: what SQLite keeps in memory whatever the size of the data. */
   cacheMiB?: number;
+  /** WAL size from which the background checkpointer copies it into the database (ADR 0044); 4 MiB. */
+  checkpointAtBytes?: number;
 }
 
 const DEFAULT_CACHE_MIB = 16;
@@ -40,6 +43,7 @@ export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptio
   let store: EmbeddedStore;
   try {
     store = new EmbeddedStore(dir, new SqliteEngine(openDatabase(dir, options)), unlock);
+    store.stopCheckpoints = checkpointInBackground(join(dir, DATABASE_FILE), options.checkpointAtBytes);
   } catch (error) {
     await unlock();
     throw error;
@@ -61,6 +65,8 @@ function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Data
     db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? DEFAULT_CACHE_MIB) * 1024)}`);
     // After a checkpoint the WAL file is cut back to this size instead of keeping its peak.
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+    // The checkpointer's worker copies the WAL into the database; this connection only if it falls far behind.
+    db.pragma(`wal_autocheckpoint = ${checkpointSettings.fallbackPages}`);
     db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
       CREATE TABLE IF NOT EXISTS _complex_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));`);
     return db;
@@ -77,6 +83,8 @@ class EmbeddedStore implements Store {
   readonly #schemas = new Map<string, CollectionSchema>();
   readonly #unlock: () => Promise<void>;
   readonly #readCollection = (name: string) => this.#open(name).all() as unknown as AnyObject[];
+  /** Set once the store is open: the background checkpoints of its file stop before it closes. */
+  stopCheckpoints: () => Promise<void> = async () => undefined;
 
   constructor(dir: string, engine: SqliteEngine, unlock: () => Promise<void>) {
     this.#dir = dir;
@@ -106,6 +114,7 @@ class EmbeddedStore implements Store {
 
   async close(): Promise<void> {
     if (this.#engine.closed) return;
+    await this.stopCheckpoints();
     await this.#engine.close();
     await this.#unlock();
   }
