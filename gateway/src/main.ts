@@ -10,7 +10,7 @@ import {
   type EventBus,
   type WindowCounter,
 } from '@vrs/bus';
-import { checkDependencies, createLogger, createShutdown, listen, type HealthReport } from '@vrs/kit';
+import { applyHeapGrowth, checkDependencies, createLogger, createShutdown, listen, type HealthReport } from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
@@ -56,6 +56,7 @@ async function main() {
   } catch (error) {
     exitOnConfigError(error);
   }
+  applyHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
 

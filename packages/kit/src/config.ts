@@ -51,6 +51,12 @@ export const baseEnvShape = {
   /** Port a service process listens on; defaults to the port of its own *_SERVICE_URL. 0 picks a free port. */
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),
+  /**
+   * How far past what the last full garbage collection kept V8 lets the heap grow before the next,
+   * in percent (ADR 0044). 0 leaves it to V8, which lets a busy process grow to about four times its
+   * live heap.
+   */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
 } as const;
 
 export const baseEnvSchema = z.object(baseEnvShape);

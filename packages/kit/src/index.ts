@@ -15,3 +15,4 @@ export * from './clock';
 export * from './periodic-sweep';
 export * from './process-figures';
 export * from './json-copy';
+export * from './heap-growth';
