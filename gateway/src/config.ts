@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
 import { billingEnvSchema, identityEnvShape, planEnvShape } from '@vrs/billing/config';
 import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
-import { llmEnvShape } from '@vrs/ai';
+import { llmEnvShape } from '@vrs/ai/config';
 import { trendsEnvShape } from '@vrs/trends/config';
 import { researchImportEnvShape, researchRetentionEnvShape, searchEnvShape } from '@vrs/research/config';
 import { monitoringEnvShape } from '@vrs/monitoring/config';

@@ -63,4 +63,24 @@ describe('npm run build', async () => {
     );
     expect(stdout.trim()).toBe('resolved');
   });
+
+  it("loads no YouTube client and no AI SDK in a gateway that hosts no service: they come with the services' code", () => {
+    /** The third-party modules an entry loads before any dynamic import: its static graph through the chunks. */
+    const staticExternals = (entry: string, seen = new Set<string>()): Set<string> => {
+      const found = new Set<string>();
+      if (seen.has(entry)) return found;
+      seen.add(entry);
+      const text = code[entry]!;
+      for (const match of text.matchAll(/^import[^'"]*?from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm)) {
+        const specifier = (match[1] ?? match[2])!;
+        if (specifier.startsWith('./')) for (const inner of staticExternals(specifier.slice(2), seen)) found.add(inner);
+        else found.add(specifier);
+      }
+      return found;
+    };
+    const gateway = staticExternals('gateway.mjs');
+    expect(gateway).toContain('express');
+    for (const heavy of ['youtubei.js', 'ai', '@ai-sdk/openai-compatible', 'fast-xml-parser']) expect(gateway, heavy).not.toContain(heavy);
+    expect(staticExternals('provider.mjs')).toContain('youtubei.js');
+  });
 });

@@ -17,6 +17,7 @@ import type { Transcript } from './shapes/transcript';
 import type { VideoRecord } from './shapes/video';
 import type { FetchFunction } from './transport/upstream-fetch';
 import { createUpstream } from './transport/upstream';
+import { defaultClientOptions } from './client-options';
 
 export interface YouTubeClientOptions {
   /** Where InnerTube and caption requests go; tests pass the fake upstream's URL. */
@@ -49,14 +50,7 @@ export interface YouTubeClient {
   getStoryboardSheet(url: string, options: { maxBytes: number }): Promise<{ body: Uint8Array; contentType: string | null }>;
 }
 
-export const defaultClientOptions = {
-  origin: 'https://www.youtube.com',
-  timeoutMs: 10_000,
-  retries: 2,
-  retryBaseDelayMs: 250,
-  breaker: { failureThreshold: 5, halfOpenAfterMs: 30_000 },
-  maxConcurrency: 48,
-} as const;
+export { defaultClientOptions };
 
 /**
  * One client per process: its circuit breaker and its concurrency bound are per client, so the

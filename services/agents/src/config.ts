@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { llmEnvShape } from '@vrs/ai';
+import { llmEnvShape } from '@vrs/ai/config';
 import { maxStoryboardSheets } from '@vrs/contracts';
 import { baseEnvShape, booleanFromEnv } from '@vrs/kit';
 

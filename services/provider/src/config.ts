@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseEnvShape } from '@vrs/kit';
-import { defaultClientOptions, type YouTubeClientOptions } from '@vrs/youtube';
+import type { YouTubeClientOptions } from '@vrs/youtube';
+import { defaultClientOptions } from '@vrs/youtube/client-options';
 
 /**
  * How the provider reaches YouTube. Tests shorten the timings; `YOUTUBE_UPSTREAM_URL` points the

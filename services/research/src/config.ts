@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { llmEnvShape } from '@vrs/ai';
+import { llmEnvShape } from '@vrs/ai/config';
 import { baseEnvShape } from '@vrs/kit';
 
 /** Where project search indexes live (ADR 0024); read by the gateway too when it hosts research. */

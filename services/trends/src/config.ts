@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { llmEnvShape } from '@vrs/ai';
+import { llmEnvShape } from '@vrs/ai/config';
 import { baseEnvShape, booleanFromEnv, ConfigError } from '@vrs/kit';
 import { snapshotLookbackDays } from './repo/snapshots-repo';
 
