@@ -33,6 +33,8 @@ export interface ResearchModuleOptions {
   llm: Llm | null;
   /** The search engine holding project indexes (`openSearch`); opened and closed by the caller, like the store. */
   search: SearchIndex;
+  /** Bytes of recent result pages kept (ADR 0042); 8 MiB unless given, 0 for none. */
+  resultCacheBytes?: number;
   /** How long records are kept and how often expired ones are deleted; defaults are the documented ones. */
   retention?: ResearchRetentionConfig;
   /** Import jobs run at once by this replica, and videos at once per job; defaults are the documented ones. */
@@ -61,7 +63,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   const imports = options.imports ?? defaultResearchImports;
   const projects = createProjectsRepo(store);
   const evidence = createEvidenceRepo(store);
-  const search = createEvidenceSearch(evidence, options.search);
+  const search = createEvidenceSearch(evidence, options.search, { resultCacheBytes: options.resultCacheBytes });
   const jobs = createJobsRepo(store);
   const idempotency = createIdempotencyRepo(store, { ttlMs: retention.idempotencyTtlMs, clock });
   const operations = createOperationsRepo(store);

@@ -173,5 +173,12 @@ describe('evidence search over the search port', () => {
     docs.splice(0, 1);
     expect((await search.search('p1', 3, 'alpha', 10, 3)).map((hit) => hit.id)).toEqual(['e2']);
     expect(queries).toEqual(['alpha/10', 'alpha/5', 'alpha/10', 'alpha/10']);
+
+    // With no room for result pages, every search asks the engine (what bench/search-scale times).
+    const uncached = createEvidenceSearch(repo, counted, { resultCacheBytes: 0 });
+    queries.length = 0;
+    await uncached.search('p1', 3, 'alpha', 10, 3);
+    await uncached.search('p1', 3, 'alpha', 10, 3);
+    expect(queries).toEqual(['alpha/10', 'alpha/10']);
   });
 });

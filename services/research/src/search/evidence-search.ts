@@ -8,7 +8,7 @@ const catchUpPageSize = 1_000;
 /** Lost version moves (another process moving the same shared index) before a catch-up gives up. */
 const maxCatchUpRounds = 10;
 /** What the result pages of recent searches may hold, counted roughly as the bytes of their text. */
-const resultCacheBytes = 8 * 1024 * 1024;
+const defaultResultCacheBytes = 8 * 1024 * 1024;
 
 /** Roughly what a result page occupies: its texts (two bytes a character) and a fixed share per hit. */
 const pageBytes = (hits: readonly Evidence[]) => hits.reduce((sum, hit) => sum + 2 * hit.text.length + 200, 64);
@@ -43,7 +43,9 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
  * persists, so a restart loads nothing it already has. Writes to one project's index are serialized
  * in this process, so an older load can never overwrite a newer one.
  */
-export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex) {
+/** `resultCacheBytes`: 0 keeps no result pages (bench/search-scale times the engine path with it). */
+export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex, options: { resultCacheBytes?: number } = {}) {
+  const resultCacheBytes = options.resultCacheBytes ?? defaultResultCacheBytes;
   /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
   const known = new LRUCache<string, { version: number; builtFor: number }>({ max: 100_000 });
   /**
@@ -52,7 +54,8 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex)
    * after removals its builtFor), so a changed index is never answered from here. Pages are frozen,
    * being handed to every caller who asks the same.
    */
-  const results = new LRUCache<string, readonly Evidence[]>({ maxSize: resultCacheBytes, sizeCalculation: pageBytes });
+  const results =
+    resultCacheBytes > 0 ? new LRUCache<string, readonly Evidence[]>({ maxSize: resultCacheBytes, sizeCalculation: pageBytes }) : undefined;
   const queues = new Map<string, Promise<unknown>>();
 
   function serialized<T>(projectId: string, work: () => Promise<T>): Promise<T> {
@@ -116,7 +119,7 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex)
         await serialized(projectId, () => bringUpToDate(projectId, version, resetVersion));
       // Read before the query: a write landing during it only makes the page newer than its key says.
       const state = known.get(projectId);
-      const key = state && `${projectId}\n${state.version}\n${state.builtFor}\n${limit}\n${query}`;
+      const key = results && state && `${projectId}\n${state.version}\n${state.builtFor}\n${limit}\n${query}`;
       const cached = key && results.get(key);
       if (cached) return cached;
       const page = Object.freeze(toEvidence(await index.search(projectId, query, limit)).map((hit) => Object.freeze(hit)));
