@@ -176,6 +176,19 @@ async function makeOneOfEverything(api: ApiCall, accountId: string) {
   const monitor = ok(await api('POST', '/v1/monitors', { json: { query: { kind: 'video', id: watchedVideo }, intervalMinutes: 60 } }));
   await checkNow(api, monitor.id, 0);
   await checkNow(api, monitor.id, 1);
+  // A views jump is judged against the rate the check before it measured. A baseline measures none,
+  // so a jump its next check sees is never one (and that check's rate, over seconds, hides later
+  // ones): under load a failed first check can leave the baseline as the newest. Move the counts only
+  // once the newest check measured a rate (`unchanged`).
+  await eventually(
+    async () => {
+      const checks = ok(await api('GET', `/v1/monitors/${monitor.id}/checks`)).data as { outcome: string }[];
+      if (checks[0]?.outcome === 'unchanged') return true;
+      await api('POST', `/v1/monitors/${monitor.id}/check`);
+      return undefined;
+    },
+    { timeoutMs: 45_000, intervalMs: 300, what: `a check of ${monitor.id} after its baseline` },
+  );
   await youtube.setCounts({ videoId: watchedVideo, viewCount: views + 5_000 });
   try {
     // Checks are asked for until one sees the jump: a "check now" sent while an earlier check was
