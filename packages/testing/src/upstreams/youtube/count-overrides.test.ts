@@ -35,4 +35,32 @@ describe('fake YouTube count overrides', () => {
     fake.reset();
     expect((await player()).videoDetails.viewCount).toBe('48000');
   });
+
+  it("moves the comment count /next's comments panel shows, and only that video's", async () => {
+    const next = async (videoId: string) => {
+      const response = await fetch(`${fake.url}/youtubei/v1/next?prettyPrint=false`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ context: { client: { clientName: 'WEB' } }, videoId, contentCheckOk: true, racyCheckOk: true }),
+      });
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as {
+        engagementPanels: {
+          engagementPanelSectionListRenderer: {
+            header: { engagementPanelTitleHeaderRenderer: { contextualInfo: { runs: { text: string }[] } } };
+          };
+        }[];
+      };
+      return answer.engagementPanels[0]!.engagementPanelSectionListRenderer.header.engagementPanelTitleHeaderRenderer.contextualInfo
+        .runs[0]!.text;
+    };
+    const [before, otherBefore] = [await next('coldBrew001'), await next('coldBrew002')];
+    fake.setCounts({ videoId: 'coldBrew001', commentCount: 4_321 });
+    expect(await next('coldBrew001')).toBe('4321');
+    expect(await next('coldBrew002')).toBe(otherBefore);
+    // A comment count override leaves the player's views alone.
+    expect((await player()).videoDetails.viewCount).toBe('48000');
+    fake.reset();
+    expect(await next('coldBrew001')).toBe(before);
+  });
 });
