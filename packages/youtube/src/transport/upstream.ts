@@ -1,4 +1,4 @@
-import { Innertube } from 'youtubei.js';
+import { HTTPClient, Innertube } from 'youtubei.js';
 import { upstreamError } from '../errors';
 import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ResilienceOptions } from './resilience';
@@ -38,6 +38,53 @@ function hostOf(input: Request | string | URL): string {
   return new URL(input instanceof Request ? input.url : String(input)).hostname;
 }
 
+/** The options every session is created with. Measured (DESIGN.md): with them Innertube.create makes no request at all. */
+export const createSession = (fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>) =>
+  Innertube.create({
+    retrieve_player: false,
+    generate_session_locally: true,
+    retrieve_innertube_config: false,
+    enable_session_cache: false,
+    lang: 'en',
+    location: 'GB',
+    fetch,
+  });
+
+/** What youtubei.js sends to one endpoint as one client, but the payload: the URL, the headers and the body's `context`. */
+interface RequestTemplate {
+  url: string;
+  host: string;
+  headers: Record<string, string>;
+  context: unknown;
+}
+
+/**
+ * The request youtubei.js builds for `endpoint` as `client`, learnt by letting the session's own
+ * HTTP client build it against a fetch that only keeps it. youtubei.js stays the authority on what
+ * each InnerTube client sends (its context, user agent, version headers); the session's context
+ * and headers do not change, so one template per endpoint and client serves every later request
+ * without youtubei.js rebuilding WHATWG Requests, Headers and a deep copy of the context each time.
+ */
+async function learnTemplate(session: Innertube['session'], endpoint: string, client: unknown): Promise<RequestTemplate> {
+  let kept: { url: string; headers: Headers; body: string } | undefined;
+  const keep = async (input: Request | string | URL, init?: RequestInit) => {
+    kept = { url: input instanceof Request ? input.url : String(input), headers: new Headers(init?.headers), body: String(init?.body) };
+    return new Response('{}');
+  };
+  await new HTTPClient(session, undefined, keep).fetch(endpoint, {
+    method: 'POST',
+    body: JSON.stringify(client === undefined ? {} : { client }),
+    headers: { 'Content-Type': 'application/json' },
+  });
+  if (!kept) throw new Error(`youtubei.js built no request for ${endpoint}`);
+  return {
+    url: kept.url,
+    host: new URL(kept.url).hostname,
+    headers: Object.fromEntries(kept.headers),
+    context: (JSON.parse(kept.body) as { context: unknown }).context,
+  };
+}
+
 export function createUpstream(options: UpstreamOptions): Upstream {
   const call = createUpstreamCall(options);
   const guarded = createResilience(options);
@@ -50,22 +97,28 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return new ReadResponse(answer.body, { status: answer.status, headers: answer.headers });
     });
 
-  // Measured (DESIGN.md): with these options Innertube.create makes no request at all.
-  const session = Innertube.create({
-    retrieve_player: false,
-    generate_session_locally: true,
-    retrieve_innertube_config: false,
-    enable_session_cache: false,
-    lang: 'en',
-    location: 'GB',
-    fetch: fetchForYoutubei,
-  });
+  const session = createSession(fetchForYoutubei);
+  const templates = new Map<string, Promise<RequestTemplate>>();
+  const templateOf = (endpoint: string, client: unknown) => {
+    const key = `${endpoint}\n${String(client)}`;
+    let template = templates.get(key);
+    if (!template) {
+      template = session.then((innertube) => learnTemplate(innertube.session, endpoint, client));
+      templates.set(key, template);
+    }
+    return template;
+  };
 
   return {
+    // The payload goes out as given, with the template's context beside it, as youtubei.js sends it.
     async raw(endpoint, body) {
-      const innertube = await session;
-      const response = await innertube.actions.execute(endpoint, { ...body, parse: false });
-      return response.data as Record<string, unknown>;
+      const { client, ...payload } = body;
+      const template = await templateOf(endpoint, client);
+      const requestBody = JSON.stringify({ ...payload, context: template.context });
+      const answer = await guarded(template.host, (signal) =>
+        call(template.url, { method: 'POST', headers: template.headers, body: requestBody }, signal),
+      );
+      return JSON.parse(textOf(answer)) as Record<string, unknown>;
     },
     async parsed(endpoint, body) {
       const innertube = await session;

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { defaultClientOptions } from '../client-options';
+import { createSession, createUpstream } from './upstream';
+
+interface SentRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A fetch that answers `{}` and keeps what it was asked, the way our exchange and youtubei.js hand it over. */
+function recordingFetch(sent: SentRequest[]) {
+  return async (input: Request | string | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : undefined;
+    sent.push({
+      url: request ? request.url : String(input),
+      method: init?.method ?? request?.method ?? 'GET',
+      headers: Object.fromEntries(new Headers(init?.headers ?? request?.headers)),
+      body: String(init?.body),
+    });
+    return new Response('{"answered":true}', { headers: { 'content-type': 'application/json' } });
+  };
+}
+
+/** Each session makes up its own visitor id and picks a browser's user agent: name them alike on both sides before comparing. */
+function anonymous(request: SentRequest): SentRequest {
+  const visitor = request.headers['x-goog-visitor-id']!;
+  expect(visitor).toBeTruthy();
+  const anonymous = (text: string) =>
+    text
+      .split(visitor)
+      .join('VISITOR')
+      .replace(/Mozilla\/5\.0 [^"]*/g, 'BROWSER');
+  return { ...request, headers: JSON.parse(anonymous(JSON.stringify(request.headers))), body: anonymous(request.body) };
+}
+
+// Every endpoint and client the operations send raw requests to (fetch-player.ts, get-video.ts, comments-pages.ts).
+const rawRequests: [string, Record<string, unknown>][] = [
+  [
+    '/reel/reel_item_watch?$fields=playerResponse',
+    {
+      client: 'ANDROID',
+      playerRequest: { videoId: 'dQw4w9WgXcQ', cpn: 'abcdefghijklmnop', contentCheckOk: true, racyCheckOk: true },
+      disablePlayerResponse: false,
+    },
+  ],
+  [
+    '/player',
+    {
+      client: 'TV_EMBEDDED',
+      videoId: 'dQw4w9WgXcQ',
+      cpn: 'abcdefghijklmnop',
+      contentCheckOk: true,
+      racyCheckOk: true,
+      playbackContext: { contentPlaybackContext: { referer: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' } },
+    },
+  ],
+  [
+    '/player?$fields=microformat,playabilityStatus,storyboards,videoDetails',
+    { videoId: 'dQw4w9WgXcQ', contentCheckOk: true, racyCheckOk: true },
+  ],
+  ['/player?$fields=microformat,videoDetails.thumbnail.thumbnails,videoDetails.videoId', { videoId: 'dQw4w9WgXcQ', racyCheckOk: true }],
+  ['/next', { videoId: 'dQw4w9WgXcQ', contentCheckOk: true, racyCheckOk: true }],
+  ['/next', { continuation: 'Eg0SC2RRdzR3OVdnWGNR' }],
+];
+
+describe('raw InnerTube requests', () => {
+  it.each(rawRequests)('%s goes out as youtubei.js sends it: same URL, headers and body', async (endpoint, body) => {
+    const ours: SentRequest[] = [];
+    const upstream = createUpstream({ ...defaultClientOptions, fetch: recordingFetch(ours) });
+    // Twice: the second request is built from what the first one learnt.
+    expect(await upstream.raw(endpoint, body)).toEqual({ answered: true });
+    expect(await upstream.raw(endpoint, { ...body })).toEqual({ answered: true });
+
+    const theirs: SentRequest[] = [];
+    const innertube = await createSession(recordingFetch(theirs));
+    await innertube.actions.execute(endpoint, { ...body, parse: false });
+
+    expect(ours).toHaveLength(2);
+    expect(theirs).toHaveLength(1);
+    for (const request of ours) expect(anonymous(request)).toEqual(anonymous(theirs[0]!));
+    // The context is the client's: a client the payload names is not sent as a payload field.
+    const sent = JSON.parse(ours[0]!.body) as { client?: unknown; context: { client: { clientName: string } } };
+    expect(sent.client).toBeUndefined();
+    expect(sent.context.client.clientName).toBe(
+      body.client === 'TV_EMBEDDED' ? 'TVHTML5_SIMPLY_EMBEDDED_PLAYER' : ((body.client as string | undefined) ?? 'WEB'),
+    );
+  });
+
+  it('keeps one session: every client and endpoint carries the same visitor id', async () => {
+    const sent: SentRequest[] = [];
+    const upstream = createUpstream({ ...defaultClientOptions, fetch: recordingFetch(sent) });
+    for (const [endpoint, body] of rawRequests) await upstream.raw(endpoint, body);
+    expect(new Set(sent.map((request) => request.headers['x-goog-visitor-id'])).size).toBe(1);
+  });
+});
