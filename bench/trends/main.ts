@@ -1,13 +1,13 @@
 // bench/trends: time of one trend report (methodology 3.0, deterministic mode) through the full
 // stack (one process: gateway + services in-process) while the fake YouTube upstream adds 50 ms to
 // every request, beside the upstream critical path: the longest chain of dependent upstream calls
-// (search page 1 → search page 2 → a video's player → its WEB player and /next side by side; channel
+// (search page 1 → search page 2 → a video's player, WEB player and /next side by side; channel
 // pages run beside the videos), and their ratio. Not a test: it prints figures. A second table splits
 // each run along that chain, from the fake upstream's log of when each request arrived and was
 // answered: the time between its links, which is not upstream latency (before the first search,
-// between the search pages, before the first player, from the first player's answer to the last WEB
-// player or /next asked — the players' answers are handled one after another —, after the last
-// answer): the gateway's work, and any wait for a CPU on a loaded machine.
+// between the search pages, before the first video request, from the first video request to the
+// last — the videos' requests go out one after another —, after the last answer): the gateway's
+// work, and any wait for a CPU on a loaded machine.
 // Env: BENCH_LATENCY_MS (50), BENCH_RUNS (5), BENCH_SAMPLE_SIZE (20), YOUTUBE_MAX_CONCURRENCY (provider default).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,8 +32,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 interface ChainGaps {
   beforeFirstSearch: number;
   betweenSearchPages: number;
-  beforeFirstPlayer: number;
-  playersToLastEnrichment: number;
+  beforeFirstVideoRequest: number;
+  firstToLastVideoRequest: number;
   afterLastAnswer: number;
 }
 
@@ -48,15 +48,14 @@ function chainGaps(exchanges: Exchange[], started: number, ended: number): Chain
   };
   const [firstPage] = find('first relevance page', ({ key }) => key.endpoint === 'search' && key.keys.params === relevanceParams);
   const [secondPage] = find('second relevance page', ({ key }) => key.endpoint === 'search' && key.keys.continuation !== undefined);
-  const players = find('player', ({ key }) => key.endpoint === 'reel/reel_item_watch');
-  const enrichments = find('WEB player or /next', ({ key }) => key.endpoint === 'player' || key.endpoint === 'next');
+  const videoRequests = find('player, WEB player or /next', ({ key }) => ['reel/reel_item_watch', 'player', 'next'].includes(key.endpoint));
+  const firstAsked = Math.min(...videoRequests.map((request) => request.receivedAt));
   return {
     beforeFirstSearch: firstPage!.receivedAt - started,
     betweenSearchPages: secondPage!.receivedAt - firstPage!.answeredAt,
-    beforeFirstPlayer: Math.min(...players.map((player) => player.receivedAt)) - secondPage!.answeredAt,
-    playersToLastEnrichment:
-      Math.max(...enrichments.map((enrichment) => enrichment.receivedAt)) - Math.min(...players.map((player) => player.answeredAt)),
-    afterLastAnswer: ended - Math.max(...enrichments.map((enrichment) => enrichment.answeredAt)),
+    beforeFirstVideoRequest: firstAsked - secondPage!.answeredAt,
+    firstToLastVideoRequest: Math.max(...videoRequests.map((request) => request.receivedAt)) - firstAsked,
+    afterLastAnswer: ended - Math.max(...videoRequests.map((request) => request.answeredAt)),
   };
 }
 
@@ -106,8 +105,8 @@ async function main() {
     );
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     // The sorted searches run beside the relevance ones, so the longest chain of dependent calls is
-    // relevance page 1 → page 2 → a video's player → its WEB player ‖ /next.
-    const criticalPathCalls = 4;
+    // relevance page 1 → page 2 → a video's player ‖ WEB player ‖ /next.
+    const criticalPathCalls = 3;
     const critical = criticalPathCalls * latencyMs;
     rows.forEach((row, run) => {
       console.log(
@@ -116,7 +115,7 @@ async function main() {
     });
     console.log('\nTime between the links of the critical path, not upstream latency (ms; the rest of each run is):\n');
     console.log(
-      '| run | before the first search | page 1 answered → page 2 asked | page 2 answered → first player asked | first player answered → last WEB player or /next asked | last answer → report | sum |',
+      '| run | before the first search | page 1 answered → page 2 asked | page 2 answered → first video request | first video request → last | last answer → report | sum |',
     );
     console.log('|---:|---:|---:|---:|---:|---:|---:|');
     rows.forEach(({ gaps }, run) => {

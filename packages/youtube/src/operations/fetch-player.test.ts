@@ -34,8 +34,9 @@ describe.skipIf(!hasRecorded)('the player-client fallback chain over the recorde
 
   it('plays through the TV embed when the ANDROID request is refused outright', async () => {
     fake.addFault({ match: { endpoint: 'reel/reel_item_watch', videoId: 'rwcfPqbAx-0' }, kind: 'status', status: 400 });
+    // A transcript reads the player chain alone (a video's metadata also asks the WEB player beside it).
     const error = await testClient(fake)
-      .getVideo('rwcfPqbAx-0')
+      .getTranscript('rwcfPqbAx-0')
       .catch((e: unknown) => e);
     // The refused request says nothing about the video; the recorded TV embed and WEB answers do,
     // and the web player's words are the more precise ones.

@@ -32,16 +32,24 @@ function commentCountOf(next: Record<string, unknown> | undefined, info: YT.Vide
   return parseCount(header?.contextual_info?.toString());
 }
 
-/** Metadata from the player (required) plus microformat and /next (optional: warnings if missing). */
+/**
+ * Metadata from the player (required) plus microformat and /next (optional: warnings if missing).
+ * The three are asked at once: neither optional read needs the player's answer, so a video costs
+ * one round trip, not two. A video the player refuses wastes the two optional reads (rare in what
+ * callers ask for: search results, a project's videos); its refusal is thrown once they are done.
+ */
 export async function getVideo(upstream: Upstream, videoId: string): Promise<VideoRecord> {
-  const player = await fetchPlayer(upstream, videoId);
   const warnings: string[] = [];
+  const asked = fetchPlayer(upstream, videoId);
   const [web, next] = await Promise.all([
     optional('publish date and like count (WEB player)', warnings, () =>
       upstream.raw(microformatPath, { videoId, contentCheckOk: true, racyCheckOk: true }),
     ),
     optional('comment count (/next)', warnings, () => upstream.raw('/next', { videoId, contentCheckOk: true, racyCheckOk: true })),
+    // Settled before the player's refusal is thrown, so no read of this call outlives it.
+    asked.catch(() => undefined),
   ]);
+  const player = await asked;
   const merged = { ...player, microformat: web?.microformat ?? player.microformat };
   const info = new YT.VideoInfo(
     [{ data: merged } as never, next ? ({ data: next } as never) : undefined].filter(Boolean) as never,
