@@ -65,9 +65,10 @@ describe("video metadata over the project's own fixture", () => {
 
   it("maps YouTube's HTTP failures to 503 UPSTREAM_UNAVAILABLE with the case in details.reason", async () => {
     // Ids no recording has: the injected answer is all YouTube says about them.
-    await youtube.addFault({ match: { videoId: 'rateLimit01' }, kind: 'status', status: 429, times: 2 });
+    // On the player: the WEB player and /next asked beside it are optional reads.
+    await youtube.addFault({ match: { endpoint: 'reel/reel_item_watch', videoId: 'rateLimit01' }, kind: 'status', status: 429, times: 2 });
     expectError(await api('GET', videoPath('rateLimit01')), 503, 'UPSTREAM_UNAVAILABLE', { reason: 'rate_limited', retryable: true });
-    await youtube.addFault({ match: { videoId: 'serverDown1' }, kind: 'status', status: 500, times: 2 });
+    await youtube.addFault({ match: { endpoint: 'reel/reel_item_watch', videoId: 'serverDown1' }, kind: 'status', status: 500, times: 2 });
     expectError(await api('GET', videoPath('serverDown1')), 503, 'UPSTREAM_UNAVAILABLE', { reason: 'upstream_error', retryable: true });
   });
 });

@@ -17,9 +17,11 @@ describe.skipIf(!hasRecorded)('newest-first pages read ahead', () => {
     );
     let withNext = 0;
     for (const answer of answers) {
-      const raw = JSON.parse(answer.body) as Record<string, unknown>;
-      const parsed = parseThreadPage(raw);
-      expect(peekThreadPage(raw), answer.id).toEqual({ threads: parsed.threads.length, continuation: parsed.continuation });
+      const parsed = parseThreadPage(JSON.parse(answer.body) as Record<string, unknown>);
+      const guess = { threads: parsed.threads.length, ...(parsed.continuation ? { continuation: parsed.continuation } : {}) };
+      // As the fake serves it (its recorded text) and as YouTube sends it (compact).
+      expect(peekThreadPage(Buffer.from(answer.body)), answer.id).toEqual(guess);
+      expect(peekThreadPage(Buffer.from(JSON.stringify(JSON.parse(answer.body)))), answer.id).toEqual(guess);
       if (parsed.continuation) withNext += 1;
     }
     // Top pages, newest pages, reply pages: pages that lead on and pages that end a walk.

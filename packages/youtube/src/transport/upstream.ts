@@ -10,6 +10,8 @@ export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions
 export interface Upstream {
   /** InnerTube request; the body's `client` names the client (youtubei.js fills in its context). */
   raw(endpoint: string, body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The same, answered as the bytes of YouTube's JSON, for callers that look into it before decoding and parsing it. */
+  rawBytes(endpoint: string, body: Record<string, unknown>): Promise<Uint8Array>;
   /** The same, parsed by youtubei.js into its node classes. */
   parsed(endpoint: string, body: Record<string, unknown>): Promise<IParsedResponse>;
   /** A plain GET (caption bodies), answered as text. */
@@ -109,17 +111,20 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     return template;
   };
 
+  // The payload goes out as given, with the template's context beside it, as youtubei.js sends it.
+  async function rawBytes(endpoint: string, body: Record<string, unknown>): Promise<Uint8Array> {
+    const { client, ...payload } = body;
+    const template = await templateOf(endpoint, client);
+    const requestBody = JSON.stringify({ ...payload, context: template.context });
+    const answer = await guarded(template.host, (signal) =>
+      call(template.url, { method: 'POST', headers: template.headers, body: requestBody }, signal),
+    );
+    return answer.body;
+  }
+
   return {
-    // The payload goes out as given, with the template's context beside it, as youtubei.js sends it.
-    async raw(endpoint, body) {
-      const { client, ...payload } = body;
-      const template = await templateOf(endpoint, client);
-      const requestBody = JSON.stringify({ ...payload, context: template.context });
-      const answer = await guarded(template.host, (signal) =>
-        call(template.url, { method: 'POST', headers: template.headers, body: requestBody }, signal),
-      );
-      return JSON.parse(textOf(answer)) as Record<string, unknown>;
-    },
+    rawBytes,
+    raw: async (endpoint, body) => JSON.parse(textOf({ body: await rawBytes(endpoint, body) })) as Record<string, unknown>,
     async parsed(endpoint, body) {
       const innertube = await session;
       return innertube.actions.execute(endpoint, { ...body, parse: true });
