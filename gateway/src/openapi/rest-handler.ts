@@ -136,7 +136,9 @@ export function createRestHandler(options: RestHandlerOptions) {
       res.statusCode = status;
       res.setHeader('Content-Type', 'application/json');
       if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.end(body);
+      // Encoded once here: given a string, Node measures its UTF-8 length for Content-Length and then
+      // encodes it again to write it, ≈ 5 ms for a 550 KB page of comments against ≈ 1 ms (ADR 0045).
+      res.end(body === undefined ? undefined : Buffer.from(body));
     };
     try {
       const takesBody = req.method !== 'GET' && req.method !== 'DELETE';
