@@ -43,9 +43,11 @@ export async function getVideo(upstream: Upstream, videoId: string): Promise<Vid
   const asked = fetchPlayer(upstream, videoId);
   const [web, next] = await Promise.all([
     optional('publish date and like count (WEB player)', warnings, () =>
-      upstream.raw(microformatPath, { videoId, contentCheckOk: true, racyCheckOk: true }),
+      upstream.raw(microformatPath, { videoId, contentCheckOk: true, racyCheckOk: true }, { optional: true }),
     ),
-    optional('comment count (/next)', warnings, () => upstream.raw('/next', { videoId, contentCheckOk: true, racyCheckOk: true })),
+    optional('comment count (/next)', warnings, () =>
+      upstream.raw('/next', { videoId, contentCheckOk: true, racyCheckOk: true }, { optional: true }),
+    ),
     // Settled before the player's refusal is thrown, so no read of this call outlives it.
     asked.catch(() => undefined),
   ]);

@@ -1,5 +1,6 @@
 import {
   BrokenCircuitError,
+  CircuitState,
   circuitBreaker,
   ConsecutiveBreaker,
   ExponentialBackoff,
@@ -22,8 +23,17 @@ export interface ResilienceOptions {
   maxConcurrency: number;
 }
 
+export interface ExchangeOptions {
+  /**
+   * A read the caller can do without (a video's WEB player and /next beside its player). It waits
+   * for nothing the breaker does not allow, but its outcome is not counted: its successes must not
+   * keep the circuit closed while the reads that matter fail (YouTube refusing players only).
+   */
+  optional?: boolean;
+}
+
 /** Runs one exchange with `host` (the URL's own host, before any rewrite to a test origin). */
-export type Guarded = <T>(host: string, attempt: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+export type Guarded = <T>(host: string, attempt: (signal: AbortSignal) => Promise<T>, options?: ExchangeOptions) => Promise<T>;
 
 /**
  * Wraps each upstream exchange: bounded, jittered retries outside a circuit breaker that counts
@@ -70,10 +80,15 @@ export function createResilience(options: ResilienceOptions): Guarded {
     }
   };
 
-  return async (host, attempt) => {
+  return async (host, attempt, exchange = {}) => {
     const limit = limitFor(host);
+    const run = () => limit(() => timed(attempt));
+    // An optional read goes only while the circuit is closed: half-open, the one trial call is a counted one.
+    const guardedRun = exchange.optional
+      ? () => (breakerPolicy.state === CircuitState.Closed ? run() : Promise.reject(new BrokenCircuitError()))
+      : () => breakerPolicy.execute(run);
     try {
-      return await retryPolicy.execute(() => breakerPolicy.execute(() => limit(() => timed(attempt))));
+      return await retryPolicy.execute(guardedRun);
     } catch (error) {
       if (error instanceof BrokenCircuitError) {
         // The pause started at most halfOpenAfterMs ago: a trial call is allowed within that.

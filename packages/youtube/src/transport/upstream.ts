@@ -1,7 +1,7 @@
 import { HTTPClient, Innertube } from 'youtubei.js';
 import { upstreamError } from '../errors';
 import type { IParsedResponse } from 'youtubei.js';
-import { createResilience, type ResilienceOptions } from './resilience';
+import { createResilience, type ExchangeOptions, type ResilienceOptions } from './resilience';
 import { createUpstreamCall, textOf, type UpstreamFetchOptions } from './upstream-fetch';
 
 export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {}
@@ -9,7 +9,7 @@ export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions
 /** What the operations use to reach YouTube; every exchange is guarded the same way. */
 export interface Upstream {
   /** InnerTube request; the body's `client` names the client (youtubei.js fills in its context). */
-  raw(endpoint: string, body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  raw(endpoint: string, body: Record<string, unknown>, options?: ExchangeOptions): Promise<Record<string, unknown>>;
   /** The same, answered as the bytes of YouTube's JSON, for callers that look into it before decoding and parsing it. */
   rawBytes(endpoint: string, body: Record<string, unknown>): Promise<Uint8Array>;
   /** The same, parsed by youtubei.js into its node classes. */
@@ -112,19 +112,22 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   };
 
   // The payload goes out as given, with the template's context beside it, as youtubei.js sends it.
-  async function rawBytes(endpoint: string, body: Record<string, unknown>): Promise<Uint8Array> {
+  async function rawBytes(endpoint: string, body: Record<string, unknown>, options?: ExchangeOptions): Promise<Uint8Array> {
     const { client, ...payload } = body;
     const template = await templateOf(endpoint, client);
     const requestBody = JSON.stringify({ ...payload, context: template.context });
-    const answer = await guarded(template.host, (signal) =>
-      call(template.url, { method: 'POST', headers: template.headers, body: requestBody }, signal),
+    const answer = await guarded(
+      template.host,
+      (signal) => call(template.url, { method: 'POST', headers: template.headers, body: requestBody }, signal),
+      options,
     );
     return answer.body;
   }
 
   return {
     rawBytes,
-    raw: async (endpoint, body) => JSON.parse(textOf({ body: await rawBytes(endpoint, body) })) as Record<string, unknown>,
+    raw: async (endpoint, body, options) =>
+      JSON.parse(textOf({ body: await rawBytes(endpoint, body, options) })) as Record<string, unknown>,
     async parsed(endpoint, body) {
       const innertube = await session;
       return innertube.actions.execute(endpoint, { ...body, parse: true });
