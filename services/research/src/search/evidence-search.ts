@@ -41,9 +41,9 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
  * truth: a project's index holds the evidence marked up to the version the index records, and is
  * brought up to the project's `indexVersion` by loading only what was marked after it. The index
  * persists, so a restart loads nothing it already has. Writes to one project's index are serialized
- * in this process, so an older load can never overwrite a newer one.
+ * in this process, so an older load can never overwrite a newer one. `resultCacheBytes` bounds the
+ * result pages kept (8 MiB unless given); 0 keeps none (bench/search-scale times the engine path so).
  */
-/** `resultCacheBytes`: 0 keeps no result pages (bench/search-scale times the engine path with it). */
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex, options: { resultCacheBytes?: number } = {}) {
   const resultCacheBytes = options.resultCacheBytes ?? defaultResultCacheBytes;
   /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
