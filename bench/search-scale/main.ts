@@ -38,12 +38,15 @@ const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates'
 /**
  * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
  * about 10% (a project about sourdough searched for "sourdough crumb"). Common: the two most
- * frequent words, each in over 90% of chunks.
+ * frequent words, each in over 90% of chunks. Typo: a word of about 1% of chunks with a letter
+ * added, so no chunk holds it and the search widens to its typo variants; it begins with the letter
+ * of every chunk's unique `marker` word, the largest group of words a variant could come from.
  */
 const queries = {
   selective: `${vocabulary[1500]} ${vocabulary[3000]}`,
   mixed: `${vocabulary[0]} ${vocabulary[150]}`,
   common: `${vocabulary[0]} ${vocabulary[1]}`,
+  typo: `${vocabulary[577]}i`,
 };
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
@@ -217,7 +220,7 @@ type SizeResult = Awaited<ReturnType<typeof measureSize>>;
 
 function printSearch(results: SizeResult[]) {
   console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
-  console.log(`selective query "${queries.selective}", common-word query "${queries.common}"`);
+  console.log(`selective query "${queries.selective}", common-word query "${queries.common}", typo "${queries.typo}"`);
   console.log("service: research's search procedure with its result cache off, so each search reaches the engine\n");
   console.log('| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) |');
   console.log('|---:|---|---:|---:|---:|---:|---:|');

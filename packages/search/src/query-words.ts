@@ -22,17 +22,6 @@ export function queryWords(query: string): string[] {
   return [...new Set(words)].slice(0, maxQueryWords);
 }
 
-/** Levenshtein distance of at most one (substitution, insertion or deletion). */
-export function withinOneEdit(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.abs(a.length - b.length) > 1) return false;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  let i = 0;
-  while (i < short.length && short[i] === long[i]) i++;
-  if (short.length === long.length) return short.slice(i + 1) === long.slice(i + 1);
-  return short.slice(i) === long.slice(i + 1);
-}
-
 /**
  * Score rounding for responses: four significant digits. BM25 scores of words present in most
  * of a scope's documents are tiny (an idf floor), and rounding to fixed decimals would turn them

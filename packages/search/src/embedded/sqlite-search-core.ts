@@ -1,9 +1,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
-import { mergeWidened, minFuzzyLength, minPrefixLength, queryWords, roundScore, withinOneEdit } from '../query-words';
+import { mergeWidened, minFuzzyLength, minPrefixLength, queryWords, roundScore } from '../query-words';
 import type { SearchDocument, SearchHit, StoredFields, VersionMove } from '../port';
 import { scopeFileName } from './scope-file';
+import { type SortedVocabulary, typoVariants } from './typo-variants';
 
 type Db = InstanceType<typeof Database>;
 
@@ -20,13 +21,16 @@ const maxFuzzyVariants = 16;
 /**
  * FTS5 with an external content table: `docs` holds each document once (id, text, stored fields),
  * `fts` indexes its text (Unicode words, lower-cased, diacritics folded), `vocab` lists the indexed
- * words for typo matching, `meta` holds the scope's version.
+ * words with their document counts, `terms` the same words one row per occurrence (its first row
+ * comes without walking the word's postings, which typo matching needs), `meta` holds the scope's
+ * version.
  */
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS docs(rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, text TEXT NOT NULL, stored TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='docs', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, row);
+CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5vocab(fts, instance);
 `;
 
 /** Words whose document counts one scope remembers between writes. */
@@ -41,6 +45,7 @@ class ScopeDb {
    * as much as a query.
    */
   private readonly documentsWithWord = new Map<string, number>();
+  private readonly vocabulary: SortedVocabulary;
 
   constructor(file: string, cacheKiB: number) {
     this.db = new Database(file);
@@ -69,12 +74,17 @@ class ScopeDb {
          FROM (SELECT rowid, bm25(fts) AS bm25 FROM fts WHERE fts MATCH ? ORDER BY bm25 LIMIT ?) s
          JOIN docs d ON d.rowid = s.rowid ORDER BY s.bm25, d.id`,
       ),
-      wordsFrom: this.db.prepare('SELECT term FROM vocab WHERE term >= ? AND term < ?'),
+      firstTermFrom: this.db.prepare('SELECT term FROM terms WHERE term >= ? LIMIT 1'),
+      hasTerm: this.db.prepare('SELECT 1 FROM terms WHERE term = ? LIMIT 1'),
       documentsWith: this.db.prepare('SELECT doc FROM vocab WHERE term = ?'),
       documentCount: this.db.prepare("SELECT value FROM meta WHERE key = 'documents'"),
       countDocuments: this.db.prepare(
         "INSERT INTO meta(key, value) VALUES('documents', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
       ),
+    };
+    this.vocabulary = {
+      firstFrom: (from) => (this.statements.firstTermFrom.get(from) as { term: string } | undefined)?.term,
+      has: (term) => this.statements.hasTerm.get(term) !== undefined,
     };
   }
 
@@ -128,18 +138,6 @@ class ScopeDb {
     }));
   }
 
-  /** Indexed words one edit away from `word`, sharing its first letter (where typos are rarest). */
-  private typoVariants(word: string): string[] {
-    const first = String.fromCodePoint(word.codePointAt(0)!);
-    const next = String.fromCodePoint(first.codePointAt(0)! + 1);
-    const variants: string[] = [];
-    for (const { term } of this.statements.wordsFrom.iterate(first, next) as Iterable<{ term: string }>) {
-      if (term !== word && withinOneEdit(term, word)) variants.push(term);
-      if (variants.length >= maxFuzzyVariants) break;
-    }
-    return variants;
-  }
-
   /**
    * The query words that carry weight: FTS5's BM25 gives a word in half or more of the documents
    * the idf floor (1e-6), so it adds at most ~2e-6 to a score and only breaks near-ties. Matching
@@ -177,7 +175,7 @@ class ScopeDb {
     const widenedTerms = words.flatMap((word) => [
       `"${word}"`,
       ...(word.length >= minPrefixLength ? [`"${word}"*`] : []),
-      ...(word.length >= minFuzzyLength ? this.typoVariants(word).map((variant) => `"${variant}"`) : []),
+      ...(word.length >= minFuzzyLength ? typoVariants(this.vocabulary, word, maxFuzzyVariants).map((variant) => `"${variant}"`) : []),
     ]);
     if (widenedTerms.length === words.length) return exact;
     return mergeWidened(exact, this.run(widenedTerms.join(' OR '), limit), limit);
