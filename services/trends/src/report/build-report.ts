@@ -25,20 +25,8 @@ export interface ReportRequest {
   mode: 'ai' | 'deterministic';
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** The relevance search: its first page and, when YouTube offers one, the next. */
-async function relevancePages({ provider }: TrendsDeps, q: string, warnings: string[]): Promise<SearchVideo[][]> {
-  const first = (await provider.videos.search.query({ q, sort: 'relevance' })).result;
-  if (!first.continuation) return [first.videos];
-  try {
-    const second = (await provider.videos.search.query({ q, sort: 'relevance', continuation: first.continuation })).result;
-    return [first.videos, second.videos];
-  } catch (error) {
-    warnings.push(`The second search page failed (${messageOf(error)}); the sample draws on the first page only.`);
-    return [first.videos];
-  }
-}
 
 /** The other orders of the topic's search, one page each; a failed one is left out with a warning. */
 const otherSorts = [
@@ -48,13 +36,19 @@ const otherSorts = [
 
 /**
  * The searches of the topic, run concurrently: by relevance (two pages), by upload date and by view
- * count, in that order (the sample deduplicates them, first rank wins). Relevance is required.
+ * count, in that order (the sample deduplicates them, first rank wins). Relevance's first page is
+ * required. While the second page is still out, `whileSecondPageOut` gets the searches without it,
+ * so enrichment can start for the sample they already make (ADR 0046).
  */
-async function searchCandidates(deps: TrendsDeps, q: string, warnings: string[]): Promise<SearchVideo[][]> {
-  const [relevance, ...others] = await Promise.all([
-    relevancePages(deps, q, warnings),
-    ...otherSorts.map(({ sort, label }) =>
-      deps.provider.videos.search.query({ q, sort }).then(
+async function searchCandidates(
+  { provider, logger }: TrendsDeps,
+  q: string,
+  warnings: string[],
+  whileSecondPageOut: (searches: SearchVideo[][]) => void,
+): Promise<SearchVideo[][]> {
+  const others = Promise.all(
+    otherSorts.map(({ sort, label }) =>
+      provider.videos.search.query({ q, sort }).then(
         ({ result }) => [result.videos],
         (error: unknown) => {
           warnings.push(`The ${label} search failed (${messageOf(error)}); the sample draws on the other searches.`);
@@ -62,9 +56,79 @@ async function searchCandidates(deps: TrendsDeps, q: string, warnings: string[])
         },
       ),
     ),
-  ]);
-  return [...relevance, ...others.flat()];
+  ).then((results) => results.flat());
+  const first = (await provider.videos.search.query({ q, sort: 'relevance' })).result;
+  if (!first.continuation) return [first.videos, ...(await others)];
+  let secondPageIn = false;
+  const second = provider.videos.search
+    .query({ q, sort: 'relevance', continuation: first.continuation })
+    .then(
+      ({ result }) => [result.videos],
+      (error: unknown) => {
+        warnings.push(`The second search page failed (${messageOf(error)}); the sample draws on the first page only.`);
+        return [];
+      },
+    )
+    .finally(() => {
+      secondPageIn = true;
+    });
+  // Two turns later: undici writes a request on a kept-alive socket one check phase after it is
+  // made, and the second page's request must be on the wire before the early reads' work begins.
+  void others
+    .then(nextTurn)
+    .then(nextTurn)
+    .then(async () => {
+      if (!secondPageIn) whileSecondPageOut([first.videos, ...(await others)]);
+    })
+    .catch((err: unknown) => logger.warn({ err }, 'the early enrichment of a trend report failed to start; the report asks after page 2'));
+  const [secondPage, rest] = await Promise.all([second, others]);
+  return [first.videos, ...secondPage, ...rest];
 }
+
+type Enrichment = { video: Video } | { error: unknown };
+
+/**
+ * A report's provider reads, each started at most once: a video or channel asked for early (from
+ * the sample before the second search page) is not asked again when the final sample holds it.
+ */
+function reportReads({ provider }: TrendsDeps, concurrency: number) {
+  const limit = pLimit(concurrency);
+  const videos = new Map<string, Promise<Enrichment>>();
+  const baselines = new Map<string, Promise<number | null>>();
+  const video = (videoId: string) => {
+    let read = videos.get(videoId);
+    if (!read) {
+      read = limit(() => provider.videos.get.query({ videoId, refresh: true })).then(
+        ({ result }) => ({ video: result }),
+        (error: unknown) => ({ error }),
+      );
+      videos.set(videoId, read);
+    }
+    return read;
+  };
+  const baseline = (channel: string) => {
+    let read = baselines.get(channel);
+    if (!read) {
+      read = limit(() => provider.channels.get.query({ channel })).then(
+        ({ result }) => channelBaselineViewsPerHour(result.recentUploads),
+        () => null,
+      );
+      baselines.set(channel, read);
+    }
+    return read;
+  };
+  return {
+    video,
+    baseline,
+    /** Starts the reads of a sample's videos and their channels. */
+    start(chosen: readonly Candidate[]) {
+      for (const candidate of chosen) void video(candidate.video.id);
+      for (const channel of channelsOf(chosen)) void baseline(channel);
+    },
+  };
+}
+
+const channelsOf = (chosen: readonly Candidate[]) => [...new Set(chosen.map((candidate) => candidate.video.channel.id).filter(Boolean))];
 
 /**
  * A trend report (methodology 3.0): search, diversified sample, enrichment through the provider
@@ -72,31 +136,24 @@ async function searchCandidates(deps: TrendsDeps, q: string, warnings: string[])
  * then this report's snapshots are saved, and insights are added in `ai` mode.
  */
 export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest): Promise<TrendReport> {
-  const { provider, snapshots, clock, logger, announcer } = deps;
+  const { snapshots, clock, logger, announcer } = deps;
   const now = clock.now().toISOString();
   const warnings: string[] = [];
-  const searches = await searchCandidates(deps, request.q, warnings);
+  const reads = reportReads(deps, deps.config.enrichConcurrency);
+  // Early reads: the first page's videos in the sample the other searches make without page 2.
+  // Page 2 ranks after them, so the final sample nearly always keeps them: only its recent videos,
+  // which take the reserved slots first, can push one out (by its channel's cap or by filling the
+  // sample), and that one was read for nothing.
+  const searches = await searchCandidates(deps, request.q, warnings, (early) => {
+    const firstPage = new Set(early[0]!.map((video) => video.id));
+    reads.start(diversifiedSample(early, request.sampleSize).chosen.filter((candidate) => firstPage.has(candidate.video.id)));
+  });
   const sample = diversifiedSample(searches, request.sampleSize);
-  const limit = pLimit(deps.config.enrichConcurrency);
 
-  const channelIds = [...new Set(sample.chosen.map((candidate) => candidate.video.channel.id).filter(Boolean))];
+  const channelIds = channelsOf(sample.chosen);
   const [videoResults, baselines, earlier] = await Promise.all([
-    Promise.all(
-      sample.chosen.map((candidate) =>
-        limit(() => provider.videos.get.query({ videoId: candidate.video.id, refresh: true })).then(
-          ({ result }) => ({ candidate, video: result }),
-          (error: unknown) => ({ candidate, error }),
-        ),
-      ),
-    ),
-    Promise.all(
-      channelIds.map((channel) =>
-        limit(() => provider.channels.get.query({ channel })).then(
-          ({ result }) => [channel, channelBaselineViewsPerHour(result.recentUploads)] as const,
-          () => [channel, null] as const,
-        ),
-      ),
-    ).then((entries) => new Map(entries)),
+    Promise.all(sample.chosen.map(async (candidate) => ({ candidate, ...(await reads.video(candidate.video.id)) }))),
+    Promise.all(channelIds.map(async (channel) => [channel, await reads.baseline(channel)] as const)).then((entries) => new Map(entries)),
     snapshots.earlier(
       sample.chosen.map((candidate) => candidate.video.id),
       now,

@@ -41,6 +41,36 @@ describe('trends service over an in-process provider, without a model', () => {
     expect(report.warnings.filter((warning) => warning.includes('search'))).toEqual([]);
   });
 
+  it("asks for the first search page's sampled videos while the second page is out, and each video once", async () => {
+    await trends.call.clock.set({ now });
+    trends.fake.setLatency(100);
+    const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 20, mode: 'deterministic' });
+    trends.fake.setLatency(0);
+    const exchanges = trends.fake.exchanges();
+    const searches = exchanges.filter(({ key }) => key.endpoint === 'search');
+    const secondPage = searches.find(({ key }) => key.keys.continuation !== undefined)!;
+    const firstPage = searches.find(
+      ({ receivedAt }) => receivedAt < secondPage.receivedAt && receivedAt === Math.min(...searches.map((s) => s.receivedAt)),
+    )!;
+    const videoReads = exchanges.filter(({ key }) => ['reel/reel_item_watch', 'player', 'next'].includes(key.endpoint));
+    const early = new Set(videoReads.filter(({ receivedAt }) => receivedAt < secondPage.answeredAt!).map(({ key }) => key.keys.videoId));
+    // The fixture's first relevance page holds coldBrew001–010; the sample keeps 9 of them (a channel cap).
+    // The early ones are the sample's best-ranked videos (the first page's); the rest waited for page 2.
+    const lastEarlyRank = Math.max(...report.videos.filter((video) => early.has(video.id)).map((video) => video.searchRank));
+    expect([...early].sort()).toEqual(
+      report.videos
+        .filter((video) => video.searchRank <= lastEarlyRank)
+        .map((video) => video.id)
+        .sort(),
+    );
+    expect(report.videos.length - early.size).toBeGreaterThan(0);
+    expect(early.size).toBeGreaterThan(5);
+    expect(firstPage.answeredAt).toBeLessThan(Math.min(...videoReads.map(({ receivedAt }) => receivedAt)));
+    const reads = videoReads.map(({ key }) => `${key.endpoint} ${key.keys.videoId}`);
+    expect(new Set(reads).size).toBe(reads.length);
+    expect(new Set(videoReads.map(({ key }) => key.keys.videoId))).toEqual(new Set(report.videos.map((video) => video.id)));
+  });
+
   it('a failed enrichment scores the video from its search card, warns and lowers the confidence', async () => {
     await trends.call.clock.set({ now });
     trends.fake.addFault({ match: { videoId: 'coldBrew003' }, kind: 'status', status: 500 });
