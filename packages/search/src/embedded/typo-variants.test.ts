@@ -78,6 +78,20 @@ describe('typoVariants', () => {
     expect(typoVariants(small, 'rabbit', 2)).toEqual(['rabbet', 'rabbi']);
   });
 
+  it('stops at the first prefix no term begins with, however long the word', () => {
+    let seeks = 0;
+    const counted: SortedVocabulary = {
+      firstFrom: (from) => {
+        seeks++;
+        return vocabulary.firstFrom(from);
+      },
+      has: vocabulary.has,
+    };
+    const long = `rab${'q'.repeat(500)}`;
+    expect(typoVariants(counted, long, 16)).toEqual(bruteForce(terms, long).slice(0, 16));
+    expect(seeks).toBeLessThan(40);
+  });
+
   it('reads the same variants from a SQLite index as from the words it indexed', () => {
     const core = new SqliteSearchCore(null);
     const indexed = Array.from({ length: 2000 }, (_, i) => `${['revised', 'review', 'river', 'sourdough'][i % 4]}${i % 700}`);

@@ -12,10 +12,11 @@ const lowest = '\u0001';
 
 /**
  * The characters that follow `prefix` in some term, found by seeking from one group of terms to
- * the next: a seek per distinct character, however many terms each group holds.
+ * the next: a seek per distinct character, however many terms each group holds. `first` is the
+ * first term at or after `prefix`.
  */
-function* nextCharacters(vocabulary: SortedVocabulary, prefix: string): Generator<string> {
-  let term = vocabulary.firstFrom(prefix + lowest);
+function* nextCharacters(vocabulary: SortedVocabulary, prefix: string, first: string): Generator<string> {
+  let term = first === prefix ? vocabulary.firstFrom(prefix + lowest) : first;
   while (term?.startsWith(prefix)) {
     const character = String.fromCodePoint(term.codePointAt(prefix.length)!);
     yield character;
@@ -39,10 +40,14 @@ export function typoVariants(vocabulary: SortedVocabulary, word: string, max: nu
   };
   for (let i = 1; i <= characters.length; i++) {
     const prefix = characters.slice(0, i).join('');
+    const first = vocabulary.firstFrom(prefix);
+    // Every candidate from here on begins with this prefix: when no term does, none is a term (a
+    // long word of no language stops after a few seeks).
+    if (!first?.startsWith(prefix)) break;
     const rest = characters.slice(i).join('');
     const afterRest = characters.slice(i + 1).join('');
     if (i < characters.length) probe(prefix + afterRest);
-    for (const character of nextCharacters(vocabulary, prefix)) {
+    for (const character of nextCharacters(vocabulary, prefix, first)) {
       if (i < characters.length) probe(prefix + character + afterRest);
       probe(prefix + character + rest);
     }
