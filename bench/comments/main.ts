@@ -4,7 +4,9 @@
 // collection follows one continuation after another (each page names the next), so the latency sum
 // is the floor; the ratio shows what our side adds. Not a test: it prints figures. The gateway's CPU
 // time per collection is printed beside it: on a loaded machine elapsed times follow the load, the
-// CPU time much less (ADR 0038).
+// CPU time much less (ADR 0038). A second baseline is the fake's own answer time, summed over the
+// requests (from each request's arrival to its answer written): the 50 ms plus the fake's timer
+// lateness and writing, which a real upstream's latency includes and our side does not spend.
 // Env: BENCH_COMMENTS (1000), BENCH_LATENCY_MS (50), BENCH_RUNS (5).
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -92,7 +94,14 @@ async function main() {
     if (warmup.status !== 200) throw new Error(`collection failed: ${warmup.status} ${warmup.text}`);
 
     fake.setLatency(latencyMs);
-    const rows: { elapsedMs: number; cpuMs: number | null; requests: number; pages: number; comments: number }[] = [];
+    const rows: {
+      elapsedMs: number;
+      cpuMs: number | null;
+      requests: number;
+      upstreamMs: number;
+      pages: number;
+      comments: number;
+    }[] = [];
     await measuredWindow(async () => {
       for (let run = 0; run < runs; run++) {
         fake.reset();
@@ -105,7 +114,8 @@ async function main() {
         const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
         const { comments, pagesFetched } = response.body as { comments: unknown[]; pagesFetched: number };
-        rows.push({ elapsedMs, cpuMs, requests: fake.hits().total, pages: pagesFetched, comments: comments.length });
+        const upstreamMs = fake.exchanges().reduce((sum, exchange) => sum + (exchange.answeredAt ?? Number.NaN) - exchange.receivedAt, 0);
+        rows.push({ elapsedMs, cpuMs, requests: fake.hits().total, upstreamMs, pages: pagesFetched, comments: comments.length });
       }
     });
 
@@ -119,19 +129,23 @@ async function main() {
         .join(', ')}\n`,
     );
     console.log(
-      '| run | comments | comment pages | upstream requests | elapsed ms | gateway CPU ms | latency sum ms | elapsed / latency sum |',
+      '| run | comments | comment pages | upstream requests | elapsed ms | gateway CPU ms | latency sum ms | elapsed / latency sum | upstream answer time ms | elapsed / upstream answer time |',
     );
-    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     rows.forEach((row, run) => {
       const latencySum = row.requests * latencyMs;
       console.log(
-        `| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} |`,
+        `| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} | ${row.upstreamMs.toFixed(0)} | ${(row.elapsedMs / row.upstreamMs).toFixed(3)} |`,
       );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));
     const latencySum = median(rows.map((row) => row.requests)) * latencyMs;
     console.log(
       `\nmedian: ${elapsed.toFixed(0)} ms for ${latencySum} ms of upstream latency — ratio ${(elapsed / latencySum).toFixed(2)}, ${((elapsed - latencySum) / median(rows.map((row) => row.requests))).toFixed(1)} ms of our own per request`,
+    );
+    const upstream = median(rows.map((row) => row.upstreamMs));
+    console.log(
+      `median upstream answer time: ${upstream.toFixed(0)} ms (the fake's own time per request above the latency: ${((upstream - latencySum) / median(rows.map((row) => row.requests))).toFixed(2)} ms) — ratio ${(elapsed / upstream).toFixed(3)}`,
     );
   } finally {
     await gateway.stop();
