@@ -46,6 +46,8 @@ async function searchCandidates(
   warnings: string[],
   whileSecondPageOut: (searches: SearchVideo[][]) => void,
 ): Promise<SearchVideo[][]> {
+  // Asked first, so its answer comes back and is handled first: page 2 waits for it.
+  const firstPage = provider.videos.search.query({ q, sort: 'relevance' });
   const others = Promise.all(
     otherSorts.map(({ sort, label }) =>
       provider.videos.search.query({ q, sort }).then(
@@ -57,7 +59,7 @@ async function searchCandidates(
       ),
     ),
   ).then((results) => results.flat());
-  const first = (await provider.videos.search.query({ q, sort: 'relevance' })).result;
+  const first = (await firstPage).result;
   if (!first.continuation) return [first.videos, ...(await others)];
   let secondPageIn = false;
   const second = provider.videos.search
