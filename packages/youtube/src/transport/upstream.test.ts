@@ -35,7 +35,8 @@ function anonymous(request: SentRequest): SentRequest {
   return { ...request, headers: JSON.parse(anonymous(JSON.stringify(request.headers))), body: anonymous(request.body) };
 }
 
-// Every endpoint and client the operations send raw requests to (fetch-player.ts, get-video.ts, comments-pages.ts).
+// Every endpoint and client the operations send requests to, raw (fetch-player.ts, get-video.ts,
+// comments-pages.ts) or parsed (search.ts, channel-pages.ts, get-playlist.ts, get-channel-playlists.ts).
 const rawRequests: [string, Record<string, unknown>][] = [
   [
     '/reel/reel_item_watch?$fields=playerResponse',
@@ -63,6 +64,11 @@ const rawRequests: [string, Record<string, unknown>][] = [
   ['/player?$fields=microformat,videoDetails.thumbnail.thumbnails,videoDetails.videoId', { videoId: 'dQw4w9WgXcQ', racyCheckOk: true }],
   ['/next', { videoId: 'dQw4w9WgXcQ', contentCheckOk: true, racyCheckOk: true }],
   ['/next', { continuation: 'Eg0SC2RRdzR3OVdnWGNR' }],
+  ['/search', { query: 'cold brew', params: 'EgIQAQ%3D%3D' }],
+  ['/search', { continuation: 'EpMDEgljb2xkIGJyZXca' }],
+  ['/browse', { browseId: 'UCuAXFkgsw1L7xaCfnd5JJOw', params: 'EgZ2aWRlb3PyBgQKAjoA' }],
+  ['/browse', { continuation: '4qmFsgKrCBIYVUN1QVhGa2dzdzFMN3hhQ2ZuZDVKSk93' }],
+  ['/navigation/resolve_url', { url: 'https://www.youtube.com/@example' }],
 ];
 
 describe('raw InnerTube requests', () => {
@@ -93,5 +99,27 @@ describe('raw InnerTube requests', () => {
     const upstream = createUpstream({ ...defaultClientOptions, fetch: recordingFetch(sent) });
     for (const [endpoint, body] of rawRequests) await upstream.raw(endpoint, body);
     expect(new Set(sent.map((request) => request.headers['x-goog-visitor-id'])).size).toBe(1);
+  });
+});
+
+describe('parsed InnerTube answers', () => {
+  it('follows a browse answer that only names where to navigate, as youtubei.js does', async () => {
+    const answers = [
+      { onResponseReceivedActions: [{ navigateAction: { endpoint: { browseEndpoint: { browseId: 'UCredirected' } } } }] },
+      { header: { pageHeaderRenderer: { pageTitle: 'Redirected' } } },
+    ];
+    const sent: string[] = [];
+    const upstream = createUpstream({
+      ...defaultClientOptions,
+      fetch: async (_input, init) => {
+        sent.push(String(init?.body));
+        return new Response(JSON.stringify(answers.shift() ?? {}), { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const page = await upstream.parsed('/browse', { browseId: 'UCasked' });
+    expect(sent.map((body) => (JSON.parse(body) as { browseId?: string }).browseId)).toEqual(['UCasked', 'UCredirected']);
+    // The second answer's, not the navigation's.
+    expect('on_response_received_actions' in page).toBe(false);
+    expect('header' in page).toBe(true);
   });
 });

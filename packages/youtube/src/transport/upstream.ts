@@ -1,4 +1,4 @@
-import { HTTPClient, Innertube } from 'youtubei.js';
+import { HTTPClient, Innertube, NavigateAction, Parser } from 'youtubei.js';
 import { upstreamError } from '../errors';
 import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ExchangeOptions, type ResilienceOptions } from './resilience';
@@ -128,9 +128,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     rawBytes,
     raw: async (endpoint, body, options) =>
       JSON.parse(textOf({ body: await rawBytes(endpoint, body, options) })) as Record<string, unknown>,
+    // Sent from the endpoint's template like `raw`, then parsed as youtubei.js's `actions.execute`
+    // parses it, following a browse answer that only names where to navigate the same way.
     async parsed(endpoint, body) {
+      const page = Parser.parseResponse(JSON.parse(textOf({ body: await rawBytes(endpoint, body) })));
+      const navigate = 'on_response_received_actions' in page ? page.on_response_received_actions?.[0] : undefined;
+      if (navigate?.type !== 'navigateAction') return page;
       const innertube = await session;
-      return innertube.actions.execute(endpoint, { ...body, parse: true });
+      return navigate.as(NavigateAction).endpoint.call(innertube.actions, { parse: true });
     },
     text: (url) => guarded(hostOf(url), async (signal) => textOf(await call(url, { method: 'GET' }, signal))),
     bytes: (url, maxBytes) =>
