@@ -124,14 +124,16 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     return answer.body;
   }
 
+  const raw: Upstream['raw'] = async (endpoint, body, options) =>
+    JSON.parse(textOf({ body: await rawBytes(endpoint, body, options) })) as Record<string, unknown>;
+
   return {
     rawBytes,
-    raw: async (endpoint, body, options) =>
-      JSON.parse(textOf({ body: await rawBytes(endpoint, body, options) })) as Record<string, unknown>,
-    // Sent from the endpoint's template like `raw`, then parsed as youtubei.js's `actions.execute`
-    // parses it, following a browse answer that only names where to navigate the same way.
+    raw,
+    // Sent as `raw` sends it, then parsed as youtubei.js's `actions.execute` parses it, following a
+    // browse answer that only names where to navigate the same way.
     async parsed(endpoint, body) {
-      const page = Parser.parseResponse(JSON.parse(textOf({ body: await rawBytes(endpoint, body) })));
+      const page = Parser.parseResponse(await raw(endpoint, body));
       const navigate = 'on_response_received_actions' in page ? page.on_response_received_actions?.[0] : undefined;
       if (navigate?.type !== 'navigateAction') return page;
       const innertube = await session;
