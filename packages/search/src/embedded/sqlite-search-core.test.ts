@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteSearchCore } from './sqlite-search-core';
+
+describe('SqliteSearchCore on files (a writing connection and a reading one per scope)', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const core = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vrs-search-core-'));
+    dirs.push(dir);
+    return new SqliteSearchCore(dir);
+  };
+
+  it('answers every search and version read with all that was written before it', () => {
+    const engine = core();
+    for (let round = 1; round <= 30; round++) {
+      expect(engine.apply('scope', [{ id: `ev_${round}`, text: `word${round} common` }], { from: round - 1, to: round })).toBe(true);
+      expect(engine.version('scope')).toBe(round);
+      // The exact match first; a page it cannot fill widens to words one edit away (word1 for word10).
+      expect(engine.search('scope', `word${round}`, 10)[0]?.id).toBe(`ev_${round}`);
+      // Prefix and typo matching read the vocabulary: it holds the newest words too.
+      expect(engine.search('scope', `word${round}x`, 10).map((hit) => hit.id)).toContain(`ev_${round}`);
+      expect(engine.search('scope', 'common', 100)).toHaveLength(round);
+    }
+    expect(engine.builtFor('scope')).toBe(1);
+    engine.close();
+  });
+
+  it('still refuses a version move from a version the scope is not at', () => {
+    const engine = core();
+    expect(engine.apply('scope', [{ id: 'ev_1', text: 'alpha' }], { from: 0, to: 1 })).toBe(true);
+    expect(engine.apply('scope', [{ id: 'ev_2', text: 'beta' }], { from: 0, to: 1 })).toBe(false);
+    expect(engine.version('scope')).toBe(1);
+    engine.close();
+  });
+
+  it('answers from a scope reopened after the least recently used one was closed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vrs-search-core-'));
+    dirs.push(dir);
+    const engine = new SqliteSearchCore(dir, { maxOpenScopes: 1 });
+    engine.apply('a', [{ id: 'ev_a', text: 'alpha' }], { from: 0, to: 1 });
+    engine.apply('b', [{ id: 'ev_b', text: 'beta' }], { from: 0, to: 1 });
+    expect(engine.search('a', 'alpha', 10).map((hit) => hit.id)).toEqual(['ev_a']);
+    expect(engine.search('b', 'beta', 10).map((hit) => hit.id)).toEqual(['ev_b']);
+    engine.close();
+  });
+});
