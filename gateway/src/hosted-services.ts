@@ -66,6 +66,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       portSetting: setting,
       internalToken: config.INTERNAL_TOKEN,
       logger: options.logger,
+      turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,
     });
     closers.push(() => server.close());
     internalUrls[service] = server.url;

@@ -10,7 +10,7 @@ import {
   type EventBus,
   type WindowCounter,
 } from '@vrs/bus';
-import { applyHeapGrowth, checkDependencies, createLogger, createShutdown, listen, type HealthReport } from '@vrs/kit';
+import { applyHeapGrowth, checkDependencies, createLogger, createShutdown, handleInTurns, listen, type HealthReport } from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
@@ -146,7 +146,7 @@ async function main() {
       }),
   });
 
-  const server = createServer(app);
+  const server = createServer(handleInTurns(app, config.REQUEST_TURN_BUDGET_MS));
   answerClientErrorsInEnvelope(server, logger);
   await listen(server, { port: config.PORT, host: config.HOST, setting: 'PORT' });
   server.keepAliveTimeout = 65_000;

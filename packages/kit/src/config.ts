@@ -52,6 +52,11 @@ export const baseEnvShape = {
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),
   /**
+   * Milliseconds of request handling an HTTP server starts per event-loop phase; requests past it
+   * wait, in arrival order, for the next turn (ADR 0047). 0 starts every request at once.
+   */
+  REQUEST_TURN_BUDGET_MS: z.coerce.number().min(0).max(1_000).default(1),
+  /**
    * How far past what the last full garbage collection kept V8 lets the heap grow before the next,
    * in percent (ADR 0044). 0 leaves it to V8, which lets a busy process grow to about four times its
    * live heap.

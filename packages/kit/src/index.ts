@@ -16,3 +16,4 @@ export * from './periodic-sweep';
 export * from './process-figures';
 export * from './json-copy';
 export * from './heap-growth';
+export * from './request-turns';

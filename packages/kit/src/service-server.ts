@@ -8,6 +8,7 @@ import { createServiceCallHandler } from './service-call-handler';
 import { newRequestId, runWithRequestContext } from './request-context';
 import type { Logger } from './logger';
 import { processFiguresPath, sendProcessFigures, watchEventLoop } from './process-figures';
+import { handleInTurns } from './request-turns';
 
 export const internalTokenHeader = 'x-internal-token';
 export const requestIdHeader = 'x-request-id';
@@ -48,6 +49,8 @@ export async function startServiceServer(options: {
   portSetting?: string;
   internalToken: string;
   logger: Logger;
+  /** REQUEST_TURN_BUDGET_MS (see `handleInTurns`); unset, every request starts at once. */
+  turnBudgetMs?: number;
 }): Promise<ServiceServer> {
   const { router, internalToken, logger } = options;
   const contextOf = (req: http.IncomingMessage) => ({
@@ -57,7 +60,7 @@ export async function startServiceServer(options: {
   const serviceCall = createServiceCallHandler(router, contextOf);
   const trpcHandler = createHTTPHandler({ router, basePath: '/trpc/', createContext: ({ req }) => contextOf(req) });
 
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.url === '/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, service: options.service }));
       return;
@@ -74,7 +77,8 @@ export async function startServiceServer(options: {
     }
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
     runWithRequestContext({ requestId, caller: headerValue(req, callerHeader) }, () => serviceCall(req, res) || trpcHandler(req, res));
-  });
+  };
+  const server = http.createServer(handleInTurns(handle, options.turnBudgetMs ?? 0));
   server.keepAliveTimeout = 65_000;
   watchEventLoop();
 

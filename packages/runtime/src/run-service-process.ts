@@ -104,6 +104,7 @@ async function startServiceProcess<C extends BaseConfig>(
     portSetting: config.SERVICE_PORT === undefined ? `${options.service.toUpperCase()}_SERVICE_URL` : 'SERVICE_PORT',
     internalToken: config.INTERNAL_TOKEN!,
     logger,
+    turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,
   });
   shutdown.onShutdown('http', () => server.close());
 }

@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { handleInTurns } from './request-turns';
+
+/** Holds the thread for `ms`, as a request's synchronous work does. */
+function busy(ms: number) {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+/** A request and response pair as a poll phase hands them over; only their identity matters here. */
+const requestPair = (n: number) => [{ n } as unknown as IncomingMessage, {} as ServerResponse] as const;
+
+describe('handleInTurns', () => {
+  it('starts the requests of one phase past the budget in later turns, in arrival order, with timers run between', async () => {
+    const started: { n: number; timerRan: boolean }[] = [];
+    let timerRan = false;
+    const handle = handleInTurns((req) => {
+      started.push({ n: (req as unknown as { n: number }).n, timerRan });
+      busy(2);
+    }, 3);
+    setTimeout(() => {
+      timerRan = true;
+    }, 0);
+    // Twenty requests delivered in one go, as a loaded server's poll phase delivers them.
+    for (let n = 0; n < 20; n++) handle(...requestPair(n));
+    // Within the budget of 3 ms, the first requests of 2 ms each start at once (two, or one on a
+    // loaded machine); the rest wait.
+    expect(started.length).toBeGreaterThanOrEqual(1);
+    expect(started.length).toBeLessThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(started.map((s) => s.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    // The timer set before them fired while they were still being started.
+    expect(started.at(-1)!.timerRan).toBe(true);
+    expect(started.filter((s) => !s.timerRan).length).toBeLessThan(20);
+  });
+
+  it('starts a new phase once the loop has turned: an idle server answers each request at once', async () => {
+    const started: number[] = [];
+    const handle = handleInTurns((req) => {
+      started.push((req as unknown as { n: number }).n);
+      busy(5);
+    }, 1);
+    for (let n = 0; n < 3; n++) {
+      handle(...requestPair(n));
+      expect(started).toEqual(Array.from({ length: n + 1 }, (_, i) => i));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  });
+
+  it('hands every request straight to the handler with a budget of 0', () => {
+    const started: number[] = [];
+    const handle = handleInTurns((req) => {
+      started.push((req as unknown as { n: number }).n);
+      busy(2);
+    }, 0);
+    for (let n = 0; n < 5; n++) handle(...requestPair(n));
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('answers every request of many concurrent connections through a real server', async () => {
+    const server = http.createServer(
+      handleInTurns((req, res) => {
+        busy(1);
+        res.end(req.url);
+      }, 2),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+    try {
+      const bodies = await Promise.all(
+        Array.from(
+          { length: 200 },
+          (_, i) =>
+            new Promise<string>((resolve, reject) => {
+              http
+                .get({ port, host: '127.0.0.1', path: `/r${i}`, agent }, (res) => {
+                  let body = '';
+                  res.on('data', (chunk) => {
+                    body += chunk;
+                  });
+                  res.on('end', () => resolve(body));
+                })
+                .on('error', reject);
+            }),
+        ),
+      );
+      expect(bodies).toEqual(Array.from({ length: 200 }, (_, i) => `/r${i}`));
+    } finally {
+      agent.destroy();
+      server.close();
+    }
+  });
+});
