@@ -66,7 +66,6 @@ interface Reply {
  */
 export function openEmbeddedSearch(dir: string, options: EmbeddedSearchOptions = {}): SearchIndex {
   const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), { workerData: { dir, options } });
-  worker.unref();
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
@@ -87,6 +86,8 @@ export function openEmbeddedSearch(dir: string, options: EmbeddedSearchOptions =
   });
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the search worker exited (code ${code})`)));
+  // After the listeners: adding a 'message' listener refs the worker's port again.
+  worker.unref();
 
   const call: Call = (method, args) => {
     if (failure) return Promise.reject(failure);

@@ -315,6 +315,23 @@ describe('embedded store ownership', () => {
     await store.close();
   });
 
+  it('lets a process that opened and closed a store exit by itself (its checkpoint worker holds nothing open)', async () => {
+    const script = join(dir, 'open-and-close.mts');
+    const storeModule = new URL('./embedded-store.ts', import.meta.url).pathname;
+    await writeFile(
+      script,
+      `import { openEmbeddedStore } from ${JSON.stringify(storeModule)};
+const store = await openEmbeddedStore(${JSON.stringify(join(dir, 'data'))});
+await store.collection('notes').insertOne({ _id: 'a' });
+await store.close();`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+    const hung = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = await once(child, 'exit');
+    clearTimeout(hung);
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+  });
+
   it('releases the directory when opening fails', async () => {
     await writeFile(join(dir, DATABASE_FILE), 'garbage'.repeat(100));
     await expect(openEmbeddedStore(dir)).rejects.toThrow(/not a database/);

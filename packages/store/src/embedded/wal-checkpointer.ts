@@ -23,8 +23,6 @@ function checkpointWorker(): Worker {
   const started = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
     workerData: { intervalMs: checkpointSettings.intervalMs },
   });
-  // Never what keeps a process alive; stores closing tell it first (`forget`).
-  started.unref();
   started.on('message', (message: { type: string; id: number }) => {
     if (message.type === 'forgotten') {
       pending.get(message.id)?.();
@@ -37,6 +35,9 @@ function checkpointWorker(): Worker {
     for (const resolve of pending.values()) resolve();
     pending.clear();
   });
+  // Never what keeps a process alive; stores closing tell it first (`forget`). After the listeners:
+  // adding a 'message' listener refs the worker's port again.
+  started.unref();
   worker = started;
   return started;
 }
