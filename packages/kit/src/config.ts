@@ -52,8 +52,8 @@ export const baseEnvShape = {
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HOST: z.string().default('127.0.0.1'),
   /**
-   * Milliseconds of request handling an HTTP server starts per event-loop phase; requests past it
-   * wait, in arrival order, for the next turn (ADR 0047). 0 starts every request at once.
+   * HTTP servers start requests from a queue, in arrival order, this many milliseconds of them per
+   * event-loop turn (ADR 0047). 0 starts each in the read of its socket, as Node does.
    */
   REQUEST_TURN_BUDGET_MS: z.coerce.number().min(0).max(1_000).default(1),
   /**
