@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from '@vrs/kit';
 
@@ -128,4 +130,23 @@ export async function startGatewayProcess(
     nodeArgs: options.nodeArgs,
     readyMessage: 'gateway listening',
   });
+}
+
+/**
+ * Runs `source`, a TypeScript ES module written to `dir`, as a process of its own (through tsx) and
+ * answers how it ended. One still running after `timeoutMs` is killed: a handle left open keeps a
+ * finished script alive, and such a test then fails on `signal: 'SIGKILL'`.
+ */
+export async function runModuleToExit(
+  source: string,
+  dir: string,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const script = join(dir, `module-${process.pid}-${Date.now()}.mts`);
+  await writeFile(script, source);
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: 'inherit' });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { code, signal };
 }

@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runModuleToExit } from '@vrs/testing/processes';
 import { DuplicateKeyError } from '../errors';
 import { StoreLockedError } from './directory-lock';
 import type { StoreDocument, StoreScope } from '../port';
@@ -316,20 +317,12 @@ describe('embedded store ownership', () => {
   });
 
   it('lets a process that opened and closed a store exit by itself (its checkpoint worker holds nothing open)', async () => {
-    const script = join(dir, 'open-and-close.mts');
     const storeModule = new URL('./embedded-store.ts', import.meta.url).pathname;
-    await writeFile(
-      script,
-      `import { openEmbeddedStore } from ${JSON.stringify(storeModule)};
+    const source = `import { openEmbeddedStore } from ${JSON.stringify(storeModule)};
 const store = await openEmbeddedStore(${JSON.stringify(join(dir, 'data'))});
 await store.collection('notes').insertOne({ _id: 'a' });
-await store.close();`,
-    );
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
-    const hung = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code, signal] = await once(child, 'exit');
-    clearTimeout(hung);
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
+await store.close();`;
+    expect(await runModuleToExit(source, dir)).toEqual({ code: 0, signal: null });
   });
 
   it('releases the directory when opening fails', async () => {
