@@ -225,8 +225,8 @@ describe('embedded store transactions', () => {
     await store.close();
   });
 
-  it("refuses the store's own collections inside a transaction, and the transaction's after it", async () => {
-    const store = await openEmbeddedStore(dir);
+  it("fails the store's own collections inside a transaction once the wait stalls, and the transaction's after it", async () => {
+    const store = await openEmbeddedStore(dir, { transactionStallMs: 200 });
     let escaped: StoreScope | undefined;
     await expect(
       store.withTransaction(async (tx) => {
@@ -237,6 +237,22 @@ describe('embedded store transactions', () => {
     ).rejects.toThrow(/tx.collection/);
     await expect(escaped!.collection<Note>('notes').insertOne({ _id: 'late', text: 'x' })).rejects.toThrow(/transaction has ended/);
     expect(await store.collection<Note>('notes').countDocuments()).toBe(0);
+    await store.close();
+  });
+
+  it('keeps waiting, past the stall limit, for a transaction that keeps running statements', async () => {
+    const store = await openEmbeddedStore(dir, { transactionStallMs: 200 });
+    const notes = store.collection<Note>('notes');
+    await notes.insertOne({ _id: 'a', text: 'v0' });
+    const transaction = store.withTransaction(async (tx) => {
+      for (let i = 1; i <= 30; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await tx.collection<Note>('notes').updateOne({ _id: 'a' }, { $set: { text: `v${i}` } });
+      }
+    });
+    // Waits 600 ms or more, three times the limit, and is answered after the commit.
+    await expect(notes.findOne({ _id: 'a' })).resolves.toMatchObject({ text: 'v30' });
+    await transaction;
     await store.close();
   });
 

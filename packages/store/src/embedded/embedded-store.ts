@@ -23,6 +23,11 @@ export interface EmbeddedStoreOptions {
   cacheMiB?: number;
   /** WAL size from which the background checkpointer copies it into the database (ADR 0044); 4 MiB. */
   checkpointAtBytes?: number;
+  /**
+   * How long an operation waits for a transaction that runs no statement meanwhile before it fails
+   * (a transaction calling the store's own collections instead of `tx`'s); 10 s.
+   */
+  transactionStallMs?: number;
 }
 
 const DEFAULT_CACHE_MIB = 16;
@@ -42,7 +47,7 @@ export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptio
   const unlock = await lockDirectory(dir);
   let store: EmbeddedStore;
   try {
-    store = new EmbeddedStore(dir, new SqliteEngine(openDatabase(dir, options)), unlock);
+    store = new EmbeddedStore(dir, new SqliteEngine(openDatabase(dir, options), { stallMs: options.transactionStallMs }), unlock);
     store.stopCheckpoints = checkpointInBackground(join(dir, DATABASE_FILE), options.checkpointAtBytes);
   } catch (error) {
     await unlock();

@@ -1,11 +1,21 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'libsql';
 
 /** The statements a store prepares differ by filter shape only; more than this means shapes are built from data. */
 const STATEMENT_CACHE_LIMIT = 500;
+/** See `SqliteEngine.whenFree`: far above any transaction's pause between two statements. */
+const DEFAULT_STALL_MS = 10_000;
 
-interface ActiveTransaction {
-  open: boolean;
+/** Whether `promise` settles within `ms`; the timer is cleared either way. */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -17,14 +27,21 @@ interface ActiveTransaction {
 export class SqliteEngine {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #inside = new AsyncLocalStorage<ActiveTransaction>();
   #busy: Promise<void> | undefined;
+  /** Statements run so far: while a transaction is open, only its own run, so this shows it progressing. */
+  #statementsRun = 0;
+  readonly #stallMs: number;
   /** Bumped when a transaction rolls back: cached schema facts may describe tables it created. */
   generation = 0;
   closed = false;
 
-  constructor(db: Database.Database) {
+  /**
+   * `stallMs`: how long an operation waits for a transaction that runs no statement meanwhile before
+   * it fails (see `whenFree`).
+   */
+  constructor(db: Database.Database, options: { stallMs?: number } = {}) {
     this.#db = db;
+    this.#stallMs = options.stallMs ?? DEFAULT_STALL_MS;
   }
 
   /** Every row, as arrays of column values. */
@@ -92,6 +109,7 @@ export class SqliteEngine {
 
   /** A cached prepared statement; reads return rows as arrays (libsql adds metadata to row objects). */
   #statement(sql: string, use: 'get' | 'rows' = 'rows'): Database.Statement {
+    this.#statementsRun++;
     const cacheKey = `${use}\n${sql}`;
     let statement = this.#statements.get(cacheKey);
     if (!statement) {
@@ -110,17 +128,25 @@ export class SqliteEngine {
   /**
    * Call before any operation outside a transaction, and run the operation synchronously after it:
    * it returns without awaiting when the connection is free, and otherwise waits until it is.
+   *
+   * A transaction whose work calls the store's own collections instead of its own would wait for
+   * itself forever. Which caller is inside a transaction is unknown without AsyncLocalStorage (ADR
+   * 0048), so the stall is what is detected: a wait through `stallMs` in which the transaction ran no
+   * statement fails, naming the likely cause. A transaction that keeps running statements is waited
+   * for however long it takes.
    */
   async whenFree(): Promise<void> {
     this.#assertOpen();
     if (!this.#busy) return;
-    if (this.#inside.getStore()?.open) {
-      throw new Error(
-        "inside withTransaction, use the transaction's collections (tx.collection): the store's own would wait for it forever",
-      );
-    }
     // Re-checked after each wake-up: another waiting transaction may have taken the connection first.
-    while (this.#busy) await this.#busy;
+    for (let busy = this.#busy; busy; busy = this.#busy) {
+      const before = this.#statementsRun;
+      if (!(await settlesWithin(busy, this.#stallMs)) && this.#statementsRun === before) {
+        throw new Error(
+          `waited ${this.#stallMs} ms for a transaction that ran no statement meanwhile: inside withTransaction, use the transaction's collections (tx.collection), since the store's own wait for it to end; and do nothing there but store operations`,
+        );
+      }
+    }
     this.#assertOpen();
   }
 
@@ -137,11 +163,11 @@ export class SqliteEngine {
     this.#assertOpen();
     let release!: () => void;
     this.#busy = new Promise((resolve) => (release = resolve));
-    const state: ActiveTransaction = { open: true };
+    const state = { open: true };
     try {
       this.#db.exec('BEGIN IMMEDIATE');
       try {
-        const result = await this.#inside.run(state, () => work(() => state.open));
+        const result = await work(() => state.open);
         this.#db.exec('COMMIT');
         return result;
       } catch (error) {
