@@ -87,9 +87,8 @@ export interface Store extends StoreScope {
   /**
    * Runs `work` in one multi-document transaction: every write made through `tx.collection(...)` is
    * committed together when `work` resolves, or none is when it throws. Use only `tx`'s collections
-   * inside: on the embedded store the store's own would wait for the transaction to end, forever.
-   * (Nothing detects that: telling the two callers apart needs AsyncLocalStorage, whose promise hooks
-   * cost every request of the process on Node 20, ADR 0048.)
+   * inside: on the embedded store the store's own wait for the transaction to end, so such a call
+   * fails once the transaction has run no statement for `transactionStallMs` (ADR 0048).
    * MongoDB may run `work` again after a transient error, so `work` must do nothing but store
    * operations; keep it short. Transactions are serializable on the embedded store (one at a time)
    * and snapshot-isolated on MongoDB (a write conflict retries `work`).
