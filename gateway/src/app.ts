@@ -8,7 +8,6 @@ import {
   processFiguresPath,
   sendProcessFigures,
   watchEventLoop,
-  runWithRequestContext,
   type HealthReport,
 } from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
@@ -17,7 +16,7 @@ import { canonicalPath } from './edge/canonical-path';
 import { assertJsonDepth, JsonTooDeepError } from './edge/json-depth';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
-import type { GatewayServices } from './services';
+import { servicesFor, type GatewayServices } from './services';
 import type { Authenticator } from './auth/authenticator';
 import type { AuthCaches } from './auth/auth-caches';
 import { resolvePrincipal } from './auth/resolve-principal';
@@ -70,11 +69,6 @@ function assignRequestId(req: Request, res: Response, next: NextFunction) {
   req.requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
   res.setHeader('X-Request-Id', req.requestId);
   next();
-}
-
-/** Entered after the body is read: stream callbacks would otherwise lose the async context. */
-function enterRequestContext(req: Request, _res: Response, next: NextFunction) {
-  runWithRequestContext({ requestId: req.requestId }, next);
 }
 
 /**
@@ -149,7 +143,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     principal: request.principal ?? null,
     authError: request.authError,
     credits: {},
-    services,
+    services: servicesFor(services, { requestId: request.requestId }),
     creditLeases: deps.creditLeases,
     authCaches: deps.authCaches,
     internalCaller: isInternalToken(request.get(internalTokenHeader), config.INTERNAL_TOKEN),
@@ -170,7 +164,8 @@ export function createGatewayApp(deps: GatewayDependencies) {
         error.code === 'UNSUPPORTED_MEDIA_TYPE'
           ? unsupportedMediaType(req.headers['content-type'])
           : toAppError(error, { input, fieldCodes: routes.metaOf(procedurePath)?.fieldCodes });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error.cause ?? error, path: procedurePath }, 'request failed');
+      if (appError.code === 'INTERNAL_ERROR')
+        log.error({ err: error.cause ?? error, path: procedurePath, requestId: req.requestId }, 'request failed');
       return appError;
     },
     responseMeta: (ctx, failed) => {
@@ -197,7 +192,6 @@ export function createGatewayApp(deps: GatewayDependencies) {
   app.use(canonicalPath);
   app.use(express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body) => assertJsonDepth(body) }));
   app.use(emptyBodyAsJson);
-  app.use(enterRequestContext);
 
   const v1 = express.Router();
   v1.get('/openapi.json', (_req, res) => {
@@ -253,7 +247,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = bodyParserError(error) ?? toAppError(error);
-    if (appError.code === 'INTERNAL_ERROR') log.error({ err: error }, 'unhandled error');
+    if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, requestId: req.requestId }, 'unhandled error');
     if (res.headersSent) return;
     sendError(res, appError, req.requestId ?? newRequestId());
   });

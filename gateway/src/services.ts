@@ -1,3 +1,4 @@
+import { forRequest, type RequestContext } from '@vrs/kit';
 import type { TRPCClient } from '@trpc/client';
 import type { BillingRouter } from '@vrs/billing';
 import type { ResearchRouter } from '@vrs/research';
@@ -14,4 +15,16 @@ export interface GatewayServices {
   trends: TRPCClient<TrendsRouter>;
   monitoring: TRPCClient<MonitoringRouter>;
   agents: TRPCClient<AgentsRouter>;
+}
+
+/** The clients bound to one request (`forRequest`): every call carries its id, so the services' ledger lines and logs name it. */
+export function servicesFor(services: GatewayServices, context: RequestContext): GatewayServices {
+  return {
+    billing: forRequest(services.billing, context),
+    research: forRequest(services.research, context),
+    provider: forRequest(services.provider, context),
+    trends: forRequest(services.trends, context),
+    monitoring: forRequest(services.monitoring, context),
+    agents: forRequest(services.agents, context),
+  };
 }

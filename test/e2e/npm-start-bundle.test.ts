@@ -1,11 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { deleteNamespace } from '@vrs/bus';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startProcess } from '@vrs/testing/processes';
+
+const promiseHookProbe = fileURLToPath(new URL('./support/promise-hook-probe.mjs', import.meta.url));
 
 // Every other test runs the TypeScript through tsx; this one runs what `npm start` and the image run:
 // the bundles of `npm run build` (ADR 0043), so a file the bundle cannot find fails here.
@@ -14,10 +18,19 @@ describe('npm start (the built bundle)', () => {
     const natsUrl = inject('stackEnv').NATS_URL!;
     const namespace = `e2e_start_${randomBytes(3).toString('hex')}`;
     const dataDir = await mkdtemp(join(tmpdir(), 'vrs-start-'));
+    const probeFile = join(dataDir, 'promise-hooks');
     const gateway = await startProcess({
       name: 'npm-start',
       entry: 'scripts/start.mjs',
-      env: { PORT: '0', DATA_DIR: dataDir, NATS_URL: natsUrl, NATS_NAMESPACE: namespace, LOG_LEVEL: 'warn' },
+      env: {
+        PORT: '0',
+        DATA_DIR: dataDir,
+        NATS_URL: natsUrl,
+        NATS_NAMESPACE: namespace,
+        LOG_LEVEL: 'warn',
+        NODE_OPTIONS: `--import=${promiseHookProbe}`,
+        PROMISE_HOOK_PROBE_FILE: probeFile,
+      },
       logDir: inject('logDir'),
       readyMessage: 'gateway listening',
     });
@@ -48,6 +61,19 @@ describe('npm start (the built bundle)', () => {
       );
       expect(search.body.results[0]).toMatchObject({ sourceKey: 'note:bundle' });
       expect(Number(search.headers.get('x-credits-charged'))).toBeGreaterThan(0);
+
+      // Having served requests, run a consumer and written in transactions, the process has no
+      // async hooks on: its promises carry no async ids (ADR 0048). The probe sees them when they are.
+      const probeReading = () => readFile(`${probeFile}.${gateway.child.pid}`, 'utf8').catch(() => undefined);
+      await eventually(async () => ((await probeReading()) !== undefined ? true : undefined), { what: 'the probe to report' });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await probeReading()).toBe('0');
+      const withStorage = spawnSync(
+        process.execPath,
+        ['-e', "new (require('node:async_hooks').AsyncLocalStorage)().run(1, () => {}); setTimeout(() => {}, 300);"],
+        { env: { ...process.env, NODE_OPTIONS: `--import=${promiseHookProbe}`, PROMISE_HOOK_PROBE_FILE: probeFile } },
+      );
+      expect(await readFile(`${probeFile}.${withStorage.pid}`, 'utf8')).not.toBe('0');
     } finally {
       await gateway.stop();
       await deleteNamespace(natsUrl, namespace).catch(() => undefined);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { newRequestId, type RequestContext } from '@vrs/kit';
 import type { Principal } from '../context';
 
 /**
@@ -16,6 +17,12 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** The request id the gateway gave `req` (`assignRequestId`), for the service calls an authenticator makes; a new one outside the app. */
+export function requestContextOf(req: IncomingMessage): RequestContext {
+  const { requestId } = req as IncomingMessage & { requestId?: string };
+  return { requestId: requestId ?? newRequestId() };
 }
 
 export function singleHeader(req: IncomingMessage, name: string): string | undefined {

@@ -1,6 +1,6 @@
-import { AppError } from '@vrs/kit';
+import { AppError, forRequest } from '@vrs/kit';
 import type { GatewayServices } from '../services';
-import { singleHeader, type Authenticator } from './authenticator';
+import { requestContextOf, singleHeader, type Authenticator } from './authenticator';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -28,7 +28,8 @@ export function demoUserAuthenticator(
       if (value.length === 0 || value.length > 200) throw new AppError('UNAUTHENTICATED', 'X-Demo-User must be 1-200 characters.');
       let accountId = accounts.get(value);
       if (!accountId) {
-        ({ accountId } = await services.billing.accounts.ensureDemo.mutate({ demoUser: value }));
+        // The account's opening grant is a ledger line: it names the request that opened it.
+        ({ accountId } = await forRequest(services.billing, requestContextOf(req)).accounts.ensureDemo.mutate({ demoUser: value }));
         accounts.set(value, accountId);
       }
       return { accountId, scheme: 'demoUser', scopes: 'owner' };

@@ -28,7 +28,7 @@ export function rotateSessionCookie(
         });
         if (rotated) setSessionCookie(res, options.cookie, rotated.token, rotated.expiresAt);
       } catch (error) {
-        options.log.warn({ err: error, sessionId: req.principal.sessionId }, 'session rotation failed');
+        options.log.warn({ err: error, sessionId: req.principal.sessionId, requestId: req.requestId }, 'session rotation failed');
       }
     }
     next();

@@ -49,7 +49,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
       if (file.expired) throw new AppError('EXPORT_EXPIRED', undefined, { expiresAt: file.export.expiresAt });
     } catch (error) {
       const appError = toAppError(error, { input: { id } });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path }, 'request failed');
+      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
       sendError(res, appError, req.requestId);
       return;
     }
@@ -72,7 +72,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
       res.end();
     } catch (error) {
       // The status line is gone; cutting the connection is the only honest signal left (the length will not match).
-      log.error({ err: error, exportId: record.id }, 'export download failed mid-stream');
+      log.error({ err: error, exportId: record.id, requestId: req.requestId }, 'export download failed mid-stream');
       res.destroy(error as Error);
     }
   };

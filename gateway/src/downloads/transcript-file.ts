@@ -51,7 +51,7 @@ export function transcriptFileRoute(contextOf: (req: Request, res: Response) => 
         .send(body);
     } catch (error) {
       const appError = toAppError(error, { input, fieldCodes: (getVideoTranscript._def.meta as GatewayMeta | undefined)?.fieldCodes });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path }, 'request failed');
+      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
       sendError(res, appError, req.requestId, creditHeaders(ctx.credits));
     }
   };

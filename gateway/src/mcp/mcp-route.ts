@@ -54,7 +54,7 @@ export function mcpRoute(options: { internalToken: string | undefined }): Reques
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
-      log.error({ err: error }, 'mcp request failed');
+      log.error({ err: error, requestId: req.requestId }, 'mcp request failed');
       if (!res.headersSent) sendError(res, new AppError('INTERNAL_ERROR'), req.requestId);
     }
   };

@@ -95,7 +95,7 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
         ctx.credits.remaining = settlement.balance;
       } catch (err) {
         ctx.log.error(
-          { err, reservationId, operation, amount: due },
+          { err, requestId: ctx.requestId, reservationId, operation, amount: due },
           'settle failed after the work was done; the reservation is left to reconcile',
         );
         ctx.credits.charged = due;
@@ -112,7 +112,7 @@ export async function debitForOperation(ctx: GatewayContext, operation: string, 
         await ctx.services.billing.credits.refund.mutate({ reservationId });
       } catch (err) {
         // The operation's own error is what the caller must see; a failed refund stays reserved and is logged.
-        ctx.log.error({ err, reservationId }, 'refund failed');
+        ctx.log.error({ err, requestId: ctx.requestId, reservationId }, 'refund failed');
       }
     },
   };

@@ -49,7 +49,7 @@ export function agentRunEventsRoute(
       page = await caller.list({ ...path, afterSeq });
     } catch (error) {
       const appError = toAppError(error, { input: path });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path }, 'request failed');
+      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
       sendError(res, appError, req.requestId);
       return;
     }
@@ -84,7 +84,7 @@ export function agentRunEventsRoute(
       }
     } catch (error) {
       // The status line is gone: say so in the stream, then end it (a client may reconnect with Last-Event-ID).
-      log.error({ err: error, ...path }, 'agent run event stream failed');
+      log.error({ err: error, ...path, requestId: req.requestId }, 'agent run event stream failed');
       res.write(`event: error\ndata: ${JSON.stringify({ code: toAppError(error).code })}\n\n`);
     }
     res.end();

@@ -1,5 +1,5 @@
 import type { EventData, EventDefinition } from '@vrs/contracts';
-import type { EventBus } from './event-bus';
+import type { EventBus, PublishOptions } from './event-bus';
 
 /**
  * Publishes events whose outcome never changes the caller's answer (a fetched version, a generated
@@ -11,8 +11,13 @@ import type { EventBus } from './event-bus';
 export function createAnnouncer(bus: EventBus) {
   const inFlight = new Set<Promise<void>>();
   return {
-    announce<E extends EventDefinition>(definition: E, data: EventData<E>, whenLost: (error: unknown) => void): void {
-      const sending = bus.publish(definition, data).then(() => undefined, whenLost);
+    announce<E extends EventDefinition>(
+      definition: E,
+      data: EventData<E>,
+      whenLost: (error: unknown) => void,
+      options?: PublishOptions,
+    ): void {
+      const sending = bus.publish(definition, data, options).then(() => undefined, whenLost);
       inFlight.add(sending);
       void sending.finally(() => inFlight.delete(sending));
     },

@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { eventEnvelopeSchema, type EventData, type EventDefinition, type EventEnvelope } from '@vrs/contracts';
-import { currentRequestId } from '@vrs/kit';
 
-/** Validates the payload (an invalid one is a programming error, so it throws) and wraps it for the wire. */
-export function createEnvelope<E extends EventDefinition>(definition: E, data: EventData<E>, eventId: string): EventEnvelope<EventData<E>> {
+/**
+ * Validates the payload (an invalid one is a programming error, so it throws) and wraps it for the
+ * wire, with the id of the request that caused it when there is one.
+ */
+export function createEnvelope<E extends EventDefinition>(
+  definition: E,
+  data: EventData<E>,
+  eventId: string,
+  requestId?: string,
+): EventEnvelope<EventData<E>> {
   if (eventId.length === 0) throw new Error(`Empty event id for ${definition.type}`);
   const parsed = definition.schema.safeParse(data);
   if (!parsed.success) {
@@ -13,7 +20,7 @@ export function createEnvelope<E extends EventDefinition>(definition: E, data: E
     id: eventId,
     type: definition.type,
     occurredAt: new Date().toISOString(),
-    requestId: currentRequestId(),
+    requestId,
     data: parsed.data as EventData<E>,
   };
 }

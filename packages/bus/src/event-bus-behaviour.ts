@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, researchEvidenceAdded, type EventData, type EventDefinition, type EventEnvelope } from '@vrs/contracts';
-import { currentRequestContext, runWithRequestContext, type RequestContext } from '@vrs/kit';
+import type { RequestContext } from '@vrs/kit';
 import type { BusTimings } from './bus-timings';
 import type { EventBus } from './event-bus';
 
@@ -64,12 +64,12 @@ export function describeEventBusBehaviour(name: string, harness: BusHarness): vo
       const bus = await open();
       await bus.ensureStreams(['research']);
       const received: Array<{ event: EventEnvelope<EventData<typeof researchEvidenceAdded>>; context?: RequestContext }> = [];
-      await bus.subscribe('evidence-indexer', researchEvidenceAdded, async (event) => {
-        received.push({ event, context: currentRequestContext() });
+      await bus.subscribe('evidence-indexer', researchEvidenceAdded, async (event, context) => {
+        received.push({ event, context });
       });
       const data = { accountId: 'acc_1', projectId: '5b1f7c43-8a3a-4c53-9a1e-8d0f8f6f1c11', evidenceIds: ['ev_1', 'ev_2'] };
 
-      const result = await runWithRequestContext({ requestId: 'req_behaviour_1' }, () => bus.publish(researchEvidenceAdded, data));
+      const result = await bus.publish(researchEvidenceAdded, data, { requestId: 'req_behaviour_1' });
 
       expect(result.duplicate).toBe(false);
       await vi.waitFor(() => expect(received).toHaveLength(1), poll);
@@ -83,8 +83,8 @@ export function describeEventBusBehaviour(name: string, harness: BusHarness): vo
       nextSpace();
       const bus = await open();
       const received: Array<{ event: Probe; context?: RequestContext }> = [];
-      await bus.subscribe('probe-context', probeSent, async (event) => {
-        received.push({ event, context: currentRequestContext() });
+      await bus.subscribe('probe-context', probeSent, async (event, context) => {
+        received.push({ event, context });
       });
 
       await bus.publish(probeSent, { n: 1, tag: 'no-request' });

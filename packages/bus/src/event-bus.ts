@@ -1,9 +1,12 @@
 import type { EventData, EventDefinition, EventEnvelope, ServiceName } from '@vrs/contracts';
+import type { RequestContext } from '@vrs/kit';
 import type { DeadLetter, DeadLetterQuery, ReplayResult } from './dead-letter';
 
 export interface PublishOptions {
   /** Defaults to a random UUID. Sent as the JetStream msgID, so a republished id is dropped by the server. */
   eventId?: string;
+  /** The request that caused the event: its handlers' logs and calls carry it (`eventRequestContext`). */
+  requestId?: string;
 }
 
 export interface PublishResult {
@@ -12,8 +15,11 @@ export interface PublishResult {
   duplicate: boolean;
 }
 
-/** Handlers must be idempotent: an event can be delivered more than once (redelivery, replicas). */
-export type EventHandler<E extends EventDefinition> = (event: EventEnvelope<EventData<E>>) => Promise<void>;
+/**
+ * Handlers must be idempotent: an event can be delivered more than once (redelivery, replicas).
+ * `context` carries the originating request's id (see `eventRequestContext`).
+ */
+export type EventHandler<E extends EventDefinition> = (event: EventEnvelope<EventData<E>>, context: RequestContext) => Promise<void>;
 
 export interface SubscribeOptions {
   /**

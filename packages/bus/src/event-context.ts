@@ -1,7 +1,10 @@
 import type { EventEnvelope } from '@vrs/contracts';
-import { newRequestId, runWithRequestContext } from '@vrs/kit';
+import { newRequestId, type RequestContext } from '@vrs/kit';
 
-/** Runs a handler under the originating request's id, so its logs and outgoing calls carry it. */
-export function runInEventContext<T>(envelope: EventEnvelope<unknown>, fn: () => Promise<T>): Promise<T> {
-  return runWithRequestContext({ requestId: envelope.requestId ?? newRequestId(), caller: `event:${envelope.type}` }, fn);
+/**
+ * The context a handler works under: the originating request's id (a new one for an event published
+ * outside any request), so its logs and the service calls it makes (`forRequest`) carry it.
+ */
+export function eventRequestContext(envelope: EventEnvelope<unknown>): RequestContext {
+  return { requestId: envelope.requestId ?? newRequestId(), caller: `event:${envelope.type}` };
 }

@@ -11,6 +11,7 @@ export { createKvWindowCounter, type KvWindowCounterOptions } from './kv-window-
 export { createMemoryWindowCounter } from './memory-window-counter';
 export { createBatchedWindowCounter, type BatchedWindowCounterOptions } from './batched-window-counter';
 export * from './bus-health-check';
+export { eventRequestContext } from './event-context';
 export {
   createOutboxRelay,
   recordOutboxEvent,

@@ -122,7 +122,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
 
     async publish<E extends EventDefinition>(definition: E, data: EventData<E>, publishOptions?: PublishOptions): Promise<PublishResult> {
       assertOpen();
-      const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID());
+      const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID(), publishOptions?.requestId);
       const subject = subjectFor(namespace, definition);
       try {
         const ack = await js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id });

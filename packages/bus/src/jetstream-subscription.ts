@@ -16,7 +16,7 @@ import { redeliveryDelayMs, type BusTimings } from './bus-timings';
 import { decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter } from './dead-letter';
 import type { EventHandler, Subscription } from './event-bus';
-import { runInEventContext } from './event-context';
+import { eventRequestContext } from './event-context';
 
 /**
  * Messages pulled ahead of the ones being handled. Kept small: a message waiting in this buffer ages
@@ -145,31 +145,28 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     const attempt = msg.info.deliveryCount;
     // Tells the server we are still at it, so a slow handler's event is not handed to another replica meanwhile.
     const keepAlive = setInterval(() => msg.working(), Math.max(timings.ackWaitMs / 2, 100));
+    const context = eventRequestContext(envelope);
     try {
-      await runInEventContext(envelope, async () => {
-        try {
-          await handler(envelope);
-          msg.ack();
-        } catch (error) {
-          if (attempt >= timings.maxDeliver) {
-            await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error);
-          } else {
-            const delayMs = redeliveryDelayMs(timings, attempt);
-            logger.warn(
-              { err: error, eventId: envelope.id, attempt, retryInMs: delayMs },
-              'event handler failed; event will be redelivered',
-            );
-            msg.nak(delayMs);
-          }
-        }
-      });
+      await handler(envelope, context);
+      msg.ack();
+    } catch (error) {
+      if (attempt >= timings.maxDeliver) {
+        await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);
+      } else {
+        const delayMs = redeliveryDelayMs(timings, attempt);
+        logger.warn(
+          { err: error, eventId: envelope.id, requestId: context.requestId, attempt, retryInMs: delayMs },
+          'event handler failed; event will be redelivered',
+        );
+        msg.nak(delayMs);
+      }
     } finally {
       clearInterval(keepAlive);
     }
   }
 
-  async function moveToDeadLetters(msg: JsMsg, letter: DeadLetter, error: unknown): Promise<void> {
-    const context = { err: error, eventId: letter.envelope.id, attempt: letter.attempts };
+  async function moveToDeadLetters(msg: JsMsg, letter: DeadLetter, error: unknown, requestId: string): Promise<void> {
+    const context = { err: error, eventId: letter.envelope.id, requestId, attempt: letter.attempts };
     try {
       // Recorded before the message is terminated: a crash in between leaves the event pending, not lost.
       await options.recordDeadLetter(letter);

@@ -13,7 +13,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './event-bus';
-import { runInEventContext } from './event-context';
+import { eventRequestContext } from './event-context';
 import { assertConsumerName } from './names';
 
 export interface MemoryBusOptions {
@@ -114,31 +114,30 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       return;
     }
     const { envelope } = decoded;
-    await runInEventContext(envelope, async () => {
-      try {
-        await member.handler(envelope);
-      } catch (error) {
-        if (delivery.attempts >= timings.maxDeliver) {
-          logger.error(
-            { err: error, eventId: envelope.id, attempt: delivery.attempts },
-            'event handler failed on its last delivery; event moved to the dead letters',
-          );
-          deadLetters.push(deadLetterFor(group.consumer, error, delivery.attempts, envelope));
-          return;
-        }
-        const delayMs = redeliveryDelayMs(timings, delivery.attempts);
-        logger.warn(
-          { err: error, eventId: envelope.id, attempt: delivery.attempts, retryInMs: delayMs },
-          'event handler failed; event will be redelivered',
+    const context = eventRequestContext(envelope);
+    try {
+      await member.handler(envelope, context);
+    } catch (error) {
+      if (delivery.attempts >= timings.maxDeliver) {
+        logger.error(
+          { err: error, eventId: envelope.id, requestId: context.requestId, attempt: delivery.attempts },
+          'event handler failed on its last delivery; event moved to the dead letters',
         );
-        const timer = setTimeout(() => {
-          retryTimers.delete(timer);
-          group.queue.push(delivery);
-          pump(group);
-        }, delayMs);
-        retryTimers.add(timer);
+        deadLetters.push(deadLetterFor(group.consumer, error, delivery.attempts, envelope));
+        return;
       }
-    });
+      const delayMs = redeliveryDelayMs(timings, delivery.attempts);
+      logger.warn(
+        { err: error, eventId: envelope.id, requestId: context.requestId, attempt: delivery.attempts, retryInMs: delayMs },
+        'event handler failed; event will be redelivered',
+      );
+      const timer = setTimeout(() => {
+        retryTimers.delete(timer);
+        group.queue.push(delivery);
+        pump(group);
+      }, delayMs);
+      retryTimers.add(timer);
+    }
   }
 
   function enqueue(type: string, raw: string): void {
@@ -159,7 +158,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
 
     async publish<E extends EventDefinition>(definition: E, data: EventData<E>, publishOptions?: PublishOptions): Promise<PublishResult> {
       assertOpen();
-      const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID());
+      const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID(), publishOptions?.requestId);
       const now = Date.now();
       forgetExpiredIds(now);
       if (seenEventIds.has(envelope.id)) return { eventId: envelope.id, duplicate: true };

@@ -1,5 +1,5 @@
 import type { EventData, EventDefinition } from '@vrs/contracts';
-import { runWithRequestContext, type Logger } from '@vrs/kit';
+import type { Logger } from '@vrs/kit';
 import { expiresAt, expiryIndex, type Collection, type Store, type StoreDocument, type StoreScope } from '@vrs/store';
 import { createEnvelope } from './envelope';
 import type { EventBus } from './event-bus';
@@ -24,10 +24,17 @@ const batchSize = 100;
 
 /**
  * Records `data` as an event to publish, through `tx`, so it commits with the write it announces (or
- * neither does). The payload is validated now, as a direct publish would.
+ * neither does). The payload is validated now, as a direct publish would. `requestId` is the request
+ * that caused it, published with it.
  */
-export async function recordOutboxEvent<E extends EventDefinition>(tx: StoreScope, definition: E, data: EventData<E>, eventId: string) {
-  const envelope = createEnvelope(definition, data, eventId);
+export async function recordOutboxEvent<E extends EventDefinition>(
+  tx: StoreScope,
+  definition: E,
+  data: EventData<E>,
+  eventId: string,
+  requestId?: string,
+) {
+  const envelope = createEnvelope(definition, data, eventId, requestId);
   const doc: OutboxDoc = {
     _id: envelope.id,
     type: envelope.type,
@@ -89,9 +96,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (stopped) return;
         const definition = definitions.get(doc.type);
         if (!definition) throw new Error(`Outbox event ${doc._id} has type ${doc.type}, which this relay does not publish`);
-        const publish = () => bus.publish(definition, doc.data as EventData<EventDefinition>, { eventId: doc._id });
         // The envelope carries the request id of the write that recorded it, as a direct publish would.
-        await (doc.requestId ? runWithRequestContext({ requestId: doc.requestId }, publish) : publish());
+        await bus.publish(definition, doc.data as EventData<EventDefinition>, { eventId: doc._id, requestId: doc.requestId });
         const sentAt = clock();
         await outbox.updateOne(
           { _id: doc._id },

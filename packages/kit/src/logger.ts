@@ -1,21 +1,16 @@
 import { pino, type Logger } from 'pino';
-import { currentRequestContext } from './request-context';
 
 export type { Logger };
 
 /**
- * One JSON logger for the whole system. The mixin reads the request context from
- * AsyncLocalStorage, so every line written while serving a request carries its requestId
- * without anyone passing it by hand.
+ * One JSON logger for the whole system. A line written for a request carries its `requestId`
+ * because the writer has the request's context at hand (`ctx.requestId`, an event's envelope) and
+ * puts it there: nothing is read from AsyncLocalStorage (ADR 0048).
  */
 export const rootLogger: Logger = pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
-  mixin() {
-    const context = currentRequestContext();
-    return context ? { requestId: context.requestId } : {};
-  },
 });
 
 export function createLogger(component: string): Logger {

@@ -1,25 +1,15 @@
 import { newId } from './ids';
-import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** What follows one request through tRPC calls and NATS events: its id and who made it. */
+/**
+ * What follows one request through service calls and events: its id and who made it. It travels
+ * explicitly (a procedure's `ctx`, a client bound with `forRequest`, an event's envelope), never
+ * through AsyncLocalStorage: on Node 20 that installs promise hooks that cost every promise of the
+ * process, about a third of a metered search's CPU (ADR 0048).
+ */
 export interface RequestContext {
   requestId: string;
-  /** The calling service or `gateway`; absent for the outside world. */
+  /** The calling service, `gateway`, or `event:<type>`; absent for the outside world. */
   caller?: string;
-}
-
-const storage = new AsyncLocalStorage<RequestContext>();
-
-export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
-}
-
-export function currentRequestContext(): RequestContext | undefined {
-  return storage.getStore();
-}
-
-export function currentRequestId(): string | undefined {
-  return storage.getStore()?.requestId;
 }
 
 export function newRequestId(): string {

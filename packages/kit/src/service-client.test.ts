@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { TRPCClientError } from '@trpc/client';
 import { AppError } from './app-error';
 import { createLogger } from './logger';
-import { currentRequestContext, runWithRequestContext } from './request-context';
-import { createServiceClient } from './service-client';
+import { createServiceClient, forRequest } from './service-client';
 import { startServiceServer, type ServiceServer } from './service-server';
 import { isAppErrorData, procedure, router } from './trpc';
 
@@ -18,7 +17,6 @@ const exampleRouter = router({
     text: input.text,
     requestId: ctx.requestId,
     caller: ctx.caller,
-    seenInContext: currentRequestContext()?.requestId,
   })),
   increment: procedure.input(z.object({ by: z.number().int() })).mutation(({ input }) => ({ value: 1 + input.by, at: new Date(0) })),
   /** Never answers until the test lets it go: a hung service. */
@@ -59,8 +57,15 @@ describe('service clients: in-process and HTTP behave the same', () => {
 
   it('returns the same JSON, carrying the request id and caller', async () => {
     for (const [mode, client] of Object.entries(clients())) {
-      const echoed = await runWithRequestContext({ requestId: `req-${mode}` }, () => client.echo.query({ text: 'hi' }));
-      expect(echoed, mode).toEqual({ text: 'hi', requestId: `req-${mode}`, caller: 'tester', seenInContext: `req-${mode}` });
+      const echoed = await forRequest(client, { requestId: `req-${mode}` }).echo.query({ text: 'hi' });
+      expect(echoed, mode).toEqual({ text: 'hi', requestId: `req-${mode}`, caller: 'tester' });
+      // An unbound client's calls are each a request of their own.
+      const unbound = await Promise.all([client.echo.query({ text: 'a' }), client.echo.query({ text: 'b' })]);
+      expect(
+        unbound.map((answer) => answer.requestId),
+        mode,
+      ).toEqual([expect.stringMatching(/^req_/), expect.stringMatching(/^req_/)]);
+      expect(unbound[0].requestId, mode).not.toBe(unbound[1].requestId);
       // Dates arrive as strings either way: the in-process client copies through JSON too.
       expect(await client.increment.mutate({ by: 2 }), mode).toEqual({ value: 3, at: '1970-01-01T00:00:00.000Z' });
     }

@@ -1,9 +1,17 @@
-import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient, type TRPCLink } from '@trpc/client';
+import {
+  createTRPCClient,
+  httpLink,
+  TRPCClientError,
+  type TRPCClient,
+  type Operation,
+  type TRPCLink,
+  type TRPCRequestOptions,
+} from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
 import { request, type Dispatcher } from 'undici';
 import { callProcedure, getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import { jsonCopy } from './json-copy';
-import { currentRequestId, newRequestId } from './request-context';
+import { newRequestId, type RequestContext } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
 import type { ServiceContext } from './trpc';
 
@@ -42,9 +50,15 @@ async function serviceFetch(url: string, init: ServiceCallInit, timeoutMs: numbe
   return { ok: statusCode < 400, status: statusCode, headers, json: async () => JSON.parse(text), text: async () => text };
 }
 
+/** The request id a call carries in its operation context (see `forRequest`); a new one when none was given. */
+function requestIdOf(context: Record<string, unknown> | undefined): string {
+  const requestId = context?.requestId;
+  return typeof requestId === 'string' ? requestId : newRequestId();
+}
+
 /**
  * One HTTP request per call, its headers carrying the internal credential and the id of the request
- * it serves (read from the request context when the call is made). Calls of different requests are
+ * it serves (from the call's operation context, see `forRequest`). Calls of different requests are
  * never batched together, so every call is logged under its own request; a batch link per request
  * id, made afresh for every request, cost more than the calls it saved.
  */
@@ -56,9 +70,9 @@ function requestHeadersLink<TRouter extends AnyRouter>(options: {
 }): TRPCLink<TRouter> {
   return httpLink<TRouter>({
     url: `${options.url.replace(/\/$/, '')}/trpc`,
-    headers: () => ({
+    headers: ({ op }: { op: Operation }) => ({
       [internalTokenHeader]: options.internalToken,
-      [requestIdHeader]: currentRequestId() ?? newRequestId(),
+      [requestIdHeader]: requestIdOf(op.context),
       [callerHeader]: options.caller,
     }),
     fetch: (url: string, init: ServiceCallInit) => serviceFetch(url, init, options.timeoutMs),
@@ -74,8 +88,8 @@ function requestHeadersLink<TRouter extends AnyRouter>(options: {
  * HTTP, so callers cannot tell the two apart.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
-  async function call(path: string, type: 'query' | 'mutation', input: unknown): Promise<unknown> {
-    const ctx: ServiceContext = { requestId: currentRequestId() ?? newRequestId(), caller };
+  async function call(path: string, type: 'query' | 'mutation', input: unknown, options?: TRPCRequestOptions): Promise<unknown> {
+    const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller };
     try {
       const data = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
       return data === undefined ? undefined : jsonCopy(data);
@@ -90,8 +104,8 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
       get(_target, key: string | symbol) {
         // Not a thenable: `await client` must not look like a pending call.
         if (typeof key === 'symbol' || key === 'then') return undefined;
-        if (key === 'query') return (input: unknown) => call(path.join('.'), 'query', input);
-        if (key === 'mutate') return (input: unknown) => call(path.join('.'), 'mutation', input);
+        if (key === 'query') return (input: unknown, options?: TRPCRequestOptions) => call(path.join('.'), 'query', input, options);
+        if (key === 'mutate') return (input: unknown, options?: TRPCRequestOptions) => call(path.join('.'), 'mutation', input, options);
         return proxy([...path, key]);
       },
     });
@@ -106,4 +120,29 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
 export function createServiceClient<TRouter extends AnyRouter>(options: ServiceClientOptions<TRouter>): TRPCClient<TRouter> {
   if (options.mode === 'inprocess') return createInProcessClient(options.router, options.caller);
   return createTRPCClient<TRouter>({ links: [requestHeadersLink<TRouter>(options)] });
+}
+
+/**
+ * `client` with every call carrying `context`'s request id, so the service answering it (and its
+ * ledger lines and logs) knows which request it serves. The gateway binds its clients once per
+ * request (`ctx.services`); a service binds its own with the `ctx` of the procedure or the event it
+ * is handling. An unbound client's calls each get a new request id.
+ */
+export function forRequest<TClient extends object>(client: TClient, context: RequestContext): TClient {
+  const operationContext = { requestId: context.requestId };
+  const bind = (target: Record<string | symbol, unknown>): unknown =>
+    new Proxy(target, {
+      get(node, key) {
+        const value = node[key];
+        if (key === 'query' || key === 'mutate') {
+          const send = value as (input: unknown, options?: TRPCRequestOptions) => Promise<unknown>;
+          return (input: unknown, options?: TRPCRequestOptions) =>
+            send(input, { ...options, context: { ...operationContext, ...options?.context } });
+        }
+        if (typeof key === 'symbol' || key === 'then' || (typeof value !== 'object' && typeof value !== 'function') || value === null)
+          return value;
+        return bind(value as Record<string | symbol, unknown>);
+      },
+    });
+  return bind(client as Record<string | symbol, unknown>) as TClient;
 }

@@ -5,7 +5,7 @@ import type { AnyRouter } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { listen } from './listen';
 import { createServiceCallHandler } from './service-call-handler';
-import { newRequestId, runWithRequestContext } from './request-context';
+import { newRequestId } from './request-context';
 import type { Logger } from './logger';
 import { processFiguresPath, sendProcessFigures, watchEventLoop } from './process-figures';
 import { handleInTurns } from './request-turns';
@@ -75,8 +75,7 @@ export async function startServiceServer(options: {
       sendProcessFigures(req.url, res);
       return;
     }
-    const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
-    runWithRequestContext({ requestId, caller: headerValue(req, callerHeader) }, () => serviceCall(req, res) || trpcHandler(req, res));
+    serviceCall(req, res) || trpcHandler(req, res);
   };
   const server = http.createServer(handleInTurns(handle, options.turnBudgetMs ?? 0));
   server.keepAliveTimeout = 65_000;

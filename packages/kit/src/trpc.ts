@@ -86,7 +86,7 @@ export function appErrorOfServiceCall(error: unknown): AppError | undefined {
  * this procedure let through, so a provider's 503 stays a 503 through trends — and logs unexpected
  * failures once, where they happen.
  */
-const errorBoundary = t.middleware(async ({ next, path }) => {
+const errorBoundary = t.middleware(async ({ next, path, ctx }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
@@ -94,7 +94,7 @@ const errorBoundary = t.middleware(async ({ next, path }) => {
     if (appError) {
       result.error = toTRPCError(appError);
     } else if (result.error.code === 'INTERNAL_SERVER_ERROR') {
-      log.error({ err: cause ?? result.error, path }, 'procedure failed');
+      log.error({ err: cause ?? result.error, path, requestId: ctx.requestId, caller: ctx.caller }, 'procedure failed');
     }
   }
   return result;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { emailSchema, maxPasswordLength, minPasswordLength } from '@vrs/contracts';
-import { AppError } from '@vrs/kit';
+import { AppError, forRequest } from '@vrs/kit';
 import { csrfField, html, page, sendFormError, sendPage } from '../html';
 import { done, failOrThrow, field, publicBaseUrl } from '../forms';
 import { alreadyRegisteredMail, verificationMail } from '../mail-messages';
@@ -44,7 +44,12 @@ export function signUp(deps: PageDeps) {
     if (password.length < minPasswordLength || password.length > maxPasswordLength) return fail(new AppError('PASSWORD_TOO_WEAK'));
     if (name !== undefined && name.length > 200) return fail(new AppError('VALIDATION_FAILED', 'name: at most 200 characters.'));
     try {
-      const result = await services.billing.identity.signUp.mutate({ email: email.data, password, ...(name ? { name } : {}) });
+      // The account's opening grant is a ledger line: it names this request.
+      const result = await forRequest(services.billing, { requestId: req.requestId }).identity.signUp.mutate({
+        email: email.data,
+        password,
+        ...(name ? { name } : {}),
+      });
       const baseUrl = publicBaseUrl(req, config.PUBLIC_BASE_URL);
       await deps.deliver(
         result.verificationToken

@@ -12,6 +12,7 @@ import { createRunsRepo } from '../repo/runs-repo';
 import { createSessionsRepo } from '../repo/sessions-repo';
 import { createStepsRepo } from '../repo/steps-repo';
 import { createDeleteAccountDataHandler } from './delete-account-data';
+import { eventRequestContext } from '@vrs/bus';
 
 const collections = ['agent_sessions', 'agent_runs', 'agent_run_steps', 'agent_run_events', 'agent_allowed_accounts'];
 
@@ -115,8 +116,8 @@ describe('agents: deleting an account', () => {
       },
     });
     const event = eventOf({ accountId: 'acct_deleted', deletedAt: at });
-    await handle(event);
-    await handle(event);
+    await handle(event, eventRequestContext(event));
+    await handle(event, eventRequestContext(event));
 
     expect(endedMeanwhile).toMatchObject({ _id: running, status: 'cancelled' });
     expect(await mentions('acct_deleted')).toEqual({});

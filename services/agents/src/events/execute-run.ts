@@ -1,5 +1,6 @@
 import type { agentsRunRequested } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
+import { forRequest } from '@vrs/kit';
 import type { AgentsDeps } from '../agents-deps';
 import { endRun, settleRun } from '../execution/end-run';
 import { gather } from '../execution/gather';
@@ -42,10 +43,20 @@ async function answer(deps: AgentsDeps, runner: ToolRunner, run: RunDoc, classif
  * acked) finds the run `running` with some steps persisted, walks the same plan and reuses those
  * steps. A run that has ended is only settled if its settlement was interrupted.
  */
-export function createExecuteRunHandler(deps: AgentsDeps & { stopping: () => boolean }): EventHandler<typeof agentsRunRequested> {
-  const { runs, runEvents, logger } = deps;
-  const iso = () => new Date(deps.now()).toISOString();
-  return async ({ data }) => {
+export function createExecuteRunHandler(unscoped: AgentsDeps & { stopping: () => boolean }): EventHandler<typeof agentsRunRequested> {
+  const { runs, runEvents } = unscoped;
+  const iso = () => new Date(unscoped.now()).toISOString();
+  return async ({ data }, context) => {
+    // The run's tool calls, settlement and log lines carry the id of the request that created it.
+    const deps = {
+      ...unscoped,
+      provider: forRequest(unscoped.provider, context),
+      research: forRequest(unscoped.research, context),
+      billing: forRequest(unscoped.billing, context),
+      trends: forRequest(unscoped.trends, context),
+      logger: unscoped.logger.child({ requestId: context.requestId }),
+    };
+    const { logger } = deps;
     const { runId } = data;
     const found = await runs.findById(runId);
     if (!found) {

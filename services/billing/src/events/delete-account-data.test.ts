@@ -6,6 +6,7 @@ import { eventually } from '@vrs/testing/api-client';
 import { allLedgerEntries, startBilling, startingCredits, type BillingHarness } from '../testing/billing-harness';
 import { createBillingRepo } from '../repo';
 import { createDeleteAccountDataHandler } from './delete-account-data';
+import { eventRequestContext } from '@vrs/bus';
 
 function eventOf(data: EventData<typeof billingAccountDeleted>): EventEnvelope<EventData<typeof billingAccountDeleted>> {
   return { id: randomUUID(), type: billingAccountDeleted.type, occurredAt: new Date().toISOString(), data };
@@ -56,8 +57,8 @@ describe('account deletion in billing', () => {
     const repo = createBillingRepo(billing.store, { reservationTtlMs: 60_000 });
     const handle = createDeleteAccountDataHandler({ repo, store: billing.store, logger: rootLogger.child({}, { level: 'silent' }) });
     const event = eventOf({ accountId: deleted.accountId, deletedAt: result.deletedAt });
-    await handle(event);
-    await handle(event);
+    await handle(event, eventRequestContext(event));
+    await handle(event, eventRequestContext(event));
 
     const apiKeys = billing.store.collection('apiKeys');
     expect(await reservations.countDocuments({ accountId: deleted.accountId })).toBe(0);

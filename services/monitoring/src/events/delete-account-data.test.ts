@@ -13,6 +13,7 @@ import { createMonitorsRepo } from '../repo/monitors-repo';
 import { createNotificationsRepo } from '../repo/notifications-repo';
 import { createWebhooksRepo } from '../repo/webhooks-repo';
 import { createDeleteAccountDataHandler } from './delete-account-data';
+import { eventRequestContext } from '@vrs/bus';
 
 const collections = ['monitors', 'checks', 'notifications', 'webhooks', 'webhook_deliveries', 'digest_preferences', 'outbox'];
 /** Documents as stored; the handler deletes by owner, whatever else they hold. */
@@ -96,8 +97,8 @@ describe('monitoring: deleting an account', () => {
     });
 
     const event = eventOf({ accountId: 'acct_deleted', deletedAt: new Date().toISOString() });
-    await handle(event);
-    await handle(event);
+    await handle(event, eventRequestContext(event));
+    await handle(event, eventRequestContext(event));
 
     expect(await mentions('acct_deleted')).toEqual({});
     expect(await mentions('acct_kept')).toEqual(expected);

@@ -12,6 +12,7 @@ describe('upstream errors', () => {
         platformReason: 'This video is private',
         message: 'The video is private.',
       }),
+      'req_test',
     );
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({
@@ -30,7 +31,7 @@ describe('upstream errors', () => {
       transient: false,
       httpStatus: 404,
     });
-    expect(toAppError(refused)).toMatchObject({
+    expect(toAppError(refused, 'req_test')).toMatchObject({
       code: 'UPSTREAM_UNAVAILABLE',
       message: 'YouTube refused the request.',
       details: { reason: 'upstream_error', retryable: false },
@@ -40,7 +41,7 @@ describe('upstream errors', () => {
       reason: 'rate_limited',
       message: 'YouTube rate-limited the request (429 …)',
     });
-    expect(toAppError(limited)).toMatchObject({
+    expect(toAppError(limited, 'req_test')).toMatchObject({
       message: 'YouTube is rate-limiting our requests; retry later.',
       details: { retryable: true },
     });
@@ -52,13 +53,13 @@ describe('upstream errors', () => {
       reason: 'region',
       message: 'The video is not available in the region.',
     });
-    expect(toAppError(regionBlocked)).toMatchObject({ code: 'VIDEO_REGION_BLOCKED', status: 451 });
+    expect(toAppError(regionBlocked, 'req_test')).toMatchObject({ code: 'VIDEO_REGION_BLOCKED', status: 451 });
     const live = new YouTubeError({ code: 'VIDEO_LIVE_NOT_ENDED', reason: 'live_not_ended', message: 'The live stream has not ended.' });
-    expect(toAppError(live)).toMatchObject({ code: 'VIDEO_LIVE_NOT_ENDED', status: 409, details: { retryable: false } });
+    expect(toAppError(live, 'req_test')).toMatchObject({ code: 'VIDEO_LIVE_NOT_ENDED', status: 409, details: { retryable: false } });
   });
 
   it('leave other errors alone', () => {
     const bug = new TypeError('x is undefined');
-    expect(toAppError(bug)).toBe(bug);
+    expect(toAppError(bug, 'req_test')).toBe(bug);
   });
 });

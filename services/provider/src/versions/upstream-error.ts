@@ -26,10 +26,10 @@ function publicMessageOf(error: YouTubeError): string {
  * same request may succeed later (`retryable`). Anything else is a bug of ours and stays what it is
  * (a 500).
  */
-export function toAppError(error: unknown): unknown {
+export function toAppError(error: unknown, requestId: string): unknown {
   if (!(error instanceof YouTubeError)) return error;
   if (error.code === 'UPSTREAM_UNAVAILABLE') {
-    log.warn({ reason: error.reason, httpStatus: error.httpStatus, upstream: error.message }, 'YouTube failed');
+    log.warn({ reason: error.reason, httpStatus: error.httpStatus, upstream: error.message, requestId }, 'YouTube failed');
   }
   return new AppError(error.code, publicMessageOf(error), {
     reason: error.reason,

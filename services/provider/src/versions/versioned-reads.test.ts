@@ -15,6 +15,7 @@ describe('versioned reads', () => {
   let store: Store;
   let bus: EventBus;
   let published: unknown[];
+  let requestIds: Array<string | undefined>;
   let fetches: number;
   let reads: ReturnType<typeof createVersionedReads>;
 
@@ -23,9 +24,11 @@ describe('versioned reads', () => {
     store = await openStore({ service: 'provider', dataDir });
     bus = createMemoryBus();
     published = [];
+    requestIds = [];
     fetches = 0;
     await bus.subscribe('test-recorder', providerVideoFetched, async (event) => {
       published.push(event.data);
+      requestIds.push(event.requestId);
     });
     reads = createVersionedReads({
       versions: createVersionsRepo(store, { kept: 3 }),
@@ -40,7 +43,15 @@ describe('versioned reads', () => {
   });
 
   const read = (refresh: boolean, fetch = async () => ({ n: ++fetches })) =>
-    reads.read({ kind: 'video', key: 'abc', refresh, fetch, event: providerVideoFetched, eventData: () => ({ videoId: 'abc' }) });
+    reads.read({
+      kind: 'video',
+      key: 'abc',
+      requestId: 'req_read',
+      refresh,
+      fetch,
+      event: providerVideoFetched,
+      eventData: () => ({ videoId: 'abc' }),
+    });
 
   it('fetches once, then serves the saved version whatever its age', async () => {
     const first = await read(false);
@@ -55,6 +66,7 @@ describe('versioned reads', () => {
       reads.read({
         kind: 'video',
         key: 'abc',
+        requestId: 'req_read',
         refresh: false,
         savedOnly: true,
         fetch: async () => ({ n: ++fetches }),
@@ -82,6 +94,7 @@ describe('versioned reads', () => {
     const other = await reads.read({
       kind: 'video',
       key: 'other',
+      requestId: 'req_other',
       refresh: false,
       fetch: async () => ({ n: 0 }),
       event: providerVideoFetched,
@@ -106,7 +119,7 @@ describe('versioned reads', () => {
     expect((await read(false)).version).toEqual(first.version);
   });
 
-  it('announces each fetch with the version it was saved as, and nothing for a reuse', async () => {
+  it('announces each fetch with the version it was saved as and the request it served, and nothing for a reuse', async () => {
     const first = await read(false);
     await read(false);
     const refreshed = await read(true);
@@ -115,6 +128,7 @@ describe('versioned reads', () => {
       { provider: 'youtube', versionId: first.version._id, fetchedAt: first.version.fetchedAt, videoId: 'abc' },
       { provider: 'youtube', versionId: refreshed.version._id, fetchedAt: refreshed.version.fetchedAt, videoId: 'abc' },
     ]);
+    expect(requestIds).toEqual(['req_read', 'req_read']);
   });
 
   it('answers before JetStream acknowledges the announcement, and settled() waits for the acknowledgement', async () => {
@@ -136,6 +150,7 @@ describe('versioned reads', () => {
     const answer = await slowReads.read({
       kind: 'video',
       key: 'abc',
+      requestId: 'req_read',
       refresh: true,
       fetch: async () => ({ n: ++fetches }),
       event: providerVideoFetched,

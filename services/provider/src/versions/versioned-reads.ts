@@ -9,6 +9,8 @@ type OwnEventData<E extends EventDefinition> = Omit<EventData<E>, 'provider' | '
 export interface VersionedRead<T, E extends EventDefinition> {
   kind: VersionKind;
   key: string;
+  /** The request this read serves: on the failure's log line and the announced event. */
+  requestId: string;
   /** Fetch from YouTube even when a version is saved. */
   refresh: boolean;
   /** Answer only from a saved version (the caller can pay only the cached price); never fetch. */
@@ -45,14 +47,22 @@ export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventB
       try {
         data = await spec.fetch();
       } catch (error) {
-        throw toAppError(error);
+        throw toAppError(error, spec.requestId);
       }
       const version = await versions.save(spec.kind, spec.key, data);
       const event = { provider: 'youtube', versionId: version._id, fetchedAt: version.fetchedAt, ...spec.eventData(data) } as EventData<E>;
-      announcer.announce(spec.event, event, (err) => {
-        // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
-        logger.error({ err, event: spec.event.type, versionId: version._id }, 'fetched version saved but its event was not published');
-      });
+      announcer.announce(
+        spec.event,
+        event,
+        (err) => {
+          // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
+          logger.error(
+            { err, event: spec.event.type, versionId: version._id, requestId: spec.requestId },
+            'fetched version saved but its event was not published',
+          );
+        },
+        { requestId: spec.requestId },
+      );
       return { version, cached: false };
     },
 

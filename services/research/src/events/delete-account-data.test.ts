@@ -12,6 +12,7 @@ import { createProjectsRepo } from '../repo/projects-repo';
 import { createEvidenceSearch } from '../search/evidence-search';
 import { createHarness, eventually, newAccountId, type Harness } from '../testing/research-harness';
 import { createDeleteAccountDataHandler } from './delete-account-data';
+import { eventRequestContext } from '@vrs/bus';
 
 /** Every collection research keeps account data in. */
 const collections = ['projects', 'evidence', 'jobs', 'exports', 'export_chunks', 'comparisons', 'operations', 'idempotency_keys', 'outbox'];
@@ -121,8 +122,8 @@ describe('research: deleting an account', () => {
     expect(await h.search.version(deletedProject)).toBeGreaterThan(0);
 
     const event = eventOf({ accountId: deleted, deletedAt: new Date().toISOString() });
-    await handle(event);
-    await handle(event);
+    await handle(event, eventRequestContext(event));
+    await handle(event, eventRequestContext(event));
 
     expect(await mentions(deleted)).toEqual({});
     expect(await h.store.collection('evidence').countDocuments({ projectId: deletedProject })).toBe(0);

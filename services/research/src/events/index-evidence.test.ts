@@ -7,6 +7,10 @@ import { createProjectsRepo, type ProjectDoc } from '../repo/projects-repo';
 import { createEvidenceSearch } from '../search/evidence-search';
 import { createHarness, eventually, newAccountId, type Harness } from '../testing/research-harness';
 import { createIndexEvidenceHandler } from './index-evidence';
+import { eventRequestContext } from '@vrs/bus';
+
+/** A handler's two arguments: the event and the context its subscription would give it. */
+const delivery = <T>(event: EventEnvelope<T>) => [event, eventRequestContext(event)] as const;
 
 function eventOf(data: EventData<typeof researchEvidenceAdded>): EventEnvelope<EventData<typeof researchEvidenceAdded>> {
   return { id: randomUUID(), type: researchEvidenceAdded.type, occurredAt: new Date().toISOString(), data };
@@ -46,8 +50,8 @@ describe('index-evidence handler', () => {
     const versionBefore = await indexVersion();
 
     const event = eventOf({ accountId, projectId, evidenceIds: items.map((item) => item.id) });
-    await handle(event);
-    await handle(event);
+    await handle(event, eventRequestContext(event));
+    await handle(event, eventRequestContext(event));
 
     expect(await indexVersion()).toBe(versionBefore + 2);
     expect(await h.api.evidence.search(input)).toEqual(before);
@@ -55,8 +59,10 @@ describe('index-evidence handler', () => {
   });
 
   it('acknowledges events about a project or evidence this store does not have, without indexing', async () => {
-    await expect(handle(eventOf({ accountId, projectId: randomUUID(), evidenceIds: ['ev_missing'] }))).resolves.toBeUndefined();
-    await expect(handle(eventOf({ accountId, projectId, evidenceIds: ['ev_missing'] }))).resolves.toBeUndefined();
+    await expect(
+      handle(...delivery(eventOf({ accountId, projectId: randomUUID(), evidenceIds: ['ev_missing'] }))),
+    ).resolves.toBeUndefined();
+    await expect(handle(...delivery(eventOf({ accountId, projectId, evidenceIds: ['ev_missing'] })))).resolves.toBeUndefined();
     expect(await indexVersion()).toBe(0);
   });
 
@@ -72,7 +78,7 @@ describe('index-evidence handler', () => {
     await Promise.all(
       docs.map((doc) => {
         searches.push(h.api.evidence.search({ accountId, projectId, q: 'race' }));
-        return handle(eventOf({ accountId, projectId, evidenceIds: [doc._id] }));
+        return handle(...delivery(eventOf({ accountId, projectId, evidenceIds: [doc._id] })));
       }),
     );
     await Promise.all(searches);

@@ -1,6 +1,6 @@
 import type { researchImportRequested } from '@vrs/contracts';
 import type { EventHandler, OutboxRelay } from '@vrs/bus';
-import type { Logger } from '@vrs/kit';
+import { forRequest, type Logger, type RequestContext } from '@vrs/kit';
 import type { BillingClient } from '../billing-client';
 import { importVideo } from '../imports/import-video';
 import { settleJobCredits } from '../credits/settle-held-credits';
@@ -35,20 +35,30 @@ export interface RunImportJobDeps {
  * own (a conditional append), so they may finish in any order.
  */
 export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<typeof researchImportRequested> {
-  const { jobs, logger } = deps;
-  const run = runImportJob(deps);
-  return async (event) => {
-    await run(event.data.jobId);
+  return async (event, context) => {
+    const scoped = forContext(deps, context);
+    const { jobs, logger } = scoped;
+    await runImportJob(scoped, context.requestId)(event.data.jobId);
     // Whichever way the job ended (here, by a cancel, or on an earlier delivery whose settle was lost).
     const ended = await jobs.findById(event.data.jobId);
     if (!ended) return;
-    const outcome = await settleJobCredits(deps.billing, ended);
+    const outcome = await settleJobCredits(scoped.billing, ended);
     if (outcome)
       logger.info({ jobId: ended._id, credits: outcome, reservationId: ended.credits?.reservationId }, 'import job credits settled');
   };
 }
 
-function runImportJob(deps: RunImportJobDeps) {
+/** The job's clients and log lines carry the id of the request that created it. */
+function forContext(deps: RunImportJobDeps, context: RequestContext): RunImportJobDeps {
+  return {
+    ...deps,
+    provider: forRequest(deps.provider, context),
+    billing: forRequest(deps.billing, context),
+    logger: deps.logger.child({ requestId: context.requestId }),
+  };
+}
+
+function runImportJob(deps: RunImportJobDeps, requestId: string) {
   const { jobs, projects, logger } = deps;
   return async (jobId: string) => {
     let job = await jobs.findById(jobId);
@@ -75,7 +85,7 @@ function runImportJob(deps: RunImportJobDeps) {
       // Cancelled while its source was being read: the list was never fixed, and nothing is imported.
       if (!job.videoIds) return;
     }
-    const target = { accountId: job.accountId, projectId: job.projectId };
+    const target = { accountId: job.accountId, projectId: job.projectId, requestId };
     const include = job.include;
     const pending = job.videoIds.filter((videoId) => !job!.videos.some((video) => video.videoId === videoId));
     // Set by the first lane that sees the job cancelled or the service stopping: the others take no new video.

@@ -4,6 +4,7 @@ import { createEvidenceRepo } from '../repo/evidence-repo';
 import { createExportsRepo } from '../repo/exports-repo';
 import { createHarness, failureOf, newAccountId, noBilling, type Harness } from '../testing/research-harness';
 import { createWriteExportHandler } from './write-export';
+import { eventRequestContext } from '@vrs/bus';
 
 describe('writing an export', () => {
   let h: Harness;
@@ -34,7 +35,7 @@ describe('writing an export', () => {
       data: { accountId, exportId: record._id },
     };
 
-    await handler(event);
+    await handler(event, eventRequestContext(event));
     const ready = (await exportsRepo.findById(record._id))!;
     expect(ready).toMatchObject({ status: 'ready', itemCount: 25 });
     expect(ready.chunkCount).toBeGreaterThan(3);
@@ -49,7 +50,7 @@ describe('writing an export', () => {
     ).toEqual(items.map((item) => item.sourceKey).sort());
 
     // A redelivered event finds the export ready and leaves it alone.
-    await handler(event);
+    await handler(event, eventRequestContext(event));
     expect(await exportsRepo.findById(record._id)).toEqual(ready);
   });
 

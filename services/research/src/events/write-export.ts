@@ -1,6 +1,6 @@
 import type { researchExportRequested } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
-import type { Logger } from '@vrs/kit';
+import { forRequest, type Logger } from '@vrs/kit';
 import type { BillingClient } from '../billing-client';
 import { settleExportCredits } from '../credits/settle-held-credits';
 import { exportFormatters } from '../exports/export-formats';
@@ -25,14 +25,15 @@ export interface WriteExportDeps {
  * clears what was written and starts again; a ready or failed export is left alone.
  */
 export function createWriteExportHandler(deps: WriteExportDeps): EventHandler<typeof researchExportRequested> {
-  const { exports, logger } = deps;
-  const write = writeExport(deps);
-  return async ({ data }) => {
-    await write(data.exportId);
+  const { exports } = deps;
+  return async ({ data }, context) => {
+    // The export's log lines and its settlement carry the id of the request that asked for it.
+    const logger = deps.logger.child({ requestId: context.requestId });
+    await writeExport({ ...deps, logger })(data.exportId);
     // Ready or failed, here or on an earlier delivery whose settle was lost.
     const ended = await exports.findById(data.exportId);
     if (!ended) return;
-    const outcome = await settleExportCredits(deps.billing, ended);
+    const outcome = await settleExportCredits(forRequest(deps.billing, context), ended);
     if (outcome)
       logger.info({ exportId: ended._id, credits: outcome, reservationId: ended.credits?.reservationId }, 'export credits settled');
   };

@@ -47,7 +47,8 @@ function metadataText(video: Video): string {
  */
 export async function importVideo(
   deps: ImportVideoDeps,
-  target: { accountId: string; projectId: string },
+  /** Where the evidence goes, and the request whose job imports it (named by its event). */
+  target: { accountId: string; projectId: string; requestId: string },
   videoId: string,
   include: ImportInclude,
 ): Promise<VideoImport> {
@@ -98,7 +99,7 @@ export async function importVideo(
   if (items.length === 0) return { evidenceCount: 0, warnings };
   // Two segments starting at the same millisecond would name one unit twice; the later one wins.
   const unique = [...new Map(items.map((item) => [item.sourceKey, item])).values()];
-  const docs = await evidence.add(target.projectId, unique, announceEvidenceAdded(target.accountId, target.projectId));
+  const docs = await evidence.add(target.projectId, unique, announceEvidenceAdded(target.accountId, target.projectId, target.requestId));
   outbox.notify();
   if (include.metadata) {
     // A description edited since the last import may now make fewer chunks: the extra ones go.

@@ -8,6 +8,7 @@ import { createLogger } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
 import { createPlansRepo } from '../repo/plans-repo';
 import { createDeleteAccountDataHandler } from './delete-account-data';
+import { eventRequestContext } from '@vrs/bus';
 
 function eventOf(data: EventData<typeof billingAccountDeleted>): EventEnvelope<EventData<typeof billingAccountDeleted>> {
   return { id: randomUUID(), type: billingAccountDeleted.type, occurredAt: new Date().toISOString(), data };
@@ -34,8 +35,8 @@ describe('trends: deleting an account', () => {
     const handle = createDeleteAccountDataHandler({ plans, logger: createLogger('trends-deletion-test') });
 
     const event = eventOf({ accountId: 'acct_deleted', deletedAt: new Date().toISOString() });
-    await handle(event);
-    await handle(event);
+    await handle(event, eventRequestContext(event));
+    await handle(event, eventRequestContext(event));
 
     const collection = store.collection('plans');
     expect(await collection.countDocuments({ accountId: 'acct_deleted' })).toBe(0);

@@ -137,7 +137,7 @@ const channelsOf = (chosen: readonly Candidate[]) => [...new Set(chosen.map((can
  * (exact counts always fetched anew), channel baselines, earlier snapshots, scores and patterns;
  * then this report's snapshots are saved, and insights are added in `ai` mode.
  */
-export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest): Promise<TrendReport> {
+export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest, requestId: string): Promise<TrendReport> {
   const { snapshots, clock, logger, announcer } = deps;
   const now = clock.now().toISOString();
   const warnings: string[] = [];
@@ -264,6 +264,7 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest)
       generatedAt: now,
     },
     (error) => logger.error({ err: error, reportId }, 'trends.report.generated not published; the report and its snapshots are saved'),
+    { requestId },
   );
   return report;
 }

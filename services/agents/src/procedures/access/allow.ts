@@ -1,5 +1,5 @@
 import { allowAgentAccountInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, forRequest, procedure } from '@vrs/kit';
 import type { AgentsDeps } from '../../agents-deps';
 
 /**
@@ -8,9 +8,9 @@ import type { AgentsDeps } from '../../agents-deps';
  * once it is verified (accounts without one — API keys, demo users — have nothing to verify).
  */
 export const allowAgentAccount = ({ access, billing, now }: AgentsDeps) =>
-  procedure.input(allowAgentAccountInputSchema).mutation(async ({ input }) => {
+  procedure.input(allowAgentAccountInputSchema).mutation(async ({ input, ctx }) => {
     if (input.allowed) {
-      const account = await billing.accounts.get.query({ accountId: input.accountId });
+      const account = await forRequest(billing, ctx).accounts.get.query({ accountId: input.accountId });
       if (account.email && !account.verified) {
         throw new AppError('AGENTS_ACCOUNT_NOT_VERIFIED', `Account ${input.accountId} has not verified ${account.email} yet.`);
       }

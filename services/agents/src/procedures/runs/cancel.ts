@@ -1,5 +1,5 @@
 import { agentRunRefInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, forRequest, procedure } from '@vrs/kit';
 import type { AgentsDeps } from '../../agents-deps';
 import { endRun } from '../../execution/end-run';
 import { requireOwnedRun } from './require-owned-run';
@@ -11,9 +11,10 @@ import { toCompactRun } from './to-run-view';
  * completed or failed one is 409 AGENT_RUN_NOT_CANCELLABLE.
  */
 export const cancelAgentRun = (deps: AgentsDeps) =>
-  procedure.input(agentRunRefInputSchema).mutation(async ({ input }) => {
+  procedure.input(agentRunRefInputSchema).mutation(async ({ input, ctx }) => {
     const run = await requireOwnedRun(deps, input);
-    if (run.status === 'pending' || run.status === 'running') await endRun(deps, run._id, { status: 'cancelled' });
+    if (run.status === 'pending' || run.status === 'running')
+      await endRun({ ...deps, billing: forRequest(deps.billing, ctx) }, run._id, { status: 'cancelled' });
     const current = (await deps.runs.findById(run._id))!;
     if (current.status !== 'cancelled') throw new AppError('AGENT_RUN_NOT_CANCELLABLE', undefined, { status: current.status });
     return toCompactRun(current, await deps.steps.ofRun(current._id));

@@ -12,7 +12,7 @@ export function createAccount({ repo, config, logger }: BillingDeps) {
         grant: input.initialCredits ?? config.startingCredits,
         requestId: ctx.requestId,
       });
-      logger.info({ accountId: account._id, granted: account.granted }, 'account opened');
+      logger.info({ accountId: account._id, granted: account.granted, requestId: ctx.requestId }, 'account opened');
       return { accountId: account._id };
     });
 }

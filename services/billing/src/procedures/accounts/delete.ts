@@ -12,11 +12,11 @@ export function deleteAccount({ repo, outbox, logger }: BillingDeps) {
   return procedure
     .input(accountRefSchema)
     .output(z.object({ accountId: z.string(), deletedAt: z.string() }))
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const deleted = await repo.deleteAccount(input.accountId);
       if (!deleted) throw new AppError('ACCOUNT_NOT_FOUND');
       outbox.notify();
-      logger.info({ accountId: deleted.accountId, keysRevoked: deleted.keysRevoked }, 'account deleted');
+      logger.info({ accountId: deleted.accountId, keysRevoked: deleted.keysRevoked, requestId: ctx.requestId }, 'account deleted');
       return { accountId: deleted.accountId, deletedAt: deleted.deletedAt };
     });
 }

@@ -20,7 +20,7 @@ export function ensureDemoAccount({ repo, config, logger }: BillingDeps) {
       if (existing) return { accountId: existing._id };
       try {
         const account = await repo.openAccount({ name: null, demoUser, grant: config.startingCredits, requestId: ctx.requestId });
-        logger.info({ accountId: account._id, demoUser }, 'demo account opened');
+        logger.info({ accountId: account._id, demoUser, requestId: ctx.requestId }, 'demo account opened');
         return { accountId: account._id };
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;

@@ -12,7 +12,7 @@ export function createApiKey({ repo, logger }: BillingDeps) {
   return procedure
     .input(createApiKeyInputSchema)
     .output(createdApiKeySchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       if (!(await repo.accounts.findActive(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
       if ((await repo.apiKeys.countActive(input.accountId)) >= maxActiveApiKeysPerAccount) {
         throw new AppError('API_KEY_LIMIT_REACHED', undefined, { limit: maxActiveApiKeysPerAccount });
@@ -31,7 +31,7 @@ export function createApiKey({ repo, logger }: BillingDeps) {
         revokedAt: null,
       };
       await repo.apiKeys.insert(apiKey);
-      logger.info({ accountId: apiKey.accountId, keyId: apiKey._id, prefix: apiKey.prefix }, 'api key created');
+      logger.info({ accountId: apiKey.accountId, keyId: apiKey._id, prefix: apiKey.prefix, requestId: ctx.requestId }, 'api key created');
       return { ...toApiKey(apiKey), key };
     });
 }

@@ -10,9 +10,9 @@ export function revokeApiKey({ repo, logger }: BillingDeps) {
   return procedure
     .input(revokeApiKeyInputSchema)
     .output(deletedSchema)
-    .mutation(async ({ input: { accountId, keyId } }) => {
+    .mutation(async ({ input: { accountId, keyId }, ctx }) => {
       if (!(await repo.apiKeys.revoke(accountId, keyId))) throw new AppError('API_KEY_NOT_FOUND');
-      logger.info({ accountId, keyId }, 'api key revoked');
+      logger.info({ accountId, keyId, requestId: ctx.requestId }, 'api key revoked');
       return { id: keyId, deleted: true as const };
     });
 }

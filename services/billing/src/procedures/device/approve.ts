@@ -11,7 +11,7 @@ export function approveDeviceAuthorization({ repo, logger }: BillingDeps) {
   return procedure
     .input(approveDeviceAuthorizationInputSchema)
     .output(decidedDeviceAuthorizationSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const account = await repo.accounts.findById(input.accountId);
       if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
       const code = await pendingDeviceCode(repo, input.userCode);
@@ -26,7 +26,10 @@ export function approveDeviceAuthorization({ repo, logger }: BillingDeps) {
       });
       // Decided by someone else, or expired, since it was read.
       if (!decided) throw new AppError('USER_CODE_USED');
-      logger.info({ deviceAuthorizationId: code._id, accountId: input.accountId, scopes: approvedScopes }, 'device authorization approved');
+      logger.info(
+        { deviceAuthorizationId: code._id, accountId: input.accountId, scopes: approvedScopes, requestId: ctx.requestId },
+        'device authorization approved',
+      );
       return { status: 'approved' as const, scopes: approvedScopes, clientName: code.clientName };
     });
 }

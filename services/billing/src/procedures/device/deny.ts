@@ -8,7 +8,7 @@ export function denyDeviceAuthorization({ repo, logger }: BillingDeps) {
   return procedure
     .input(denyDeviceAuthorizationInputSchema)
     .output(decidedDeviceAuthorizationSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const account = await repo.accounts.findById(input.accountId);
       if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
       const code = await pendingDeviceCode(repo, input.userCode);
@@ -18,7 +18,7 @@ export function denyDeviceAuthorization({ repo, logger }: BillingDeps) {
         approvedScopes: null,
       });
       if (!decided) throw new AppError('USER_CODE_USED');
-      logger.info({ deviceAuthorizationId: code._id, accountId: input.accountId }, 'device authorization denied');
+      logger.info({ deviceAuthorizationId: code._id, accountId: input.accountId, requestId: ctx.requestId }, 'device authorization denied');
       return { status: 'denied' as const, scopes: [], clientName: code.clientName };
     });
 }

@@ -16,7 +16,7 @@ export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
   return procedure
     .input(pollDeviceAuthorizationInputSchema)
     .output(polledDeviceAuthorizationSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const now = repo.clock();
       const nowIso = new Date(now).toISOString();
       const code = await repo.deviceCodes.byDeviceCodeHash(hashToken(input.deviceCode));
@@ -63,7 +63,7 @@ export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
       }
       await repo.deviceCodes.recordSession(code._id, opened.session._id);
       logger.info(
-        { deviceAuthorizationId: code._id, sessionId: opened.session._id, accountId: claimed.accountId },
+        { deviceAuthorizationId: code._id, sessionId: opened.session._id, accountId: claimed.accountId, requestId: ctx.requestId },
         'device code exchanged',
       );
       return {

@@ -18,7 +18,7 @@ export function startDeviceAuthorization({ repo, logger }: BillingDeps) {
   return procedure
     .input(startDeviceAuthorizationInputSchema)
     .output(startedDeviceAuthorizationSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const now = repo.clock();
       const nowIso = new Date(now).toISOString();
       // Pruned as codes are made, so the collection holds at most a day and a code's life of them.
@@ -51,7 +51,10 @@ export function startDeviceAuthorization({ repo, logger }: BillingDeps) {
           if (error instanceof DuplicateKeyError && attempt < attempts) continue;
           throw error;
         }
-        logger.info({ deviceAuthorizationId: doc._id, scopes: doc.requestedScopes }, 'device authorization started');
+        logger.info(
+          { deviceAuthorizationId: doc._id, scopes: doc.requestedScopes, requestId: ctx.requestId },
+          'device authorization started',
+        );
         return {
           deviceCode,
           userCode: formatUserCode(userCode),

@@ -14,7 +14,7 @@ export function resetPassword({ repo, config, logger }: BillingDeps) {
   return procedure
     .input(resetPasswordInputSchema)
     .output(accountRefSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const link = await repo.emailLinks.consume(hashToken(input.token), 'reset-password');
       if (link === 'invalid') throw new AppError('LINK_INVALID');
       if (link === 'expired') throw new AppError('LINK_EXPIRED');
@@ -26,7 +26,7 @@ export function resetPassword({ repo, config, logger }: BillingDeps) {
       }
       if (!account.emailVerifiedAt) await repo.accounts.markEmailVerified(account._id, new Date(repo.clock()).toISOString());
       const revoked = await repo.sessions.revokeAll(account._id);
-      logger.info({ accountId: account._id, revokedSessions: revoked }, 'password reset');
+      logger.info({ accountId: account._id, revokedSessions: revoked, requestId: ctx.requestId }, 'password reset');
       return { accountId: account._id };
     });
 }

@@ -15,7 +15,7 @@ export function signIn({ repo, config, logger }: BillingDeps) {
   return procedure
     .input(signInInputSchema)
     .output(signInResultSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const account = await repo.accounts.findByEmail(input.email);
       const stored = account && !account.deletedAt ? account.passwordHash : undefined;
       const correct = stored ? await verifyPassword(input.password, stored) : await verifyAgainstDummy(input.password, policy.scrypt);
@@ -25,7 +25,7 @@ export function signIn({ repo, config, logger }: BillingDeps) {
         if (!(await repo.accounts.setPasswordHash(account._id, await hashPassword(input.password, policy.scrypt)))) {
           throw new AppError('INVALID_CREDENTIALS');
         }
-        logger.info({ accountId: account._id }, 'password rehashed at the current cost');
+        logger.info({ accountId: account._id, requestId: ctx.requestId }, 'password rehashed at the current cost');
       }
       if (!account.emailVerifiedAt) {
         const verificationToken = await issueLink(repo, account._id, 'verify-email', policy.emailVerificationTtlMs);

@@ -40,7 +40,7 @@ export function signUp(deps: BillingDeps) {
           grant: config.startingCredits,
           requestId: ctx.requestId,
         });
-        logger.info({ accountId: account._id }, 'account signed up');
+        logger.info({ accountId: account._id, requestId: ctx.requestId }, 'account signed up');
         const verificationToken = await issueLink(repo, account._id, 'verify-email', policy.emailVerificationTtlMs);
         return { accountId: account._id, created: true, verificationToken };
       } catch (error) {

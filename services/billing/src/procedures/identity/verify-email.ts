@@ -8,14 +8,14 @@ export function verifyEmail({ repo, logger }: BillingDeps) {
   return procedure
     .input(linkTokenInputSchema)
     .output(accountRefSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const link = await repo.emailLinks.consume(hashToken(input.token), 'verify-email');
       if (link === 'invalid') throw new AppError('LINK_INVALID');
       if (link === 'expired') throw new AppError('LINK_EXPIRED');
       // A link of an account deleted since it was sent verifies nothing.
       if (!(await repo.accounts.markEmailVerified(link.accountId, new Date(repo.clock()).toISOString())))
         throw new AppError('LINK_INVALID');
-      logger.info({ accountId: link.accountId }, 'email verified');
+      logger.info({ accountId: link.accountId, requestId: ctx.requestId }, 'email verified');
       return { accountId: link.accountId };
     });
 }

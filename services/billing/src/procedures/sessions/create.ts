@@ -11,7 +11,7 @@ export function createSession({ repo, logger }: BillingDeps) {
   return procedure
     .input(createSessionInputSchema)
     .output(createdSessionSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const account = await repo.accounts.findById(input.accountId);
       if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
       if (input.kind === 'web' && input.scopes !== null)
@@ -19,7 +19,10 @@ export function createSession({ repo, logger }: BillingDeps) {
       if (input.kind === 'cli' && input.scopes === null)
         throw new AppError('VALIDATION_FAILED', 'A CLI session needs its approved scopes.');
       const { session, token } = await openSession(repo, input);
-      logger.info({ accountId: session.accountId, sessionId: session._id, kind: session.kind }, 'session created');
+      logger.info(
+        { accountId: session.accountId, sessionId: session._id, kind: session.kind, requestId: ctx.requestId },
+        'session created',
+      );
       return { sessionId: session._id, token, expiresAt: session.expiresAt, csrfToken: session.csrfToken };
     });
 }

@@ -8,9 +8,9 @@ export function revokeAllSessions({ repo, logger }: BillingDeps) {
   return procedure
     .input(revokeAllSessionsInputSchema)
     .output(z.object({ revoked: z.number().int().min(0) }))
-    .mutation(async ({ input: { accountId, exceptSessionId } }) => {
+    .mutation(async ({ input: { accountId, exceptSessionId }, ctx }) => {
       const revoked = await repo.sessions.revokeAll(accountId, exceptSessionId);
-      logger.info({ accountId, revoked }, 'sessions revoked');
+      logger.info({ accountId, revoked, requestId: ctx.requestId }, 'sessions revoked');
       return { revoked };
     });
 }

@@ -11,9 +11,9 @@ export function revokeSession({ repo, logger }: BillingDeps) {
   return procedure
     .input(revokeSessionInputSchema)
     .output(z.object({ revoked: z.literal(true) }))
-    .mutation(async ({ input: { accountId, sessionId } }) => {
+    .mutation(async ({ input: { accountId, sessionId }, ctx }) => {
       if (!(await repo.sessions.revoke(accountId, sessionId))) throw new AppError('SESSION_NOT_FOUND');
-      logger.info({ accountId, sessionId }, 'session revoked');
+      logger.info({ accountId, sessionId, requestId: ctx.requestId }, 'session revoked');
       return { revoked: true as const };
     });
 }

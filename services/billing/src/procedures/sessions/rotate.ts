@@ -12,12 +12,12 @@ export function rotateSession({ repo, logger }: BillingDeps) {
   return procedure
     .input(rotateSessionInputSchema)
     .output(rotatedSessionSchema)
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       const prefix = input.token.startsWith(cliSessionTokenPrefix) ? cliSessionTokenPrefix : webSessionTokenPrefix;
       const token = generateToken(prefix);
       const rotated = await repo.sessions.rotate(input.sessionId, hashToken(input.token), hashToken(token), input.graceMs);
       if (!rotated) return null;
-      logger.debug({ sessionId: rotated._id }, 'session token rotated');
+      logger.debug({ sessionId: rotated._id, requestId: ctx.requestId }, 'session token rotated');
       return { token, expiresAt: rotated.expiresAt };
     });
 }

@@ -11,10 +11,10 @@ export function setPlan({ repo, plans, logger }: BillingDeps) {
   return procedure
     .input(setPlanInputSchema)
     .output(billingStatusSchema)
-    .mutation(async ({ input: { accountId, plan, status } }) => {
+    .mutation(async ({ input: { accountId, plan, status }, ctx }) => {
       const account = await repo.changePlan(accountId, plan, status);
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
-      logger.info({ accountId, plan, status }, 'plan changed');
+      logger.info({ accountId, plan, status, requestId: ctx.requestId }, 'plan changed');
       return toBillingStatus(account, plans);
     });
 }

@@ -6,8 +6,9 @@ import { channelPart, versionKey } from '../../versions/keys';
 
 /** Channel inspection by id or `@handle`: header facts and the uploads its Videos tab lists. */
 export const getChannel = ({ reads, youtube }: ProviderDeps) =>
-  procedure.input(getChannelInputSchema).query(async ({ input }): Promise<Served<Channel>> => {
+  procedure.input(getChannelInputSchema).query(async ({ input, ctx }): Promise<Served<Channel>> => {
     const { version, cached } = await reads.read({
+      requestId: ctx.requestId,
       kind: 'channel',
       key: versionKey(channelPart(input.channel)),
       refresh: input.refresh,

@@ -6,9 +6,10 @@ import { channelPart, continuationPart, versionKey } from '../../versions/keys';
 
 /** The channel's Playlists tab in the sort asked for, one page at a time. */
 export const listChannelPlaylists = ({ reads, youtube }: ProviderDeps) =>
-  procedure.input(listChannelPlaylistsInputSchema).query(async ({ input }): Promise<Served<ChannelPlaylists>> => {
+  procedure.input(listChannelPlaylistsInputSchema).query(async ({ input, ctx }): Promise<Served<ChannelPlaylists>> => {
     const { channel, sort, continuation } = input;
     const { version, cached } = await reads.read({
+      requestId: ctx.requestId,
       kind: 'channelPlaylists',
       key: versionKey(channelPart(channel), sort, continuationPart(continuation)),
       refresh: input.refresh,

@@ -12,9 +12,10 @@ import { versionKey } from '../../versions/keys';
  * (bound reached, a page failed) is saved and answered as it is, with `meta.partial` and warnings.
  */
 export const collectNewestComments = ({ reads, youtube }: ProviderDeps) =>
-  procedure.input(collectNewestCommentsInputSchema).query(async ({ input }): Promise<Served<Comments>> => {
+  procedure.input(collectNewestCommentsInputSchema).query(async ({ input, ctx }): Promise<Served<Comments>> => {
     const { videoId, limit, replies } = input;
     const { version, cached } = await reads.read({
+      requestId: ctx.requestId,
       kind: 'newestComments',
       key: versionKey(videoId, 'newest', limit, replies ? 'with-replies' : 'top-level'),
       refresh: input.refresh,

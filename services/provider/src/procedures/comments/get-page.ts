@@ -11,9 +11,10 @@ import { continuationPart, versionKey } from '../../versions/keys';
  * comments section is an empty page with a warning: that answer is complete.
  */
 export const getCommentsPage = ({ reads, youtube }: ProviderDeps) =>
-  procedure.input(getCommentsPageInputSchema).query(async ({ input }): Promise<Served<Comments>> => {
+  procedure.input(getCommentsPageInputSchema).query(async ({ input, ctx }): Promise<Served<Comments>> => {
     const { videoId, continuation, sort } = input;
     const { version, cached } = await reads.read({
+      requestId: ctx.requestId,
       kind: 'comments',
       key: versionKey(videoId, continuation ? 'top' : sort, continuationPart(continuation)),
       refresh: input.refresh,

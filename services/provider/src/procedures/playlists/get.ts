@@ -6,9 +6,10 @@ import { continuationPart, versionKey } from '../../versions/keys';
 
 /** A playlist's facts and one page of its videos (the first, or the one a continuation names). */
 export const getPlaylist = ({ reads, youtube }: ProviderDeps) =>
-  procedure.input(getPlaylistInputSchema).query(async ({ input }): Promise<Served<Playlist>> => {
+  procedure.input(getPlaylistInputSchema).query(async ({ input, ctx }): Promise<Served<Playlist>> => {
     const { playlistId, continuation } = input;
     const { version, cached } = await reads.read({
+      requestId: ctx.requestId,
       kind: 'playlist',
       key: versionKey(playlistId, continuationPart(continuation)),
       refresh: input.refresh,

@@ -18,9 +18,10 @@ function toTranscript(version: VersionDoc<FetchedTranscript>, detail: Transcript
 }
 
 export const getTranscript = ({ reads, versions, youtube }: ProviderDeps) =>
-  procedure.input(getTranscriptInputSchema).query(async ({ input }): Promise<Served<Transcript>> => {
+  procedure.input(getTranscriptInputSchema).query(async ({ input, ctx }): Promise<Served<Transcript>> => {
     const { videoId, lang } = input;
     const { version, cached } = await reads.read({
+      requestId: ctx.requestId,
       kind: 'transcript',
       key: versionKey(videoId, lang ?? 'default'),
       refresh: input.refresh,

@@ -10,9 +10,10 @@ import { continuationPart, versionKey } from '../../versions/keys';
  * order asked for (`sort`) is part of the version's key: each order is its own answer.
  */
 export const searchVideos = ({ reads, youtube }: ProviderDeps) =>
-  procedure.input(searchVideosInputSchema).query(async ({ input }): Promise<Served<VideoSearchResults>> => {
+  procedure.input(searchVideosInputSchema).query(async ({ input, ctx }): Promise<Served<VideoSearchResults>> => {
     const { q, sort, continuation } = input;
     const { version, cached } = await reads.read({
+      requestId: ctx.requestId,
       kind: 'search',
       key: versionKey(q.toLowerCase(), sort, continuationPart(continuation)),
       refresh: true,

@@ -1,5 +1,5 @@
 import { createComparisonInputSchema, type Comparison } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, forRequest, procedure } from '@vrs/kit';
 import { channelMetrics, videoMetrics } from '../../comparisons/metrics';
 import { summarizeVideos } from '../../comparisons/summarize-videos';
 import { viaProvider } from '../../provider-client';
@@ -23,8 +23,10 @@ function refuseDuplicates(given: string[], resolved: string[]): void {
  * configured) or channels (medians over their recent uploads), stored. Any of them missing fails
  * the comparison with the provider's error: half a comparison compares nothing.
  */
-export const createComparison = ({ provider, llm, comparisons }: ResearchDeps) =>
-  procedure.input(createComparisonInputSchema).mutation(async ({ input, signal }): Promise<Comparison> => {
+export const createComparison = (deps: ResearchDeps) =>
+  procedure.input(createComparisonInputSchema).mutation(async ({ input, ctx, signal }): Promise<Comparison> => {
+    const { llm, comparisons } = deps;
+    const provider = forRequest(deps.provider, ctx);
     const { accountId, type, ids } = input;
     if (type === 'channel') {
       const channels = (await Promise.all(ids.map((channel) => viaProvider(provider.channels.get.query({ channel }))))).map(

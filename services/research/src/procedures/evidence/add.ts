@@ -32,10 +32,10 @@ function rejectRepeatedSourceKeys(items: EvidenceInputItem[]): void {
  * indexer has handled the event (ADR 0003), typically within milliseconds.
  */
 export const addEvidence = ({ projects, evidence, outbox }: ResearchDeps) =>
-  procedure.input(addEvidenceInputSchema).mutation(async ({ input }): Promise<{ items: StoredEvidence[] }> => {
+  procedure.input(addEvidenceInputSchema).mutation(async ({ input, ctx }): Promise<{ items: StoredEvidence[] }> => {
     rejectRepeatedSourceKeys(input.items);
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const docs = await evidence.add(project._id, input.items, announceEvidenceAdded(input.accountId, project._id));
+    const docs = await evidence.add(project._id, input.items, announceEvidenceAdded(input.accountId, project._id, ctx.requestId));
     outbox.notify();
     return { items: docs.map(toStoredEvidence) };
   });

@@ -193,9 +193,9 @@ describe('evidence', () => {
     const held: EventBus = {
       ...h.bus,
       subscribe: (consumer, definition, handler) =>
-        h.bus.subscribe(consumer, definition, async (event) => {
+        h.bus.subscribe(consumer, definition, async (event, context) => {
           await released;
-          await handler(event);
+          await handler(event, context);
         }),
     };
     await h.module.stop();

@@ -11,7 +11,7 @@ import { toExport } from './to-export';
  * settles the credits the gateway held. Idempotency-Key aware.
  */
 export const createExport = ({ store, projects, exports, idempotency, outbox }: ResearchDeps) =>
-  procedure.input(createExportInputSchema).mutation(async ({ input }): Promise<{ export: Export; replayed: boolean }> => {
+  procedure.input(createExportInputSchema).mutation(async ({ input, ctx }): Promise<{ export: Export; replayed: boolean }> => {
     const { accountId, projectId, format, idempotencyKey, credits } = input;
     const project = await requireOwnedProject(projects, accountId, projectId);
     const { result, replayed } = await runIdempotent(
@@ -21,7 +21,7 @@ export const createExport = ({ store, projects, exports, idempotency, outbox }: 
         // The export and its event commit together: an export is never left pending with nobody told to write it.
         const record = await store.withTransaction(async (tx) => {
           const created = await exports.create({ accountId, projectId: project._id, projectName: project.name, format, credits }, tx);
-          await recordOutboxEvent(tx, researchExportRequested, { accountId, exportId: created._id }, created._id);
+          await recordOutboxEvent(tx, researchExportRequested, { accountId, exportId: created._id }, created._id, ctx.requestId);
           return created;
         });
         outbox.notify();

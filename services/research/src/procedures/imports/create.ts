@@ -13,7 +13,7 @@ import { toJob } from '../jobs/to-job';
  * keeps the first job's hold (the caller settles its own new hold at the replay price).
  */
 export const createImport = ({ store, projects, jobs, idempotency, outbox }: ResearchDeps) =>
-  procedure.input(createImportInputSchema).mutation(async ({ input }): Promise<{ job: Job; replayed: boolean }> => {
+  procedure.input(createImportInputSchema).mutation(async ({ input, ctx }): Promise<{ job: Job; replayed: boolean }> => {
     const { accountId, projectId, source, include, idempotencyKey, credits } = input;
     const project = await requireOwnedProject(projects, accountId, projectId);
     const { result, replayed } = await runIdempotent(
@@ -23,7 +23,13 @@ export const createImport = ({ store, projects, jobs, idempotency, outbox }: Res
         // The job and its event commit together: a job is never left queued with nobody told to run it.
         const job = await store.withTransaction(async (tx) => {
           const created = await jobs.create({ _id: newJobId(), accountId, projectId: project._id, source, include, credits }, tx);
-          await recordOutboxEvent(tx, researchImportRequested, { accountId, projectId: project._id, jobId: created._id }, created._id);
+          await recordOutboxEvent(
+            tx,
+            researchImportRequested,
+            { accountId, projectId: project._id, jobId: created._id },
+            created._id,
+            ctx.requestId,
+          );
           return created;
         });
         outbox.notify();

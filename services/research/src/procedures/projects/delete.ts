@@ -1,5 +1,5 @@
 import { projectRefInputSchema, type Deleted } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { forRequest, procedure } from '@vrs/kit';
 import type { z } from 'zod';
 import type { ResearchDeps } from '../../research-deps';
 import { requireOwnedProject } from './require-owned-project';
@@ -33,4 +33,6 @@ export async function deleteProjectHandler({
 }
 
 export const deleteProject = (deps: ResearchDeps) =>
-  procedure.input(projectRefInputSchema).mutation(({ input }) => deleteProjectHandler({ ctx: deps, input }));
+  procedure
+    .input(projectRefInputSchema)
+    .mutation(({ input, ctx }) => deleteProjectHandler({ ctx: { ...deps, billing: forRequest(deps.billing, ctx) }, input }));

@@ -37,7 +37,7 @@ export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
   procedure
     .input(generateVideoPlanInputSchema)
     .output(videoPlanSchema)
-    .mutation(async ({ input: { accountId, report } }): Promise<VideoPlan> => {
+    .mutation(async ({ input: { accountId, report }, ctx }): Promise<VideoPlan> => {
       if (!llm) throw new AppError('AI_UNAVAILABLE', 'No AI model is configured, so no plan can be written.');
       const { object, model } = await llm.generateObject({ schema: planDraftSchema, system, prompt: describeSample(report) });
       const grounded = groundCitations({
@@ -59,7 +59,13 @@ export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
       const { operationId, ...returned } = plan;
       await plans.save(accountId, { id: operationId, kind: 'plan', query: report.query, createdAt: plan.generatedAt, ...returned });
       await bus
-        .publish(trendsPlanGenerated, { operationId: plan.operationId, query: report.query, model, generatedAt: plan.generatedAt })
-        .catch((error: unknown) => logger.error({ err: error, operationId: plan.operationId }, 'trends.plan.generated not published'));
+        .publish(
+          trendsPlanGenerated,
+          { operationId: plan.operationId, query: report.query, model, generatedAt: plan.generatedAt },
+          { requestId: ctx.requestId },
+        )
+        .catch((error: unknown) =>
+          logger.error({ err: error, operationId: plan.operationId, requestId: ctx.requestId }, 'trends.plan.generated not published'),
+        );
       return plan;
     });

@@ -1,5 +1,5 @@
 import { generateTrendReportInputSchema, trendReportSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { forRequest, procedure } from '@vrs/kit';
 import { buildTrendReport } from '../../report/build-report';
 import type { TrendsDeps } from '../../trends-deps';
 
@@ -8,4 +8,11 @@ export const generateReport = (deps: TrendsDeps) =>
   procedure
     .input(generateTrendReportInputSchema)
     .output(trendReportSchema)
-    .mutation(({ input }) => buildTrendReport(deps, input));
+    .mutation(({ input, ctx }) =>
+      // Its upstream reads, log lines and announcement carry the id of the request it serves.
+      buildTrendReport(
+        { ...deps, provider: forRequest(deps.provider, ctx), logger: deps.logger.child({ requestId: ctx.requestId }) },
+        input,
+        ctx.requestId,
+      ),
+    );
