@@ -1,14 +1,6 @@
-import {
-  createTRPCClient,
-  httpLink,
-  TRPCClientError,
-  type TRPCClient,
-  type Operation,
-  type TRPCLink,
-  type TRPCRequestOptions,
-} from '@trpc/client';
+import { TRPCClientError, type TRPCClient, type TRPCRequestOptions } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
-import { request, type Dispatcher } from 'undici';
+import { request } from 'undici';
 import { callProcedure, getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import { jsonCopy } from './json-copy';
 import { newRequestId, type RequestContext } from './request-context';
@@ -20,35 +12,15 @@ export type ServicesMode = 'inprocess' | 'http';
 export type ServiceClientOptions<TRouter extends AnyRouter> =
   | { mode: 'inprocess'; router: TRouter; caller: string }
   /**
-   * `url` is the service's base URL (its *_SERVICE_URL); procedures live under /trpc. A call not
-   * answered within `timeoutMs` (SERVICE_CALL_TIMEOUT_MS) is abandoned and fails like an unreachable service.
+   * `url` is the service's base URL (its *_SERVICE_URL); procedures live under /trpc. A call whose
+   * answer has not begun within `timeoutMs` (SERVICE_CALL_TIMEOUT_MS; undici's timers keep it to
+   * about a second), or stalls that long midway, is abandoned and fails like an unreachable service.
    */
   | { mode: 'http'; url: string; internalToken: string; caller: string; timeoutMs: number };
 
-/** What tRPC's link passes to its fetch: a plain method, headers object and string body. */
-interface ServiceCallInit {
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  signal?: AbortSignal | null;
-}
-
-/**
- * The fetch tRPC's link calls, over undici's `request`: the link reads nothing of the answer but
- * `json()`, and fetch's Request and Response objects cost more than the call itself on the hot path.
- * A call not answered within `timeoutMs` is abandoned and fails as an unreachable service does.
- */
-async function serviceFetch(url: string, init: ServiceCallInit, timeoutMs: number) {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const { statusCode, headers, body } = await request(url, {
-    method: init.method as Dispatcher.HttpMethod,
-    headers: init.headers,
-    body: init.body,
-    signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
-  });
-  const text = await body.text();
-  return { ok: statusCode < 400, status: statusCode, headers, json: async () => JSON.parse(text), text: async () => text };
-}
+type CallType = 'query' | 'mutation';
+/** One call of a procedure: what both clients do, each its own way. */
+type Call = (path: string, type: CallType, input: unknown, options?: TRPCRequestOptions) => Promise<unknown>;
 
 /** The request id a call carries in its operation context (see `forRequest`); a new one when none was given. */
 function requestIdOf(context: Record<string, unknown> | undefined): string {
@@ -56,29 +28,93 @@ function requestIdOf(context: Record<string, unknown> | undefined): string {
   return typeof requestId === 'string' ? requestId : newRequestId();
 }
 
-/**
- * One HTTP request per call, its headers carrying the internal credential and the id of the request
- * it serves (from the call's operation context, see `forRequest`). Calls of different requests are
- * never batched together, so every call is logged under its own request; a batch link per request
- * id, made afresh for every request, cost more than the calls it saved.
- */
-function requestHeadersLink<TRouter extends AnyRouter>(options: {
-  url: string;
-  internalToken: string;
-  caller: string;
-  timeoutMs: number;
-}): TRPCLink<TRouter> {
-  return httpLink<TRouter>({
-    url: `${options.url.replace(/\/$/, '')}/trpc`,
-    headers: ({ op }: { op: Operation }) => ({
-      [internalTokenHeader]: options.internalToken,
-      [requestIdHeader]: requestIdOf(op.context),
-      [callerHeader]: options.caller,
-    }),
-    fetch: (url: string, init: ServiceCallInit) => serviceFetch(url, init, options.timeoutMs),
-    // Generic over the router, tRPC cannot see that its transformer is the default one.
-  } as unknown as Parameters<typeof httpLink<TRouter>>[0]);
+/** What a service answered, as the TRPCClientError tRPC's own client would have thrown. */
+function clientErrorOf(body: unknown, status: number): TRPCClientError<never> {
+  const error = (body as { error?: { message?: unknown } } | null)?.error;
+  if (typeof error === 'object' && error !== null) {
+    if (typeof (error as { code?: unknown }).code === 'number') return TRPCClientError.from(body as never);
+    if (typeof error.message === 'string') return new TRPCClientError(error.message);
+  }
+  return new TRPCClientError(`The service answered ${status} without a result.`);
 }
+
+/**
+ * Calls over HTTP in tRPC's protocol for one unbatched call (`GET /trpc/<path>?input=<json>` for a
+ * query, `POST /trpc/<path>` with the JSON input for a mutation; what the service server's own
+ * handler serves), through undici's `request`. Its headers carry the internal credential and the id
+ * of the request it serves (from the call's operation context, see `forRequest`). tRPC's client
+ * runtime (its observables, a Fetch Request and Response, an AbortController per call) cost the
+ * separate-process gateway a fifth of its CPU (ADR 0049). A call not answered in time (`timeoutMs`)
+ * is abandoned and fails as an unreachable service does: no error data.
+ */
+function httpCall(options: { url: string; internalToken: string; caller: string; timeoutMs: number }): Call {
+  const base = `${options.url.replace(/\/$/, '')}/trpc/`;
+  return async (path, type, input, callOptions) => {
+    const headers: Record<string, string> = {
+      [internalTokenHeader]: options.internalToken,
+      [requestIdHeader]: requestIdOf(callOptions?.context),
+      [callerHeader]: options.caller,
+    };
+    let url = base + path;
+    let body: string | undefined;
+    if (type === 'query') {
+      if (input !== undefined) url += `?input=${encodeURIComponent(JSON.stringify(input))}`;
+    } else {
+      headers['content-type'] = 'application/json';
+      body = input === undefined ? '' : JSON.stringify(input);
+    }
+    let status: number;
+    let text: string;
+    try {
+      const response = await request(url, {
+        method: type === 'query' ? 'GET' : 'POST',
+        headers,
+        body,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        signal: callOptions?.signal ?? undefined,
+      });
+      status = response.statusCode;
+      text = await response.body.text();
+    } catch (cause) {
+      throw TRPCClientError.from(cause instanceof Error ? cause : new Error(String(cause)));
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new TRPCClientError(`The service answered ${status} with a body that is not JSON.`);
+    }
+    const result = (parsed as { result?: { data?: unknown } } | null)?.result;
+    if (status < 400 && typeof result === 'object' && result !== null) return result.data;
+    throw clientErrorOf(parsed, status);
+  };
+}
+
+/** The typed client over `call`: a path proxy whose `query` and `mutate` call it, carrying `context` when bound. */
+function clientOf<TRouter extends AnyRouter>(call: Call, context?: Record<string, unknown>): TRPCClient<TRouter> {
+  const withContext = (options?: TRPCRequestOptions): TRPCRequestOptions | undefined =>
+    context ? { ...options, context: { ...context, ...options?.context } } : options;
+  const proxy = (path: string[]): unknown =>
+    new Proxy(() => {}, {
+      get(_target, key: string | symbol) {
+        // Not a thenable: `await client` must not look like a pending call.
+        if (typeof key === 'symbol' || key === 'then') return undefined;
+        if (key === 'query')
+          return (input: unknown, options?: TRPCRequestOptions) => call(path.join('.'), 'query', input, withContext(options));
+        if (key === 'mutate')
+          return (input: unknown, options?: TRPCRequestOptions) => call(path.join('.'), 'mutation', input, withContext(options));
+        return proxy([...path, key]);
+      },
+    });
+  const client = proxy([]) as TRPCClient<TRouter>;
+  // A bound client is made per request and never bound again: only the unbound ones are recorded.
+  if (!context) callsOfClients.set(client, call);
+  return client;
+}
+
+/** The `Call` of each client made here, so `forRequest` binds it without a second proxy (and never reads the client). */
+const callsOfClients = new WeakMap<object, Call>();
 
 /**
  * A client of a colocated router that calls its procedures directly: the whole procedure pipeline
@@ -88,7 +124,7 @@ function requestHeadersLink<TRouter extends AnyRouter>(options: {
  * HTTP, so callers cannot tell the two apart.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
-  async function call(path: string, type: 'query' | 'mutation', input: unknown, options?: TRPCRequestOptions): Promise<unknown> {
+  return clientOf<TRouter>(async (path, type, input, options) => {
     const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller };
     try {
       const data = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
@@ -98,18 +134,7 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
       const shape = getErrorShape({ config: router._def._config, ctx, error, input, path, type });
       throw TRPCClientError.from({ error: shape } as never, { cause: cause instanceof Error ? cause : undefined });
     }
-  }
-  const proxy = (path: string[]): unknown =>
-    new Proxy(() => {}, {
-      get(_target, key: string | symbol) {
-        // Not a thenable: `await client` must not look like a pending call.
-        if (typeof key === 'symbol' || key === 'then') return undefined;
-        if (key === 'query') return (input: unknown, options?: TRPCRequestOptions) => call(path.join('.'), 'query', input, options);
-        if (key === 'mutate') return (input: unknown, options?: TRPCRequestOptions) => call(path.join('.'), 'mutation', input, options);
-        return proxy([...path, key]);
-      },
-    });
-  return proxy([]) as TRPCClient<TRouter>;
+  });
 }
 
 /**
@@ -119,7 +144,7 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
  */
 export function createServiceClient<TRouter extends AnyRouter>(options: ServiceClientOptions<TRouter>): TRPCClient<TRouter> {
   if (options.mode === 'inprocess') return createInProcessClient(options.router, options.caller);
-  return createTRPCClient<TRouter>({ links: [requestHeadersLink<TRouter>(options)] });
+  return clientOf<TRouter>(httpCall(options));
 }
 
 /**
@@ -130,6 +155,9 @@ export function createServiceClient<TRouter extends AnyRouter>(options: ServiceC
  */
 export function forRequest<TClient extends object>(client: TClient, context: RequestContext): TClient {
   const operationContext = { requestId: context.requestId };
+  const call = callsOfClients.get(client);
+  if (call) return clientOf(call, operationContext) as TClient;
+  // Any other client (a test's stand-in): each call it makes gets the context added.
   const bind = (target: Record<string | symbol, unknown>): unknown =>
     new Proxy(target, {
       get(node, key) {
