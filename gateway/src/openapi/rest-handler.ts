@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { getTRPCErrorFromUnknown, type AnyProcedure, type AnyRouter } from '@trpc/server/unstable-core-do-not-import';
 import { TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { AppError } from '@vrs/kit';
+import { runProcedure, type AppError } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import type { GatewayMeta } from '../trpc';
 import { sendError } from '../errors/envelope';
@@ -149,7 +149,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         input = { ...(takesBody ? (req.body as Record<string, unknown> | undefined) : queryInput(req, operation.arrayFields)), ...params };
       }
       ctx = options.createContext(req, res);
-      const data: unknown = await operation.procedure({
+      const data = await runProcedure(operation.procedure, {
         path: operation.path,
         getRawInput: async () => input,
         ctx,

@@ -17,3 +17,4 @@ export * from './process-figures';
 export * from './json-copy';
 export * from './heap-growth';
 export * from './request-turns';
+export * from './run-procedure';

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyRouter } from '@trpc/server';
 import {
-  callProcedure,
   getErrorShape,
   getHTTPStatusCodeFromError,
   getTRPCErrorFromUnknown,
   TRPCError,
   type AnyProcedure,
 } from '@trpc/server/unstable-core-do-not-import';
+import { runProcedure } from './run-procedure';
 
 const basePath = '/trpc/';
 
@@ -57,7 +57,7 @@ export function createServiceCallHandler<TContext extends object>(router: AnyRou
       let input: unknown;
       try {
         input = parseInput(req.method === 'GET' ? query.get('input') : await readBody(req));
-        const data = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
+        const data = await runProcedure(procedure, { path, getRawInput: async () => input, ctx, type, signal: undefined });
         send(res, 200, { result: { data } });
       } catch (cause) {
         const error = getTRPCErrorFromUnknown(cause);

@@ -1,8 +1,9 @@
 import { TRPCClientError, type TRPCClient, type TRPCRequestOptions } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
 import { request } from 'undici';
-import { callProcedure, getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
+import { getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import { jsonCopy } from './json-copy';
+import { callRouterProcedure } from './run-procedure';
 import { newRequestId, type RequestContext } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
 import type { ServiceContext } from './trpc';
@@ -127,7 +128,7 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
   return clientOf<TRouter>(async (path, type, input, options) => {
     const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller };
     try {
-      const data = await callProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
+      const data = await callRouterProcedure(router, { path, getRawInput: async () => input, ctx, type, signal: undefined });
       return data === undefined ? undefined : jsonCopy(data);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
