@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import type { SearchDocument, SearchHit, SearchIndex, VersionMove } from '../port';
 import { SqliteSearchCore, type SqliteSearchOptions } from './sqlite-search-core';
+import { deliverInTurns } from './deliver-in-turns';
 
 export interface EmbeddedSearchOptions extends SqliteSearchOptions {
   /** Documents per write transaction: bounds how long one write holds the engine (ADR 0024). */
@@ -75,7 +76,8 @@ export function openEmbeddedSearch(dir: string, options: EmbeddedSearchOptions =
     for (const request of pending.values()) request.reject(error);
     pending.clear();
   }
-  worker.on('message', (reply: Reply) => {
+  // A few replies per event-loop turn (`deliverInTurns`): the requests they resume run before the loop turns.
+  const deliver = deliverInTurns((reply: Reply) => {
     const request = pending.get(reply.id);
     if (!request) return;
     pending.delete(reply.id);
@@ -84,6 +86,7 @@ export function openEmbeddedSearch(dir: string, options: EmbeddedSearchOptions =
     if (reply.error) request.reject(Object.assign(new Error(reply.error.message), { stack: reply.error.stack }));
     else request.resolve(reply.result);
   });
+  worker.on('message', deliver);
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the search worker exited (code ${code})`)));
   // After the listeners: adding a 'message' listener refs the worker's port again.
