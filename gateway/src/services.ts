@@ -17,14 +17,49 @@ export interface GatewayServices {
   agents: TRPCClient<AgentsRouter>;
 }
 
-/** The clients bound to one request (`forRequest`): every call carries its id, so the services' ledger lines and logs name it. */
+/**
+ * The clients bound to one request (`forRequest`): every call carries its id, so the services' ledger
+ * lines and logs name it. Each is bound when first used: a request calls one or two of the six.
+ */
 export function servicesFor(services: GatewayServices, context: RequestContext): GatewayServices {
-  return {
-    billing: forRequest(services.billing, context),
-    research: forRequest(services.research, context),
-    provider: forRequest(services.provider, context),
-    trends: forRequest(services.trends, context),
-    monitoring: forRequest(services.monitoring, context),
-    agents: forRequest(services.agents, context),
-  };
+  return new RequestServices(services, context);
+}
+
+class RequestServices implements GatewayServices {
+  #billing?: GatewayServices['billing'];
+  #research?: GatewayServices['research'];
+  #provider?: GatewayServices['provider'];
+  #trends?: GatewayServices['trends'];
+  #monitoring?: GatewayServices['monitoring'];
+  #agents?: GatewayServices['agents'];
+
+  constructor(
+    private readonly services: GatewayServices,
+    private readonly context: RequestContext,
+  ) {}
+
+  get billing() {
+    this.#billing ??= forRequest(this.services.billing, this.context);
+    return this.#billing;
+  }
+  get research() {
+    this.#research ??= forRequest(this.services.research, this.context);
+    return this.#research;
+  }
+  get provider() {
+    this.#provider ??= forRequest(this.services.provider, this.context);
+    return this.#provider;
+  }
+  get trends() {
+    this.#trends ??= forRequest(this.services.trends, this.context);
+    return this.#trends;
+  }
+  get monitoring() {
+    this.#monitoring ??= forRequest(this.services.monitoring, this.context);
+    return this.#monitoring;
+  }
+  get agents() {
+    this.#agents ??= forRequest(this.services.agents, this.context);
+    return this.#agents;
+  }
 }

@@ -94,8 +94,12 @@ function httpCall(options: { url: string; internalToken: string; caller: string;
 
 /** The typed client over `call`: a path proxy whose `query` and `mutate` call it, carrying `context` when bound. */
 function clientOf<TRouter extends AnyRouter>(call: Call, context?: Record<string, unknown>): TRPCClient<TRouter> {
-  const withContext = (options?: TRPCRequestOptions): TRPCRequestOptions | undefined =>
-    context ? { ...options, context: { ...context, ...options?.context } } : options;
+  // Made once: most calls pass no options of their own.
+  const bound: TRPCRequestOptions | undefined = context && { context };
+  const withContext = (options?: TRPCRequestOptions): TRPCRequestOptions | undefined => {
+    if (!bound || !options) return options ?? bound;
+    return { ...options, context: { ...context, ...options.context } };
+  };
   const proxy = (path: string[]): unknown =>
     new Proxy(() => {}, {
       get(_target, key: string | symbol) {
