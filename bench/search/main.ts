@@ -5,8 +5,9 @@
 // all in one run so the ratios hold on a noisy machine. The same query asked again is answered from
 // research's result cache; a phase of distinct queries (a new word pair every request) shows the
 // search engine's own cost. For each full-stack phase it prints the
-// gateway process's RSS and its worst event-loop delay (`monitorEventLoopDelay`, read from the
-// process at /ops/process). Not a test: it prints figures (issue 15 goals 1 and 3).
+// gateway process's RSS, its worst event-loop delay (`monitorEventLoopDelay`) and its CPU time per
+// request (every thread, `process.cpuUsage`), read from the process at /ops/process; for the
+// separate-process stack, the same for each process. Not a test: it prints figures (issue 15 goals 1 and 3).
 // Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000);
 // BENCH_DEV_SHAPE=0 leaves out the stack as docker compose runs it (each service its own process,
 // called over HTTP), measured by default with each process's RSS and event-loop delay;
@@ -55,28 +56,44 @@ interface Figures {
   p50: number;
   p99: number;
   failures: number;
-  /** The gateway process during the measured run (none for the bare baselines). */
-  process?: { rssMb: number; maxEventLoopDelayMs: number };
+  /** The gateway process during the measured run (none for the bare baselines); its CPU (every thread) per request. */
+  process?: { rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number };
+  /** With a separate-process stack: each process during the measured run, the gateway last. */
+  stack?: { name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number }[];
 }
 
 async function measure(
   name: string,
   url: string,
   headers: Record<string, string>,
-  gatewayUrl?: string,
-  requests?: autocannon.Request[],
+  watched: { gatewayUrl?: string; stack?: DevShapeStack; requests?: autocannon.Request[] } = {},
 ): Promise<Figures> {
+  const { gatewayUrl, stack, requests } = watched;
   await autocannon({ url, connections, duration: 2, headers, requests }); // warm-up
-  if (gatewayUrl) await processFiguresOf(gatewayUrl);
+  // Read after the warm-up: the delay figures start afresh, and CPU is counted from here.
+  const before = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
+  const stackBefore = stack ? await stackFigures(stack) : undefined;
   const result = await autocannon({ url, connections, duration: seconds, headers, requests });
-  const figures = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
+  const after = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
+  const stackAfter = stack ? await stackFigures(stack) : undefined;
+  const perRequest = (from: number, to: number) => (to - from) / Math.max(1, result.requests.total);
   return {
     name,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.non2xx,
-    process: figures && { rssMb: figures.rssBytes / 1024 / 1024, maxEventLoopDelayMs: figures.eventLoopDelayMs.max },
+    process: after && {
+      rssMb: after.rssBytes / 1024 / 1024,
+      maxEventLoopDelayMs: after.eventLoopDelayMs.max,
+      cpuMicrosPerRequest: perRequest(before!.cpuMicros, after.cpuMicros),
+    },
+    stack: stackAfter?.map((process, i) => ({
+      name: process.name,
+      rssMb: process.rssMb,
+      maxEventLoopDelayMs: process.maxEventLoopDelayMs,
+      cpuMicrosPerRequest: perRequest(stackBefore![i]!.cpuMicros, process.cpuMicros),
+    })),
   };
 }
 
@@ -166,21 +183,22 @@ async function main() {
     const keyHeaders = await apiKeyHeaders(api);
 
     const figures: Figures[] = [];
-    figures.push(await measure('full stack, API key: searchPrivateEvidence', `${gateway.url}${searchPath}`, keyHeaders, gateway.url));
-    figures.push(await measure('full stack, X-Demo-User: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers, gateway.url));
+    figures.push(
+      await measure('full stack, API key: searchPrivateEvidence', `${gateway.url}${searchPath}`, keyHeaders, { gatewayUrl: gateway.url }),
+    );
+    figures.push(
+      await measure('full stack, X-Demo-User: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers, { gatewayUrl: gateway.url }),
+    );
     figures.push(await measure('bare Express 5 route, same JSON', `${baselines[0]!.url}${searchPath}`, {}));
     figures.push(await measure('bare node:http, same JSON', `${baselines[1]!.url}${searchPath}`, {}));
-    const distinct = await measure(
-      'full stack, API key, a distinct query every request',
-      `${gateway.url}${searchPath}`,
-      keyHeaders,
-      gateway.url,
-      distinctQueryRequests(searchPath),
-    );
+    const distinct = await measure('full stack, API key, a distinct query every request', `${gateway.url}${searchPath}`, keyHeaders, {
+      gatewayUrl: gateway.url,
+      requests: distinctQueryRequests(searchPath),
+    });
     figures.push(distinct);
 
     // As docker compose runs it: the gateway and each service in a process of its own, over HTTP.
-    let devShape: { figures: Figures; processes: Awaited<ReturnType<typeof stackFigures>> } | undefined;
+    let devShape: Figures | undefined;
     if (process.env.BENCH_DEV_SHAPE !== '0') {
       await mkdir(join(runDir, 'dev-shape'));
       const stack = await startDevShapeStack('bench-search-dev', join(runDir, 'dev-shape'));
@@ -188,18 +206,14 @@ async function main() {
       const devApi = apiClient(stack.gateway.url, headers);
       const devSearch = await seed(devApi);
       const devKey = await apiKeyHeaders(devApi);
-      await stackFigures(stack);
-      const devFigures = await measure(
+      devShape = await measure(
         'separate processes (docker compose shape), API key: searchPrivateEvidence',
         `${stack.gateway.url}${devSearch.searchPath}`,
         devKey,
+        { stack },
       );
-      devShape = { figures: devFigures, processes: await stackFigures(stack) };
-      devFigures.process = {
-        rssMb: devShape.processes.at(-1)!.rssMb,
-        maxEventLoopDelayMs: devShape.processes.at(-1)!.maxEventLoopDelayMs,
-      };
-      figures.push(devFigures);
+      devShape.process = devShape.stack!.at(-1)!;
+      figures.push(devShape);
       figures.push(
         await measure('bare Express 5 route, same JSON (after the separate processes)', `${baselines[0]!.url}${searchPath}`, {}),
       );
@@ -209,7 +223,9 @@ async function main() {
     if (before && beforeApi && beforeSearch) {
       const beforeKey = await apiKeyHeaders(beforeApi);
       figures.push(
-        await measure('before ADR 0039, API key: searchPrivateEvidence', `${before.url}${beforeSearch.searchPath}`, beforeKey, before.url),
+        await measure('before ADR 0039, API key: searchPrivateEvidence', `${before.url}${beforeSearch.searchPath}`, beforeKey, {
+          gatewayUrl: before.url,
+        }),
       );
       // The bare route once more, right after, so each stack run has its baseline next to it.
       figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0]!.url}${searchPath}`, {}));
@@ -218,11 +234,11 @@ async function main() {
       `\nbench/search — ${process.env.BENCH_CODE === 'source' ? 'TypeScript through tsx' : 'bundles (npm run build)'}, ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
     );
     console.log(`seeding + indexing took ${seedSeconds.toFixed(1)} s\n`);
-    console.log('| target | req/s | p50 ms | p99 ms | failures | gateway RSS MB | max event-loop delay ms |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('| target | req/s | p50 ms | p99 ms | failures | gateway RSS MB | max event-loop delay ms | gateway CPU µs per request |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const f of figures)
       console.log(
-        `| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} | ${f.process?.rssMb.toFixed(0) ?? '–'} | ${f.process?.maxEventLoopDelayMs.toFixed(1) ?? '–'} |`,
+        `| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} | ${f.process?.rssMb.toFixed(0) ?? '–'} | ${f.process?.maxEventLoopDelayMs.toFixed(1) ?? '–'} | ${f.process?.cpuMicrosPerRequest.toFixed(0) ?? '–'} |`,
       );
     console.log(
       `\nfull stack (API key) / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (goal ≥ 0.5); p99 ${stack.p99} ms against ${bareExpress.p99} ms: ${(stack.p99 / bareExpress.p99).toFixed(2)} × (goal ≤ 2)`,
@@ -231,12 +247,12 @@ async function main() {
       `full stack (API key), a distinct query every request / bare Express: ${(distinct.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (p99 ${distinct.p99} ms)`,
     );
     if (devShape) {
-      const bareAfter = figures[figures.indexOf(devShape.figures) + 1]!;
+      const bareAfter = figures[figures.indexOf(devShape) + 1]!;
       console.log(
-        `separate processes (API key) / bare Express (run right after it): ${(devShape.figures.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.figures.p99} ms`,
+        `separate processes (API key) / bare Express (run right after it): ${(devShape.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.p99} ms`,
       );
       console.log(
-        `  under that load, per process: ${devShape.processes.map((p) => `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms`).join('; ')}`,
+        `  under that load, per process: ${devShape.stack!.map((p) => `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request`).join('; ')}`,
       );
     }
     if (before) {

@@ -54,12 +54,22 @@ export async function startDevShapeStack(
   }
 }
 
-/** Each process's RSS and worst event-loop delay since the last call (which resets the delay figures). */
-export async function stackFigures(stack: DevShapeStack): Promise<{ name: string; rssMb: number; maxEventLoopDelayMs: number }[]> {
+/**
+ * Each process's RSS, worst event-loop delay since the last call (which resets the delay figures) and
+ * CPU time used since it started (µs).
+ */
+export async function stackFigures(
+  stack: DevShapeStack,
+): Promise<{ name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicros: number }[]> {
   return Promise.all(
     stack.processes.map(async (running) => {
       const figures = await processFiguresOf(running.url);
-      return { name: running.name, rssMb: figures.rssBytes / 1024 / 1024, maxEventLoopDelayMs: figures.eventLoopDelayMs.max };
+      return {
+        name: running.name,
+        rssMb: figures.rssBytes / 1024 / 1024,
+        maxEventLoopDelayMs: figures.eventLoopDelayMs.max,
+        cpuMicros: figures.cpuMicros,
+      };
     }),
   );
 }

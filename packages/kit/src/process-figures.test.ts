@@ -55,4 +55,16 @@ describe('process figures at /ops/process', () => {
     // The reset started the figures afresh: they cover only the time since.
     expect((await figures()).sinceMs).toBeLessThan(performance.now() - started - 100);
   });
+
+  it('report the CPU time the process has used, which 50 ms of work adds to', async () => {
+    const before = (await figures()).cpuMicros;
+    const busyUntil = performance.now() + 50;
+    while (performance.now() < busyUntil) {
+      // busy
+    }
+    const after = (await figures()).cpuMicros;
+    expect(before).toBeGreaterThan(0);
+    // Half of it at least: on a loaded machine the busy loop may lose the core for part of its 50 ms.
+    expect(after - before).toBeGreaterThanOrEqual(25_000);
+  });
 });
