@@ -64,23 +64,34 @@ describe('npm run build', async () => {
     expect(stdout.trim()).toBe('resolved');
   });
 
+  /** The third-party modules an entry loads before any dynamic import: its static graph through the chunks. */
+  const staticExternals = (entry: string, seen = new Set<string>()): Set<string> => {
+    const found = new Set<string>();
+    if (seen.has(entry)) return found;
+    seen.add(entry);
+    const text = code[entry]!;
+    for (const match of text.matchAll(/^import[^'"]*?from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm)) {
+      const specifier = (match[1] ?? match[2])!;
+      if (specifier.startsWith('./')) for (const inner of staticExternals(specifier.slice(2), seen)) found.add(inner);
+      else found.add(specifier);
+    }
+    return found;
+  };
+
   it("loads no YouTube client and no AI SDK in a gateway that hosts no service: they come with the services' code", () => {
-    /** The third-party modules an entry loads before any dynamic import: its static graph through the chunks. */
-    const staticExternals = (entry: string, seen = new Set<string>()): Set<string> => {
-      const found = new Set<string>();
-      if (seen.has(entry)) return found;
-      seen.add(entry);
-      const text = code[entry]!;
-      for (const match of text.matchAll(/^import[^'"]*?from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm)) {
-        const specifier = (match[1] ?? match[2])!;
-        if (specifier.startsWith('./')) for (const inner of staticExternals(specifier.slice(2), seen)) found.add(inner);
-        else found.add(specifier);
-      }
-      return found;
-    };
     const gateway = staticExternals('gateway.mjs');
     expect(gateway).toContain('express');
     for (const heavy of ['youtubei.js', 'ai', '@ai-sdk/openai-compatible', 'fast-xml-parser']) expect(gateway, heavy).not.toContain(heavy);
     expect(staticExternals('provider.mjs')).toContain('youtubei.js');
+  });
+
+  it('loads sharp, the MCP SDK and nodemailer only when first used: a process that never converts a storyboard, serves /mcp or sends mail does not carry them', () => {
+    const lazy = ['sharp', '@modelcontextprotocol/sdk/server/mcp.js', '@modelcontextprotocol/sdk/server/streamableHttp.js', 'nodemailer'];
+    for (const entry of ['gateway.mjs', 'provider.mjs']) {
+      const loaded = staticExternals(entry);
+      for (const module of lazy) expect(loaded, `${entry} loads ${module} at start`).not.toContain(module);
+    }
+    const imported = new Set(Object.values(code).flatMap(importsOf));
+    for (const module of lazy) expect(imported, `${module} is imported somewhere`).toContain(module);
   });
 });

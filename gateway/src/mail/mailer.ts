@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import type { Logger } from '@vrs/kit';
 
 export interface MailMessage {
@@ -27,10 +26,13 @@ export interface Mailer {
 export function createMailer(options: { smtpUrl: string | undefined; from: string; keep: number; log: Logger }): Mailer {
   const { smtpUrl, from, log } = options;
   if (smtpUrl) {
-    const transport = createTransport(smtpUrl);
+    // nodemailer is loaded by the first message, not at start (about 2 MB of RSS a gateway that
+    // sends no mail need not carry).
+    let transport: Promise<import('nodemailer').Transporter> | undefined;
     return {
       async send(message) {
-        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+        transport ??= import('nodemailer').then(({ createTransport }) => createTransport(smtpUrl));
+        await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
         log.info({ subject: message.subject }, 'mail sent');
       },
       outbox: () => null,

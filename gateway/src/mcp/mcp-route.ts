@@ -1,12 +1,20 @@
 import type { Request, RequestHandler } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createVrsClient } from '@vrs/client';
 import { AppError, createLogger, internalTokenHeader } from '@vrs/kit';
-import { createMcpServer } from '@vrs/mcp';
 import { sendError } from '../errors/envelope';
 import { bearerToken } from '../auth/authenticator';
 
 const log = createLogger('gateway');
+
+/**
+ * The MCP SDK is loaded by the first `/mcp` message, not at start: it costs a gateway about 8 MB of
+ * RSS, which a gateway nobody reaches over MCP need not carry.
+ */
+let loadedMcp: Promise<[typeof import('@vrs/mcp'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
+const loadMcp = () => {
+  loadedMcp ??= Promise.all([import('@vrs/mcp'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
+  return loadedMcp;
+};
 
 /** The gateway's own address as this request reached it: tool calls go back through the public REST path. */
 function selfUrl(req: Request): string {
@@ -44,13 +52,14 @@ export function mcpRoute(options: { internalToken: string | undefined }): Reques
       token,
       headers: options.internalToken ? { [internalTokenHeader]: options.internalToken } : {},
     });
-    const server = createMcpServer(client);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
     try {
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
+      const server = createMcpServer(client);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {

@@ -1,4 +1,17 @@
-import sharp from 'sharp';
+import type sharpModule from 'sharp';
+
+type Sharp = typeof sharpModule;
+
+/**
+ * sharp is loaded by the first conversion, not at start: its libvips costs a process about 14 MB of
+ * RSS, and most processes (every `npm start` and provider that never captures a storyboard) never
+ * convert a sheet.
+ */
+let loadedSharp: Promise<Sharp> | undefined;
+const loadSharp = () => {
+  loadedSharp ??= import('sharp').then((module) => module.default);
+  return loadedSharp;
+};
 
 /** A sheet ready for a model: WebP, at most `maxEdge` pixels on its longer side and `maxBytes` long. */
 export interface ConvertedSheet {
@@ -30,14 +43,15 @@ export class SheetConversionError extends Error {
 // Good enough for a model to tell scenes apart; the lower one is the retry for a sheet over the byte bound.
 const qualities = [75, 45] as const;
 
-const toWebp = (input: Uint8Array, maxEdge: number, quality: number) =>
+const toWebp = (sharp: Sharp, input: Uint8Array, maxEdge: number, quality: number) =>
   sharp(input)
     .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true })
     .webp({ quality })
     .toBuffer({ resolveWithObject: true });
 
 export async function convertSheet(input: Uint8Array, limits: ConvertLimits): Promise<ConvertedSheet> {
-  let metadata: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  const sharp = await loadSharp();
+  let metadata: Awaited<ReturnType<ReturnType<Sharp>['metadata']>>;
   try {
     metadata = await sharp(input).metadata();
   } catch (error) {
@@ -47,7 +61,7 @@ export async function convertSheet(input: Uint8Array, limits: ConvertLimits): Pr
   for (const quality of qualities) {
     let converted: Awaited<ReturnType<typeof toWebp>>;
     try {
-      converted = await toWebp(input, limits.maxEdge, quality);
+      converted = await toWebp(sharp, input, limits.maxEdge, quality);
     } catch (error) {
       throw new SheetConversionError('decode_error', `the sheet could not be decoded: ${(error as Error).message}`);
     }
