@@ -15,7 +15,7 @@ import { apiClient } from '@vrs/testing/api-client';
 import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 import { startFakeLlm, type FakeLlm } from '@vrs/testing/upstreams/llm/server';
-import { startBenchGateway } from '../support/bench-gateway';
+import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -30,6 +30,8 @@ interface Row {
   toolCalls: number;
   modelSteps: number;
   upstreamRequests: number;
+  /** The gateway's worst event-loop delay from admission to completion (ms). */
+  worstEventLoopDelayMs: number;
   /** Where the elapsed time went, from the run's own event times (ms each). */
   phases: Record<Phase, number>;
 }
@@ -104,6 +106,7 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: F
     await api('GET', '/v1/billing');
     fake.reset();
     fake.setLatency(latencyMs);
+    const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
     const started = performance.now();
     const startedAtMs = Date.now();
     const admitted = await api('POST', '/v1/agent/runs', { json: { message: question } });
@@ -116,6 +119,7 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: F
     }
     const elapsedMs = performance.now() - started;
     const doneAtMs = Date.now();
+    const worstEventLoopDelayMs = await worstEventLoopDelay();
     if (run.status !== 'completed') throw new Error(`run ended ${run.status}: ${JSON.stringify(run)}`);
     const upstreamRequests = fake.hits().total;
     // The steps as persisted, with their own timings, from the run's event stream.
@@ -133,6 +137,7 @@ async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: F
       toolCalls: steps.filter((step) => step.kind === 'tool_call').length,
       modelSteps: steps.filter((step) => step.kind === 'model_step').length,
       upstreamRequests,
+      worstEventLoopDelayMs,
       phases: phasesOf(events, startedAtMs, doneAtMs),
     };
   } finally {
@@ -171,6 +176,7 @@ async function main() {
     console.log(
       `\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms critical path — ratio ${(elapsed / critical).toFixed(2)} (aim ≤ 1.2)`,
     );
+    console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
   } finally {
     await fake.close();
     await llm?.close();

@@ -11,7 +11,7 @@
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBenchGateway } from '../support/bench-gateway';
+import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { measuredWindow } from '../support/profile-window';
 import { apiClient } from '@vrs/testing/api-client';
@@ -97,6 +97,7 @@ async function main() {
     const rows: {
       elapsedMs: number;
       cpuMs: number | null;
+      worstEventLoopDelayMs: number;
       requests: number;
       upstreamMs: number;
       pages: number;
@@ -106,16 +107,26 @@ async function main() {
       for (let run = 0; run < runs; run++) {
         fake.reset();
         fake.setLatency(latencyMs);
+        const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
         const cpuBefore = cpuMsOf(gateway.child.pid);
         const started = performance.now();
         const response = await api('GET', path);
         const elapsedMs = performance.now() - started;
         const cpuAfter = cpuMsOf(gateway.child.pid);
+        const worstEventLoopDelayMs = await worstEventLoopDelay();
         const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
         const { comments, pagesFetched } = response.body as { comments: unknown[]; pagesFetched: number };
         const upstreamMs = fake.exchanges().reduce((sum, exchange) => sum + (exchange.answeredAt ?? Number.NaN) - exchange.receivedAt, 0);
-        rows.push({ elapsedMs, cpuMs, requests: fake.hits().total, upstreamMs, pages: pagesFetched, comments: comments.length });
+        rows.push({
+          elapsedMs,
+          cpuMs,
+          worstEventLoopDelayMs,
+          requests: fake.hits().total,
+          upstreamMs,
+          pages: pagesFetched,
+          comments: comments.length,
+        });
       }
     });
 
@@ -147,6 +158,7 @@ async function main() {
     console.log(
       `median upstream answer time: ${upstream.toFixed(0)} ms (the fake's own time per request above the latency: ${((upstream - latencySum) / median(rows.map((row) => row.requests))).toFixed(2)} ms) — ratio ${(elapsed / upstream).toFixed(3)}`,
     );
+    console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
   } finally {
     await gateway.stop();
     await fake.close();

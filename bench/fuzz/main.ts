@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { operationsOf, requestsFor, sendFuzzRequest, type FuzzRequest, type OpenApiDocument } from '@vrs/testing/openapi-fuzz';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
-import { startBenchGateway } from '../support/bench-gateway';
+import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
 
 const total = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const seed = Number(process.env.FUZZ_SEED ?? 20261124);
@@ -43,6 +43,7 @@ async function main() {
     const durations: number[] = [];
     let slowest = { durationMs: 0, request: '' };
     let next = 0;
+    const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -62,6 +63,7 @@ async function main() {
       }),
     );
     const elapsedS = (performance.now() - started) / 1000;
+    const worstEventLoopDelayMs = await worstEventLoopDelay();
 
     const health: number[] = [];
     for (let i = 0; i < 200; i++) {
@@ -86,6 +88,7 @@ async function main() {
       `latency ms — fuzzed requests p50 ${percentile(durations, 0.5).toFixed(1)}, p99 ${percentile(durations, 0.99).toFixed(1)}, slowest ${slowest.durationMs.toFixed(0)} (${slowest.request}); baseline GET /v1/health in the same run p50 ${percentile(health, 0.5).toFixed(1)}, p99 ${percentile(health, 0.99).toFixed(1)}`,
     );
     for (const [problem, { count, example }] of problems) console.log(`  ${count} × ${problem} — e.g. ${example}`);
+    console.log(eventLoopVerdict([worstEventLoopDelayMs]));
     if (count500 > 0 || nonEnvelope > 0 || slowest.durationMs > 2_000) process.exitCode = 1;
   } finally {
     await gateway.stop();

@@ -15,7 +15,7 @@ import { defaultResearchImports } from '@vrs/research/config';
 import { apiClient } from '@vrs/testing/api-client';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
-import { startBenchGateway } from '../support/bench-gateway';
+import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { measuredWindow } from '../support/profile-window';
 
@@ -87,17 +87,19 @@ async function main() {
     // Run 0 warms the system up (module loading, first connections) and is not reported.
     await importRun(0);
 
-    const rows: { elapsedMs: number; cpuMs: number | null; requests: number }[] = [];
+    const rows: { elapsedMs: number; cpuMs: number | null; worstEventLoopDelayMs: number; requests: number }[] = [];
     await measuredWindow(async () => {
       for (let run = 1; run <= runs; run++) {
         fake.reset();
         fake.setLatency(latencyMs);
+        const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
         const cpuBefore = cpuMsOf(gateway.child.pid);
         const elapsedMs = await importRun(run);
         const cpuAfter = cpuMsOf(gateway.child.pid);
         rows.push({
           elapsedMs,
           cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+          worstEventLoopDelayMs: await worstEventLoopDelay(),
           requests: fake.hits().total,
         });
       }
@@ -126,6 +128,7 @@ async function main() {
     console.log(
       `against the dependent-call floor (${Math.ceil(videoCount / videoConcurrency)} videos per lane × ${callsPerVideo} calls × ${latencyMs} ms = ${floor} ms): ratio ${(elapsed / floor).toFixed(2)}`,
     );
+    console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
   } finally {
     await gateway.stop();
     await fake.close();

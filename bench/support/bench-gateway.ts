@@ -79,3 +79,18 @@ export async function processFiguresOf(gatewayUrl: string): Promise<ProcessFigur
   if (!response.ok) throw new Error(`process figures: ${response.status}`);
   return (await response.json()) as ProcessFigures;
 }
+
+/**
+ * Starts the gateway's event-loop delay figures afresh; the function it returns reads the worst delay
+ * (ms) since then. Benchmarks read it around each measured run: issue 15 bounds every stall at 50 ms.
+ */
+export async function watchGatewayEventLoop(gatewayUrl: string): Promise<() => Promise<number>> {
+  await processFiguresOf(gatewayUrl);
+  return async () => (await processFiguresOf(gatewayUrl)).eventLoopDelayMs.max;
+}
+
+/** The closing line of a benchmark that watched the gateway's event loop over its measured runs. */
+export function eventLoopVerdict(worstDelaysMs: number[]): string {
+  const worst = Math.max(...worstDelaysMs);
+  return `worst event-loop delay of the gateway during the measured runs: ${worst.toFixed(1)} ms (goal ≤ 50; per run: ${worstDelaysMs.map((delay) => delay.toFixed(0)).join(', ')})`;
+}

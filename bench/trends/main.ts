@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TrendReport } from '@vrs/contracts';
-import { startBenchGateway } from '../support/bench-gateway';
+import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { measuredWindow } from '../support/profile-window';
 import { apiClient } from '@vrs/testing/api-client';
@@ -77,23 +77,33 @@ async function main() {
     const warmup = await api('GET', path);
     if (warmup.status !== 200) throw new Error(`report failed: ${warmup.status} ${warmup.text}`);
 
-    const rows: { elapsedMs: number; cpuMs: number | null; requests: number; videos: number; gaps: ChainGaps }[] = [];
+    const rows: {
+      elapsedMs: number;
+      cpuMs: number | null;
+      worstEventLoopDelayMs: number;
+      requests: number;
+      videos: number;
+      gaps: ChainGaps;
+    }[] = [];
     await measuredWindow(async () => {
       for (let run = 0; run < runs; run++) {
         fake.reset();
         fake.setLatency(latencyMs);
+        const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
         const cpuBefore = cpuMsOf(gateway.child.pid);
         const started = performance.now();
         const response = await api<TrendReport>('GET', path);
         const ended = performance.now();
         const elapsedMs = ended - started;
         const cpuAfter = cpuMsOf(gateway.child.pid);
+        const worstEventLoopDelayMs = await worstEventLoopDelay();
         const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         if (response.status !== 200) throw new Error(`report failed: ${response.status} ${response.text}`);
         const hits = fake.hits();
         rows.push({
           elapsedMs,
           cpuMs,
+          worstEventLoopDelayMs,
           requests: hits.total,
           videos: response.body.sample.enrichedVideos,
           gaps: chainGaps(fake.exchanges(), started, ended),
@@ -131,6 +141,7 @@ async function main() {
     console.log(
       `\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms upstream critical path — ratio ${(elapsed / critical).toFixed(2)}`,
     );
+    console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
   } finally {
     await gateway.stop();
     await fake.close();
