@@ -17,7 +17,7 @@
 // BENCH_CREDIT_LEASE_CREDITS sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0039),
 // BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
 // VRS_CPU_PROF_DIR writes a `--cpu-prof` profile of every process it starts there; BENCH_NODE_ARGS
-// adds Node flags (space-separated) to the `npm start`-shape gateway, e.g. `--trace-gc`.
+// adds Node flags (space-separated) to the `npm start`-shape gateways, e.g. `--trace-gc` (bench-gateway.ts).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,18 +168,13 @@ async function main() {
   const processes: RunningProcess[] = [];
   let devStack: DevShapeStack | undefined;
   try {
-    const gateway = await startBenchGateway(
-      'bench-search',
-      runDir,
-      {
-        RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
-        ...(process.env.BENCH_CREDIT_LEASE_CREDITS ? { CREDIT_LEASE_CREDITS: process.env.BENCH_CREDIT_LEASE_CREDITS } : {}),
-        ...(process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS
-          ? { RATE_LIMIT_SYNC_INTERVAL_MS: process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS }
-          : {}),
-      },
-      process.env.BENCH_NODE_ARGS ? { nodeArgs: process.env.BENCH_NODE_ARGS.split(' ') } : {},
-    );
+    const gateway = await startBenchGateway('bench-search', runDir, {
+      RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
+      ...(process.env.BENCH_CREDIT_LEASE_CREDITS ? { CREDIT_LEASE_CREDITS: process.env.BENCH_CREDIT_LEASE_CREDITS } : {}),
+      ...(process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS
+        ? { RATE_LIMIT_SYNC_INTERVAL_MS: process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS }
+        : {}),
+    });
     processes.push(gateway);
     const headers = { 'x-demo-user': 'bench' };
     const api = apiClient(gateway.url, headers);

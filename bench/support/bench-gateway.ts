@@ -62,7 +62,8 @@ export async function startBenchGateway(
     name,
     { ...settings, LOG_LEVEL: 'warn', SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', ...env },
     runDir,
-    { code: run.code ?? (await benchCode()), nodeArgs: run.nodeArgs },
+    // BENCH_NODE_ARGS (space-separated Node flags: `--trace-gc`, an `--import` probe) reach every bench's gateway.
+    { code: run.code ?? (await benchCode()), nodeArgs: run.nodeArgs ?? process.env.BENCH_NODE_ARGS?.split(' ') },
   );
   return {
     ...gateway,
