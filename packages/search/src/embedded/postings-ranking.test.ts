@@ -102,13 +102,13 @@ describe('ranking from cached postings (ADR 0052)', () => {
       const ranking = new PostingsRanking(db, db, new ByteBudgetLru(1 << 20), new ScoreBuffer(), 1);
       const bm25 = db.prepare('SELECT rowid, -bm25(fts) AS score FROM fts WHERE fts MATCH ?').raw(true);
       let documents = 0;
-      /** New ASCII documents (followed in place), new documents of any text, or a mix with rewrites of existing ones. */
+      /** New ASCII documents (followed in place), new documents of any text, or ASCII ones some of which rewrite existing ones. */
       const batch = (kind: 'ascii' | 'any' | 'rewrites'): SearchDocument[] =>
         Array.from({ length: 20 + Math.floor(next() * 80) }, () => {
           const id = kind === 'rewrites' && documents > 0 && next() < 0.25 ? Math.floor(next() * documents) : documents++;
           // A few documents have no word at all.
-          const empty = kind === 'ascii' ? ' ... ' : '…';
-          return { id: `ev_${id}`, text: next() < 0.05 ? empty : text(next, kind === 'ascii'), stored: { n: id } };
+          const empty = kind === 'any' ? '…' : ' ... ';
+          return { id: `ev_${id}`, text: next() < 0.05 ? empty : text(next, kind !== 'any'), stored: { n: id } };
         });
       for (const kind of ['ascii', 'ascii', 'any', 'ascii', 'rewrites', 'ascii'] as const) {
         cached.apply('scope', batch(kind));

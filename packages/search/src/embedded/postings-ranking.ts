@@ -110,8 +110,6 @@ export class ScoreBuffer {
 
 /** What one write transaction did to the documents, read inside it, for the cache to follow after it commits. */
 export interface WriteRecord {
-  /** The scope's write count before this write: the cache may follow only if it reflects exactly that. */
-  writesBefore: number;
   /** New documents, rowids ascending. */
   inserted: { rowid: number; text: string }[];
   /** Token counts of the new documents and of those whose text changed. */
@@ -241,19 +239,22 @@ export class PostingsRanking {
     return takeBest(lists, scores, limit);
   }
 
-  /** Reads, inside a write transaction, what the cache needs to follow it. */
+  /**
+   * Reads, inside a write transaction, what the cache needs to follow it; undefined when it cannot
+   * (it reflects another write count than the one before this write: another connection wrote).
+   */
   recordWrite(writesBefore: number, inserted: { rowid: number; text: string }[], rewritten: number[]): WriteRecord | undefined {
     if (this.writes !== writesBefore || (this.lengths === null && this.words.size === 0)) return undefined;
     const lengths: WriteRecord['lengths'] = [];
     if (inserted.length > 0) this.readLengths(this.statements.writtenLengthsFrom, inserted[0]!.rowid, lengths);
     for (const rowid of rewritten)
       lengths.push({ rowid, length: readVarint(firstColumn<Uint8Array>(this.statements.writtenLength, [rowid]), 0).value });
-    return { writesBefore, inserted, lengths, rewritten: rewritten.length > 0 };
+    return { inserted, lengths, rewritten: rewritten.length > 0 };
   }
 
   /** After the write transaction committed: follows it, or forgets everything when it cannot. */
   followWrite(record: WriteRecord | undefined): void {
-    if (!record || record.writesBefore !== this.writes) {
+    if (!record) {
       this.clear();
       return;
     }
