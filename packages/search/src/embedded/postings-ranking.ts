@@ -118,6 +118,22 @@ export interface WriteRecord {
   rewritten: boolean;
 }
 
+/** What a thread's scopes share: the byte budget, the score buffer, the threshold and counters. */
+export interface SharedPostings {
+  budget: ByteBudgetLru;
+  scores: ScoreBuffer;
+  /** Rows a scope needs, and document counts a query's words need together, to be ranked from postings. */
+  minDocuments: number;
+  stats: PostingsStats;
+}
+
+/** Counts since the engine started: what the cache answered and what it had to read. */
+export interface PostingsStats {
+  rankedFromPostings: number;
+  postingsReads: number;
+  lengthsReads: number;
+}
+
 export interface RankedRow {
   rowid: number;
   score: number;
@@ -154,10 +170,7 @@ export class PostingsRanking {
   constructor(
     reader: Db,
     writer: Db,
-    private readonly budget: ByteBudgetLru,
-    private readonly scoreBuffer: ScoreBuffer,
-    /** Rows a scope needs, and document counts a query's words need together, to be ranked here. */
-    private readonly minDocuments: number,
+    private readonly shared: SharedPostings,
   ) {
     const lengthsFrom = `SELECT min(id) AS first, max(id) AS last, count(*) AS count, hex(group_concat(sz, '')) AS sizes
       FROM fts_docsize WHERE id >= ?`;
@@ -220,10 +233,10 @@ export class PostingsRanking {
       lists.push(postings);
       documents += postings.length;
     }
-    if (documents < this.minDocuments || limit < 1) return undefined;
+    if (documents < this.shared.minDocuments || limit < 1) return undefined;
     const lengths = this.documentLengths();
     if (!lengths || lists.some((list) => list.length > 0 && list.rowids[list.length - 1]! >= this.lengthsEnd)) return undefined;
-    const scores = this.scoreBuffer.atLeast(this.lengthsEnd);
+    const scores = this.shared.scores.atLeast(this.lengthsEnd);
     const avgdl = this.tokens / this.rows;
     for (const list of lists) {
       if (list.length === 0) continue;
@@ -236,6 +249,7 @@ export class PostingsRanking {
         scores[rowid]! += idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + (b * lengths[rowid]!) / avgdl)));
       }
     }
+    this.shared.stats.rankedFromPostings++;
     return takeBest(lists, scores, limit);
   }
 
@@ -262,7 +276,7 @@ export class PostingsRanking {
     this.dataVersion = firstColumn<number>(this.statements.dataVersion);
     if (this.lengths) {
       for (const { rowid, length } of record.lengths) this.setLength(rowid, length);
-      if (!this.budget.keep(this.lengthsKey, this.lengths.byteLength, () => this.forgetLengths())) this.forgetLengths();
+      if (!this.shared.budget.keep(this.lengthsKey, this.lengths.byteLength, () => this.forgetLengths())) this.forgetLengths();
     }
     if (this.words.size === 0) return;
     if (record.rewritten || record.inserted.some(({ text }) => !asciiText.test(text))) {
@@ -290,12 +304,13 @@ export class PostingsRanking {
   }
 
   private postings(word: string): WordPostings | undefined {
-    if (this.rows < this.minDocuments || !plainWord.test(word)) return undefined;
+    if (this.rows < this.shared.minDocuments || !plainWord.test(word)) return undefined;
     let postings = this.words.get(word);
     if (postings) {
-      this.budget.touch(postings);
+      this.shared.budget.touch(postings);
       return postings;
     }
+    this.shared.stats.postingsReads++;
     postings = WordPostings.fromOccurrences(firstColumn<string | null>(this.statements.occurrences, [word]));
     this.words.set(word, postings);
     // One too large for the whole budget is used for this query only.
@@ -304,20 +319,21 @@ export class PostingsRanking {
   }
 
   private keepWord(word: string, postings: WordPostings): void {
-    if (!this.budget.keep(postings, postings.bytes, () => this.forgetWord(word, postings))) this.forgetWord(word, postings);
+    if (!this.shared.budget.keep(postings, postings.bytes, () => this.forgetWord(word, postings))) this.forgetWord(word, postings);
   }
 
   private documentLengths(): Uint32Array | null {
     if (this.lengths) {
-      this.budget.touch(this.lengthsKey);
+      this.shared.budget.touch(this.lengthsKey);
       return this.lengths;
     }
+    this.shared.stats.lengthsReads++;
     const read: WriteRecord['lengths'] = [];
     this.readLengths(this.statements.lengthsFrom, 1, read);
     this.lengths = new Uint32Array(read.length === 0 ? 0 : read[read.length - 1]!.rowid + 1);
     this.lengthsEnd = this.lengths.length;
     for (const { rowid, length } of read) this.lengths[rowid] = length;
-    if (!this.budget.keep(this.lengthsKey, this.lengths.byteLength, () => this.forgetLengths())) {
+    if (!this.shared.budget.keep(this.lengthsKey, this.lengths.byteLength, () => this.forgetLengths())) {
       const lengths = this.lengths;
       this.lengths = null;
       return lengths;
@@ -359,7 +375,7 @@ export class PostingsRanking {
   }
 
   private forgetLengths(): void {
-    this.budget.forget(this.lengthsKey);
+    this.shared.budget.forget(this.lengthsKey);
     this.lengths = null;
     this.lengthsEnd = 0;
   }
@@ -369,7 +385,7 @@ export class PostingsRanking {
   }
 
   private forgetWords(): void {
-    for (const postings of this.words.values()) this.budget.forget(postings);
+    for (const postings of this.words.values()) this.shared.budget.forget(postings);
     this.words.clear();
   }
 }

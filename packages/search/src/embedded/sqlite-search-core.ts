@@ -4,7 +4,14 @@ import Database from 'libsql';
 import { mergeWidened, minFuzzyLength, minPrefixLength, queryWords, roundScore } from '../query-words';
 import type { SearchDocument, SearchHit, StoredFields, VersionMove } from '../port';
 import { ByteBudgetLru } from './byte-budget-lru';
-import { PostingsRanking, type RankedRow, ScoreBuffer, type WriteRecord } from './postings-ranking';
+import {
+  type PostingsStats,
+  PostingsRanking,
+  type RankedRow,
+  ScoreBuffer,
+  type SharedPostings,
+  type WriteRecord,
+} from './postings-ranking';
 import { scopeFileName } from './scope-file';
 import { type SortedVocabulary, typoVariants } from './typo-variants';
 
@@ -65,7 +72,7 @@ class ScopeDb {
   private readonly vocabulary: SortedVocabulary;
   private readonly ranking: PostingsRanking;
 
-  constructor(file: string, cacheKiB: number, postings: { budget: ByteBudgetLru; scores: ScoreBuffer; minDocuments: number }) {
+  constructor(file: string, cacheKiB: number, postings: SharedPostings) {
     this.db = new Database(file);
     // WAL + synchronous=NORMAL: each transaction is atomic (documents and version agree after any
     // crash); the last ones may be lost on power failure, and are then loaded again from the store.
@@ -112,7 +119,7 @@ class ScopeDb {
       ),
       docsByRowid: this.reader.prepare('SELECT rowid, id, text, stored FROM docs WHERE rowid IN (SELECT value FROM json_each(?))'),
     };
-    this.ranking = new PostingsRanking(this.reader, this.db, postings.budget, postings.scores, postings.minDocuments);
+    this.ranking = new PostingsRanking(this.reader, this.db, postings);
     this.vocabulary = {
       firstFrom: (from) => (this.statements.firstTermFrom.get(from) as { term: string } | undefined)?.term,
       has: (term) => this.statements.hasTerm.get(term) !== undefined,
@@ -294,7 +301,7 @@ export class SqliteSearchCore {
   private readonly open = new Map<string, ScopeDb>();
   private readonly maxOpenScopes: number;
   private readonly cacheKiB: number;
-  private readonly postings: { budget: ByteBudgetLru; scores: ScoreBuffer; minDocuments: number };
+  private readonly postings: SharedPostings;
 
   constructor(
     private readonly dir: string | null,
@@ -307,12 +314,13 @@ export class SqliteSearchCore {
       budget: new ByteBudgetLru(options.postingsCacheBytes ?? 64 * 1024 * 1024),
       scores: new ScoreBuffer(),
       minDocuments: options.postingsMinDocuments ?? 2_000,
+      stats: { rankedFromPostings: 0, postingsReads: 0, lengthsReads: 0 },
     };
   }
 
-  /** Bytes of postings and document lengths cached, all scopes together. */
-  postingsCacheBytes(): number {
-    return this.postings.budget.bytes;
+  /** The postings cache of all scopes: its bytes, and what it answered and read since the start. */
+  postingsCache(): PostingsStats & { bytes: number } {
+    return { bytes: this.postings.budget.bytes, ...this.postings.stats };
   }
 
   private scopeDb(scope: string): ScopeDb {
