@@ -39,10 +39,32 @@ function firstColumn<T>(statement: Statement, parameters: unknown[] = []): T {
   return (statement.get(parameters) as unknown[])[0] as T;
 }
 
-function hexBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.substr(i * 2, 2), 16);
-  return bytes;
+/** The value of one digit of SQLite's `hex()` (upper case). */
+function hexDigit(code: number): number {
+  return code <= 57 ? code - 48 : code - 55;
+}
+
+/** Decodes into `values` the varints `hex` holds (`hex()` of their concatenation), one after another. */
+function decodeHexVarints(hex: string, values: Uint32Array): void {
+  let at = 0;
+  let value = 0;
+  let bytes = 0;
+  for (let i = 0; i < hex.length; i += 2) {
+    const byte = (hexDigit(hex.charCodeAt(i)) << 4) | hexDigit(hex.charCodeAt(i + 1));
+    // A ninth byte counts all its 8 bits (no token count comes near needing one).
+    const last = ++bytes === 9 || byte < 0x80;
+    value = bytes === 9 ? value * 256 + byte : value * 128 + (byte & 0x7f);
+    if (!last) continue;
+    values[at++] = value;
+    value = 0;
+    bytes = 0;
+  }
+}
+
+/** Token counts of consecutive rowids: `values[i]` is rowid `first + i`'s (0 for a rowid with no row). */
+interface LengthRun {
+  first: number;
+  values: Uint32Array;
 }
 
 /** One word's documents (rowids ascending) and how often each holds it, as FTS5 counts. */
@@ -55,7 +77,8 @@ class WordPostings {
 
   /** From the word's occurrences as `group_concat(doc)` of an fts5vocab instance table lists them: in rowid order, one per occurrence. */
   static fromOccurrences(docs: string | null): WordPostings {
-    const capacity = docs === null ? 0 : docs.split(',').length;
+    let capacity = docs === null ? 0 : 1;
+    for (let i = 0; docs !== null && i < docs.length; i++) if (docs.charCodeAt(i) === 44) capacity++;
     const rowids = new Uint32Array(capacity);
     const frequencies = new Uint32Array(capacity);
     let length = 0;
@@ -112,10 +135,10 @@ export class ScoreBuffer {
 export interface WriteRecord {
   /** New documents, rowids ascending. */
   inserted: { rowid: number; text: string }[];
-  /** Token counts of the new documents and of those whose text changed. */
-  lengths: { rowid: number; length: number }[];
-  /** Whether some existing document's text changed (which words it lost is not followed). */
-  rewritten: boolean;
+  /** Token counts of the new documents. */
+  insertedLengths: LengthRun | undefined;
+  /** Token counts of the documents whose text changed. */
+  rewrittenLengths: { rowid: number; length: number }[];
 }
 
 /** What a thread's scopes share: the byte budget, the score buffer, the threshold and counters. */
@@ -259,11 +282,14 @@ export class PostingsRanking {
    */
   recordWrite(writesBefore: number, inserted: { rowid: number; text: string }[], rewritten: number[]): WriteRecord | undefined {
     if (this.writes !== writesBefore || (this.lengths === null && this.words.size === 0)) return undefined;
-    const lengths: WriteRecord['lengths'] = [];
-    if (inserted.length > 0) this.readLengths(this.statements.writtenLengthsFrom, inserted[0]!.rowid, lengths);
-    for (const rowid of rewritten)
-      lengths.push({ rowid, length: readVarint(firstColumn<Uint8Array>(this.statements.writtenLength, [rowid]), 0).value });
-    return { inserted, lengths, rewritten: rewritten.length > 0 };
+    return {
+      inserted,
+      insertedLengths: inserted.length > 0 ? this.readLengths(this.statements.writtenLengthsFrom, inserted[0]!.rowid) : undefined,
+      rewrittenLengths: rewritten.map((rowid) => ({
+        rowid,
+        length: readVarint(firstColumn<Uint8Array>(this.statements.writtenLength, [rowid]), 0).value,
+      })),
+    };
   }
 
   /** After the write transaction committed: follows it, or forgets everything when it cannot. */
@@ -275,11 +301,12 @@ export class PostingsRanking {
     this.writes++;
     this.dataVersion = firstColumn<number>(this.statements.dataVersion);
     if (this.lengths) {
-      for (const { rowid, length } of record.lengths) this.setLength(rowid, length);
+      if (record.insertedLengths) this.setLengths(record.insertedLengths);
+      for (const { rowid, length } of record.rewrittenLengths) this.setLengths({ first: rowid, values: Uint32Array.of(length) });
       if (!this.shared.budget.keep(this.lengthsKey, this.lengths.byteLength, () => this.forgetLengths())) this.forgetLengths();
     }
     if (this.words.size === 0) return;
-    if (record.rewritten || record.inserted.some(({ text }) => !asciiText.test(text))) {
+    if (record.rewrittenLengths.length > 0 || record.inserted.some(({ text }) => !asciiText.test(text))) {
       this.forgetWords();
       return;
     }
@@ -328,11 +355,10 @@ export class PostingsRanking {
       return this.lengths;
     }
     this.shared.stats.lengthsReads++;
-    const read: WriteRecord['lengths'] = [];
-    this.readLengths(this.statements.lengthsFrom, 1, read);
-    this.lengths = new Uint32Array(read.length === 0 ? 0 : read[read.length - 1]!.rowid + 1);
+    const run = this.readLengths(this.statements.lengthsFrom, 1);
+    this.lengths = new Uint32Array(run.first + run.values.length);
+    this.lengths.set(run.values, run.first);
     this.lengthsEnd = this.lengths.length;
-    for (const { rowid, length } of read) this.lengths[rowid] = length;
     if (!this.shared.budget.keep(this.lengthsKey, this.lengths.byteLength, () => this.forgetLengths())) {
       const lengths = this.lengths;
       this.lengths = null;
@@ -342,31 +368,27 @@ export class PostingsRanking {
   }
 
   /** The lengths of rowids from `from` on: from one concatenation when they are consecutive (they are, unless rows were deleted), else row by row. */
-  private readLengths(statement: Statement, from: number, into: WriteRecord['lengths']): void {
+  private readLengths(statement: Statement, from: number): LengthRun {
     const { first, last, count, sizes } = statement.get(from) as { first: number | null; last: number; count: number; sizes: string };
-    if (first === null) return;
-    if (last - first + 1 === count) {
-      const bytes = hexBytes(sizes);
-      let offset = 0;
-      for (let rowid = first; rowid <= last; rowid++) {
-        const { value, next } = readVarint(bytes, offset);
-        into.push({ rowid, length: value });
-        offset = next;
-      }
-      return;
-    }
-    for (const [rowid, sz] of this.statements.lengthRowsFrom.all(from) as [number, Uint8Array][])
-      into.push({ rowid, length: readVarint(sz, 0).value });
+    if (first === null) return { first: from, values: new Uint32Array(0) };
+    const values = new Uint32Array(last - first + 1);
+    if (count === values.length) decodeHexVarints(sizes, values);
+    else
+      for (const [rowid, sz] of this.statements.lengthRowsFrom.all(from) as [number, Uint8Array][])
+        values[rowid - first] = readVarint(sz, 0).value;
+    return { first, values };
   }
 
-  private setLength(rowid: number, length: number): void {
-    if (rowid >= this.lengths!.length) {
-      const larger = new Uint32Array(Math.max(rowid + 1, this.lengths!.length * 2));
+  private setLengths({ first, values }: LengthRun): void {
+    const end = first + values.length;
+    if (end > this.lengths!.length) {
+      // Doubling: our inserts come a batch at a time.
+      const larger = new Uint32Array(Math.max(end, this.lengths!.length * 2));
       larger.set(this.lengths!);
       this.lengths = larger;
     }
-    this.lengths![rowid] = length;
-    this.lengthsEnd = Math.max(this.lengthsEnd, rowid + 1);
+    this.lengths!.set(values, first);
+    this.lengthsEnd = Math.max(this.lengthsEnd, end);
   }
 
   private idf(hits: number): number {

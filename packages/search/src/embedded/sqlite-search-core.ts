@@ -313,7 +313,7 @@ export class SqliteSearchCore {
     this.postings = {
       budget: new ByteBudgetLru(options.postingsCacheBytes ?? 64 * 1024 * 1024),
       scores: new ScoreBuffer(),
-      minDocuments: options.postingsMinDocuments ?? 2_000,
+      minDocuments: options.postingsMinDocuments ?? 1_000,
       stats: { rankedFromPostings: 0, postingsReads: 0, lengthsReads: 0 },
     };
   }
