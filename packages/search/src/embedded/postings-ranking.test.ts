@@ -40,17 +40,19 @@ const words = [
   'eta',
   'theta',
 ];
-const separators = [' ', ' ', ' ', ', ', '. ', ' — ', '’', '\n', ' (', ') '];
+/** Separators, among them punctuation outside ASCII that unicode61 separates on, and "¿", which the engine does not know to. */
+const separators = [' ', ' ', ' ', ', ', '. ', '\n', ' (', ') ', ' — ', '–', '’', '‘', '“', '”', '…', '\u00a0', ' ♪ ', '«', '»', '¿'];
 
-function text(next: () => number, asciiOnly: boolean): string {
+/** Text of the words; with `plainLetters`, their letters folded to ASCII ("Café" as "Cafe", "straße" as "strae"). */
+function text(next: () => number, plainLetters: boolean): string {
   const length = Math.floor(next() * 12);
   const parts: string[] = [];
   for (let i = 0; i < length; i++) {
     let word = words[Math.floor(words.length * next() ** 2)]!;
     let separator = separators[Math.floor(separators.length * next())]!;
-    if (asciiOnly) {
+    if (plainLetters) {
       word = word.normalize('NFKD').replace(/[^\p{ASCII}]/gu, '') || 'alpha';
-      separator = separator.replace(/[^\p{ASCII}]/gu, ' ');
+      if (separator === '¿') separator = '?';
     }
     parts.push(word, separator);
   }
@@ -92,7 +94,7 @@ describe('ranking from cached postings (ADR 0052)', () => {
     return { dir, cached, fts5 };
   }
 
-  it('scores every row as bm25() does, to the bit, and ranks as FTS5 does, through inserts (ASCII or not), rewrites and empty documents', () => {
+  it('scores every row as bm25() does, to the bit, and ranks as FTS5 does, through inserts (ASCII letters or not), rewrites and empty documents', () => {
     let compared = 0;
     for (let seed = 0; seed < 30; seed++) {
       const next = random(seed);
@@ -108,15 +110,15 @@ describe('ranking from cached postings (ADR 0052)', () => {
       });
       const bm25 = db.prepare('SELECT rowid, -bm25(fts) AS score FROM fts WHERE fts MATCH ?').raw(true);
       let documents = 0;
-      /** New ASCII documents (followed in place), new documents of any text, or ASCII ones some of which rewrite existing ones. */
-      const batch = (kind: 'ascii' | 'any' | 'rewrites'): SearchDocument[] =>
+      /** New documents of ASCII letters (followed in place), new documents of any text, or plain ones some of which rewrite existing ones. */
+      const batch = (kind: 'plain' | 'any' | 'rewrites'): SearchDocument[] =>
         Array.from({ length: 20 + Math.floor(next() * 80) }, () => {
           const id = kind === 'rewrites' && documents > 0 && next() < 0.25 ? Math.floor(next() * documents) : documents++;
           // A few documents have no word at all.
-          const empty = kind === 'any' ? '…' : ' ... ';
+          const empty = kind === 'any' ? '¿' : ' … ';
           return { id: `ev_${id}`, text: next() < 0.05 ? empty : text(next, kind !== 'any'), stored: { n: id } };
         });
-      for (const kind of ['ascii', 'ascii', 'any', 'ascii', 'rewrites', 'ascii'] as const) {
+      for (const kind of ['plain', 'plain', 'any', 'plain', 'rewrites', 'plain'] as const) {
         cached.apply('scope', batch(kind));
         for (let q = 0; q < 10; q++) {
           const words = query(next);
@@ -154,7 +156,7 @@ describe('ranking from cached postings (ADR 0052)', () => {
     expect(cached.search('scope', 'alpha', 10)).toEqual(fts5.search('scope', 'alpha', 10));
   });
 
-  it('follows its own ASCII inserts without reading the postings or the lengths again', () => {
+  it('follows its own inserts of plain text without reading the postings or the lengths again', () => {
     const { cached, fts5 } = pair();
     cached.apply('scope', [
       { id: 'a', text: 'alpha beta' },
@@ -163,7 +165,7 @@ describe('ranking from cached postings (ADR 0052)', () => {
     expect(cached.search('scope', 'alpha gamma', 10)).toEqual(fts5.search('scope', 'alpha gamma', 10));
     const before = cached.postingsCache();
     cached.apply('scope', [
-      { id: 'c', text: 'Alpha, GAMMA; gamma!' },
+      { id: 'c', text: 'Alpha, “GAMMA”—gamma’s…' },
       { id: 'd', text: 'beta' },
       { id: 'b', text: 'alpha alpha gamma', stored: { only: 'the stored fields change' } },
     ]);

@@ -14,9 +14,14 @@ const idfFloor = 1e-6;
  * word with other letters may be folded, "café" to "cafe", so its term is not the word itself).
  */
 const plainWord = /^[a-z0-9]+$/;
-/** Text whose tokens a JS split finds exactly as unicode61 does: pure ASCII, no folding. */
-const asciiText = /^\p{ASCII}*$/u;
-/** unicode61's tokens in ASCII text: runs of letters and digits; every other ASCII character separates. */
+/**
+ * Text whose tokens a JS split finds exactly as unicode61 does: ASCII (no folding), and beyond it
+ * only punctuation transcripts carry that unicode61 always separates on (categories Zs, Pd, Pi,
+ * Pf, Po, So; its token characters are L*, N* and Co): no-break space, guillemets, en and em
+ * dashes, curly quotes, the ellipsis and ♪.
+ */
+const plainText = /^[\p{ASCII}\u00a0\u00ab\u00bb\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u266a]*$/u;
+/** unicode61's tokens in plain text: runs of ASCII letters and digits; every other character separates. */
 const asciiTokens = /[a-z0-9]+/g;
 /**
  * Reading every document's length costs ~0.1 µs a document, FTS5 scoring a match ~0.75 µs: without
@@ -181,7 +186,7 @@ export interface RankedRow {
  *
  * The cache reflects the scope as of a write count kept in `meta` (every write adds one, in its
  * transaction) and, for writers that would not count, the reading connection's `data_version`:
- * either changing empties it. This process's own inserts of ASCII text are followed in place.
+ * either changing empties it. This process's own inserts of plain text (`plainText`) are followed in place.
  */
 export class PostingsRanking {
   private readonly statements;
@@ -313,7 +318,7 @@ export class PostingsRanking {
       if (!this.shared.budget.keep(this.lengthsKey, this.lengths.byteLength, () => this.forgetLengths())) this.forgetLengths();
     }
     if (this.words.size === 0) return;
-    if (record.rewrittenLengths.length > 0 || record.inserted.some(({ text }) => !asciiText.test(text))) {
+    if (record.rewrittenLengths.length > 0 || record.inserted.some(({ text }) => !plainText.test(text))) {
       this.forgetWords();
       return;
     }
