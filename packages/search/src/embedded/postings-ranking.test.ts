@@ -43,15 +43,18 @@ const words = [
 /** Separators, among them punctuation outside ASCII that unicode61 separates on, and "¿", which the engine does not know to. */
 const separators = [' ', ' ', ' ', ', ', '. ', '\n', ' (', ') ', ' — ', '–', '’', '‘', '“', '”', '…', '\u00a0', ' ♪ ', '«', '»', '¿'];
 
-/** Text of the words; with `plainLetters`, their letters folded to ASCII ("Café" as "Cafe", "straße" as "strae"). */
-function text(next: () => number, plainLetters: boolean): string {
+/**
+ * Text of the words: as they are, or with their letters folded to ASCII ("Café" as "Cafe", "straße"
+ * as "strae") except those of `keep`.
+ */
+function text(next: () => number, letters: 'any' | { keep: string }): string {
   const length = Math.floor(next() * 12);
   const parts: string[] = [];
   for (let i = 0; i < length; i++) {
     let word = words[Math.floor(words.length * next() ** 2)]!;
     let separator = separators[Math.floor(separators.length * next())]!;
-    if (plainLetters) {
-      word = word.normalize('NFKD').replace(/[^\p{ASCII}]/gu, '') || 'alpha';
+    if (letters !== 'any') {
+      if (word !== letters.keep) word = word.normalize('NFKD').replace(/[^\p{ASCII}]/gu, '') || 'alpha';
       if (separator === '¿') separator = '?';
     }
     parts.push(word, separator);
@@ -110,15 +113,22 @@ describe('ranking from cached postings (ADR 0052)', () => {
       });
       const bm25 = db.prepare('SELECT rowid, -bm25(fts) AS score FROM fts WHERE fts MATCH ?').raw(true);
       let documents = 0;
-      /** New documents of ASCII letters (followed in place), new documents of any text, or plain ones some of which rewrite existing ones. */
-      const batch = (kind: 'plain' | 'any' | 'rewrites'): SearchDocument[] =>
+      /**
+       * New documents of ASCII letters (followed in place), the same with one accented word, new
+       * documents of any text, or plain ones some of which rewrite existing ones.
+       */
+      const batch = (kind: 'plain' | 'café' | 'any' | 'rewrites'): SearchDocument[] =>
         Array.from({ length: 20 + Math.floor(next() * 80) }, () => {
           const id = kind === 'rewrites' && documents > 0 && next() < 0.25 ? Math.floor(next() * documents) : documents++;
           // A few documents have no word at all.
           const empty = kind === 'any' ? '¿' : ' … ';
-          return { id: `ev_${id}`, text: next() < 0.05 ? empty : text(next, kind !== 'any'), stored: { n: id } };
+          return {
+            id: `ev_${id}`,
+            text: next() < 0.05 ? empty : text(next, kind === 'any' ? kind : { keep: kind === 'café' ? 'Café' : '' }),
+            stored: { n: id },
+          };
         });
-      for (const kind of ['plain', 'plain', 'any', 'plain', 'rewrites', 'plain'] as const) {
+      for (const kind of ['plain', 'plain', 'café', 'plain', 'any', 'plain', 'rewrites', 'plain'] as const) {
         cached.apply('scope', batch(kind));
         for (let q = 0; q < 10; q++) {
           const words = query(next);
