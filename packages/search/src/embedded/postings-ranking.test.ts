@@ -166,6 +166,17 @@ describe('ranking from cached postings (ADR 0052)', () => {
     expect(cached.search('scope', 'alpha', 10)).toEqual(fts5.search('scope', 'alpha', 10));
   });
 
+  it('orders equal scores by id as SQLite compares them: by code point, not UTF-16 unit', () => {
+    const { cached, fts5 } = pair();
+    // U+FF5A sorts before U+1F600 by code point (and UTF-8 bytes), after its surrogates by UTF-16 unit.
+    cached.apply(
+      'scope',
+      ['x\u{1F600}', 'x\uFF5A', 'xa'].map((id) => ({ id, text: 'alpha' })),
+    );
+    expect(cached.search('scope', 'alpha', 10).map((hit) => hit.id)).toEqual(['xa', 'x\uFF5A', 'x\u{1F600}']);
+    expect(cached.search('scope', 'alpha', 10)).toEqual(fts5.search('scope', 'alpha', 10));
+  });
+
   it('follows its own inserts of plain text without reading the postings or the lengths again', () => {
     const { cached, fts5 } = pair();
     cached.apply('scope', [

@@ -190,7 +190,7 @@ export interface RankedRow {
  */
 export class PostingsRanking {
   private readonly statements;
-  /** The write count the cache reflects; -1 before the first search. */
+  /** The write count the cache reflects; -1 when it reflects none (before the first search, or emptied). */
   private writes = -1;
   private dataVersion = -1;
   private rows = 0;
@@ -255,8 +255,8 @@ export class PostingsRanking {
 
   /**
    * The best `limit` rows for the words (any of them) and their scores, best first, equal scores in
-   * rowid order; undefined when this cache does not rank them (a word not plain, or too few
-   * documents together for FTS5 to be slow).
+   * rowid order; undefined when this cache does not rank them (a word not plain, too few documents
+   * together for FTS5 to be slow, or too few to read every length when none are cached).
    */
   rank(words: string[], limit: number): RankedRow[] | undefined {
     const lists: WordPostings[] = [];
@@ -270,7 +270,7 @@ export class PostingsRanking {
     if (documents < this.shared.minDocuments || limit < 1) return undefined;
     if (!this.lengths && documents < this.rows * coldLengthsFraction) return undefined;
     const lengths = this.documentLengths();
-    if (!lengths || lists.some((list) => list.length > 0 && list.rowids[list.length - 1]! >= this.lengthsEnd)) return undefined;
+    if (lists.some((list) => list.length > 0 && list.rowids[list.length - 1]! >= this.lengthsEnd)) return undefined;
     const scores = this.shared.scores.atLeast(this.lengthsEnd);
     const avgdl = this.tokens / this.rows;
     for (const list of lists) {
@@ -361,7 +361,7 @@ export class PostingsRanking {
     if (!this.shared.budget.keep(postings, postings.bytes, () => this.forgetWord(word, postings))) this.forgetWord(word, postings);
   }
 
-  private documentLengths(): Uint32Array | null {
+  private documentLengths(): Uint32Array {
     if (this.lengths) {
       this.shared.budget.touch(this.lengthsKey);
       return this.lengths;
