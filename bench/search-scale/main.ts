@@ -2,7 +2,8 @@
 // p50/p99 of a selective and a common-word query through the research service's search procedure
 // (validation, the project read, the search engine on its worker thread), each beside the raw
 // engine's own time for the same query on the same index (SQLite in this thread, no service
-// around it), measured alternately in one run. Also: index build time and RSS per size, the
+// around it, with its postings ranking as the service's engine has it), and FTS5 alone on that
+// index (no postings ranking: the engine before ADR 0052), measured alternately in one run. Also: index build time and RSS per size, the
 // longest event-loop block while the service indexes and searches, and evidence ingestion
 // through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
 // Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
@@ -38,7 +39,8 @@ const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates'
 /**
  * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
  * about 10% (a project about sourdough searched for "sourdough crumb"). Common: the two most
- * frequent words, each in over 90% of chunks. Typo: a word of about 1% of chunks with a letter
+ * frequent words, each in over 90% of chunks. Common4: four frequent words after the first, together in
+ * most chunks (a query of bench/search's common-word phase). Typo: a word of about 1% of chunks with a letter
  * added, so no chunk holds it and the search widens to its typo variants; it begins with the letter
  * of every chunk's unique `marker` word, the largest group of words a variant could come from.
  */
@@ -46,6 +48,7 @@ const queries = {
   selective: `${vocabulary[1500]} ${vocabulary[3000]}`,
   mixed: `${vocabulary[0]} ${vocabulary[150]}`,
   common: `${vocabulary[0]} ${vocabulary[1]}`,
+  common4: vocabulary.slice(1, 5).join(' '),
   typo: `${vocabulary[577]}i`,
 };
 
@@ -61,6 +64,7 @@ interface Row {
   query: string;
   service: { p50: number; p99: number };
   engine: { p50: number; p99: number };
+  fts5Alone: { p50: number; p99: number };
 }
 
 async function measureSize(size: number, runDir: string) {
@@ -105,6 +109,7 @@ async function measureSize(size: number, runDir: string) {
   const rssAfterBuild = process.memoryUsage().rss;
 
   const engine = new SqliteSearchCore(searchDir);
+  const fts5Alone = new SqliteSearchCore(searchDir, { postingsMinDocuments: Number.POSITIVE_INFINITY });
   const rows: Row[] = [];
   loop.reset();
   let serviceBlockMs = 0;
@@ -113,9 +118,11 @@ async function measureSize(size: number, runDir: string) {
   for (const [name, q] of Object.entries(queries)) {
     const serviceTimes: number[] = [];
     const engineTimes: number[] = [];
+    const fts5AloneTimes: number[] = [];
     for (let i = 0; i < 5; i++) {
       await api.evidence.search({ accountId, projectId: project.id, q, limit: 10 });
       engine.search(project.id, q, 10);
+      fts5Alone.search(project.id, q, 10);
     }
     for (let i = 0; i < runs; i++) {
       let started = performance.now();
@@ -126,22 +133,28 @@ async function measureSize(size: number, runDir: string) {
       started = performance.now();
       engine.search(project.id, q, 10);
       engineTimes.push(performance.now() - started);
+      started = performance.now();
+      fts5Alone.search(project.id, q, 10);
+      fts5AloneTimes.push(performance.now() - started);
       // The raw engine held this thread: let the delayed timer fire before the next service search is watched.
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     serviceTimes.sort((a, b) => a - b);
     engineTimes.sort((a, b) => a - b);
+    fts5AloneTimes.sort((a, b) => a - b);
     rows.push({
       size,
       query: name,
       service: { p50: percentile(serviceTimes, 0.5), p99: percentile(serviceTimes, 0.99) },
       engine: { p50: percentile(engineTimes, 0.5), p99: percentile(engineTimes, 0.99) },
+      fts5Alone: { p50: percentile(fts5AloneTimes, 0.5), p99: percentile(fts5AloneTimes, 0.99) },
     });
   }
   loop.disable();
   const hits = (await api.evidence.search({ accountId, projectId: project.id, q: queries.common, limit: 10 })).results.length;
   if (hits !== 10) throw new Error(`expected a full page of 10 results at ${size} chunks, got ${hits}`);
   engine.close();
+  fts5Alone.close();
   await module.stop();
   await search.close();
   await store.close();
@@ -220,14 +233,18 @@ type SizeResult = Awaited<ReturnType<typeof measureSize>>;
 
 function printSearch(results: SizeResult[]) {
   console.log(`\nbench/search-scale — top 10, ${queryRuns} searches per row, single caller, warm`);
-  console.log(`selective query "${queries.selective}", common-word query "${queries.common}", typo "${queries.typo}"`);
+  console.log(
+    `selective query "${queries.selective}", common-word queries "${queries.common}" and "${queries.common4}", typo "${queries.typo}"`,
+  );
   console.log("service: research's search procedure with its result cache off, so each search reaches the engine\n");
-  console.log('| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) |');
-  console.log('|---:|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '| chunks | query | service p50 ms | service p99 ms | raw engine p50 ms | raw engine p99 ms | service / engine (p50) | FTS5 alone p50 ms | FTS5 alone p99 ms |',
+  );
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const result of results)
     for (const row of result.rows)
       console.log(
-        `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} |`,
+        `| ${row.size} | ${row.query} | ${row.service.p50.toFixed(2)} | ${row.service.p99.toFixed(2)} | ${row.engine.p50.toFixed(2)} | ${row.engine.p99.toFixed(2)} | ${(row.service.p50 / row.engine.p50).toFixed(2)} | ${row.fts5Alone.p50.toFixed(2)} | ${row.fts5Alone.p99.toFixed(2)} |`,
       );
   console.log(
     '\n| chunks | index build s | chunks/s | RSS after build | longest event-loop block: build / service searches / idle 2 s (baseline) |',

@@ -3,6 +3,15 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { mergeWidened, minFuzzyLength, minPrefixLength, queryWords, roundScore } from '../query-words';
 import type { SearchDocument, SearchHit, StoredFields, VersionMove } from '../port';
+import { ByteBudgetLru } from './byte-budget-lru';
+import {
+  type PostingsStats,
+  PostingsRanking,
+  type RankedRow,
+  ScoreBuffer,
+  type SharedPostings,
+  type WriteRecord,
+} from './postings-ranking';
 import { scopeFileName } from './scope-file';
 import { type SortedVocabulary, typoVariants } from './typo-variants';
 
@@ -13,6 +22,13 @@ export interface SqliteSearchOptions {
   maxOpenScopes?: number;
   /** SQLite page cache per open scope, in KiB. */
   cacheKiB?: number;
+  /** Bytes of cached postings and document lengths, all open scopes together (ADR 0052). */
+  postingsCacheBytes?: number;
+  /**
+   * Documents from which a plain-word query is ranked from cached postings rather than by FTS5: a
+   * scope needs this many, and the query's words must be in this many together (ADR 0052).
+   */
+  postingsMinDocuments?: number;
 }
 
 /** Fuzzy candidates per query word: enough for real typos, bounded so a widened query stays small. */
@@ -48,14 +64,15 @@ class ScopeDb {
   private readonly reader: Db;
   private readonly statements;
   /**
-   * Documents containing each recently queried word, valid until the next write: fts5vocab counts
-   * them by walking the word's whole posting list, which for a common word of a large scope costs
-   * as much as a query.
+   * Documents containing each recently queried word, valid until the next write (by this process
+   * or, as the postings ranking tells, by any other): fts5vocab counts them by walking the word's
+   * whole posting list, which for a common word of a large scope costs as much as a query.
    */
   private readonly documentsWithWord = new Map<string, number>();
   private readonly vocabulary: SortedVocabulary;
+  private readonly ranking: PostingsRanking;
 
-  constructor(file: string, cacheKiB: number) {
+  constructor(file: string, cacheKiB: number, postings: SharedPostings) {
     this.db = new Database(file);
     // WAL + synchronous=NORMAL: each transaction is atomic (documents and version agree after any
     // crash); the last ones may be lost on power failure, and are then loaded again from the store.
@@ -96,7 +113,13 @@ class ScopeDb {
       countDocuments: this.db.prepare(
         "INSERT INTO meta(key, value) VALUES('documents', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
       ),
+      // Every write transaction counts itself, so a cache can tell whether any other one came between.
+      countWrite: this.db.prepare(
+        "INSERT INTO meta(key, value) VALUES('writes', 1) ON CONFLICT(key) DO UPDATE SET value = value + 1 RETURNING value AS writes",
+      ),
+      docsByRowid: this.reader.prepare('SELECT rowid, id, text, stored FROM docs WHERE rowid IN (SELECT value FROM json_each(?))'),
     };
+    this.ranking = new PostingsRanking(this.reader, this.db, postings);
     this.vocabulary = {
       firstFrom: (from) => (this.statements.firstTermFrom.get(from) as { term: string } | undefined)?.term,
       has: (term) => this.statements.hasTerm.get(term) !== undefined,
@@ -116,24 +139,31 @@ class ScopeDb {
   apply(documents: SearchDocument[], move?: VersionMove): boolean {
     const s = this.statements;
     this.documentsWithWord.clear();
+    let record: WriteRecord | undefined;
     const write = this.db.transaction(() => {
-      let inserted = 0;
+      const inserted: { rowid: number; text: string }[] = [];
+      const rewritten: number[] = [];
       for (const doc of documents) {
         const stored = JSON.stringify(doc.stored ?? {});
         const existing = s.existing.get(doc.id) as { rowid: number; text: string } | undefined;
         if (!existing) {
-          const { lastInsertRowid } = s.insertDoc.run(doc.id, doc.text, stored);
-          s.indexText.run(lastInsertRowid, doc.text);
-          inserted++;
+          const rowid = Number(s.insertDoc.run(doc.id, doc.text, stored).lastInsertRowid);
+          s.indexText.run(rowid, doc.text);
+          inserted.push({ rowid, text: doc.text });
           continue;
         }
         // The old text is taken out of the index with the words it had, so BM25's statistics
         // count every document once, whatever its history.
         if (existing.text !== doc.text) s.unindexText.run(existing.rowid, existing.text);
         s.updateDoc.run(doc.text, stored, existing.rowid);
-        if (existing.text !== doc.text) s.indexText.run(existing.rowid, doc.text);
+        if (existing.text !== doc.text) {
+          s.indexText.run(existing.rowid, doc.text);
+          rewritten.push(existing.rowid);
+        }
       }
-      if (inserted > 0) s.countDocuments.run(inserted);
+      if (inserted.length > 0) s.countDocuments.run(inserted.length);
+      const { writes } = s.countWrite.get() as { writes: number };
+      record = this.ranking.recordWrite(writes - 1, inserted, rewritten);
       if (!move) return true;
       // Read inside the write transaction: the compare-and-set holds against any other writer.
       if (((s.versionToMove.get() as { value: number } | undefined)?.value ?? 0) !== move.from) return false;
@@ -141,7 +171,14 @@ class ScopeDb {
       if (move.from === 0) s.setBuiltFor.run(move.to);
       return true;
     });
-    return write() as boolean;
+    try {
+      return write() as boolean;
+    } catch (error) {
+      record = undefined;
+      throw error;
+    } finally {
+      this.ranking.followWrite(record);
+    }
   }
 
   private run(match: string, limit: number): SearchHit[] {
@@ -168,6 +205,8 @@ class ScopeDb {
   }
 
   private documentsWith(word: string): number {
+    const cached = this.ranking.documentsWith(word);
+    if (cached !== undefined) return cached;
     let count = this.documentsWithWord.get(word);
     if (count === undefined) {
       count = (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0;
@@ -177,16 +216,48 @@ class ScopeDb {
     return count;
   }
 
+  /** The exact words' ranking: from cached postings when they are common enough for FTS5 to be slow, else FTS5's. */
+  private rankExact(words: string[], limit: number): SearchHit[] {
+    const ranked = this.ranking.rank(words, limit);
+    // Words are letters and digits only, so quoting them makes each a plain FTS5 string.
+    return ranked ? this.hitsOf(ranked) : this.run(words.map((word) => `"${word}"`).join(' OR '), limit);
+  }
+
+  /** The ranked rows' documents, ordered as the FTS5 query orders them: by score, then id. */
+  private hitsOf(ranked: RankedRow[]): SearchHit[] {
+    const scores = new Map(ranked.map(({ rowid, score }) => [rowid, score]));
+    const rows = this.statements.docsByRowid.all(JSON.stringify(ranked.map(({ rowid }) => rowid))) as {
+      rowid: number;
+      id: string;
+      text: string;
+      stored: string;
+    }[];
+    return rows
+      .map((row) => ({ row, score: scores.get(row.rowid)! }))
+      .sort((a, b) => b.score - a.score || compareBinary(a.row.id, b.row.id))
+      .map(({ row, score }) => ({ id: row.id, text: row.text, stored: JSON.parse(row.stored) as StoredFields, score: roundScore(score) }));
+  }
+
   search(query: string, limit: number): SearchHit[] {
     const words = queryWords(query);
     if (words.length === 0 || limit < 1) return [];
-    // Words are letters and digits only, so quoting them makes each a plain FTS5 string.
+    // One read transaction: the cached postings, the statistics and the documents are of one snapshot.
+    this.reader.exec('BEGIN');
+    try {
+      if (this.ranking.begin()) this.documentsWithWord.clear();
+      return this.searchWords(words, limit);
+    } finally {
+      this.reader.exec('COMMIT');
+    }
+  }
+
+  private searchWords(words: string[], limit: number): SearchHit[] {
     const weighted = this.weightedWords(words);
     if (weighted.length > 0 && weighted.length < words.length) {
-      const hits = this.run(weighted.map((word) => `"${word}"`).join(' OR '), limit);
+      const hits = this.rankExact(weighted, limit);
       if (hits.length >= limit) return hits;
     }
-    const exact = this.run(words.map((word) => `"${word}"`).join(' OR '), limit);
+    const exact = this.rankExact(words, limit);
     if (exact.length >= limit) return exact;
     const widenedTerms = words.flatMap((word) => [
       `"${word}"`,
@@ -198,9 +269,26 @@ class ScopeDb {
   }
 
   close(): void {
+    this.ranking.clear();
     if (this.reader !== this.db) this.reader.close();
     this.db.close();
   }
+}
+
+/** SQLite's BINARY order of two strings (their UTF-8 bytes), which is code point order, not UTF-16's. */
+function compareBinary(a: string, b: string): number {
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** Surrogates (U+D800–DFFF, code points above U+FFFF) moved above U+E000–FFFF, as in code point order. */
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
 }
 
 /**
@@ -213,6 +301,7 @@ export class SqliteSearchCore {
   private readonly open = new Map<string, ScopeDb>();
   private readonly maxOpenScopes: number;
   private readonly cacheKiB: number;
+  private readonly postings: SharedPostings;
 
   constructor(
     private readonly dir: string | null,
@@ -221,6 +310,17 @@ export class SqliteSearchCore {
     if (dir !== null) mkdirSync(dir, { recursive: true });
     this.maxOpenScopes = options.maxOpenScopes ?? 64;
     this.cacheKiB = options.cacheKiB ?? 8192;
+    this.postings = {
+      budget: new ByteBudgetLru(options.postingsCacheBytes ?? 64 * 1024 * 1024),
+      scores: new ScoreBuffer(),
+      minDocuments: options.postingsMinDocuments ?? 1_000,
+      stats: { rankedFromPostings: 0, postingsReads: 0, lengthsReads: 0 },
+    };
+  }
+
+  /** The postings cache of all scopes: its bytes, and what it answered and read since the start. */
+  postingsCache(): PostingsStats & { bytes: number } {
+    return { bytes: this.postings.budget.bytes, ...this.postings.stats };
   }
 
   private scopeDb(scope: string): ScopeDb {
@@ -231,7 +331,7 @@ export class SqliteSearchCore {
       this.open.set(scope, db);
       return db;
     }
-    db = new ScopeDb(this.dir === null ? ':memory:' : join(this.dir, scopeFileName(scope)), this.cacheKiB);
+    db = new ScopeDb(this.dir === null ? ':memory:' : join(this.dir, scopeFileName(scope)), this.cacheKiB, this.postings);
     this.open.set(scope, db);
     for (const [oldest, oldestDb] of this.open) {
       if (this.open.size <= this.maxOpenScopes) break;
