@@ -1,44 +1,48 @@
+import { LRUCache } from 'lru-cache';
+
+interface Entry {
+  bytes: number;
+  evict: () => void;
+}
+
 /**
- * Cached entries under one byte budget: adding or resizing an entry evicts the least recently
- * used others until the total fits again. An entry larger than the whole budget is not kept.
+ * Cached entries under one byte budget (lru-cache, sized in bytes): keeping or resizing an entry
+ * evicts the least recently used others until the total fits again, telling each owner through its
+ * `evict`. An entry larger than the whole budget is not kept.
  */
 export class ByteBudgetLru {
-  /** Map order is the LRU order: re-inserting marks an entry most recently used. */
-  private readonly entries = new Map<object, { bytes: number; evict: () => void }>();
-  private total = 0;
+  private readonly entries: LRUCache<object, Entry>;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.entries = new LRUCache<object, Entry>({
+      maxSize: maxBytes,
+      sizeCalculation: (entry) => entry.bytes,
+      // After removal, so an owner's evict may touch the budget again; only evictions are told, not forgets or resizes.
+      disposeAfter: (entry, _key, reason) => {
+        if (reason === 'evict') entry.evict();
+      },
+    });
+  }
 
   get bytes(): number {
-    return this.total;
+    return this.entries.calculatedSize;
   }
 
   /** Records `key` at `bytes`, most recently used; false (and nothing kept) when it alone exceeds the budget. */
   keep(key: object, bytes: number, evict: () => void): boolean {
-    this.forget(key);
-    if (bytes > this.maxBytes) return false;
-    this.entries.set(key, { bytes, evict });
-    this.total += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.total <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.total -= entry.bytes;
-      entry.evict();
+    if (bytes > this.maxBytes) {
+      this.entries.delete(key);
+      return false;
     }
+    this.entries.set(key, { bytes, evict });
     return true;
   }
 
   touch(key: object): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    this.entries.get(key);
   }
 
   forget(key: object): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
     this.entries.delete(key);
-    this.total -= entry.bytes;
   }
 }
