@@ -4,11 +4,12 @@ import type { Comment } from '../shapes/comments';
 import type { CommentThreadPage, CommentsHeaderFacts, RawPage, ReplyPage } from './comments-pages';
 
 /*
- * Comment pages read straight from YouTube's JSON, without youtubei.js's node tree (ADR 0054): a
- * 190 KB page became thousands of class instances (buttons, endpoints, thumbnails, commands) of
- * which we keep a dozen strings. Every reading below follows what youtubei.js 18 does for the
- * fields `normalizeComment` keeps (named beside each), and any shape it does not expect throws
- * `UnknownShape`: the caller then parses the page with youtubei.js, never answers from a guess.
+ * Comment pages read straight from YouTube's JSON, without youtubei.js's node tree (ADR 0054): it
+ * builds a class instance for every node of a 190 KB page (buttons, endpoints, thumbnails,
+ * commands), of which we keep a dozen strings per comment. Each reading below follows what
+ * youtubei.js 18 does for the fields we keep (the youtubei.js code is named beside it), and any shape
+ * it does not expect throws `UnknownShape`: the caller then parses the page with youtubei.js, never
+ * answers from a guess.
  */
 
 type Json = Record<string, unknown>;
