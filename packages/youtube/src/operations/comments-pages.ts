@@ -1,5 +1,6 @@
-import { Parser, YTNodes } from 'youtubei.js';
+import { type IParsedResponse, Parser, YTNodes } from 'youtubei.js';
 import { normalizeComment } from '../normalize/comment';
+import { replyPageFromJson, threadPageFromJson } from './comment-pages-json';
 import { continuationContents, nextToken, tokenOf } from '../normalize/continuations';
 import { parseCount } from '../normalize/numbers';
 import type { Comment } from '../shapes/comments';
@@ -9,8 +10,16 @@ import { fetchPlayer } from './fetch-player';
 
 type CommentsHeader = InstanceType<typeof YTNodes.CommentsHeader>;
 
+/** What callers use of a page's comments header. */
+export interface CommentsHeaderFacts {
+  /** The count it prints ("21,051 Comments"). */
+  totalCount?: number;
+  /** The sort menu's "Newest" entry: whether it is the order shown, and the token that switches to it. */
+  newest?: { selected: boolean; token?: string };
+}
+
 export interface CommentThreadPage {
-  header?: CommentsHeader;
+  header?: CommentsHeaderFacts;
   threads: { comment: Comment; repliesToken?: string }[];
   continuation?: string;
 }
@@ -40,7 +49,13 @@ export async function commentsSectionToken(upstream: Upstream, videoId: string):
 /** A page of /next as YouTube sent it, before youtubei.js parses it. */
 export type RawPage = Record<string, unknown>;
 
+/** A page of threads, read from its JSON; through youtubei.js's node tree when the JSON has a shape that reading does not know. */
 export function parseThreadPage(raw: RawPage): CommentThreadPage {
+  return threadPageFromJson(raw) ?? parseThreadPageNodes(raw);
+}
+
+/** The same page through youtubei.js's nodes: the fallback of `parseThreadPage`, and its oracle in tests. */
+export function parseThreadPageNodes(raw: RawPage): CommentThreadPage {
   const nodes = continuationContents(Parser.parseResponse(raw));
   const header = nodes.find((node): node is CommentsHeader => node.is(YTNodes.CommentsHeader));
   const threads = nodes
@@ -52,7 +67,15 @@ export function parseThreadPage(raw: RawPage): CommentThreadPage {
       // youtubei.js looks for this token in `subThreads`; YouTube puts it in `contents` (DESIGN.md).
       repliesToken: tokenOf(thread.comment_replies_data?.contents?.firstOfType(YTNodes.ContinuationItem)),
     }));
-  return { header, threads, continuation: nextToken(nodes) };
+  return { header: header && headerFactsOf(header), threads, continuation: nextToken(nodes) };
+}
+
+function headerFactsOf(header: CommentsHeader): CommentsHeaderFacts {
+  const totalCount = parseCount(header.count?.toString()) ?? undefined;
+  const newest = header.sort_menu?.sub_menu_items?.find((item) => /newest/i.test(item.title ?? ''));
+  if (!newest) return { totalCount };
+  const token = (newest.endpoint.payload as { token?: unknown }).token;
+  return { totalCount, newest: { selected: Boolean(newest.selected), ...(typeof token === 'string' && token ? { token } : {}) } };
 }
 
 export async function fetchThreadPage(upstream: Upstream, token: string): Promise<CommentThreadPage> {
@@ -146,9 +169,14 @@ export function createThreadPageReader(upstream: Upstream, wantsNext: (threads: 
   };
 }
 
-/** Replies come back as CommentView items plus a "Show more replies" continuation. */
+/** Replies come back as CommentView items plus a "Show more replies" continuation; read like thread pages. */
 export async function fetchReplyPage(upstream: Upstream, token: string, parentId: string): Promise<ReplyPage> {
-  const page = await upstream.parsed('/next', { continuation: token });
+  const raw = await upstream.raw('/next', { continuation: token });
+  return replyPageFromJson(raw, parentId) ?? replyPageOfNodes(await upstream.parse(raw), parentId);
+}
+
+/** A reply page through youtubei.js's nodes: the fallback of `fetchReplyPage`, and its oracle in tests. */
+export function replyPageOfNodes(page: IParsedResponse, parentId: string): ReplyPage {
   const nodes = continuationContents(page);
   const replies = nodes
     .filter((node) => node.is(YTNodes.CommentView))
@@ -177,17 +205,12 @@ export async function openNewestPage(
   readNewest: (token: string) => Promise<CommentThreadPage> = (token) => fetchThreadPage(upstream, token),
 ): Promise<NewestStart> {
   const topPage = await fetchThreadPage(upstream, sectionToken);
-  const newest = topPage.header?.sort_menu?.sub_menu_items?.find((item) => /newest/i.test(item.title ?? ''));
-  const newestToken = (newest?.endpoint.payload as { token?: string } | undefined)?.token;
-  const platformSortsByTime = Boolean(newest?.selected || newestToken);
+  const newest = topPage.header?.newest;
+  const platformSortsByTime = Boolean(newest?.selected || newest?.token);
   if (!platformSortsByTime || newest?.selected) return { topPage, page: topPage, platformSortsByTime, pagesFetched: 1 };
-  return { topPage, page: await readNewest(newestToken as string), platformSortsByTime, pagesFetched: 2 };
+  return { topPage, page: await readNewest(newest?.token as string), platformSortsByTime, pagesFetched: 2 };
 }
 
 export const noNewestOrder =
   'YouTube offers no newest-first order for these comments: these are its top-ranked ones, sorted here by published time, so newer comments may be missing.';
 export const sortedHere = "YouTube's newest-first pages were not in time order; they are sorted here by published time.";
-
-export function totalCountOf(header: CommentsHeader | undefined): number | undefined {
-  return parseCount(header?.count?.toString()) ?? undefined;
-}

@@ -1,6 +1,6 @@
 import type { CommentsPage } from '../shapes/comments';
 import type { Upstream } from '../transport/upstream';
-import { commentsSectionToken, fetchThreadPage, noNewestOrder, openNewestPage, sortedHere, totalCountOf } from './comments-pages';
+import { commentsSectionToken, fetchThreadPage, noNewestOrder, openNewestPage, sortedHere } from './comments-pages';
 import { outOfTimeOrder, sortNewestFirst } from './newest-order';
 
 export const noCommentsSection = 'YouTube shows no comments section for this video (comments turned off, or a live stream).';
@@ -23,7 +23,7 @@ export async function getComments(upstream: Upstream, videoId: string, options: 
   if (!token) return { videoId, comments: [], warnings: [noCommentsSection] };
   if (options.sort === 'newest' && !options.continuation) return newestPage(upstream, videoId, token);
   const page = await fetchThreadPage(upstream, token);
-  const totalCount = totalCountOf(page.header);
+  const totalCount = page.header?.totalCount;
   return {
     videoId,
     comments: page.threads.map((thread) => thread.comment),
@@ -36,7 +36,7 @@ export async function getComments(upstream: Upstream, videoId: string, options: 
 async function newestPage(upstream: Upstream, videoId: string, sectionToken: string): Promise<CommentsPage> {
   const { topPage, page, platformSortsByTime } = await openNewestPage(upstream, sectionToken);
   const comments = page.threads.map((thread) => thread.comment);
-  const totalCount = totalCountOf(topPage.header);
+  const totalCount = topPage.header?.totalCount;
   const warnings = !platformSortsByTime ? [noNewestOrder] : outOfTimeOrder(comments) ? [sortedHere] : [];
   return {
     videoId,

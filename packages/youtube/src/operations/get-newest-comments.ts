@@ -7,7 +7,6 @@ import {
   noNewestOrder,
   openNewestPage,
   sortedHere,
-  totalCountOf,
   type CommentThreadPage,
 } from './comments-pages';
 import { noCommentsSection } from './get-comments';
@@ -47,7 +46,7 @@ export async function getNewestComments(upstream: Upstream, videoId: string, opt
   const readPage = createThreadPageReader(upstream, (threads) => !includeReplies && comments.length + threads < limit);
   const start = await openNewestPage(upstream, sectionToken, readPage);
   pagesFetched += start.pagesFetched;
-  const totalCount = totalCountOf(start.topPage.header);
+  const totalCount = start.topPage.header?.totalCount;
   const { platformSortsByTime } = start;
   let page: CommentThreadPage | undefined = start.page;
 
