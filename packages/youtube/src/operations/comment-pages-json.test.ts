@@ -4,8 +4,15 @@ import { loadRecordings, type Recording } from '@vrs/testing/upstreams/youtube/r
 import { parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { hasRecorded, projectDir, recordedDir, reportMissingShared } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import type { Upstream } from '../transport/upstream';
-import { replyPageFromJson, threadPageFromJson } from './comment-pages-json';
-import { fetchReplyPage, parseThreadPage, parseThreadPageNodes, type RawPage, replyPageOfNodes } from './comments-pages';
+import { commentsSectionFromJson, replyPageFromJson, threadPageFromJson } from './comment-pages-json';
+import {
+  commentsSectionTokenOfNodes,
+  fetchReplyPage,
+  parseThreadPage,
+  parseThreadPageNodes,
+  type RawPage,
+  replyPageOfNodes,
+} from './comments-pages';
 
 reportMissingShared('comment pages from JSON');
 
@@ -221,5 +228,62 @@ describe('pages the JSON reading does not know go to youtubei.js', () => {
     const read = await fetchReplyPage(upstream, 'token', 'parent-id');
     expect(read).toEqual(repliesFromNodes(replyPage, 'parent-id'));
     expect(read.replies).toHaveLength(1);
+  });
+});
+
+describe("the comments section's token of a watch page, read from its JSON", () => {
+  const watchAnswers = loadRecordings(parseReplayDirs()).recordings.filter(
+    (recording) => recording.key.endpoint === 'next' && recording.key.keys.videoId && recording.status === 200,
+  );
+  const tokenOfNodes = (page: Json) => commentsSectionTokenOfNodes(Parser.parseResponse(structuredClone(page)));
+
+  it('finds the token youtubei.js finds in every recorded watch answer that has a comments section', () => {
+    let found = 0;
+    for (const answer of watchAnswers) {
+      const page = JSON.parse(answer.body) as Json;
+      const expected = tokenOfNodes(page);
+      const section = commentsSectionFromJson(structuredClone(page));
+      // Read from the JSON wherever youtubei.js finds a token; where the JSON reading answers, it agrees.
+      if (expected) expect(section, answer.id).toBeDefined();
+      if (section) {
+        expect(section.token, answer.id).toBe(expected);
+        found += 1;
+      }
+    }
+    expect(watchAnswers.length).toBeGreaterThan(0);
+    expect(found).toBeGreaterThan(0);
+  });
+
+  const watchPage = (section: Json): Json => ({
+    contents: {
+      twoColumnWatchNextResults: {
+        results: { results: { contents: [{ videoPrimaryInfoRenderer: {} }, { itemSectionRenderer: section }] } },
+      },
+    },
+  });
+  const continuation = (token: string) => ({
+    continuationItemRenderer: { continuationEndpoint: { continuationCommand: { token, request: 'CONTINUATION_REQUEST_TYPE_WATCH_NEXT' } } },
+  });
+
+  it('takes targetId before sectionIdentifier, and the first continuation item of the section', () => {
+    const page = watchPage({
+      targetId: 'comments-section',
+      sectionIdentifier: 'other',
+      contents: [continuation('first'), continuation('second')],
+    });
+    expect(commentsSectionFromJson(structuredClone(page))).toEqual({ token: 'first' });
+    expect(tokenOfNodes(page)).toBe('first');
+    const elsewhere = watchPage({ targetId: 'related', sectionIdentifier: 'comment-item-section', contents: [continuation('first')] });
+    expect(commentsSectionFromJson(structuredClone(elsewhere))).toBeUndefined();
+    expect(tokenOfNodes(elsewhere)).toBeUndefined();
+  });
+
+  it('answers a section without a continuation item as having no token, and leaves an unknown shape to youtubei.js', () => {
+    const empty = watchPage({ sectionIdentifier: 'comment-item-section', contents: [] });
+    expect(commentsSectionFromJson(structuredClone(empty))).toEqual({ token: undefined });
+    expect(tokenOfNodes(empty)).toBeUndefined();
+    const odd = watchPage({ targetId: 'comments-section', contents: [{ continuationItemRenderer: {}, extra: {} }] });
+    expect(commentsSectionFromJson(structuredClone(odd))).toBeUndefined();
+    expect(commentsSectionFromJson({ contents: { singleColumnWatchNextResults: {} } })).toBeUndefined();
   });
 });

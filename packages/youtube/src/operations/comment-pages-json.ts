@@ -260,3 +260,28 @@ export function replyPageFromJson(raw: RawPage, parentId: string): ReplyPage | u
     return page;
   });
 }
+
+/**
+ * Where a video's /next answer (the watch page) puts its comments section: the item section of the
+ * main results whose target is the comments section, and the token of its first continuation item
+ * (`{ token: undefined }` when it has none). Undefined when the section is not there or has a shape
+ * this reading does not know: youtubei.js, which looks through every node, then decides.
+ */
+export function commentsSectionFromJson(raw: RawPage): { token: string | undefined } | undefined {
+  return unlessUnknown(() => {
+    const contents = at(raw, 'contents', 'twoColumnWatchNextResults', 'results', 'results', 'contents');
+    if (contents === undefined) return undefined;
+    for (const item of arrayOf(contents, 'watch results')) {
+      const section = at(item, 'itemSectionRenderer');
+      if (!isObject(section)) continue;
+      // As youtubei.js's ItemSection: targetId ("comments-section") before sectionIdentifier ("comment-item-section").
+      const target = section.targetId || section.sectionIdentifier;
+      if (target !== 'comments-section' && target !== 'comment-item-section') continue;
+      const first = arrayOf(section.contents ?? [], 'comments section contents')
+        .map(rendererOf)
+        .find((entry) => entry.name === 'continuationItemRenderer');
+      return { token: first && continuationTokenOf(first.body) };
+    }
+    return undefined;
+  });
+}

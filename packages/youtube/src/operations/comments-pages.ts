@@ -1,6 +1,6 @@
 import { type IParsedResponse, Parser, YTNodes } from 'youtubei.js';
 import { normalizeComment } from '../normalize/comment';
-import { replyPageFromJson, threadPageFromJson } from './comment-pages-json';
+import { commentsSectionFromJson, replyPageFromJson, threadPageFromJson } from './comment-pages-json';
 import { continuationContents, nextToken, tokenOf } from '../normalize/continuations';
 import { parseCount } from '../normalize/numbers';
 import type { Comment } from '../shapes/comments';
@@ -37,13 +37,21 @@ export interface ReplyPage {
  * its typed error instead of passing for a video without comments.
  */
 export async function commentsSectionToken(upstream: Upstream, videoId: string): Promise<string | undefined> {
-  const next = await upstream.parsed('/next', { videoId });
+  const raw = await upstream.raw('/next', { videoId });
+  // Read from the JSON where the watch page puts it; a ~500 KB answer parsed whole by youtubei.js
+  // held the event loop for ~40 ms at the start of every collection (ADR 0054).
+  const section = commentsSectionFromJson(raw);
+  const token = section ? section.token : commentsSectionTokenOfNodes(await upstream.parse(raw));
+  if (!token) await fetchPlayer(upstream, videoId);
+  return token;
+}
+
+/** The same token through youtubei.js's nodes: the fallback of `commentsSectionToken`, and its oracle in tests. */
+export function commentsSectionTokenOfNodes(next: IParsedResponse): string | undefined {
   const sections = next.contents_memo?.getType(YTNodes.ItemSection) ?? [];
   // youtubei.js keeps targetId ("comments-section") over sectionIdentifier ("comment-item-section").
   const section = sections.find((s) => s.target_id === 'comments-section' || s.target_id === 'comment-item-section');
-  const token = tokenOf(section?.contents?.firstOfType(YTNodes.ContinuationItem));
-  if (!token) await fetchPlayer(upstream, videoId);
-  return token;
+  return tokenOf(section?.contents?.firstOfType(YTNodes.ContinuationItem));
 }
 
 /** A page of /next as YouTube sent it, before youtubei.js parses it. */
