@@ -3,9 +3,10 @@
 // (validation, the project read, the search engine on its worker thread), each beside the raw
 // engine's own time for the same query on the same index (SQLite in this thread, no service
 // around it, with its postings ranking as the service's engine has it), and FTS5 alone on that
-// index (no postings ranking: the engine before ADR 0052), measured alternately in one run. Also: index build time and RSS per size, the
-// longest event-loop block while the service indexes and searches, and evidence ingestion
-// through the HTTP API in batches of 100 until searchable. Not a test: it prints figures.
+// index (no postings ranking: the engine before ADR 0052), measured alternately in one run. Also:
+// index build time and RSS per size, the longest event-loop block while the service indexes and
+// searches, and evidence ingestion through the HTTP API in batches of 100 until searchable. Not a
+// test: it prints figures.
 // Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
 // BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -39,10 +40,11 @@ const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates'
 /**
  * Selective: two words each in about 1% of chunks. Mixed: a word in over 90% of chunks and one in
  * about 10% (a project about sourdough searched for "sourdough crumb"). Common: the two most
- * frequent words, each in over 90% of chunks. Common4: four frequent words after the first, together in
- * most chunks (a query of bench/search's common-word phase). Typo: a word of about 1% of chunks with a letter
- * added, so no chunk holds it and the search widens to its typo variants; it begins with the letter
- * of every chunk's unique `marker` word, the largest group of words a variant could come from.
+ * frequent words, in 93% and 48% of chunks. Common4: four frequent words after the first, together
+ * in most chunks (a query of bench/search's common-word phase). Typo: a word of about 1% of chunks
+ * with a letter added, so no chunk holds it and the search widens to its typo variants; it begins
+ * with the letter of every chunk's unique `marker` word, the largest group of words a variant could
+ * come from.
  */
 const queries = {
   selective: `${vocabulary[1500]} ${vocabulary[3000]}`,
