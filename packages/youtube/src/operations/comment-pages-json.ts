@@ -172,6 +172,20 @@ function pageItems(raw: RawPage): unknown[] {
   return items;
 }
 
+/**
+ * Hands each item of the page to `read`, which throws on any it does not know, except continuation
+ * items: the token of the last one is the page's continuation, as youtubei.js's `nextToken` takes it.
+ */
+function readItems(raw: RawPage, read: (name: string, body: Json) => void): string | undefined {
+  let continuation: Json | undefined;
+  for (const item of pageItems(raw)) {
+    const { name, body } = rendererOf(item);
+    if (name === 'continuationItemRenderer') continuation = body;
+    else read(name, body);
+  }
+  return continuation && continuationTokenOf(continuation);
+}
+
 /** CommentsHeader's count (`Text.toString()`) and its sort menu's "Newest" entry. */
 function headerFactsOf(header: Json): CommentsHeaderFacts {
   const count = objectOf(header.countText ?? {}, 'countText');
@@ -228,18 +242,14 @@ export function threadPageFromJson(raw: RawPage): CommentThreadPage | undefined 
   return unlessUnknown(() => {
     const payloads = entityPayloadsOf(raw);
     const page: CommentThreadPage = { threads: [] };
-    let continuation: Json | undefined;
-    for (const item of pageItems(raw)) {
-      const { name, body } = rendererOf(item);
+    page.continuation = readItems(raw, (name, body) => {
       if (name === 'commentThreadRenderer') {
         const view = rendererOf(body.commentViewModel);
         if (view.name !== 'commentViewModel') unknownShape(`thread view ${view.name}`);
         page.threads.push({ comment: commentOfView(view.body, payloads), repliesToken: repliesTokenOf(body) });
-      } else if (name === 'continuationItemRenderer') continuation = body;
-      else if (name === 'commentsHeaderRenderer') page.header ??= headerFactsOf(body);
+      } else if (name === 'commentsHeaderRenderer') page.header ??= headerFactsOf(body);
       else unknownShape(`item ${name}`);
-    }
-    page.continuation = continuation && continuationTokenOf(continuation);
+    });
     return page;
   });
 }
@@ -249,14 +259,10 @@ export function replyPageFromJson(raw: RawPage, parentId: string): ReplyPage | u
   return unlessUnknown(() => {
     const payloads = entityPayloadsOf(raw);
     const page: ReplyPage = { replies: [] };
-    let continuation: Json | undefined;
-    for (const item of pageItems(raw)) {
-      const { name, body } = rendererOf(item);
+    page.continuation = readItems(raw, (name, body) => {
       if (name === 'commentViewModel') page.replies.push(commentOfView(body, payloads, parentId));
-      else if (name === 'continuationItemRenderer') continuation = body;
       else unknownShape(`item ${name}`);
-    }
-    page.continuation = continuation && continuationTokenOf(continuation);
+    });
     return page;
   });
 }
