@@ -16,7 +16,8 @@ export class ByteBudgetLru {
   constructor(readonly maxBytes: number) {
     this.entries = new LRUCache<object, Entry>({
       maxSize: maxBytes,
-      sizeCalculation: (entry) => entry.bytes,
+      // lru-cache refuses a size below 1.
+      sizeCalculation: (entry) => Math.max(1, entry.bytes),
       // After removal, so an owner's evict may touch the budget again; only evictions are told, not forgets or resizes.
       disposeAfter: (entry, _key, reason) => {
         if (reason === 'evict') entry.evict();
