@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createBatchedWindowCounter } from './batched-window-counter';
 import { createMemoryWindowCounter } from './memory-window-counter';
+import type { WindowCounter } from './window-counter';
 import { dayMs, describeWindowCounterBehaviour } from './window-counter-behaviour';
 
 const syncIntervalMs = 20;
@@ -26,5 +27,29 @@ describe('batched window counters of two replicas over one shared counter', () =
     expect((await a!.increment(key, dayMs)).count).toBe(9);
     await Promise.all([a!.close(), b!.close()]);
     expect((await shared.increment(key, dayMs)).count).toBe(10);
+  });
+});
+
+describe('a batched window counter’s sync', () => {
+  it('hands the shared counter all hits since the last sync as one change', async () => {
+    const memory = createMemoryWindowCounter();
+    const changes: number[] = [];
+    const shared: WindowCounter = {
+      ...memory,
+      increment: (key, windowMs) => (changes.push(1), memory.increment(key, windowMs)),
+      decrement: (key, windowMs) => (changes.push(-1), memory.decrement(key, windowMs)),
+      add: (key, windowMs, delta) => (changes.push(delta), memory.add(key, windowMs, delta)),
+    };
+    const counter = createBatchedWindowCounter(shared, { syncIntervalMs });
+    const key = 'acct:busy';
+    await counter.increment(key, dayMs);
+    for (let i = 0; i < 500; i++) await counter.increment(key, dayMs);
+    await counter.decrement(key, dayMs);
+    await sleep(syncIntervalMs * 5);
+
+    // The first hit went alone (a key's first hit learns the shared count); the other 500 and the one taken back went as one.
+    expect(changes).toEqual([1, 499]);
+    expect((await memory.increment(key, dayMs)).count).toBe(501);
+    await counter.close();
   });
 });

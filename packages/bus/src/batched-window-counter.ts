@@ -53,11 +53,8 @@ export function createBatchedWindowCounter(shared: WindowCounter, options: Batch
     local.inFlight = delta;
     local.syncing = true;
     try {
-      const change = () => (delta > 0 ? shared.increment(local.key, local.windowMs) : shared.decrement(local.key, local.windowMs));
-      // The shared counter coalesces concurrent changes of one key into one write.
-      const counts = await Promise.all(Array.from({ length: Math.abs(delta) }, change));
-      const last = counts.reduce((a, b) => (delta > 0 ? Math.max(a, b.count) : Math.min(a, b.count)), delta > 0 ? 0 : Infinity);
-      local.known = last;
+      // One change of the shared count for all of them: a hit costs nothing at sync time either.
+      local.known = (await shared.add(local.key, local.windowMs, delta)).count;
     } catch (error) {
       // The shared store is away: keep counting here and add these hits at the next sync.
       local.pending += delta;
@@ -77,10 +74,12 @@ export function createBatchedWindowCounter(shared: WindowCounter, options: Batch
   }, options.syncIntervalMs);
   timer.unref();
 
-  async function add(key: string, windowMs: number, delta: 1 | -1): Promise<WindowCount> {
+  async function add(key: string, windowMs: number, delta: number): Promise<WindowCount> {
     const { local, resetAt, fresh } = localOf(key, windowMs);
-    if (delta < 0 && countOf(local) === 0) return { count: 0, resetAt };
-    local.pending += delta;
+    // Never below zero: hits taken back beyond the count are not owed to the next ones.
+    const change = Math.max(delta, -countOf(local));
+    if (change === 0 && !fresh) return { count: countOf(local), resetAt };
+    local.pending += change;
     // A hit's count is taken when it happens: hits arriving while the first one's sync is out count
     // it as in flight, so every hit of this process gets its own number. The first hit's number is
     // the shared count its sync answered, which includes the other replicas' hits.
@@ -93,6 +92,7 @@ export function createBatchedWindowCounter(shared: WindowCounter, options: Batch
   return {
     increment: (key, windowMs) => add(key, windowMs, 1),
     decrement: (key, windowMs) => add(key, windowMs, -1),
+    add,
     async reset(key) {
       for (const [id, local] of locals) if (local.key === key) locals.delete(id);
       await shared.reset(key);

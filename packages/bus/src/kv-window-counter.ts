@@ -70,7 +70,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
    * Applies a batch of changes to one key with a single compare-and-set; the i-th change's count is
    * the count after changes 0..i, exactly as if they had been applied one by one.
    */
-  async function applyBatch(k: string, windowMs: number, deltas: Array<1 | -1>): Promise<WindowCount[]> {
+  async function applyBatch(k: string, windowMs: number, deltas: number[]): Promise<WindowCount[]> {
     // Fail fast while NATS is away: callers (rate limiters) must not hold every request for a timeout.
     if (!connection.connected) throw new Error('NATS connection lost; window counter unavailable');
     for (let attempt = 1; ; attempt++) {
@@ -104,7 +104,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
    */
   const queues = new Map<
     string,
-    { pending?: { deltas: Array<1 | -1>; waiters: Array<{ resolve: (c: WindowCount) => void; reject: (e: unknown) => void }> } }
+    { pending?: { deltas: number[]; waiters: Array<{ resolve: (c: WindowCount) => void; reject: (e: unknown) => void }> } }
   >();
 
   async function drain(queueKey: string, k: string, windowMs: number): Promise<void> {
@@ -125,7 +125,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
     }
   }
 
-  function add(key: string, windowMs: number, delta: 1 | -1): Promise<WindowCount> {
+  function add(key: string, windowMs: number, delta: number): Promise<WindowCount> {
     try {
       currentWindow(windowMs);
     } catch (error) {
@@ -155,6 +155,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
   return {
     increment: (key, windowMs) => add(key, windowMs, 1),
     decrement: (key, windowMs) => add(key, windowMs, -1),
+    add,
     async reset(key) {
       await kv.delete(kvKey(key));
     },

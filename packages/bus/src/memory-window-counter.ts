@@ -16,7 +16,7 @@ export function createMemoryWindowCounter(): WindowCounter {
     }
   }
 
-  function add(key: string, windowMs: number, delta: 1 | -1) {
+  function add(key: string, windowMs: number, delta: number) {
     const now = Date.now();
     const { windowStart, resetAt } = currentWindow(windowMs, now);
     sweep(now);
@@ -31,6 +31,9 @@ export function createMemoryWindowCounter(): WindowCounter {
     },
     async decrement(key, windowMs) {
       return add(key, windowMs, -1);
+    },
+    async add(key, windowMs, delta) {
+      return add(key, windowMs, delta);
     },
     async reset(key) {
       states.delete(key);

@@ -54,6 +54,17 @@ export function describeWindowCounterBehaviour(name: string, open: () => Promise
       expect((await counter.increment(k, dayMs)).count).toBe(1);
     });
 
+    it('adds a batch of hits at once, and takes them back never below zero', async () => {
+      const k = key();
+      await counter.increment(k, dayMs);
+
+      expect((await counter.add(k, dayMs, 40)).count).toBe(41);
+      expect((await counter.increment(k, dayMs)).count).toBe(42);
+      expect((await counter.add(k, dayMs, -2)).count).toBe(40);
+      expect((await counter.add(k, dayMs, -100)).count).toBe(0);
+      expect((await counter.increment(k, dayMs)).count).toBe(1);
+    });
+
     it('starts from zero after a reset', async () => {
       const k = key();
       await counter.increment(k, dayMs);

@@ -10,6 +10,11 @@ export interface WindowCounter {
   increment(key: string, windowMs: number): Promise<WindowCount>;
   /** Takes back one hit of the current window (never below zero), e.g. for a request that was not served. */
   decrement(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Adds `delta` hits at once (negative: takes them back, never below zero), as one change of the
+   * count: how a process hands a batch of hits to a shared counter (ADR 0039).
+   */
+  add(key: string, windowMs: number, delta: number): Promise<WindowCount>;
   reset(key: string): Promise<void>;
   /** Releases what the counter opened itself (a connection it was not given). */
   close(): Promise<void>;
@@ -37,7 +42,7 @@ export function nextCount(
   state: WindowState | undefined,
   windowStart: number,
   windowMs: number,
-  delta: 1 | -1,
+  delta: number,
 ): { current: number; next: number } {
   const current = state && state.windowStart === windowStart && state.windowMs === windowMs ? state.count : 0;
   return { current, next: Math.max(0, current + delta) };
