@@ -36,9 +36,18 @@ describe('a batched window counter’s sync', () => {
     const changes: number[] = [];
     const shared: WindowCounter = {
       ...memory,
-      increment: (key, windowMs) => (changes.push(1), memory.increment(key, windowMs)),
-      decrement: (key, windowMs) => (changes.push(-1), memory.decrement(key, windowMs)),
-      add: (key, windowMs, delta) => (changes.push(delta), memory.add(key, windowMs, delta)),
+      increment(key, windowMs) {
+        changes.push(1);
+        return memory.increment(key, windowMs);
+      },
+      decrement(key, windowMs) {
+        changes.push(-1);
+        return memory.decrement(key, windowMs);
+      },
+      add(key, windowMs, delta) {
+        changes.push(delta);
+        return memory.add(key, windowMs, delta);
+      },
     };
     const counter = createBatchedWindowCounter(shared, { syncIntervalMs });
     const key = 'acct:busy';
