@@ -49,6 +49,13 @@ export interface GatewayMeta {
    * exports): it gets a reservation of its own, never a share of a credit lease (ADR 0039).
    */
   handsHoldToJob?: true;
+  /**
+   * The service that builds this operation's answer in the contract's shape, field by field, and
+   * keeps a test saying the output schema would leave it unchanged: the REST face then writes it
+   * without parsing it again (the schema still documents it). Only for a hot path whose builder
+   * owns every field (ADR 0056).
+   */
+  outputShapedBy?: string;
 }
 
 const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create({ isDev: false });

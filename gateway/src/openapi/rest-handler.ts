@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { getTRPCErrorFromUnknown, type AnyProcedure, type AnyRouter } from '@trpc/server/unstable-core-do-not-import';
 import { TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { runProcedure, type AppError } from '@vrs/kit';
+import { middlewaresWithoutOutputParse, runProcedure, type AppError, type ProcedureMiddleware } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import type { GatewayMeta } from '../trpc';
 import { sendError } from '../errors/envelope';
@@ -15,6 +15,8 @@ interface Operation {
   pattern: RegExp;
   path: string;
   procedure: AnyProcedure;
+  /** What runs the call: the procedure's own middlewares, less the output parse where the meta says a service shapes the answer. */
+  middlewares: ProcedureMiddleware[] | undefined;
   /** No input at all (a void schema): nothing is read from the query or body. */
   takesNoInput: boolean;
   /** Input fields that are arrays: one query value of theirs becomes a one-element array. */
@@ -66,7 +68,8 @@ function coerceFields(object: ZodLike): void {
 function operationsOf(router: AnyRouter): Map<string, Operation[]> {
   const byMethod = new Map<string, Operation[]>();
   for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyProcedure>)) {
-    const openapi = (procedure._def.meta as OpenApiMeta<GatewayMeta> | undefined)?.openapi;
+    const meta = procedure._def.meta as OpenApiMeta<GatewayMeta> | undefined;
+    const openapi = meta?.openapi;
     if (!openapi || procedure._def.type === 'subscription') continue;
     const inputs = (procedure._def as unknown as { inputs: ZodLike[] }).inputs;
     const input = inputs.length === 1 ? unwrap(inputs[0]!) : undefined;
@@ -79,6 +82,7 @@ function operationsOf(router: AnyRouter): Map<string, Operation[]> {
       pattern: new RegExp(`^${source}$`, 'i'),
       path,
       procedure,
+      middlewares: meta?.outputShapedBy ? middlewaresWithoutOutputParse(procedure) : undefined,
       takesNoInput: ['void', 'undefined', 'never'].includes(kind(input) ?? ''),
       arrayFields: Object.entries(shape)
         .filter(([, field]) => kind(field) === 'array' || (kind(field) === 'optional' && kind(field._zod!.def.innerType) === 'array'))
@@ -149,14 +153,18 @@ export function createRestHandler(options: RestHandlerOptions) {
         input = { ...(takesBody ? (req.body as Record<string, unknown> | undefined) : queryInput(req, operation.arrayFields)), ...params };
       }
       ctx = options.createContext(req, res);
-      const data = await runProcedure(operation.procedure, {
-        path: operation.path,
-        getRawInput: async () => input,
-        ctx,
-        type: operation.procedure._def.type,
-        signal: undefined,
-        batchIndex: 0,
-      });
+      const data = await runProcedure(
+        operation.procedure,
+        {
+          path: operation.path,
+          getRawInput: async () => input,
+          ctx,
+          type: operation.procedure._def.type,
+          signal: undefined,
+          batchIndex: 0,
+        },
+        operation.middlewares,
+      );
       const meta = options.responseMeta(ctx, false);
       send(meta.status ?? 200, meta.headers, JSON.stringify(data));
     } catch (cause) {

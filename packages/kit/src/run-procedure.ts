@@ -32,7 +32,7 @@ interface NextOptions {
   getRawInput?: () => Promise<unknown>;
 }
 
-type Middleware = (options: Record<string, unknown>) => Promise<MiddlewareResult>;
+export type ProcedureMiddleware = (options: Record<string, unknown>) => Promise<MiddlewareResult>;
 
 /**
  * Runs a procedure's middlewares (its own, then tRPC's input and output validators and its resolver),
@@ -42,8 +42,8 @@ type Middleware = (options: Record<string, unknown>) => Promise<MiddlewareResult
  * (ADR 0050). Here each middleware gets one fresh object, and the context is copied only when a
  * middleware adds to it.
  */
-export async function runProcedure(procedure: AnyProcedure, call: ProcedureCall): Promise<unknown> {
-  const { middlewares, meta } = procedure._def as unknown as { middlewares: Middleware[]; meta: unknown };
+export async function runProcedure(procedure: AnyProcedure, call: ProcedureCall, middlewares = middlewaresOf(procedure)): Promise<unknown> {
+  const { meta } = procedure._def as unknown as { meta: unknown };
   const { path, type, signal, batchIndex = 0 } = call;
   const step = async (index: number, ctx: object, input: unknown, getRawInput: () => Promise<unknown>): Promise<MiddlewareResult> => {
     try {
@@ -74,6 +74,16 @@ export async function runProcedure(procedure: AnyProcedure, call: ProcedureCall)
   }
   if (!result.ok) throw result.error;
   return result.data;
+}
+
+const middlewaresOf = (procedure: AnyProcedure) => (procedure._def as unknown as { middlewares: ProcedureMiddleware[] }).middlewares;
+
+/**
+ * The procedure's middlewares without tRPC's output validator: for a caller that writes an answer
+ * whose builder guarantees the output schema's shape (`runProcedure`'s third argument).
+ */
+export function middlewaresWithoutOutputParse(procedure: AnyProcedure): ProcedureMiddleware[] {
+  return middlewaresOf(procedure).filter((middleware) => (middleware as { _type?: string })._type !== 'output');
 }
 
 /** `runProcedure` for the procedure at `path` of `router`; NOT_FOUND when there is none, as tRPC's `callProcedure`. */

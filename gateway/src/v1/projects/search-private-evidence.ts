@@ -17,6 +17,8 @@ export const searchPrivateEvidence = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
     fieldCodes: { q: { missing: 'QUERY_REQUIRED' } },
+    // Research builds every page field by field (toEvidence) and freezes it; its test holds the page to this schema.
+    outputShapedBy: 'research',
   })
   .input(
     z.object({

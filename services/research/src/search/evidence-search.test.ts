@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { searchResultSchema } from '@vrs/contracts';
 import { openEmbeddedSearchInThread, type SearchIndex } from '@vrs/search';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
 import { createEvidenceSearch } from './evidence-search';
@@ -55,6 +56,28 @@ describe('evidence search over the search port', () => {
       [0, undefined],
       [1, undefined],
     ]);
+  });
+
+  it('answers pages that the contract’s output schema leaves unchanged, frozen (the gateway writes them without parsing them again)', async () => {
+    const docs: MarkedEvidence[] = [
+      {
+        _id: 'e1',
+        text: 'alpha with every field',
+        provider: 'youtube',
+        entityId: 'dQw4w9WgXcQ',
+        startMs: 0,
+        sourceKey: 'k1',
+        indexedVersion: 1,
+      },
+      { _id: 'e2', text: 'alpha with none', indexedVersion: 1 },
+      { _id: 'e3', text: 'alpha alpha with a start', startMs: 125_000, indexedVersion: 1 },
+    ];
+    const search = createEvidenceSearch(recordingRepo(docs).repo, index);
+
+    const page = { query: 'alpha', results: [...(await search.search('p1', 1, 'alpha', 10))] };
+    expect(page.results).toHaveLength(3);
+    expect(searchResultSchema.parse(page)).toStrictEqual(page);
+    expect(page.results.every((hit) => Object.isFrozen(hit))).toBe(true);
   });
 
   it('survives a restart: a reopened index loads nothing it already reflects', async () => {

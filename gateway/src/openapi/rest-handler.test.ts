@@ -1,0 +1,55 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '@vrs/kit';
+import type { GatewayContext } from '../context';
+import type { GatewayMeta } from '../trpc';
+import { createRestHandler } from './rest-handler';
+
+const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create();
+const pageSchema = z.object({ query: z.string() });
+/** What a service might answer beyond the schema: the output parse strips it. */
+const answer = async () => ({ query: 'q', internal: 'not in the contract' });
+
+const router = t.router({
+  parsed: t.procedure
+    .meta({ openapi: { method: 'GET', path: '/parsed' } })
+    .input(z.void())
+    .output(pageSchema)
+    .query(answer),
+  shaped: t.procedure
+    .meta({ openapi: { method: 'GET', path: '/shaped' }, outputShapedBy: 'a service whose test holds its answer to the schema' })
+    .input(z.void())
+    .output(pageSchema)
+    .query(answer),
+});
+
+describe('the REST face', () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    const app = express();
+    app.use(
+      createRestHandler({
+        router,
+        createContext: () => ({}) as GatewayContext,
+        toAppError: () => new AppError('INTERNAL_ERROR'),
+        responseMeta: () => ({}),
+      }),
+    );
+    server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('parses an answer through its output schema, unless the meta names the service that shapes it', async () => {
+    expect(await (await fetch(`${base}/parsed`)).json()).toEqual({ query: 'q' });
+    expect(await (await fetch(`${base}/shaped`)).json()).toEqual({ query: 'q', internal: 'not in the contract' });
+  });
+});
