@@ -225,11 +225,8 @@ describe('embedded store indexes', () => {
     expect(await monitors.countDocuments({ enabled: true })).toBe(30);
     // Ranges and sorts on the path stay with mingo: MongoDB orders booleans after numbers.
     expect((await monitors.find({ enabled: { $gte: 0 } }, { sort: { _id: 1 } })).map((doc) => doc._id)).toEqual(['one', 'zero']);
-    expect((await monitors.find({ nextCheckAt: 0 }, { sort: { enabled: 1, _id: 1 } })).map((doc) => doc._id)).toEqual([
-      'missing',
-      'zero',
-      'one',
-    ]);
+    const sorted = await monitors.find({ nextCheckAt: { $in: [0, 61, 64] } }, { sort: { enabled: 1, _id: 1 } });
+    expect(sorted.map((doc) => doc._id)).toEqual(['missing', 'zero', 'one', 'm36', 'm39']);
     await store.close();
   });
 
