@@ -481,6 +481,31 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         expect((await versions.find({ kind: 1 })).map((doc) => doc._id)).toEqual([]);
         expect((await versions.find({ kind: true })).map((doc) => doc._id)).toEqual(['w4']);
       });
+
+      it('keeps true apart from 1 and false from 0 on an indexed path holding booleans', async () => {
+        const flags = store.collection<StoreDocument & { on?: unknown; at: number }>('flags');
+        await flags.createIndexes([{ key: { on: 1, at: 1 }, name: 'on_at' }]);
+        await flags.insertMany([
+          { _id: 'f1', on: true, at: 3 },
+          { _id: 'f2', on: 1, at: 1 },
+          { _id: 'f3', on: false, at: 2 },
+          { _id: 'f4', on: 0, at: 4 },
+          { _id: 'f5', on: null, at: 5 },
+          { _id: 'f6', at: 6 },
+          { _id: 'f7', on: 'true', at: 7 },
+          { _id: 'f8', on: true, at: 0 },
+        ]);
+        const ids = async (filter: Record<string, unknown>) => (await flags.find(filter, { sort: { at: 1 } })).map((doc) => doc._id);
+        expect(await ids({ on: true })).toEqual(['f8', 'f1']);
+        expect(await ids({ on: true, at: { $gte: 1 } })).toEqual(['f1']);
+        expect(await ids({ on: { $eq: false } })).toEqual(['f3']);
+        expect(await ids({ on: 1 })).toEqual(['f2']);
+        expect(await ids({ on: 0 })).toEqual(['f4']);
+        expect(await ids({ on: { $ne: true } })).toEqual(['f2', 'f3', 'f4', 'f5', 'f6', 'f7']);
+        expect(await ids({ $or: [{ on: true }, { on: 'true' }] })).toEqual(['f8', 'f1', 'f7']);
+        expect(await flags.countDocuments({ on: false })).toBe(1);
+        expect((await flags.findOne({ on: true }, { sort: { at: -1 } }))?._id).toBe('f1');
+      });
     });
 
     describe('retention', () => {

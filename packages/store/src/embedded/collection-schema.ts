@@ -2,7 +2,7 @@ import { DuplicateKeyError } from '../errors';
 import type { IndexSpec, StoreDocument } from '../port';
 import { toStored } from './json-value';
 import type { SqliteEngine } from './sqlite-engine';
-import { indexName, isScalarAt, notScalarSql, pathExpression, quoteIdentifier, sqlIndexName, sqlLiteral } from './sql-paths';
+import { indexName, pathExpression, quoteIdentifier, sqlIndexName, sqlLiteral, valueKindAt, valueKindSql } from './sql-paths';
 
 interface StoredIndex {
   spec: IndexSpec & { name: string };
@@ -12,8 +12,9 @@ interface StoredIndex {
 
 /**
  * What the store knows about one collection's table: its declared indexes and which indexed paths
- * have held values SQL cannot compare as MongoDB does. Kept in two small tables (`_indexes`,
- * `_complex_paths`) and read once per collection, so opening a store costs the same at any size.
+ * have held values SQL cannot compare as MongoDB does (see valueKindAt). Kept in small tables
+ * (`_indexes`, `_complex_paths`, `_boolean_paths`) and read once per collection, so opening a store
+ * costs the same at any size.
  */
 export class CollectionSchema {
   readonly name: string;
@@ -24,6 +25,7 @@ export class CollectionSchema {
   /** Paths of declared indexes other than `_id`: the only ones whose values are watched. */
   readonly #tracked = new Set<string>();
   readonly #complex = new Set<string>();
+  readonly #boolean = new Set<string>();
   /** Paths some partial index requires to exist (`{path: {$exists: true}}`). */
   readonly #requiredToExist = new Set<string>();
 
@@ -40,6 +42,7 @@ export class CollectionSchema {
     this.#indexes.clear();
     this.#tracked.clear();
     this.#complex.clear();
+    this.#boolean.clear();
     this.#requiredToExist.clear();
     for (const spec of this.#engine.values('SELECT spec FROM _indexes WHERE collection = ?', [this.name]) as string[]) {
       this.#remember(JSON.parse(spec) as StoredIndex['spec']);
@@ -47,14 +50,24 @@ export class CollectionSchema {
     for (const path of this.#engine.values('SELECT path FROM _complex_paths WHERE collection = ?', [this.name]) as string[]) {
       this.#complex.add(path);
     }
+    for (const path of this.#engine.values('SELECT path FROM _boolean_paths WHERE collection = ?', [this.name]) as string[]) {
+      this.#boolean.add(path);
+    }
     this.#generation = this.#engine.generation;
   }
 
   /** The SQL expression of `path` when SQL compares its values exactly as MongoDB does. */
   readonly pushable = (path: string): string | undefined => {
     if (path === '_id') return 'id';
-    return this.#tracked.has(path) && !this.#complex.has(path) ? pathExpression(path) : undefined;
+    return this.#tracked.has(path) && !this.#complex.has(path) && !this.#boolean.has(path) ? pathExpression(path) : undefined;
   };
+
+  /**
+   * The SQL expression of `path` for an equality to true or false: any indexed path that has held
+   * only scalars and booleans (planFilter adds the json_type test that tells true from 1).
+   */
+  readonly booleanPushable = (path: string): string | undefined =>
+    path !== '_id' && this.#tracked.has(path) && !this.#complex.has(path) ? pathExpression(path) : undefined;
 
   /** The condition of a partial index on `path`'s existence, which a comparison on `path` implies. */
   readonly existence = (path: string): string | undefined => (this.#requiredToExist.has(path) ? existsSql(path) : undefined);
@@ -62,7 +75,10 @@ export class CollectionSchema {
   /** Before a document is written: notes indexed paths where it holds an array, object or boolean. */
   noteValues(doc: StoreDocument): void {
     for (const path of this.#tracked) {
-      if (!this.#complex.has(path) && !isScalarAt(doc, path)) this.#markComplex(path);
+      if (this.#complex.has(path)) continue;
+      const kind = valueKindAt(doc, path);
+      if (kind === 'complex') this.#markComplex(path);
+      else if (kind === 'boolean' && !this.#boolean.has(path)) this.#markBoolean(path);
     }
   }
 
@@ -134,9 +150,12 @@ export class CollectionSchema {
       );
       for (const path of paths) {
         if (path === '_id' || this.#tracked.has(path)) continue;
-        // A new path: its values so far decide whether SQL may compare them (one scan, once).
-        const found = this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${notScalarSql(path)} LIMIT 1`);
-        if (found !== undefined) this.#markComplex(path);
+        // A new path: its values so far decide how SQL may compare them (a scan or two, once).
+        if (this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${valueKindSql(path, 'complex')} LIMIT 1`) !== undefined) {
+          this.#markComplex(path);
+        } else if (this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${valueKindSql(path, 'boolean')} LIMIT 1`) !== undefined) {
+          this.#markBoolean(path);
+        }
       }
       this.#engine.run('INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)', [this.name, spec.name, JSON.stringify(spec)]);
       this.#engine.exec('RELEASE create_index');
@@ -160,6 +179,11 @@ export class CollectionSchema {
   #markComplex(path: string): void {
     this.#engine.run('INSERT OR IGNORE INTO _complex_paths (collection, path) VALUES (?, ?)', [this.name, path]);
     this.#complex.add(path);
+  }
+
+  #markBoolean(path: string): void {
+    this.#engine.run('INSERT OR IGNORE INTO _boolean_paths (collection, path) VALUES (?, ?)', [this.name, path]);
+    this.#boolean.add(path);
   }
 }
 

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runModuleToExit } from '@vrs/testing/processes';
 import { DuplicateKeyError } from '../errors';
@@ -177,6 +178,99 @@ describe('embedded store indexes', () => {
     expect((await versions.find({ kind: 1 })).map((doc) => doc._id)).toEqual(['c']);
     expect((await versions.find({}, { sort: { kind: 1 } })).map((doc) => doc._id)).toEqual(['c', 'a', 'b']);
     await store.close();
+  });
+
+  interface Due extends StoreDocument {
+    enabled: unknown;
+    nextCheckAt: number;
+    leaseUntil: number;
+  }
+  const due = (now: number) => ({ enabled: true, nextCheckAt: { $lte: now }, leaseUntil: { $lte: now } });
+  const soonestFirst = { sort: { nextCheckAt: 1 as const }, limit: 3 };
+
+  it('serves an equality to true or false from an index on a path that holds booleans (the due monitors), without sorting', async () => {
+    const store = await openEmbeddedStore(dir);
+    const monitors = store.collection<Due>('monitors');
+    await monitors.createIndexes([{ key: { enabled: 1, nextCheckAt: 1 }, name: 'due' }]);
+    await monitors.insertMany([
+      ...Array.from({ length: 40 }, (_, i) => ({
+        _id: `m${i}`,
+        enabled: i % 4 !== 0,
+        nextCheckAt: 100 - i,
+        leaseUntil: i === 39 ? 500 : 0,
+      })),
+      { _id: 'one', enabled: 1, nextCheckAt: 0, leaseUntil: 0 },
+      { _id: 'zero', enabled: 0, nextCheckAt: 0, leaseUntil: 0 },
+      { _id: 'missing', nextCheckAt: 0, leaseUntil: 0 } as Due,
+    ]);
+    const plan = (monitors as SqliteCollection<Due>).queryPlan(due(80), soonestFirst).join(' | ');
+    expect(plan).toMatch(/SEARCH .* USING INDEX ix_\w+_q \(<expr>=\? AND <expr><\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    // m39 is leased, m36 disabled: true is never 1, and what SQL cannot decide (the lease) mingo still does.
+    expect((await monitors.find(due(80), soonestFirst)).map((doc) => doc._id)).toEqual(['m38', 'm37', 'm35']);
+    expect((await monitors.find({ enabled: { $eq: false } }, { sort: { _id: 1 } })).map((doc) => doc._id)).toEqual([
+      'm0',
+      'm12',
+      'm16',
+      'm20',
+      'm24',
+      'm28',
+      'm32',
+      'm36',
+      'm4',
+      'm8',
+    ]);
+    expect((await monitors.find({ enabled: 1 })).map((doc) => doc._id)).toEqual(['one']);
+    expect((await monitors.find({ enabled: 0 })).map((doc) => doc._id)).toEqual(['zero']);
+    expect(await monitors.countDocuments({ enabled: true })).toBe(30);
+    // Ranges and sorts on the path stay with mingo: MongoDB orders booleans after numbers.
+    expect((await monitors.find({ enabled: { $gte: 0 } }, { sort: { _id: 1 } })).map((doc) => doc._id)).toEqual(['one', 'zero']);
+    const sorted = await monitors.find({ nextCheckAt: { $in: [0, 61, 64] } }, { sort: { enabled: 1, _id: 1 } });
+    expect(sorted.map((doc) => doc._id)).toEqual(['missing', 'zero', 'one', 'm36', 'm39']);
+    await store.close();
+  });
+
+  it('looks again, once, at the paths an older store listed as complex for holding booleans', async () => {
+    const store = await openEmbeddedStore(dir);
+    const monitors = store.collection<Due>('monitors');
+    await monitors.createIndexes([
+      { key: { enabled: 1, nextCheckAt: 1 }, name: 'due' },
+      { key: { leaseUntil: 1 }, name: 'lease' },
+    ]);
+    await monitors.insertMany([
+      { _id: 'a', enabled: true, nextCheckAt: 1, leaseUntil: 0 },
+      { _id: 'b', enabled: false, nextCheckAt: 2, leaseUntil: 0 },
+    ]);
+    await store.close();
+    // What an older version wrote: every path holding a boolean listed as complex, user_version 0.
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.exec(`DELETE FROM _boolean_paths;
+      INSERT INTO _complex_paths (collection, path) VALUES ('monitors', 'enabled'), ('monitors', 'leaseUntil');
+      PRAGMA user_version = 0;`);
+    db.close();
+
+    const reopened = await openEmbeddedStore(dir);
+    const again = reopened.collection<Due>('monitors');
+    const plan = (again as SqliteCollection<Due>).queryPlan(due(5), soonestFirst).join(' | ');
+    expect(plan).toMatch(/USING INDEX ix_\w+_q \(<expr>=\? AND <expr><\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    expect((await again.find(due(5), soonestFirst)).map((doc) => doc._id)).toEqual(['a']);
+    // leaseUntil never held a boolean: it is a plain scalar path again, its range in SQL.
+    expect((again as SqliteCollection<Due>).queryPlan({ leaseUntil: { $lte: 0 } }).join(' | ')).toMatch(
+      /USING INDEX ix_\w+_q \(<expr><\?\)/,
+    );
+    await again.insertOne({ _id: 'c', enabled: [true], nextCheckAt: 3, leaseUntil: 0 });
+    await reopened.close();
+
+    // A path that holds an array stays complex, through the next look too.
+    const db2 = new Database(join(dir, DATABASE_FILE));
+    db2.exec('PRAGMA user_version = 0;');
+    db2.close();
+    const third = await openEmbeddedStore(dir);
+    const monitorsAgain = third.collection<Due>('monitors');
+    expect((monitorsAgain as SqliteCollection<Due>).queryPlan(due(5), soonestFirst).join(' | ')).toMatch(/TEMP B-TREE/);
+    expect((await monitorsAgain.find(due(5), { sort: { nextCheckAt: 1 } })).map((doc) => doc._id)).toEqual(['a', 'c']);
+    await third.close();
   });
 });
 

@@ -9,6 +9,7 @@ import { lockDirectory } from './directory-lock';
 import { importLegacyCollections } from './legacy-import';
 import { SqliteCollection } from './sqlite-collection';
 import { SqliteEngine } from './sqlite-engine';
+import { quoteIdentifier, valueKindSql } from './sql-paths';
 import { checkpointInBackground, checkpointSettings } from './wal-checkpointer';
 
 export interface EmbeddedStoreOptions {
@@ -73,10 +74,40 @@ function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Data
     // The checkpointer's worker copies the WAL into the database; this connection only if it falls far behind.
     db.pragma(`wal_autocheckpoint = ${checkpointSettings.fallbackPages}`);
     db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
-      CREATE TABLE IF NOT EXISTS _complex_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));`);
+      CREATE TABLE IF NOT EXISTS _complex_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));
+      CREATE TABLE IF NOT EXISTS _boolean_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));`);
+    sortBooleanPaths(db);
     return db;
   } catch (error) {
     db.close();
+    throw error;
+  }
+}
+
+/**
+ * Stores written before booleans had a kind of their own (`_boolean_paths`, see valueKindAt) listed
+ * an indexed path that held a boolean as complex, which kept every condition on it out of SQL: the
+ * monitors' `{enabled: true}` made the scheduler's due query scan and sort the whole collection. Once
+ * per store (user_version 0 → 1), each such path is looked at again: one scan, or two, per path.
+ */
+function sortBooleanPaths(db: Database.Database): void {
+  const [version] = db.prepare('PRAGMA user_version').raw().get() as [number];
+  if (version !== 0) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const listed = db.prepare('SELECT collection, path FROM _complex_paths').raw().all() as [string, string][];
+    for (const [collection, path] of listed) {
+      const table = quoteIdentifier(`c_${collection}`);
+      const holds = (kind: 'boolean' | 'complex') =>
+        db.prepare(`SELECT 1 FROM ${table} WHERE ${valueKindSql(path, kind)} LIMIT 1`).get() !== undefined;
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(`c_${collection}`) || holds('complex')) continue;
+      db.prepare('DELETE FROM _complex_paths WHERE collection = ? AND path = ?').run(collection, path);
+      if (holds('boolean')) db.prepare('INSERT OR IGNORE INTO _boolean_paths (collection, path) VALUES (?, ?)').run(collection, path);
+    }
+    db.exec('PRAGMA user_version = 1');
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
     throw error;
   }
 }

@@ -22,6 +22,14 @@ export type PushablePath = (path: string) => string | undefined;
  */
 export type ExistenceTerm = (path: string) => string | undefined;
 
+/** How SQL may read each path of a collection (see CollectionSchema). */
+export interface PathRules {
+  pushable: PushablePath;
+  existence: ExistenceTerm;
+  /** The SQL expression of a path SQL may test for true or false (with json_type), else undefined. */
+  booleanPushable: PushablePath;
+}
+
 type Operand = string | number;
 
 function isOperand(value: unknown): value is Operand {
@@ -34,29 +42,27 @@ function isOperatorObject(value: unknown): value is Record<string, unknown> {
   return keys.length > 0 && keys.every((key) => key.startsWith('$'));
 }
 
-export function planFilter(
-  filter: Record<string, unknown>,
-  pushable: PushablePath,
-  existence: ExistenceTerm = () => undefined,
-): FilterPlan {
+export function planFilter(filter: Record<string, unknown>, rules: PathRules): FilterPlan {
   const plan: FilterPlan = { where: [], params: [], exact: true, pinsId: false };
-  addFilter(plan, filter, pushable, existence);
+  addFilter(plan, filter, rules);
   return plan;
 }
 
-function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: PushablePath, existence: ExistenceTerm): void {
+function addFilter(plan: FilterPlan, filter: Record<string, unknown>, rules: PathRules): void {
+  const { pushable, existence } = rules;
   for (const [key, condition] of Object.entries(filter)) {
     if (key === '$and' && Array.isArray(condition)) {
       for (const clause of condition) {
-        if (typeof clause === 'object' && clause !== null) addFilter(plan, clause as Record<string, unknown>, pushable, existence);
+        if (typeof clause === 'object' && clause !== null) addFilter(plan, clause as Record<string, unknown>, rules);
         else plan.exact = false;
       }
       continue;
     }
     if (key === '$or' && Array.isArray(condition) && condition.length > 0) {
-      addAlternatives(plan, condition, pushable, existence);
+      addAlternatives(plan, condition, rules);
       continue;
     }
+    if (!key.startsWith('$') && addBooleanEquality(plan, key, condition, rules)) continue;
     const expression = key.startsWith('$') ? undefined : pushable(key);
     // The `_id` column has text affinity and would turn a number operand into text: only strings go there.
     const accepts = (operand: unknown): operand is Operand => isOperand(operand) && (expression !== 'id' || typeof operand === 'string');
@@ -85,6 +91,27 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, pushable: 
   }
 }
 
+/**
+ * An equality to true or false (`{enabled: true}`, `{enabled: {$eq: false}}`) on a path that holds no
+ * arrays or documents: json_extract reads a boolean as 1 or 0, so its equality serves an index on the
+ * path and json_type keeps true apart from 1. False when the condition is another one.
+ */
+function addBooleanEquality(plan: FilterPlan, key: string, condition: unknown, rules: PathRules): boolean {
+  const wanted =
+    typeof condition === 'boolean'
+      ? condition
+      : isOperatorObject(condition) && Object.keys(condition).length === 1 && typeof condition.$eq === 'boolean'
+        ? condition.$eq
+        : undefined;
+  if (wanted === undefined) return false;
+  const expression = rules.booleanPushable(key);
+  if (!expression) return false;
+  plan.where.push(`${expression} = ?`, `json_type(doc, '$.${key}') = '${wanted}'`);
+  plan.params.push(wanted ? 1 : 0);
+  addExistence(plan, rules.existence(key));
+  return true;
+}
+
 function addExistence(plan: FilterPlan, term: string | undefined): void {
   if (term && !plan.where.includes(term)) plan.where.push(term);
 }
@@ -108,9 +135,9 @@ function addTextPrefilter(plan: FilterPlan, key: string, condition: unknown): vo
  * is a superset of the matches (exact when every branch is), e.g. a keyset cursor
  * `{$or: [{createdAt: {$lt: t}}, {createdAt: t, _id: {$lt: id}}]}` read from an index.
  */
-function addAlternatives(plan: FilterPlan, branches: unknown[], pushable: PushablePath, existence: ExistenceTerm): void {
+function addAlternatives(plan: FilterPlan, branches: unknown[], rules: PathRules): void {
   const planned = branches.map((branch) =>
-    typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, pushable, existence) : undefined,
+    typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, rules) : undefined,
   );
   if (planned.some((branch) => !branch || branch.where.length === 0)) {
     plan.exact = false;

@@ -24,26 +24,32 @@ export function pathExpression(path: string): string | undefined {
 }
 
 /**
- * Whether the value at `path` is one SQL orders and compares exactly as MongoDB does: missing, null,
- * a number or a string, with no array on the way (MongoDB would look into each element). Booleans,
- * objects and arrays come out of json_extract as numbers or JSON text, so a path that ever holds one
- * is served by mingo from then on (as MongoDB marks an index multikey).
+ * How SQL may read the value at `path`. `scalar`: missing, null, a number or a string, with no array
+ * on the way (MongoDB would look into each element), which SQL orders and compares exactly as MongoDB
+ * does. `boolean`: true or false, which json_extract reads as 1 or 0, so SQL can only tell it apart
+ * with json_type (equality, see planFilter). `complex`: an object, or an array here or on the way.
+ * A path that ever holds a boolean or a complex value is served so from then on (as MongoDB marks
+ * an index multikey).
  */
-export function isScalarAt(doc: unknown, path: string): boolean {
+export type ValueKind = 'scalar' | 'boolean' | 'complex';
+
+export function valueKindAt(doc: unknown, path: string): ValueKind {
   let value = doc;
   for (const segment of path.split('.')) {
-    if (Array.isArray(value)) return false;
-    if (typeof value !== 'object' || value === null) return true;
+    if (Array.isArray(value)) return 'complex';
+    if (typeof value !== 'object' || value === null) return 'scalar';
     value = (value as Record<string, unknown>)[segment];
   }
-  return value === undefined || value === null || typeof value === 'string' || typeof value === 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  return value === undefined || value === null || typeof value === 'string' || typeof value === 'number' ? 'scalar' : 'complex';
 }
 
-/** SQL that is true for a document whose value at `path` is not scalar in the sense of isScalarAt. */
-export function notScalarSql(path: string): string {
+/** SQL that is true for a document whose value at `path` is of `kind` (boolean or complex) in the sense of valueKindAt. */
+export function valueKindSql(path: string, kind: Exclude<ValueKind, 'scalar'>): string {
+  if (kind === 'boolean') return `json_type(doc, '$.${path}') IN ('true', 'false')`;
   const segments = path.split('.');
   const tests = segments.map((_, i) => `json_type(doc, '$.${segments.slice(0, i + 1).join('.')}') = 'array'`);
-  tests.push(`json_type(doc, '$.${path}') IN ('object', 'true', 'false')`);
+  tests.push(`json_type(doc, '$.${path}') = 'object'`);
   return tests.join(' OR ');
 }
 

@@ -61,7 +61,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
 
   countDocuments(filter: Filter<T> = {}): Promise<number> {
     return this.#run(() => {
-      const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
+      const plan = planFilter(filter, this.#schema);
       const where = plan.where.length ? ` WHERE ${plan.where.join(' AND ')}` : '';
       if (plan.exact) return this.#engine.first(`SELECT count(*) FROM ${this.#schema.table}${where}`, plan.params) as number;
       const matches = matcher(filter);
@@ -135,7 +135,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
 
   deleteMany(filter: Filter<T>): Promise<{ deletedCount: number }> {
     return this.#run(() => {
-      const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
+      const plan = planFilter(filter, this.#schema);
       if (plan.exact) {
         const where = plan.where.length ? ` WHERE ${plan.where.join(' AND ')}` : '';
         return { deletedCount: this.#engine.run(`DELETE FROM ${this.#schema.table}${where}`, plan.params) };
@@ -195,7 +195,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   #selectSql(filter: Filter<T>, options: FindOptions) {
-    const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
+    const plan = planFilter(filter, this.#schema);
     const orderBy = planSort(options.sort, this.#schema.pushable);
     const sortedBySql = !options.sort || orderBy !== undefined;
     let sql = `SELECT doc FROM ${this.#schema.table}`;
@@ -257,7 +257,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   #updateInSql(filter: Filter<T>, prepared: PreparedUpdate): (() => { matchedCount: number; modifiedCount: number }) | undefined {
     const update = numericMaxInSql(prepared);
     if (!update || this.#schema.inUniqueIndex(update.field)) return undefined;
-    const plan = planFilter(filter, this.#schema.pushable, this.#schema.existence);
+    const plan = planFilter(filter, this.#schema);
     if (!plan.exact) return undefined;
     const where = plan.where.length ? plan.where.join(' AND ') : '1';
     return () => {
