@@ -13,6 +13,7 @@ import {
 import type { WindowCounter } from '@vrs/bus';
 import { accessLog } from './access-log';
 import { canonicalPath } from './edge/canonical-path';
+import { middlewareSeries } from './edge/middleware-series';
 import { assertJsonDepth, JsonTooDeepError } from './edge/json-depth';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
@@ -187,28 +188,33 @@ export function createGatewayApp(deps: GatewayDependencies) {
     if (!isInternalToken(req.get(internalTokenHeader), config.INTERNAL_TOKEN)) return next();
     sendProcessFigures(req.url, res);
   });
-  app.use(assignRequestId);
-  app.use(accessLog(createLogger('access')));
-  app.use(canonicalPath);
-  app.use(express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body) => assertJsonDepth(body) }));
-  app.use(emptyBodyAsJson);
+  // What every request passes, each list as one layer of Express's router (ADR 0057).
+  const edge = [
+    assignRequestId,
+    accessLog(createLogger('access')),
+    canonicalPath,
+    express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body) => assertJsonDepth(body) }),
+    emptyBodyAsJson,
+  ];
+  app.use(middlewareSeries(...edge));
 
   const v1 = express.Router();
   v1.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
-  v1.use(referencePage('/v1/openapi.json', '/v1'));
+  v1.use('/docs', referencePage('/v1/openapi.json', '/v1'));
   v1.use(limiters.perIp);
   v1.use(
     '/auth/device/code',
     deviceCodeLimiter(deps.rateLimitCounter, { windowMs: config.DEVICE_RATE_LIMIT_WINDOW_MS, perIp: config.DEVICE_CODE_RATE_LIMIT_PER_IP }),
   );
-  v1.use(resolvePrincipal(deps.authenticators));
-  v1.use(limiters.perAccount);
-  v1.use(
+  const callerChecks = [
+    resolvePrincipal(deps.authenticators),
+    limiters.perAccount,
     rotateSessionCookie(services, deps.identity.sessions, { cookie: deps.identity.cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }),
-  );
-  v1.use(csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }));
+    csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }),
+  ];
+  v1.use(middlewareSeries(...callerChecks));
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.get('/exports/:id/download', exportFileRoute(contextOf));
   v1.get('/agent/:sessionId/runs/:runId/events', agentRunEventsRoute(contextOf));

@@ -6,7 +6,8 @@ import swaggerUiAssetsPath from 'swagger-ui-dist/absolute-path.js';
 /**
  * An interactive reference of /v1/openapi.json at `<mount>/docs`, served from the swagger-ui-dist
  * package (works offline). Asset URLs are absolute: relative ones would resolve under `/docs/docs/`
- * when the page is asked for with a trailing slash, and the page would stay blank.
+ * when the page is asked for with a trailing slash, and the page would stay blank. Mount the router
+ * at `/docs`, so that every other request passes it at the cost of one path match (ADR 0057).
  */
 export function referencePage(specUrl: string, mountPath: string): Router {
   const assetsUrl = `${mountPath}/docs/assets`;
@@ -26,9 +27,9 @@ export function referencePage(specUrl: string, mountPath: string): Router {
 </body>
 </html>`;
   const router = Router();
-  router.use('/docs/assets', express.static(swaggerUiAssetsPath(), { index: false, maxAge: '1h' }));
+  router.use('/assets', express.static(swaggerUiAssetsPath(), { index: false, maxAge: '1h' }));
   // Express matches `/docs/` here too; the assets' absolute URLs load from either.
-  router.get('/docs', (_req, res) => {
+  router.get('/', (_req, res) => {
     res.type('html').send(page);
   });
   return router;
