@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { getTRPCErrorFromUnknown, type AnyProcedure, type AnyRouter } from '@trpc/server/unstable-core-do-not-import';
 import { TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { middlewaresWithoutOutputParse, runProcedure, type AppError, type ProcedureMiddleware } from '@vrs/kit';
+import { isSharedJson, middlewaresWithoutOutputParse, runProcedure, type AppError, type ProcedureMiddleware } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import type { GatewayMeta } from '../trpc';
 import { sendError } from '../errors/envelope';
@@ -110,6 +110,25 @@ function queryInput(req: Request, arrayFields: string[]): Record<string, unknown
   return input;
 }
 
+/** The JSON of each shared answer (`shareJson`), written once: the same object always holds the same JSON. */
+const sharedBodies = new WeakMap<object, Buffer>();
+
+/** An answer's JSON, as the bytes written. */
+function jsonBody(data: unknown): Buffer | undefined {
+  if (isSharedJson(data)) {
+    let body = sharedBodies.get(data);
+    if (!body) {
+      body = Buffer.from(JSON.stringify(data));
+      sharedBodies.set(data, body);
+    }
+    return body;
+  }
+  const text = JSON.stringify(data);
+  // Encoded once here: given a string, Node measures its UTF-8 length for Content-Length and then
+  // encodes it again to write it, ≈ 5 ms for a 550 KB page of comments against ≈ 1 ms (ADR 0045).
+  return text === undefined ? undefined : Buffer.from(text);
+}
+
 /**
  * The REST face of the v1 router: finds the operation for the method and path, reads its input (the
  * query, or the JSON body express.json read, plus the path's parameters), runs the procedure once
@@ -136,13 +155,11 @@ export function createRestHandler(options: RestHandlerOptions) {
     const { operation, params } = found;
     let input: unknown;
     let ctx: GatewayContext | undefined;
-    const send = (status: number, headers: Record<string, string> | undefined, body: string | undefined) => {
+    const send = (status: number, headers: Record<string, string> | undefined, body: Buffer | undefined) => {
       res.statusCode = status;
       res.setHeader('Content-Type', 'application/json');
       if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      // Encoded once here: given a string, Node measures its UTF-8 length for Content-Length and then
-      // encodes it again to write it, ≈ 5 ms for a 550 KB page of comments against ≈ 1 ms (ADR 0045).
-      res.end(body === undefined ? undefined : Buffer.from(body));
+      res.end(body);
     };
     try {
       const takesBody = req.method !== 'GET' && req.method !== 'DELETE';
@@ -166,7 +183,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         operation.middlewares,
       );
       const meta = options.responseMeta(ctx, false);
-      send(meta.status ?? 200, meta.headers, JSON.stringify(data));
+      send(meta.status ?? 200, meta.headers, jsonBody(data));
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const appError = options.toAppError(error, req, input, operation.path);

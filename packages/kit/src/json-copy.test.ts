@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonCopy } from './json-copy';
+import { isSharedJson, jsonCopy, shareJson } from './json-copy';
 
 const throughJson = (value: unknown) => {
   const text = JSON.stringify(value);
@@ -97,5 +97,28 @@ describe('jsonCopy', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(() => jsonCopy(cycle)).toThrow();
+  });
+});
+
+describe('shareJson', () => {
+  it('answers the JSON copy of a value, frozen to its leaves, which jsonCopy then hands out as it is', () => {
+    const when = new Date('2026-11-27T10:00:00.000Z');
+    const answer = { query: 'q', results: [{ id: 'a', at: when, gone: undefined, score: -0 }] };
+    const shared = shareJson(answer);
+
+    expect(shared).toStrictEqual(throughJson(answer));
+    expect(Object.isFrozen(shared) && Object.isFrozen(shared.results) && Object.isFrozen(shared.results[0])).toBe(true);
+    expect(isSharedJson(shared)).toBe(true);
+    expect(jsonCopy(shared)).toBe(shared);
+    expect(() => {
+      (shared.results as unknown[]).push('more');
+    }).toThrow(TypeError);
+  });
+
+  it('marks only what it made: a frozen value of its own is still copied', () => {
+    const frozen = Object.freeze({ results: Object.freeze([Object.freeze({ id: 'a' })]) });
+    expect(isSharedJson(frozen)).toBe(false);
+    expect(jsonCopy(frozen)).not.toBe(frozen);
+    expect(isSharedJson(shareJson('text'))).toBe(false);
   });
 });

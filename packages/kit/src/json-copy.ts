@@ -8,7 +8,35 @@
  * so the answer is always JSON's.
  */
 export function jsonCopy<T>(value: T): T {
+  if (isSharedJson(value)) return value;
   return copyValue(value) as T;
+}
+
+/** Values `shareJson` made: JSON's copies already, and deep-frozen. */
+const sharedJson = new WeakSet<object>();
+
+/**
+ * `value` as `jsonCopy` would copy it, deep-frozen and marked as shared: `jsonCopy` then hands it out
+ * as it is (nobody can change it, and it already is what JSON would give), and the gateway writes
+ * its JSON once (ADR 0058). For an answer kept in a cache and handed to everyone who asks the same,
+ * such as a search's result page.
+ */
+export function shareJson<T>(value: T): T {
+  const copy = copyValue(value);
+  freezeDeep(copy);
+  if (typeof copy === 'object' && copy !== null) sharedJson.add(copy);
+  return copy as T;
+}
+
+/** Whether `value` came from `shareJson`: the same object always holds the same JSON. */
+export function isSharedJson(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && sharedJson.has(value);
+}
+
+function freezeDeep(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const item of Object.values(value)) freezeDeep(item);
 }
 
 function copyValue(value: unknown): unknown {

@@ -126,7 +126,8 @@ const callsOfClients = new WeakMap<object, Call>();
  * (input and output validation, middlewares, error formatting), but no sockets and none of the
  * client runtime's per-call observables and AbortControllers, which showed up on the hot path.
  * Results are copied as JSON would copy them (`jsonCopy`) and errors carry the same shape as over
- * HTTP, so callers cannot tell the two apart.
+ * HTTP, so callers cannot tell the two apart. The exception is an answer the service shared
+ * (`shareJson`): it already is JSON's copy, and comes as it is, frozen.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
   return clientOf<TRouter>(async (path, type, input, options) => {

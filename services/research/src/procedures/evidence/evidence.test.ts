@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '@vrs/bus';
+import { isSharedJson } from '@vrs/kit';
 import { createHarness, eventually, failureOf, newAccountId, type Harness, type ResearchInstance } from '../../testing/research-harness';
 
 /** Searches until exactly `count` results come back: evidence is searchable once its event is indexed. */
@@ -73,6 +74,19 @@ describe('evidence', () => {
     const found = await searchUntil(h, { accountId, projectId, q: 'titles' }, 1);
     expect(found.results[0]).toMatchObject({ id: original.id, text: 'new wording about titles' });
     expect((await h.api.evidence.search({ accountId, projectId, q: 'thumbnails' })).results).toEqual([]);
+  });
+
+  it('answers a search asked again at the same index state with the same shared answer, and a new one after a write', async () => {
+    await h.api.evidence.add({ accountId, projectId, items: [{ text: 'shared answer about thumbnails' }] });
+    const first = await searchUntil(h, { accountId, projectId, q: 'thumbnails' }, 1);
+    const again = await h.api.evidence.search({ accountId, projectId, q: ' thumbnails ' });
+
+    expect(again).toBe(first);
+    expect(isSharedJson(first) && Object.isFrozen(first.results[0])).toBe(true);
+    await h.api.evidence.add({ accountId, projectId, items: [{ text: 'a second note about thumbnails' }] });
+    const after = await searchUntil(h, { accountId, projectId, q: 'thumbnails' }, 2);
+    expect(after).not.toBe(first);
+    expect(first.results).toHaveLength(1);
   });
 
   it('answers a batch of known and new sourceKeys and plain items in request order, updating the known in place', async () => {

@@ -1,5 +1,5 @@
-import { searchEvidenceInputSchema, searchQuerySchema, type SearchResult } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { searchEvidenceInputSchema, searchQuerySchema, type Evidence, type SearchResult } from '@vrs/contracts';
+import { AppError, procedure, shareJson } from '@vrs/kit';
 import type { ResearchDeps } from '../../research-deps';
 import { requireOwnedProject } from '../projects/require-owned-project';
 
@@ -12,11 +12,19 @@ const searchInputSchema = searchEvidenceInputSchema.extend({ q: searchQuerySchem
  * was answered at the same index state (the result cache of `createEvidenceSearch`). No output schema: the
  * results are built in the contract's shape here, and parsing them again would cost every search.
  */
-export const searchEvidence = ({ projects, search }: ResearchDeps) =>
-  procedure.input(searchInputSchema).query(async ({ input }): Promise<SearchResult> => {
+export const searchEvidence = ({ projects, search }: ResearchDeps) => {
+  /** The answer of each cached page (a page is read for one query), shared: written to JSON once by the gateway. */
+  const answers = new WeakMap<readonly Evidence[], SearchResult>();
+  return procedure.input(searchInputSchema).query(async ({ input }): Promise<SearchResult> => {
     const query = input.q?.trim();
     if (!query) throw new AppError('QUERY_REQUIRED');
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
     const results = await search.search(project._id, project.indexVersion, query, input.limit, project.indexResetVersion);
-    return { query, results: [...results] };
+    let answer = answers.get(results);
+    if (!answer) {
+      answer = shareJson({ query, results: [...results] });
+      answers.set(results, answer);
+    }
+    return answer;
   });
+};
