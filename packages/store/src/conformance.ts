@@ -508,6 +508,28 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       });
     });
 
+    describe('write stamp', () => {
+      it('is unknown, or stays the same across reads and changes with every kind of write', async () => {
+        const stamp = store.writeStamp();
+        if (stamp === undefined) return;
+        await seed();
+        const stamps = [store.writeStamp()];
+        await items.find({ group: 'x' });
+        await items.findOne({ _id: 'a' });
+        await items.countDocuments({});
+        expect(store.writeStamp()).toBe(stamps[0]);
+        await items.updateOne({ _id: 'a' }, { $set: { rank: 4 } });
+        stamps.push(store.writeStamp());
+        await items.deleteOne({ _id: 'b' });
+        stamps.push(store.writeStamp());
+        await store.withTransaction(async (tx) => {
+          await tx.collection<Item>('items').insertOne({ _id: 'e', name: 'echo', rank: 6, group: 'y' });
+        });
+        stamps.push(store.writeStamp());
+        expect(new Set([stamp, ...stamps]).size).toBe(5);
+      });
+    });
+
     describe('retention', () => {
       const start = Date.parse('2026-03-01T00:00:00.000Z');
       const hour = 60 * 60 * 1000;

@@ -94,6 +94,13 @@ export interface Store extends StoreScope {
    * and snapshot-isolated on MongoDB (a write conflict retries `work`).
    */
   withTransaction<R>(work: (tx: StoreScope) => Promise<R>): Promise<R>;
+  /**
+   * A number that changes whenever something may have been written to this store since it was last
+   * asked, or undefined when the adapter cannot know: MongoDB's other clients write without telling
+   * this one. The embedded store is the only writer of its directory (its lock), so it counts its own
+   * writes. A cache of small, hot reads may answer from what it read while this stays the same.
+   */
+  writeStamp(): number | undefined;
   /** Throws when the backing store is unreachable or unusable (readiness checks use it). */
   ping(): Promise<void>;
   /** Flushes pending writes and releases the store. */

@@ -142,6 +142,10 @@ class EmbeddedStore implements Store {
     );
   }
 
+  writeStamp(): number {
+    return this.#engine.writes;
+  }
+
   async ping(): Promise<void> {
     await this.#engine.whenFree();
     await access(this.#dir, constants.W_OK);

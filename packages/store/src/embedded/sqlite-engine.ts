@@ -33,6 +33,8 @@ export class SqliteEngine {
   readonly #stallMs: number;
   /** Bumped when a transaction rolls back: cached schema facts may describe tables it created. */
   generation = 0;
+  /** Bumped by every statement that may write (`run`, `exec`, `batch`), before it runs: `Store.writeStamp`. */
+  writes = 0;
   closed = false;
 
   /**
@@ -93,6 +95,7 @@ export class SqliteEngine {
    * transaction the transaction's own commit covers it.
    */
   batch<R>(writes: () => R): R {
+    this.writes++;
     if (this.#db.inTransaction) return writes();
     this.#db.exec('BEGIN');
     try {
@@ -104,6 +107,7 @@ export class SqliteEngine {
 
   /** Runs a write; returns how many rows it changed. */
   run(sql: string, params: unknown[] = []): number {
+    this.writes++;
     return this.#statement(sql).run(...params).changes;
   }
 
@@ -122,6 +126,7 @@ export class SqliteEngine {
   }
 
   exec(sql: string): void {
+    this.writes++;
     this.#db.exec(sql);
   }
 

@@ -31,6 +31,7 @@ export function mongoStore(client: MongoClient, database: string): Store {
         ),
       );
     },
+    writeStamp: () => undefined,
     async ping() {
       await db.command({ ping: 1 });
     },

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { findPage, type PageRequest, type Store } from '@vrs/store';
 import { newUuid } from '@vrs/kit';
 
@@ -20,6 +21,8 @@ export interface ProjectDoc {
 
 export function createProjectsRepo(store: Store) {
   const projects = store.collection<ProjectDoc>('projects');
+  /** What `findOwned` answered, by account and project, with the store's write stamp it read it at. */
+  const ownedReads = new LRUCache<string, { stamp: number; project: Readonly<ProjectDoc> | null }>({ max: 10_000 });
 
   return {
     ensureIndexes: () => projects.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' }]),
@@ -30,8 +33,21 @@ export function createProjectsRepo(store: Store) {
       return project;
     },
 
-    /** Found only for its owner: another account's project and an unknown one look the same. */
-    findOwned: (accountId: string, projectId: string) => projects.findOne({ _id: projectId, accountId }),
+    /**
+     * Found only for its owner: another account's project and an unknown one look the same. Every
+     * search and most project calls ask it first, so while the store has had no write since the last
+     * read of the same project (its `writeStamp`), that read answers, frozen (ADR 0059).
+     */
+    async findOwned(accountId: string, projectId: string): Promise<Readonly<ProjectDoc> | null> {
+      const stamp = store.writeStamp();
+      const key = `${accountId}\n${projectId}`;
+      const read = stamp === undefined ? undefined : ownedReads.get(key);
+      if (read && read.stamp === stamp) return read.project;
+      const found = await projects.findOne({ _id: projectId, accountId });
+      const project = found && Object.freeze(found);
+      if (stamp !== undefined) ownedReads.set(key, { stamp, project });
+      return project;
+    },
 
     findById: (projectId: string) => projects.findOne({ _id: projectId }),
 
