@@ -43,6 +43,11 @@ export const gatewayEnvSchema = z.object({
    * and it is settled with billing in one call when used up, idle or old. 0: a reservation per request.
    */
   CREDIT_LEASE_CREDITS: z.coerce.number().int().min(0).default(50),
+  /**
+   * The most one lease grows to: an account whose lease is used up within a second gets one twice
+   * its size next, so a busy account's lease lasts about a second (ADR 0060).
+   */
+  CREDIT_LEASE_MAX_CREDITS: z.coerce.number().int().min(0).default(1_000),
   /** A lease unused for this long goes back to billing, settled. */
   CREDIT_LEASE_IDLE_MS: z.coerce.number().int().min(10).default(1_000),
   /** A lease is settled at this age however busy (well inside BILLING_RESERVATION_TTL_MS). */

@@ -110,6 +110,7 @@ async function main() {
     config.CREDIT_LEASE_CREDITS > 0
       ? createCreditLeases(leaseBillingOf(services.billing), {
           credits: config.CREDIT_LEASE_CREDITS,
+          maxCredits: config.CREDIT_LEASE_MAX_CREDITS,
           idleMs: config.CREDIT_LEASE_IDLE_MS,
           maxAgeMs: config.CREDIT_LEASE_MAX_AGE_MS,
           log: logger.child({ component: 'credit-leases' }),

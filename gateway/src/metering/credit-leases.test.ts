@@ -146,4 +146,33 @@ describe('credit leases (ADR 0039)', () => {
     expect(await accountFigures(accountId)).toEqual({ balance: 19, reserved: 0, granted: 20, spent: 1, ledgerSum: 19 });
     await leases.close();
   });
+
+  it('grow an account’s next lease while each is used up within a second, up to the most, and start small again after a slow one', async () => {
+    const { accountId } = await billing.accounts.create.mutate({ initialCredits: 1_000 });
+    let now = 0;
+    const reserved: number[] = [];
+    const leaseBilling = leaseBillingOf(billing);
+    const leases = createCreditLeases(
+      {
+        ...leaseBilling,
+        reserve: (input) => {
+          reserved.push(input.amount);
+          return leaseBilling.reserve(input);
+        },
+      },
+      { credits: 4, maxCredits: 16, idleMs: 60_000, maxAgeMs: 60_000, log, clock: () => now },
+    );
+    let n = 0;
+    const spend = async (requests: number) => {
+      for (let i = 0; i < requests; i++) (await leases.hold(accountId, 1, 'getVideo', `req_grow_${n++}`)).settle(1);
+    };
+
+    await spend(4 + 8 + 16 + 16);
+    expect(reserved).toEqual([4, 8, 16, 16]);
+    now += 1_500;
+    await spend(1);
+    expect(reserved).toEqual([4, 8, 16, 16, 4]);
+    await leases.close();
+    expect(await accountFigures(accountId)).toEqual({ balance: 955, reserved: 0, granted: 1_000, spent: 45, ledgerSum: 955 });
+  });
 });

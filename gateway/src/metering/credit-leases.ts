@@ -34,6 +34,11 @@ export function leaseBillingOf(billing: GatewayServices['billing']): LeaseBillin
 export interface CreditLeaseSettings {
   /** Credits one lease holds (fewer when the balance is smaller). */
   credits: number;
+  /**
+   * The most a lease grows to: an account's next lease doubles, up to this, while each is used up
+   * within `quickMs` of being taken, so a busy account's lease lasts about that long. Default: `credits`.
+   */
+  maxCredits?: number;
   /** A lease nobody used for this long goes back to billing. */
   idleMs: number;
   /** A lease is settled once this old however busy, well inside billing's reservation TTL. */
@@ -41,6 +46,9 @@ export interface CreditLeaseSettings {
   log: Logger;
   clock?: () => number;
 }
+
+/** A lease used up sooner than this after it was taken makes the account's next one larger. */
+const quickMs = 1_000;
 
 /** One block of an account's credits held by this process: a billing reservation under `creditLease`. */
 interface Lease {
@@ -91,7 +99,10 @@ function shortBalanceOf(error: unknown): number | undefined {
  */
 export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseSettings) {
   const clock = settings.clock ?? Date.now;
+  const maxCredits = Math.max(settings.credits, settings.maxCredits ?? settings.credits);
   const current = new Map<string, Lease>();
+  /** The size of each busy account's next lease, when larger than `credits` (see `maxCredits`). */
+  const nextSizes = new Map<string, number>();
   /** Leases taken out of use and not yet settled (some still running requests), by account. */
   const retiring = new Map<string, Set<Lease>>();
   const opening = new Map<string, Promise<void>>();
@@ -154,7 +165,7 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
     await settleRetired(accountId);
     const closedBefore = closedLeases.get(accountId) ?? 0;
     let reservation: { reservationId: string; balance: number };
-    let size = Math.max(atLeast, settings.credits);
+    let size = Math.max(atLeast, nextSizes.get(accountId) ?? settings.credits);
     try {
       reservation = await reserve(size);
     } catch (error) {
@@ -239,11 +250,24 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
         await pending.catch(() => undefined);
         continue;
       }
-      if (lease) void retire(lease);
+      if (lease) {
+        sizeNextLease(lease);
+        void retire(lease);
+      }
       const opened = open(accountId, amount, operation, requestId).finally(() => opening.delete(accountId));
       opening.set(accountId, opened);
       await opened;
     }
+  }
+
+  /**
+   * A lease used up within `quickMs` of being taken is followed by one twice its size, up to
+   * `maxCredits`: each lease then lasts about that long, and costs billing two calls per `quickMs`
+   * however busy the account. One that lasted longer is followed by one of `credits`.
+   */
+  function sizeNextLease(usedUp: Lease): void {
+    if (clock() - usedUp.openedAt < quickMs) nextSizes.set(usedUp.accountId, Math.min(maxCredits, usedUp.size * 2));
+    else nextSizes.delete(usedUp.accountId);
   }
 
   /** Settles the account's leases now (its balance is about to be read), and waits for them. */
@@ -263,6 +287,7 @@ export function createCreditLeases(billing: LeaseBilling, settings: CreditLeaseS
       for (const accountId of closedLeases.keys()) {
         if (!current.has(accountId) && !retiring.has(accountId) && !opening.has(accountId)) closedLeases.delete(accountId);
       }
+      for (const accountId of nextSizes.keys()) if (!current.has(accountId) && !opening.has(accountId)) nextSizes.delete(accountId);
     },
     Math.max(50, Math.min(settings.idleMs, settings.maxAgeMs) / 2),
   );
