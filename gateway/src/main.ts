@@ -15,6 +15,7 @@ import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, w
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
 import { answerClientErrorsInEnvelope } from './edge/client-errors';
+import { expressServerOptions } from './edge/express-server-options';
 import { connectServices } from './services-host';
 import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthenticator } from './auth/api-key-authenticators';
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
@@ -147,7 +148,7 @@ async function main() {
       }),
   });
 
-  const server = createServer(handleInTurns(app, config.REQUEST_TURN_BUDGET_MS));
+  const server = createServer(expressServerOptions(app), handleInTurns(app, config.REQUEST_TURN_BUDGET_MS));
   answerClientErrorsInEnvelope(server, logger);
   await listen(server, { port: config.PORT, host: config.HOST, setting: 'PORT' });
   server.keepAliveTimeout = 65_000;
