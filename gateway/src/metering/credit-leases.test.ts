@@ -175,4 +175,34 @@ describe('credit leases (ADR 0039)', () => {
     await leases.close();
     expect(await accountFigures(accountId)).toEqual({ balance: 955, reserved: 0, granted: 1_000, spent: 45, ledgerSum: 955 });
   });
+
+  it('refuse the requests waiting on a lease billing refused at their price or less at once, without asking billing for each', async () => {
+    const { accountId } = await billing.accounts.create.mutate({ initialCredits: 2 });
+    const reserveCalls: number[] = [];
+    const leaseBilling = leaseBillingOf(billing);
+    const leases = createCreditLeases(
+      {
+        ...leaseBilling,
+        reserve: (input) => {
+          reserveCalls.push(input.amount);
+          return leaseBilling.reserve(input);
+        },
+      },
+      { credits: 4, idleMs: 60_000, maxAgeMs: 60_000, log },
+    );
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        leases.hold(accountId, 3, 'getVideo', `req_storm_${i}`).then(
+          () => 'held',
+          (error: AppError) => `${error.code} ${JSON.stringify(error.details)}`,
+        ),
+      ),
+    );
+
+    expect(new Set(outcomes)).toEqual(new Set(['INSUFFICIENT_CREDITS {"balance":2,"required":3}']));
+    // The first request's lease (4 credits, then its price of 3) was refused; the other 49 were answered from that refusal.
+    expect(reserveCalls.length).toBeLessThanOrEqual(3);
+    await leases.close();
+    expect(await accountFigures(accountId)).toEqual({ balance: 2, reserved: 0, granted: 2, spent: 0, ledgerSum: 2 });
+  });
 });
