@@ -39,6 +39,23 @@ function leasesOf(settings: Partial<CreditLeaseSettings> = {}) {
   return createCreditLeases(leaseBillingOf(billing), { credits: 4, idleMs: 60_000, maxAgeMs: 60_000, log, ...settings });
 }
 
+/** Leases over the real billing module that note the amount of every reservation they ask for. */
+function leasesNotingReservations(settings: Partial<CreditLeaseSettings> = {}) {
+  const reserved: number[] = [];
+  const leaseBilling = leaseBillingOf(billing);
+  const leases = createCreditLeases(
+    {
+      ...leaseBilling,
+      reserve: (input) => {
+        reserved.push(input.amount);
+        return leaseBilling.reserve(input);
+      },
+    },
+    { credits: 4, idleMs: 60_000, maxAgeMs: 60_000, log, ...settings },
+  );
+  return { leases, reserved };
+}
+
 /** The account's counters, and the ledger summed: billing's own view after the leases went back. */
 async function accountFigures(accountId: string) {
   const { credits } = await billing.status.get.query({ accountId });
@@ -150,18 +167,7 @@ describe('credit leases (ADR 0039)', () => {
   it('grow an account’s next lease while each is used up within a second, up to the most, and start small again after a slow one', async () => {
     const { accountId } = await billing.accounts.create.mutate({ initialCredits: 1_000 });
     let now = 0;
-    const reserved: number[] = [];
-    const leaseBilling = leaseBillingOf(billing);
-    const leases = createCreditLeases(
-      {
-        ...leaseBilling,
-        reserve: (input) => {
-          reserved.push(input.amount);
-          return leaseBilling.reserve(input);
-        },
-      },
-      { credits: 4, maxCredits: 16, idleMs: 60_000, maxAgeMs: 60_000, log, clock: () => now },
-    );
+    const { leases, reserved } = leasesNotingReservations({ maxCredits: 16, clock: () => now });
     let n = 0;
     const spend = async (requests: number) => {
       for (let i = 0; i < requests; i++) (await leases.hold(accountId, 1, 'getVideo', `req_grow_${n++}`)).settle(1);
@@ -178,18 +184,7 @@ describe('credit leases (ADR 0039)', () => {
 
   it('refuse the requests waiting on a lease billing refused at their price or less at once, without asking billing for each', async () => {
     const { accountId } = await billing.accounts.create.mutate({ initialCredits: 2 });
-    const reserveCalls: number[] = [];
-    const leaseBilling = leaseBillingOf(billing);
-    const leases = createCreditLeases(
-      {
-        ...leaseBilling,
-        reserve: (input) => {
-          reserveCalls.push(input.amount);
-          return leaseBilling.reserve(input);
-        },
-      },
-      { credits: 4, idleMs: 60_000, maxAgeMs: 60_000, log },
-    );
+    const { leases, reserved } = leasesNotingReservations();
     const outcomes = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         leases.hold(accountId, 3, 'getVideo', `req_storm_${i}`).then(
@@ -201,7 +196,7 @@ describe('credit leases (ADR 0039)', () => {
 
     expect(new Set(outcomes)).toEqual(new Set(['INSUFFICIENT_CREDITS {"balance":2,"required":3}']));
     // The first request's lease (4 credits, then its price of 3) was refused; the other 49 were answered from that refusal.
-    expect(reserveCalls.length).toBeLessThanOrEqual(3);
+    expect(reserved.length).toBeLessThanOrEqual(3);
     await leases.close();
     expect(await accountFigures(accountId)).toEqual({ balance: 2, reserved: 0, granted: 2, spent: 0, ledgerSum: 2 });
   });
