@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { repoRoot } from '@vrs/kit';
 import { serviceNames } from '@vrs/contracts';
 import { buildBundles } from '@vrs/testing/build-bundles';
+import { productionNodeFlags } from '@vrs/testing/processes';
 
 // No Docker engine runs on our build machines, so the compose file is checked here instead of
 // being run: it must keep describing the system the code actually is.
@@ -66,5 +67,16 @@ describe('docker-compose.yml', async () => {
     // NODE_ENV=production before npm ci leaves devDependencies out: the build needs esbuild installed anyway.
     const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(manifest.dependencies.esbuild).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('runs every process with the V8 flags `npm start` and the test and bench processes run with', async () => {
+    const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
+    expect(/^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile)?.[1]).toBe(productionNodeFlags.join(' '));
+    // Set after the build, which runs without them.
+    expect(dockerfile.indexOf('ENV NODE_OPTIONS')).toBeGreaterThan(dockerfile.search(/^RUN node scripts\/build\.mjs$/m));
+    const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.start).toBe(`node ${productionNodeFlags.join(' ')} scripts/start.mjs`);
+    for (const name of Object.keys(services).filter((name) => services[name].build === '.'))
+      expect(services[name].environment.NODE_OPTIONS, name).toBeUndefined();
   });
 });
