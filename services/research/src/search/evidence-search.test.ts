@@ -179,11 +179,14 @@ describe('evidence search over the search port', () => {
     };
     const search = createEvidenceSearch(repo, counted);
 
+    // Kept from the second asking on (a query asked once would only push out pages asked again).
     const first = await search.search('p1', 1, 'alpha', 10);
-    expect(await search.search('p1', 1, 'alpha', 10)).toBe(first);
-    expect(Object.isFrozen(first[0])).toBe(true);
+    const second = await search.search('p1', 1, 'alpha', 10);
+    expect(second).toEqual(first);
+    expect(await search.search('p1', 1, 'alpha', 10)).toBe(second);
+    expect(Object.isFrozen(second[0])).toBe(true);
     await search.search('p1', 1, 'alpha', 5);
-    expect(queries).toEqual(['alpha/10', 'alpha/5']);
+    expect(queries).toEqual(['alpha/10', 'alpha/10', 'alpha/5']);
 
     // A write moves the version: the same query now finds the new item.
     docs.push({ _id: 'e2', text: 'alpha two', indexedVersion: 2 });
@@ -195,7 +198,8 @@ describe('evidence search over the search port', () => {
     // A removal rebuilds the index for the reset version: nothing removed is answered from before.
     docs.splice(0, 1);
     expect((await search.search('p1', 3, 'alpha', 10, 3)).map((hit) => hit.id)).toEqual(['e2']);
-    expect(queries).toEqual(['alpha/10', 'alpha/5', 'alpha/10', 'alpha/10']);
+    // The version-2 query asked twice (the second asking kept it), then the rebuilt index.
+    expect(queries).toEqual(['alpha/10', 'alpha/10', 'alpha/5', 'alpha/10', 'alpha/10', 'alpha/10']);
 
     // With no room for result pages, every search asks the engine (what bench/search-scale times).
     const uncached = createEvidenceSearch(repo, counted, { resultCacheBytes: 0 });
@@ -203,5 +207,32 @@ describe('evidence search over the search port', () => {
     await uncached.search('p1', 3, 'alpha', 10, 3);
     await uncached.search('p1', 3, 'alpha', 10, 3);
     expect(queries).toEqual(['alpha/10', 'alpha/10']);
+  });
+
+  it('keeps no page for a query asked once: distinct queries never push out a page asked again', async () => {
+    const { repo } = recordingRepo([
+      { _id: 'e1', text: 'alpha one', indexedVersion: 1 },
+      { _id: 'e2', text: 'beta two', indexedVersion: 1 },
+    ]);
+    const queries: string[] = [];
+    const counted: SearchIndex = {
+      ...index,
+      search: (scope, query, limit) => {
+        queries.push(query);
+        return index.search(scope, query, limit);
+      },
+    };
+    // Room for one one-hit page (64 + 3 × 9 + 250 bytes), not two.
+    const search = createEvidenceSearch(repo, counted, { resultCacheBytes: 400 });
+    await search.search('p1', 1, 'alpha', 10);
+    const kept = await search.search('p1', 1, 'alpha', 10);
+    for (const word of ['beta', 'two', 'one']) await search.search('p1', 1, word, 10);
+    expect(await search.search('p1', 1, 'alpha', 10)).toBe(kept);
+    expect(queries).toEqual(['alpha', 'alpha', 'beta', 'two', 'one']);
+    // Asked again, a page takes the room, as a least recently used cache gives it.
+    await search.search('p1', 1, 'beta', 10);
+    const beta = await search.search('p1', 1, 'beta', 10);
+    expect(await search.search('p1', 1, 'beta', 10)).toBe(beta);
+    expect(await search.search('p1', 1, 'alpha', 10)).not.toBe(kept);
   });
 });

@@ -2,16 +2,22 @@ import type { Evidence, ProviderId } from '@vrs/contracts';
 import type { SearchDocument, SearchHit, SearchIndex } from '@vrs/search';
 import { LRUCache } from 'lru-cache';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
+import { askedBefore } from './asked-before';
 
 /** Evidence loaded from the store per page when an index catches up with a project. */
 const catchUpPageSize = 1_000;
 /** Lost version moves (another process moving the same shared index) before a catch-up gives up. */
 const maxCatchUpRounds = 10;
-/** What the result pages of recent searches may hold, counted roughly as the bytes of their text. */
+/** What the result pages of recent searches may hold, with what each keeps alive (`pageBytes`). */
 const defaultResultCacheBytes = 8 * 1024 * 1024;
 
-/** Roughly what a result page occupies: its texts (two bytes a character) and a fixed share per hit. */
-const pageBytes = (hits: readonly Evidence[]) => hits.reduce((sum, hit) => sum + 2 * hit.text.length + 200, 64);
+/**
+ * Roughly the memory a cached page keeps: the page, the shared answer built from it and that answer's
+ * JSON bytes, which live as long as the page (ADR 0058). Per hit, its text about three times over
+ * (its string, shared by page and answer, and its JSON) and a fixed share for the two frozen objects
+ * and the JSON's fields: a 20-hit page of 296-character texts measured 22.6 KB, this says 22.8 KB.
+ */
+const pageBytes = (hits: readonly Evidence[]) => hits.reduce((sum, hit) => sum + 3 * hit.text.length + 250, 64);
 
 export function toSearchDocument(doc: IndexableEvidence): SearchDocument {
   const stored: Record<string, string | number> = {};
@@ -42,7 +48,8 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
  * brought up to the project's `indexVersion` by loading only what was marked after it. The index
  * persists, so a restart loads nothing it already has. Writes to one project's index are serialized
  * in this process, so an older load can never overwrite a newer one. `resultCacheBytes` bounds the
- * result pages kept (8 MiB unless given); 0 keeps none (bench/search-scale times the engine path so).
+ * result pages kept (8 MiB unless given), each kept from the second time its query is asked; 0 keeps
+ * none (bench/search-scale times the engine path so).
  */
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex, options: { resultCacheBytes?: number } = {}) {
   const resultCacheBytes = options.resultCacheBytes ?? defaultResultCacheBytes;
@@ -56,6 +63,8 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
    */
   const results =
     resultCacheBytes > 0 ? new LRUCache<string, readonly Evidence[]>({ maxSize: resultCacheBytes, sizeCalculation: pageBytes }) : undefined;
+  /** A page is kept only for a query asked before: one asked once would only push out pages asked again. */
+  const wasAskedBefore = askedBefore();
   const queues = new Map<string, Promise<unknown>>();
 
   function serialized<T>(projectId: string, work: () => Promise<T>): Promise<T> {
@@ -123,7 +132,7 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
       const cached = key && results.get(key);
       if (cached) return cached;
       const page = Object.freeze(toEvidence(await index.search(projectId, query, limit)).map((hit) => Object.freeze(hit)));
-      if (key) results.set(key, page);
+      if (key && wasAskedBefore(key)) results.set(key, page);
       return page;
     },
 
