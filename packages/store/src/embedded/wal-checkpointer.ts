@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 
 /**
  * Checkpoints of the embedded stores' WAL files on a worker thread of the process, not in the writes
@@ -10,35 +10,51 @@ import { Worker } from 'node:worker_threads';
 export const checkpointSettings = {
   /** Pages of WAL past which a store's own connection checkpoints after all (64 MiB of 4 KiB pages). */
   fallbackPages: 16_384,
-  /** How often the worker looks at each WAL file. */
+  /** How often the serving thread looks at each WAL file. */
   intervalMs: 100,
 };
 
-let worker: Worker | undefined;
-let nextId = 0;
-const pending = new Map<number, () => void>();
+/** What a thread needs to serve the checkpoints (`serveCheckpoints`): its port is transferred to it. */
+export interface CheckpointChannel {
+  port: MessagePort;
+  intervalMs: number;
+}
 
-function checkpointWorker(): Worker {
-  if (worker) return worker;
-  const started = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-    workerData: { intervalMs: checkpointSettings.intervalMs },
+interface Server {
+  port: MessagePort;
+  /** Its `forget`s not answered yet. */
+  forgetting: Map<number, () => void>;
+}
+
+let server: Server | undefined;
+let nextId = 0;
+
+function startWorker(): Server {
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
+    workerData: { port: port2, intervalMs: checkpointSettings.intervalMs } satisfies CheckpointChannel,
+    transferList: [port2],
   });
-  started.on('message', (message: { type: string; id: number }) => {
-    if (message.type === 'forgotten') {
-      pending.get(message.id)?.();
-      pending.delete(message.id);
-    }
+  // Its port's 'close' says it is gone; unheard, its failure would be thrown in this thread.
+  worker.on('error', () => undefined);
+  worker.unref();
+  const started: Server = { port: port1, forgetting: new Map() };
+  port1.on('message', (message: { type: string; id: number }) => {
+    if (message.type !== 'forgotten') return;
+    started.forgetting.get(message.id)?.();
+    started.forgetting.delete(message.id);
   });
-  started.on('error', () => {
-    // Without it, stores checkpoint themselves past `fallbackPages`; a later store starts a new one.
-    worker = undefined;
-    for (const resolve of pending.values()) resolve();
-    pending.clear();
+  port1.on('close', () => {
+    // It failed: it holds no file any more. Stores checkpoint themselves past `fallbackPages`; a
+    // later store starts a new one.
+    for (const resolve of started.forgetting.values()) resolve();
+    started.forgetting.clear();
+    if (server === started) server = undefined;
   });
   // Never what keeps a process alive; stores closing tell it first (`forget`). After the listeners:
-  // adding a 'message' listener refs the worker's port again.
-  started.unref();
-  worker = started;
+  // adding a 'message' listener refs the port again.
+  port1.unref();
+  server = started;
   return started;
 }
 
@@ -48,21 +64,21 @@ function checkpointWorker(): Worker {
  * has closed its connection to the file.
  */
 export function checkpointInBackground(file: string, thresholdBytes = 4 * 1024 * 1024): () => Promise<void> {
-  const thread = checkpointWorker();
-  thread.postMessage({ type: 'watch', file, thresholdBytes });
+  const current = server ?? startWorker();
+  current.port.postMessage({ type: 'watch', file, thresholdBytes });
   return () =>
     new Promise<void>((resolve) => {
-      if (worker !== thread) return resolve();
+      if (server !== current) return resolve();
       const id = nextId++;
       // A worker that no longer answers must not hold a store's close up.
       const timer = setTimeout(() => {
-        pending.delete(id);
+        current.forgetting.delete(id);
         resolve();
       }, 2_000);
-      pending.set(id, () => {
+      current.forgetting.set(id, () => {
         clearTimeout(timer);
         resolve();
       });
-      thread.postMessage({ type: 'forget', file, id });
+      current.port.postMessage({ type: 'forget', file, id });
     });
 }
