@@ -6,12 +6,21 @@ import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
  * copy it into the database there and then: ~30% of the store's write time, and a stall of the
  * event loop as long as the copy. Stores open with a high `wal_autocheckpoint` (`fallbackPages`),
  * so their own connection only checkpoints if this one falls that far behind.
+ *
+ * One thread serves them at a time (serve-checkpoints.mjs, over a port of its own): a worker that
+ * another part of the process already runs, if it hosts them (`hostCheckpoints`: the search
+ * engine's, ADR 0062), which saves a worker's isolate; otherwise a dedicated worker.
  */
 export const checkpointSettings = {
   /** Pages of WAL past which a store's own connection checkpoints after all (64 MiB of 4 KiB pages). */
   fallbackPages: 16_384,
   /** How often the serving thread looks at each WAL file. */
   intervalMs: 100,
+  /**
+   * How long after a host went away a dedicated worker takes its files up: at shutdown the stores
+   * close right after the search engine, and need none.
+   */
+  fallbackDelayMs: 1_000,
 };
 
 /** What a thread needs to serve the checkpoints (`serveCheckpoints`): its port is transferred to it. */
@@ -27,9 +36,45 @@ interface Server {
 }
 
 let server: Server | undefined;
+/** Every file watched, with its threshold: what a thread taking the checkpoints over is told to watch. */
+const watched = new Map<string, number>();
 let nextId = 0;
 
-function startWorker(): Server {
+/**
+ * Makes the thread at the other end of `port` the one that checkpoints; the previous one leaves.
+ * `hosted`: another worker's (`hostCheckpoints`), not the dedicated one.
+ */
+function serveOn(port: MessagePort, hosted: boolean): void {
+  const next: Server = { port, forgetting: new Map() };
+  port.on('message', (message: { type: string; id: number }) => {
+    if (message.type !== 'forgotten') return;
+    next.forgetting.get(message.id)?.();
+    next.forgetting.delete(message.id);
+  });
+  port.on('close', () => {
+    // It left, ended or failed: it holds no file any more.
+    for (const resolve of next.forgetting.values()) resolve();
+    next.forgetting.clear();
+    if (server !== next) return;
+    server = undefined;
+    // A failed dedicated worker is not restarted here: stores checkpoint themselves past
+    // `fallbackPages` until the next one opens and starts a worker.
+    if (hosted) setTimeout(fallBack, checkpointSettings.fallbackDelayMs).unref();
+  });
+  // Never what keeps a process alive; stores closing tell it first (`forget`). After the listeners:
+  // adding a 'message' listener refs the port again.
+  port.unref();
+  server?.port.postMessage({ type: 'leave' });
+  server = next;
+  for (const [file, thresholdBytes] of watched) port.postMessage({ type: 'watch', file, thresholdBytes });
+}
+
+/** After a host went away: a dedicated worker for the files still watched, unless another thread took them. */
+function fallBack(): void {
+  if (!server && watched.size > 0) startWorker();
+}
+
+function startWorker(): void {
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
     workerData: { port: port2, intervalMs: checkpointSettings.intervalMs } satisfies CheckpointChannel,
@@ -38,39 +83,37 @@ function startWorker(): Server {
   // Its port's 'close' says it is gone; unheard, its failure would be thrown in this thread.
   worker.on('error', () => undefined);
   worker.unref();
-  const started: Server = { port: port1, forgetting: new Map() };
-  port1.on('message', (message: { type: string; id: number }) => {
-    if (message.type !== 'forgotten') return;
-    started.forgetting.get(message.id)?.();
-    started.forgetting.delete(message.id);
-  });
-  port1.on('close', () => {
-    // It failed: it holds no file any more. Stores checkpoint themselves past `fallbackPages`; a
-    // later store starts a new one.
-    for (const resolve of started.forgetting.values()) resolve();
-    started.forgetting.clear();
-    if (server === started) server = undefined;
-  });
-  // Never what keeps a process alive; stores closing tell it first (`forget`). After the listeners:
-  // adding a 'message' listener refs the port again.
-  port1.unref();
-  server = started;
-  return started;
+  serveOn(port1, false);
 }
 
 /**
- * Has the worker checkpoint `file` (a store's SQLite database) whenever its WAL changed and the WAL
- * file is at least `thresholdBytes`. Answers the function that stops it, resolved once the worker
- * has closed its connection to the file.
+ * Moves the checkpoints to another worker of the process, which serves them with `serveCheckpoints`
+ * on the channel answered (its port transferred to it): the files watched now and later, until that
+ * port closes. A dedicated worker running leaves (closes its connections and ends). If the host goes
+ * away while stores are open, a dedicated worker takes them up after `fallbackDelayMs`.
+ */
+export function hostCheckpoints(): CheckpointChannel {
+  const { port1, port2 } = new MessageChannel();
+  serveOn(port1, true);
+  return { port: port2, intervalMs: checkpointSettings.intervalMs };
+}
+
+/**
+ * Has the serving thread checkpoint `file` (a store's SQLite database) whenever its WAL changed and
+ * the WAL file is at least `thresholdBytes`. Answers the function that stops it, resolved once that
+ * thread has closed its connection to the file.
  */
 export function checkpointInBackground(file: string, thresholdBytes = 4 * 1024 * 1024): () => Promise<void> {
-  const current = server ?? startWorker();
-  current.port.postMessage({ type: 'watch', file, thresholdBytes });
+  watched.set(file, thresholdBytes);
+  if (server) server.port.postMessage({ type: 'watch', file, thresholdBytes });
+  else startWorker();
   return () =>
     new Promise<void>((resolve) => {
-      if (server !== current) return resolve();
+      watched.delete(file);
+      const current = server;
+      if (!current) return resolve();
       const id = nextId++;
-      // A worker that no longer answers must not hold a store's close up.
+      // A thread that no longer answers must not hold a store's close up.
       const timer = setTimeout(() => {
         current.forgetting.delete(id);
         resolve();
