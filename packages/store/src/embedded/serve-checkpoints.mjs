@@ -19,15 +19,16 @@ export function serveCheckpoints({ port, intervalMs }) {
   const watched = new Map();
   const timer = setInterval(() => {
     for (const [file, entry] of watched) {
-      const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
-      if (!wal || wal.size < entry.thresholdBytes || wal.mtimeMs === entry.checkedAt) continue;
       try {
+        const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
+        if (!wal || wal.size < entry.thresholdBytes || wal.mtimeMs === entry.checkedAt) continue;
         // PASSIVE copies what it can without waiting for the writer or any reader: the store's own
         // connection never waits on this one. The next write starts the WAL over once all is copied.
         entry.db.pragma('wal_checkpoint(PASSIVE)');
         entry.checkedAt = wal.mtimeMs;
       } catch {
-        // Busy or closing: the next tick tries again; the store's connection checkpoints itself past its cap.
+        // Busy, closing or unreadable: the next tick tries again; the store's connection checkpoints
+        // itself past its cap. Nothing is thrown out of here: the thread may be the search engine's.
       }
     }
   }, intervalMs);
@@ -43,7 +44,12 @@ export function serveCheckpoints({ port, intervalMs }) {
   port.on('message', (message) => {
     if (message.type === 'watch') {
       watched.get(message.file)?.db.close();
-      watched.set(message.file, { db: new Database(message.file), thresholdBytes: message.thresholdBytes, checkedAt: 0 });
+      watched.delete(message.file);
+      try {
+        watched.set(message.file, { db: new Database(message.file), thresholdBytes: message.thresholdBytes, checkedAt: 0 });
+      } catch {
+        // Left to the store's own connection (past its cap), rather than ending this thread.
+      }
     } else if (message.type === 'forget') {
       watched.get(message.file)?.db.close();
       watched.delete(message.file);

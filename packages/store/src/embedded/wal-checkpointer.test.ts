@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store, StoreDocument } from '../port';
 import { DATABASE_FILE, openEmbeddedStore } from './embedded-store';
-import { hostCheckpoints } from './wal-checkpointer';
+import { checkpointInBackground, hostCheckpoints } from './wal-checkpointer';
 
 /** What writeInRounds leaves in the WAL when nothing checkpoints it (the first test shows it). */
 const UNCHECKED_WAL_BYTES = 2_000_000;
@@ -127,6 +127,19 @@ describe.runIf(existsSync('/proc/self/task'))('WAL checkpoints hosted by another
     await expect.poll(threads, { timeout: 3_000 }).toBe(withDedicated);
     expect((await writeInRounds(store, join(dir, 'data'))).databaseBytes).toBeGreaterThan(CHECKPOINTED_BYTES);
     expect(await closeTime(store)).toBeLessThan(1_000);
+  });
+
+  it('keep the host serving the other stores when a file cannot be opened', async () => {
+    const store = await openStore('data');
+    const host = startHost();
+    let hostEnded = false;
+    host.on('exit', () => {
+      hostEnded = true;
+    });
+    const stopMissing = checkpointInBackground(join(dir, 'missing', DATABASE_FILE));
+    expect((await writeInRounds(store, join(dir, 'data'))).databaseBytes).toBeGreaterThan(CHECKPOINTED_BYTES);
+    await stopMissing();
+    expect(hostEnded).toBe(false);
   });
 
   it('let a store close at once whichever thread serves them, or none', async () => {

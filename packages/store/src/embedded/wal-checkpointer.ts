@@ -18,7 +18,7 @@ export const checkpointSettings = {
   intervalMs: 100,
   /**
    * How long after a host went away a dedicated worker takes its files up: at shutdown the stores
-   * close right after the search engine, and need none.
+   * close moments after the search engine, and need none.
    */
   fallbackDelayMs: 1_000,
 };
