@@ -1,8 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openEmbeddedStore, type StoreDocument } from '@vrs/store';
 import { runModuleToExit } from '@vrs/testing/processes';
+import { openEmbeddedSearch } from './embedded-search';
 
 describe('openEmbeddedSearch', () => {
   const dirs: string[] = [];
@@ -20,4 +24,30 @@ describe('openEmbeddedSearch', () => {
 openEmbeddedSearch(${JSON.stringify(join(dir, 'index'))});`;
     expect(await runModuleToExit(source, dir)).toEqual({ code: 0, signal: null });
   });
+
+  // Worker threads are counted as the threads of this process (Linux's /proc): each is one.
+  it.runIf(existsSync('/proc/self/task'))(
+    "checkpoints the process's embedded stores on its own worker, in place of theirs (ADR 0062)",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'vrs-embedded-search-'));
+      dirs.push(dir);
+      const threads = () => readdirSync('/proc/self/task').length;
+      const search = openEmbeddedSearch(join(dir, 'index'));
+      // Its worker started (under tsx, with a thread of tsx's loader as well).
+      expect(await search.version('project')).toBe(0);
+      const withEngine = threads();
+      const store = await openEmbeddedStore(join(dir, 'store'), { checkpointAtBytes: 64 * 1024 });
+
+      // ~2 MB written in 40 commits: without checkpoints the WAL would hold it all, and the database file 4 KB.
+      const docs = store.collection<StoreDocument & { payload: string }>('docs');
+      for (let round = 0; round < 40; round++) {
+        await docs.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `${round}-${i}`, payload: 'x'.repeat(1_000) })));
+        await sleep(30);
+      }
+      expect((await stat(join(dir, 'store', 'store.db'))).size).toBeGreaterThan(1_000_000);
+      expect(threads()).toBe(withEngine);
+      await search.close();
+      await store.close();
+    },
+  );
 });

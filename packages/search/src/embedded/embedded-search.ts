@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { hostCheckpoints } from '@vrs/store/embedded/wal-checkpointer';
 import type { SearchDocument, SearchHit, SearchIndex, VersionMove } from '../port';
 import { SqliteSearchCore, type SqliteSearchOptions } from './sqlite-search-core';
 import { deliverInTurns } from './deliver-in-turns';
@@ -63,10 +64,15 @@ interface Reply {
 /**
  * The embedded engine on a worker thread of its own: queries and writes never block the caller's
  * event loop, whatever the size of a project (ADR 0024). Calls are served in order; each costs a
- * message round trip (tens of microseconds).
+ * message round trip (tens of microseconds). The worker also runs the WAL checkpoints of the
+ * process's embedded stores, on a port of their own, instead of a worker of theirs (ADR 0062).
  */
 export function openEmbeddedSearch(dir: string, options: EmbeddedSearchOptions = {}): SearchIndex {
-  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), { workerData: { dir, options } });
+  const checkpoints = hostCheckpoints();
+  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
+    workerData: { dir, options, checkpoints },
+    transferList: [checkpoints.port],
+  });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;

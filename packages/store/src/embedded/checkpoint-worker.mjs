@@ -1,38 +1,7 @@
-// Worker thread of the WAL checkpointer (wal-checkpointer.ts): a connection of its own to each store
-// file it is told to watch, and a PASSIVE checkpoint of that file each tick its WAL has changed, once
-// the WAL file has reached the threshold (the file keeps its size when SQLite starts it over, so
-// past that point the change, not the size, says there is something to copy). Plain JavaScript with no imports of ours, so source runs (tsx, vitest) and the bundles
-// (dist/checkpoint-worker.mjs) start the same file.
-import { statSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'libsql';
+// The dedicated worker of the WAL checkpointer (wal-checkpointer.ts), for a process where no other
+// worker hosts the checkpoints. It ends by itself once told to leave. Plain JavaScript, so source
+// runs (tsx, vitest) and the bundles (dist/checkpoint-worker.mjs) start the same file.
+import { workerData } from 'node:worker_threads';
+import { serveCheckpoints } from './serve-checkpoints.mjs';
 
-const { intervalMs } = workerData;
-/** @type {Map<string, { db: Database.Database, thresholdBytes: number, checkedAt: number }>} */
-const watched = new Map();
-
-parentPort.on('message', (message) => {
-  if (message.type === 'watch') {
-    watched.get(message.file)?.db.close();
-    watched.set(message.file, { db: new Database(message.file), thresholdBytes: message.thresholdBytes, checkedAt: 0 });
-  } else if (message.type === 'forget') {
-    watched.get(message.file)?.db.close();
-    watched.delete(message.file);
-    parentPort.postMessage({ type: 'forgotten', id: message.id });
-  }
-});
-
-setInterval(() => {
-  for (const [file, entry] of watched) {
-    const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
-    if (!wal || wal.size < entry.thresholdBytes || wal.mtimeMs === entry.checkedAt) continue;
-    try {
-      // PASSIVE copies what it can without waiting for the writer or any reader: the store's own
-      // connection never waits on this one. The next write starts the WAL over once all is copied.
-      entry.db.pragma('wal_checkpoint(PASSIVE)');
-      entry.checkedAt = wal.mtimeMs;
-    } catch {
-      // Busy or closing: the next tick tries again; the store's connection checkpoints itself past its cap.
-    }
-  }
-}, intervalMs);
+serveCheckpoints(workerData);

@@ -1,10 +1,24 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StoreDocument } from '../port';
+import type { Store, StoreDocument } from '../port';
 import { DATABASE_FILE, openEmbeddedStore } from './embedded-store';
+import { checkpointInBackground, hostCheckpoints } from './wal-checkpointer';
+
+/** What writeInRounds leaves in the WAL when nothing checkpoints it (the first test shows it). */
+const UNCHECKED_WAL_BYTES = 2_000_000;
+/**
+ * What reaches the database file during writeInRounds once checkpoints go on (~2.7 MB); 4 KB if
+ * none does. Whether the WAL starts over depends on no commit landing during a checkpoint's fsync,
+ * which a busy machine's disk decides, so the tests below look here instead.
+ */
+const CHECKPOINTED_BYTES = 1_000_000;
+/** A store's threshold in these tests: a checkpoint every few rounds. */
+const CHECKPOINT_AT_BYTES = 64 * 1024;
 
 let dir: string;
 beforeEach(async () => {
@@ -14,16 +28,21 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Writes ~2 MB in 40 commits with pauses between them; answers the WAL file's size at the end. */
-async function writeInRounds(storeDir: string, checkpointAtBytes: number) {
-  const store = await openEmbeddedStore(storeDir, { checkpointAtBytes });
+/** Writes ~2 MB to the store in 40 commits with pauses between them; answers the sizes of its files at the end. */
+async function writeInRounds(store: Store, storeDir: string) {
   const docs = store.collection<StoreDocument & { round: number; payload: string }>('docs');
   for (let round = 0; round < 40; round++) {
     await docs.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `${round}-${i}`, round, payload: 'x'.repeat(1_000) })));
     await sleep(30);
   }
-  const walBytes = (await stat(join(storeDir, `${DATABASE_FILE}-wal`))).size;
   expect(await docs.countDocuments({})).toBe(2_000);
+  const [database, wal] = await Promise.all([stat(join(storeDir, DATABASE_FILE)), stat(join(storeDir, `${DATABASE_FILE}-wal`))]);
+  return { databaseBytes: database.size, walBytes: wal.size };
+}
+
+async function walAfterRounds(storeDir: string, checkpointAtBytes: number) {
+  const store = await openEmbeddedStore(storeDir, { checkpointAtBytes });
+  const { walBytes } = await writeInRounds(store, storeDir);
   await store.close();
   return walBytes;
 }
@@ -32,9 +51,9 @@ describe('background WAL checkpoints (ADR 0044)', () => {
   it('keep the WAL small while writes go on, with no checkpoint in the writes themselves', async () => {
     // Without the worker the store's own connection would not checkpoint before 64 MiB: the WAL
     // holds every page written.
-    const unchecked = await writeInRounds(join(dir, 'unchecked'), Number.POSITIVE_INFINITY);
-    expect(unchecked).toBeGreaterThan(2_000_000);
-    const checked = await writeInRounds(join(dir, 'checked'), 64 * 1024);
+    const unchecked = await walAfterRounds(join(dir, 'unchecked'), Number.POSITIVE_INFINITY);
+    expect(unchecked).toBeGreaterThan(UNCHECKED_WAL_BYTES);
+    const checked = await walAfterRounds(join(dir, 'checked'), CHECKPOINT_AT_BYTES);
     expect(checked).toBeLessThan(unchecked / 3);
   });
 
@@ -46,5 +65,99 @@ describe('background WAL checkpoints (ADR 0044)', () => {
       expect(await docs.countDocuments({})).toBe(round + 1);
       await store.close();
     }
+  });
+});
+
+// Worker threads are counted as the threads of this process (Linux's /proc): each is one.
+describe.runIf(existsSync('/proc/self/task'))('WAL checkpoints hosted by another worker (ADR 0062)', () => {
+  const threads = () => readdirSync('/proc/self/task').length;
+  const serveModule = new URL('./serve-checkpoints.mjs', import.meta.url).href;
+  const hosts: Worker[] = [];
+  const stores: Store[] = [];
+
+  /** A worker that serves the checkpoints and nothing else, as the search engine's worker does besides its calls. */
+  function startHost(): Worker {
+    const channel = hostCheckpoints();
+    const host = new Worker(
+      `import(${JSON.stringify(serveModule)}).then(({ serveCheckpoints }) => serveCheckpoints(require('node:worker_threads').workerData));`,
+      { eval: true, workerData: channel, transferList: [channel.port] },
+    );
+    hosts.push(host);
+    return host;
+  }
+  async function openStore(name: string) {
+    const store = await openEmbeddedStore(join(dir, name), { checkpointAtBytes: CHECKPOINT_AT_BYTES });
+    stores.push(store);
+    return store;
+  }
+  /** How long the store's close takes: its `forget` answered, well within the 2 s a silent thread is given. */
+  async function closeTime(store: Store) {
+    const started = performance.now();
+    await store.close();
+    return performance.now() - started;
+  }
+
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    for (const host of hosts.splice(0)) await host.terminate();
+  });
+
+  it('move from the dedicated worker to the host, which then checkpoints every store, old and new, and the dedicated worker ends', async () => {
+    const before = await openStore('before');
+    // A store open and no host: exactly one checkpoint thread, the dedicated worker.
+    const withDedicated = threads();
+    startHost();
+    await expect.poll(threads).toBe(withDedicated);
+    const after = await openStore('after');
+    expect((await writeInRounds(before, join(dir, 'before'))).databaseBytes).toBeGreaterThan(CHECKPOINTED_BYTES);
+    expect((await writeInRounds(after, join(dir, 'after'))).databaseBytes).toBeGreaterThan(CHECKPOINTED_BYTES);
+    expect(threads()).toBe(withDedicated);
+    expect(await closeTime(before)).toBeLessThan(1_000);
+    expect(await closeTime(after)).toBeLessThan(1_000);
+  });
+
+  it('go back to a dedicated worker when the host ends while stores are open, and go on', async () => {
+    const store = await openStore('data');
+    const withDedicated = threads();
+    const host = startHost();
+    await expect.poll(threads).toBe(withDedicated);
+    await host.terminate();
+    // The host gone and no dedicated worker yet (`fallbackDelayMs`), then one.
+    expect(threads()).toBe(withDedicated - 1);
+    await expect.poll(threads, { timeout: 3_000 }).toBe(withDedicated);
+    expect((await writeInRounds(store, join(dir, 'data'))).databaseBytes).toBeGreaterThan(CHECKPOINTED_BYTES);
+    expect(await closeTime(store)).toBeLessThan(1_000);
+  });
+
+  it('keep the host serving the other stores when a file cannot be opened', async () => {
+    const store = await openStore('data');
+    const host = startHost();
+    let hostEnded = false;
+    host.on('exit', () => {
+      hostEnded = true;
+    });
+    const stopMissing = checkpointInBackground(join(dir, 'missing', DATABASE_FILE));
+    expect((await writeInRounds(store, join(dir, 'data'))).databaseBytes).toBeGreaterThan(CHECKPOINTED_BYTES);
+    await stopMissing();
+    expect(hostEnded).toBe(false);
+  });
+
+  it('let a store close at once whichever thread serves them, or none', async () => {
+    const handedOver = await openStore('handed-over');
+    const hosted = await openStore('hosted');
+    const hostEnding = await openStore('host-ending');
+    const hostGone = await openStore('host-gone');
+    const fallback = await openStore('fallback');
+    const host = startHost();
+    // While the dedicated worker that served it leaves for the host, which has yet to start.
+    expect(await closeTime(handedOver)).toBeLessThan(1_000);
+    expect(await closeTime(hosted)).toBeLessThan(1_000);
+    const closing = closeTime(hostEnding);
+    await host.terminate();
+    expect(await closing).toBeLessThan(1_000);
+    expect(await closeTime(hostGone)).toBeLessThan(1_000);
+    const withoutHost = threads();
+    await expect.poll(threads, { timeout: 3_000 }).toBe(withoutHost + 1);
+    expect(await closeTime(fallback)).toBeLessThan(1_000);
   });
 });

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 
 /**
  * Checkpoints of the embedded stores' WAL files on a worker thread of the process, not in the writes
@@ -6,63 +6,122 @@ import { Worker } from 'node:worker_threads';
  * copy it into the database there and then: ~30% of the store's write time, and a stall of the
  * event loop as long as the copy. Stores open with a high `wal_autocheckpoint` (`fallbackPages`),
  * so their own connection only checkpoints if this one falls that far behind.
+ *
+ * One thread serves them at a time (serve-checkpoints.mjs, over a port of its own): a worker that
+ * another part of the process already runs, if it hosts them (`hostCheckpoints`: the search
+ * engine's, ADR 0062), which saves a worker's isolate; otherwise a dedicated worker.
  */
 export const checkpointSettings = {
   /** Pages of WAL past which a store's own connection checkpoints after all (64 MiB of 4 KiB pages). */
   fallbackPages: 16_384,
-  /** How often the worker looks at each WAL file. */
+  /** How often the serving thread looks at each WAL file. */
   intervalMs: 100,
+  /**
+   * How long after a host went away a dedicated worker takes its files up: at shutdown the stores
+   * close moments after the search engine, and need none.
+   */
+  fallbackDelayMs: 1_000,
 };
 
-let worker: Worker | undefined;
-let nextId = 0;
-const pending = new Map<number, () => void>();
+/** What a thread needs to serve the checkpoints (`serveCheckpoints`): its port is transferred to it. */
+export interface CheckpointChannel {
+  port: MessagePort;
+  intervalMs: number;
+}
 
-function checkpointWorker(): Worker {
-  if (worker) return worker;
-  const started = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-    workerData: { intervalMs: checkpointSettings.intervalMs },
+interface Server {
+  port: MessagePort;
+  /** Its `forget`s not answered yet. */
+  forgetting: Map<number, () => void>;
+}
+
+let server: Server | undefined;
+/** Every file watched, with its threshold: what a thread taking the checkpoints over is told to watch. */
+const watched = new Map<string, number>();
+let nextId = 0;
+
+/**
+ * Makes the thread at the other end of `port` the one that checkpoints; the previous one leaves.
+ * `hosted`: another worker's (`hostCheckpoints`), not the dedicated one.
+ */
+function serveOn(port: MessagePort, hosted: boolean): void {
+  const next: Server = { port, forgetting: new Map() };
+  port.on('message', (message: { type: string; id: number }) => {
+    if (message.type !== 'forgotten') return;
+    next.forgetting.get(message.id)?.();
+    next.forgetting.delete(message.id);
   });
-  started.on('message', (message: { type: string; id: number }) => {
-    if (message.type === 'forgotten') {
-      pending.get(message.id)?.();
-      pending.delete(message.id);
-    }
-  });
-  started.on('error', () => {
-    // Without it, stores checkpoint themselves past `fallbackPages`; a later store starts a new one.
-    worker = undefined;
-    for (const resolve of pending.values()) resolve();
-    pending.clear();
+  port.on('close', () => {
+    // It left, ended or failed: it holds no file any more.
+    for (const resolve of next.forgetting.values()) resolve();
+    next.forgetting.clear();
+    if (server !== next) return;
+    server = undefined;
+    // A failed dedicated worker is not restarted here: stores checkpoint themselves past
+    // `fallbackPages` until the next one opens and starts a worker.
+    if (hosted) setTimeout(fallBack, checkpointSettings.fallbackDelayMs).unref();
   });
   // Never what keeps a process alive; stores closing tell it first (`forget`). After the listeners:
-  // adding a 'message' listener refs the worker's port again.
-  started.unref();
-  worker = started;
-  return started;
+  // adding a 'message' listener refs the port again.
+  port.unref();
+  server?.port.postMessage({ type: 'leave' });
+  server = next;
+  for (const [file, thresholdBytes] of watched) port.postMessage({ type: 'watch', file, thresholdBytes });
+}
+
+/** After a host went away: a dedicated worker for the files still watched, unless another thread took them. */
+function fallBack(): void {
+  if (!server && watched.size > 0) startWorker();
+}
+
+function startWorker(): void {
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
+    workerData: { port: port2, intervalMs: checkpointSettings.intervalMs } satisfies CheckpointChannel,
+    transferList: [port2],
+  });
+  // Its port's 'close' says it is gone; unheard, its failure would be thrown in this thread.
+  worker.on('error', () => undefined);
+  worker.unref();
+  serveOn(port1, false);
 }
 
 /**
- * Has the worker checkpoint `file` (a store's SQLite database) whenever its WAL changed and the WAL
- * file is at least `thresholdBytes`. Answers the function that stops it, resolved once the worker
- * has closed its connection to the file.
+ * Moves the checkpoints to another worker of the process, which serves them with `serveCheckpoints`
+ * on the channel answered (its port transferred to it): the files watched now and later, until that
+ * port closes. A dedicated worker running leaves (closes its connections and ends). If the host goes
+ * away while stores are open, a dedicated worker takes them up after `fallbackDelayMs`.
+ */
+export function hostCheckpoints(): CheckpointChannel {
+  const { port1, port2 } = new MessageChannel();
+  serveOn(port1, true);
+  return { port: port2, intervalMs: checkpointSettings.intervalMs };
+}
+
+/**
+ * Has the serving thread checkpoint `file` (a store's SQLite database) whenever its WAL changed and
+ * the WAL file is at least `thresholdBytes`. Answers the function that stops it, resolved once that
+ * thread has closed its connection to the file.
  */
 export function checkpointInBackground(file: string, thresholdBytes = 4 * 1024 * 1024): () => Promise<void> {
-  const thread = checkpointWorker();
-  thread.postMessage({ type: 'watch', file, thresholdBytes });
+  watched.set(file, thresholdBytes);
+  if (server) server.port.postMessage({ type: 'watch', file, thresholdBytes });
+  else startWorker();
   return () =>
     new Promise<void>((resolve) => {
-      if (worker !== thread) return resolve();
+      watched.delete(file);
+      const current = server;
+      if (!current) return resolve();
       const id = nextId++;
-      // A worker that no longer answers must not hold a store's close up.
+      // A thread that no longer answers must not hold a store's close up.
       const timer = setTimeout(() => {
-        pending.delete(id);
+        current.forgetting.delete(id);
         resolve();
       }, 2_000);
-      pending.set(id, () => {
+      current.forgetting.set(id, () => {
         clearTimeout(timer);
         resolve();
       });
-      thread.postMessage({ type: 'forget', file, id });
+      current.port.postMessage({ type: 'forget', file, id });
     });
 }
