@@ -3,7 +3,7 @@ import { Parser } from 'youtubei.js';
 import { loadRecordings, type Recording } from '@vrs/testing/upstreams/youtube/recordings';
 import { parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { hasRecorded, projectDir, recordedDir, reportMissingShared } from '@vrs/testing/upstreams/youtube/fixture-dirs';
-import type { Upstream } from '../transport/upstream';
+import type { ShapeFallback, Upstream } from '../transport/upstream';
 import { commentsSectionFromJson, replyPageFromJson, threadPageFromJson } from './comment-pages-json';
 import {
   commentsSectionTokenOfNodes,
@@ -170,10 +170,13 @@ describe('pages the JSON reading does not know go to youtubei.js', () => {
   const page = () => pageOf('youtube/comments/xaQJbozY_Is.newest.json#0');
   const itemsOf = (raw: Json): Json[] => raw.onResponseReceivedEndpoints[1].reloadContinuationItemsCommand.continuationItems;
 
-  /** Not read from the JSON, yet `parseThreadPage` answers as youtubei.js does. */
-  function expectFallback(raw: Json) {
+  /** Not read from the JSON, yet `parseThreadPage` answers as youtubei.js does, and says what it met. */
+  function expectFallback(raw: Json, reason: RegExp) {
     expect(fromJson(raw)).toBeUndefined();
-    expect(parseThreadPage(structuredClone(raw) as RawPage)).toEqual(fromNodes(raw));
+    const heard: string[] = [];
+    expect(parseThreadPage(structuredClone(raw) as RawPage, (what) => heard.push(what))).toEqual(fromNodes(raw));
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatch(reason);
   }
 
   it('a thread whose entity payload is missing', () => {
@@ -181,19 +184,19 @@ describe('pages the JSON reading does not know go to youtubei.js', () => {
     const key = itemsOf(raw)[3].commentThreadRenderer.commentViewModel.commentViewModel.commentKey;
     const mutations: Json[] = raw.frameworkUpdates.entityBatchUpdate.mutations;
     raw.frameworkUpdates.entityBatchUpdate.mutations = mutations.filter((mutation) => mutation.payload?.commentEntityPayload?.key !== key);
-    expectFallback(raw);
+    expectFallback(raw, /^no entity payload for comment /);
   });
 
   it('an unknown renderer among the items', () => {
     const raw = page();
     itemsOf(raw).splice(2, 0, { commentsPromoRenderer: { title: { simpleText: 'New' } } });
-    expectFallback(raw);
+    expectFallback(raw, /^item commentsPromoRenderer$/);
   });
 
   it('items in a group youtubei.js applies no entity payloads to', () => {
     const raw = page();
     raw.onResponseReceivedActions = raw.onResponseReceivedEndpoints.splice(1, 1);
-    expectFallback(raw);
+    expectFallback(raw, /^items outside onResponseReceivedEndpoints/);
   });
 
   it('attachment runs inside one another', () => {
@@ -209,7 +212,7 @@ describe('pages the JSON reading does not know go to youtubei.js', () => {
         { startIndex: 3, length: 1, element: { type: { imageType: { image } } } },
       ],
     };
-    expectFallback(raw);
+    expectFallback(raw, /^overlapping attachment runs$/);
   });
 
   it('a reply page whose replies lack their entity payloads, through the upstream parse', async () => {
@@ -221,13 +224,16 @@ describe('pages the JSON reading does not know go to youtubei.js', () => {
       frameworkUpdates: { entityBatchUpdate: { mutations: [] } },
     };
     expect(repliesFromJson(replyPage, 'parent-id')).toBeUndefined();
+    const fallbacks: ShapeFallback[] = [];
     const upstream = {
       raw: async () => structuredClone(replyPage),
       parse: async (answer: RawPage) => Parser.parseResponse(answer),
+      noteShapeFallback: (fallback: ShapeFallback) => fallbacks.push(fallback),
     } as unknown as Upstream;
     const read = await fetchReplyPage(upstream, 'token', 'parent-id');
     expect(read).toEqual(repliesFromNodes(replyPage, 'parent-id'));
     expect(read.replies).toHaveLength(1);
+    expect(fallbacks).toEqual([{ page: 'comment-replies', reason: expect.stringMatching(/^no entity payload for comment /) }]);
   });
 });
 
@@ -283,7 +289,10 @@ describe("the comments section's token of a watch page, read from its JSON", () 
     expect(commentsSectionFromJson(structuredClone(empty))).toEqual({ token: undefined });
     expect(tokenOfNodes(empty)).toBeUndefined();
     const odd = watchPage({ targetId: 'comments-section', contents: [{ continuationItemRenderer: {}, extra: {} }] });
-    expect(commentsSectionFromJson(structuredClone(odd))).toBeUndefined();
-    expect(commentsSectionFromJson({ contents: { singleColumnWatchNextResults: {} } })).toBeUndefined();
+    const heard: string[] = [];
+    expect(commentsSectionFromJson(structuredClone(odd), (reason) => heard.push(reason))).toBeUndefined();
+    // A page without the section is not an unknown shape (comments off, say): nothing is heard.
+    expect(commentsSectionFromJson({ contents: { singleColumnWatchNextResults: {} } }, (reason) => heard.push(reason))).toBeUndefined();
+    expect(heard).toHaveLength(1);
   });
 });

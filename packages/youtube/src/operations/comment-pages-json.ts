@@ -224,12 +224,16 @@ function repliesTokenOf(thread: Json): string | undefined {
   return first && continuationTokenOf(first.body);
 }
 
-function unlessUnknown<T>(reader: () => T): T | undefined {
+/** What a reading met that it does not know, for whoever counts the pages left to youtubei.js. */
+export type OnUnknownShape = (reason: string) => void;
+
+function unlessUnknown<T>(reader: () => T, onUnknown?: OnUnknownShape): T | undefined {
   try {
     return reader();
   } catch (error) {
-    if (error instanceof UnknownShape) return undefined;
-    throw error;
+    if (!(error instanceof UnknownShape)) throw error;
+    onUnknown?.(error.message);
+    return undefined;
   }
 }
 
@@ -238,7 +242,7 @@ function unlessUnknown<T>(reader: () => T): T | undefined {
  * page holds anything this reading does not know (another renderer among the items, a thread
  * without its entity payload, …).
  */
-export function threadPageFromJson(raw: RawPage): CommentThreadPage | undefined {
+export function threadPageFromJson(raw: RawPage, onUnknown?: OnUnknownShape): CommentThreadPage | undefined {
   return unlessUnknown(() => {
     const payloads = entityPayloadsOf(raw);
     const page: CommentThreadPage = { threads: [] };
@@ -251,11 +255,11 @@ export function threadPageFromJson(raw: RawPage): CommentThreadPage | undefined 
       else unknownShape(`item ${name}`);
     });
     return page;
-  });
+  }, onUnknown);
 }
 
 /** A page of replies as `fetchReplyPage` reads it with youtubei.js, or undefined as above. */
-export function replyPageFromJson(raw: RawPage, parentId: string): ReplyPage | undefined {
+export function replyPageFromJson(raw: RawPage, parentId: string, onUnknown?: OnUnknownShape): ReplyPage | undefined {
   return unlessUnknown(() => {
     const payloads = entityPayloadsOf(raw);
     const page: ReplyPage = { replies: [] };
@@ -264,7 +268,7 @@ export function replyPageFromJson(raw: RawPage, parentId: string): ReplyPage | u
       else unknownShape(`item ${name}`);
     });
     return page;
-  });
+  }, onUnknown);
 }
 
 /**
@@ -273,7 +277,7 @@ export function replyPageFromJson(raw: RawPage, parentId: string): ReplyPage | u
  * (`{ token: undefined }` when it has none). Undefined when the section is not there or has a shape
  * this reading does not know: youtubei.js, which looks through every node, then decides.
  */
-export function commentsSectionFromJson(raw: RawPage): { token: string | undefined } | undefined {
+export function commentsSectionFromJson(raw: RawPage, onUnknown?: OnUnknownShape): { token: string | undefined } | undefined {
   return unlessUnknown(() => {
     const contents = at(raw, 'contents', 'twoColumnWatchNextResults', 'results', 'results', 'contents');
     if (contents === undefined) return undefined;
@@ -289,5 +293,5 @@ export function commentsSectionFromJson(raw: RawPage): { token: string | undefin
       return { token: first && continuationTokenOf(first.body) };
     }
     return undefined;
-  });
+  }, onUnknown);
 }

@@ -4,7 +4,16 @@ import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ExchangeOptions, type ResilienceOptions } from './resilience';
 import { createUpstreamCall, textOf, type UpstreamFetchOptions } from './upstream-fetch';
 
-export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {}
+/** A page read through youtubei.js because our JSON reading did not know its shape (ADR 0054): `reason` names what it met. */
+export interface ShapeFallback {
+  page: 'comment-threads' | 'comment-replies' | 'comments-section';
+  reason: string;
+}
+
+export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {
+  /** Hears every page read through youtubei.js's parser instead of the JSON reading: how a change of YouTube's shapes shows. */
+  onShapeFallback?: (fallback: ShapeFallback) => void;
+}
 
 /** What the operations use to reach YouTube; every exchange is guarded the same way. */
 export interface Upstream {
@@ -16,6 +25,8 @@ export interface Upstream {
   parsed(endpoint: string, body: Record<string, unknown>): Promise<IParsedResponse>;
   /** A `raw` answer parsed as `parsed` parses its own, for callers that read it themselves first. */
   parse(page: Record<string, unknown>): Promise<IParsedResponse>;
+  /** Tells the client's `onShapeFallback` that a page went to youtubei.js's parser (ADR 0054). */
+  noteShapeFallback(fallback: ShapeFallback): void;
   /** A plain GET (caption bodies), answered as text. */
   text(url: string): Promise<string>;
   /** A plain GET of a binary body (storyboard sheets), at most `maxBytes` long. */
@@ -144,6 +155,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     raw,
     parsed: async (endpoint, body) => parse(await raw(endpoint, body)),
     parse,
+    noteShapeFallback: (fallback) => options.onShapeFallback?.(fallback),
     text: (url) => guarded(hostOf(url), async (signal) => textOf(await call(url, { method: 'GET' }, signal))),
     bytes: (url, maxBytes) =>
       guarded(hostOf(url), async (signal) => {
