@@ -20,11 +20,6 @@ export interface RunningProcess {
 export type ProcessCode = 'source' | 'bundle';
 
 /**
- * Starts one of our entry points as its own process and resolves once its listening log line names
- * its URL: a TypeScript entry through tsx (`node --import tsx`), a built bundle (dist/*.mjs, see
- * `buildBundles`) with plain node. Output goes to a log file per process for post-mortems.
- */
-/**
  * V8 flags production runs every process with (`npm start`'s script, the image's NODE_OPTIONS): a
  * young generation of 2 × 8 MiB instead of 2 × 16, about 16 MB less RSS at the same speed since
  * requests stopped being promoted (ADR 0063). Test and bench processes run with them too, so they
@@ -32,6 +27,11 @@ export type ProcessCode = 'source' | 'bundle';
  */
 export const productionNodeFlags = ['--max-semi-space-size=8'];
 
+/**
+ * Starts one of our entry points as its own process and resolves once its listening log line names
+ * its URL: a TypeScript entry through tsx (`node --import tsx`), a built bundle (dist/*.mjs, see
+ * `buildBundles`) with plain node. Output goes to a log file per process for post-mortems.
+ */
 export function startProcess(options: {
   name: string;
   /** Relative to the repository root. */
