@@ -40,21 +40,26 @@ async function writeInRounds(store: Store, storeDir: string) {
   return { databaseBytes: database.size, walBytes: wal.size };
 }
 
-async function walAfterRounds(storeDir: string, checkpointAtBytes: number) {
+async function filesAfterRounds(storeDir: string, checkpointAtBytes: number) {
   const store = await openEmbeddedStore(storeDir, { checkpointAtBytes });
-  const { walBytes } = await writeInRounds(store, storeDir);
+  const files = await writeInRounds(store, storeDir);
   await store.close();
-  return walBytes;
+  return files;
 }
 
 describe('background WAL checkpoints (ADR 0044)', () => {
-  it('keep the WAL small while writes go on, with no checkpoint in the writes themselves', async () => {
+  it('copy the WAL into the database while writes go on, with no checkpoint in the writes themselves', async () => {
     // Without the worker the store's own connection would not checkpoint before 64 MiB: the WAL
-    // holds every page written.
-    const unchecked = await walAfterRounds(join(dir, 'unchecked'), Number.POSITIVE_INFINITY);
-    expect(unchecked).toBeGreaterThan(UNCHECKED_WAL_BYTES);
-    const checked = await walAfterRounds(join(dir, 'checked'), CHECKPOINT_AT_BYTES);
-    expect(checked).toBeLessThan(unchecked / 3);
+    // holds every page written, and none reaches the database file.
+    const unchecked = await filesAfterRounds(join(dir, 'unchecked'), Number.POSITIVE_INFINITY);
+    expect(unchecked.walBytes).toBeGreaterThan(UNCHECKED_WAL_BYTES);
+    expect(unchecked.databaseBytes).toBeLessThan(CHECKPOINTED_BYTES);
+    const checked = await filesAfterRounds(join(dir, 'checked'), CHECKPOINT_AT_BYTES);
+    expect(checked.databaseBytes).toBeGreaterThan(CHECKPOINTED_BYTES);
+    // The WAL started over at least once. How often depends on commits missing the checkpoints'
+    // fsyncs, which a busy disk decides (it read a third of the unchecked size on a quiet machine,
+    // half of it on a busy one), so no tighter bound holds here.
+    expect(checked.walBytes).toBeLessThan(unchecked.walBytes);
   });
 
   it('let a closed store open again at once, with what it wrote', async () => {
