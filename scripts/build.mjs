@@ -1,7 +1,7 @@
 // `npm run build`: each entry point bundled into dist/ as ESM, so production, `npm start` and the
 // benchmarks run plain JavaScript instead of compiling TypeScript through tsx at run time (ADR 0043).
-// Our workspace packages (@vrs/*) are bundled; third-party packages stay external, resolved from
-// node_modules at run time.
+// Our workspace packages (@vrs/*) and youtubei.js are bundled; other third-party packages stay
+// external, resolved from node_modules at run time.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +20,19 @@ const entryPoints = {
   'checkpoint-worker': 'packages/store/src/embedded/checkpoint-worker.mjs',
 };
 
-/** Bare specifiers other than our own workspace packages stay imports, resolved from node_modules. */
+/**
+ * youtubei.js and the packages only it uses: loaded from node_modules they are about 700 ES modules,
+ * which cost a process that reads YouTube about 10 MB of RSS and half a second of start (ADR 0064).
+ */
+const bundledThirdParty = /^(youtubei\.js|@bufbuild\/protobuf|meriyah|fflate)(\/|$)/;
+
+/** Bare specifiers other than our own workspace packages and `bundledThirdParty` stay imports, resolved from node_modules. */
 const thirdPartyExternal = {
   name: 'third-party-external',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^[^./]/ }, ({ path }) => (path.startsWith('@vrs/') ? undefined : { path, external: true }));
+    pluginBuild.onResolve({ filter: /^[^./]/ }, ({ path }) =>
+      path.startsWith('@vrs/') || bundledThirdParty.test(path) ? undefined : { path, external: true },
+    );
   },
 };
 

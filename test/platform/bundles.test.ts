@@ -13,8 +13,9 @@ function importsOf(code: string): string[] {
   return [...code.matchAll(/(?:^import[^'"]*?from\s*|^import\s*|\bimport\()["']([^"']+)["']/gm)].map((match) => match[1]!);
 }
 
-// What `npm start`, the image and docker compose run (ADR 0043): our code bundled, every third-party
-// package resolved from the root node_modules at run time, no TypeScript loader anywhere.
+// What `npm start`, the image and docker compose run (ADR 0043): our code and youtubei.js bundled
+// (ADR 0064), every other third-party package resolved from the root node_modules at run time, no
+// TypeScript loader anywhere.
 describe('npm run build', async () => {
   await buildBundles();
   const files = (await readdir(dist)).filter((name) => name.endsWith('.mjs'));
@@ -64,25 +65,43 @@ describe('npm run build', async () => {
     expect(stdout.trim()).toBe('resolved');
   });
 
-  /** The third-party modules an entry loads before any dynamic import: its static graph through the chunks. */
-  const staticExternals = (entry: string, seen = new Set<string>()): Set<string> => {
-    const found = new Set<string>();
-    if (seen.has(entry)) return found;
+  /** The files of dist/ an entry loads before any dynamic import: its static graph through the chunks. */
+  const staticFiles = (entry: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(entry)) return seen;
     seen.add(entry);
-    const text = code[entry]!;
-    for (const match of text.matchAll(/^import[^'"]*?from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm)) {
-      const specifier = (match[1] ?? match[2])!;
-      if (specifier.startsWith('./')) for (const inner of staticExternals(specifier.slice(2), seen)) found.add(inner);
-      else found.add(specifier);
-    }
-    return found;
+    for (const match of code[entry]!.matchAll(/^import[^'"]*?from\s*["']\.\/([^"']+)["']|^import\s*["']\.\/([^"']+)["']/gm))
+      staticFiles((match[1] ?? match[2])!, seen);
+    return seen;
   };
+  /** The third-party modules an entry loads before any dynamic import. */
+  const staticExternals = (entry: string): Set<string> =>
+    new Set(
+      [...staticFiles(entry)].flatMap((file) =>
+        [...code[file]!.matchAll(/^import[^'"]*?from\s*["']([^"']+)["']|^import\s*["']([^"']+)["']/gm)]
+          .map((match) => (match[1] ?? match[2])!)
+          .filter((specifier) => !specifier.startsWith('./')),
+      ),
+    );
+  /** Whether an entry's static graph holds a bundled package's code (esbuild names each bundled file in a comment). */
+  const staticallyBundles = (entry: string, packageName: string): boolean =>
+    [...staticFiles(entry)].some((file) => code[file]!.includes(`// node_modules/${packageName}/`));
 
   it("loads no YouTube client and no AI SDK in a gateway that hosts no service: they come with the services' code", () => {
     const gateway = staticExternals('gateway.mjs');
     expect(gateway).toContain('express');
-    for (const heavy of ['youtubei.js', 'ai', '@ai-sdk/openai-compatible', 'fast-xml-parser']) expect(gateway, heavy).not.toContain(heavy);
-    expect(staticExternals('provider.mjs')).toContain('youtubei.js');
+    for (const heavy of ['ai', '@ai-sdk/openai-compatible', 'fast-xml-parser']) expect(gateway, heavy).not.toContain(heavy);
+    expect(staticallyBundles('gateway.mjs', 'youtubei.js')).toBe(false);
+    expect(staticallyBundles('provider.mjs', 'youtubei.js')).toBe(true);
+  });
+
+  it('bundles youtubei.js and the packages only it uses, rather than load some 700 modules from node_modules (ADR 0064)', () => {
+    const imported = new Set(Object.values(code).flatMap(importsOf));
+    for (const bundled of ['youtubei.js', '@bufbuild/protobuf', 'meriyah', 'fflate'])
+      expect(
+        [...imported].filter((specifier) => specifier === bundled || specifier.startsWith(`${bundled}/`)),
+        bundled,
+      ).toEqual([]);
+    expect(staticExternals('provider.mjs')).toContain('zod');
   });
 
   it('loads sharp, the MCP SDK and nodemailer only when first used: a process that never converts a storyboard, serves /mcp or sends mail does not carry them', () => {
