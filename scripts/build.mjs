@@ -22,7 +22,7 @@ const entryPoints = {
 
 /**
  * youtubei.js and the packages only it uses: loaded from node_modules they are about 700 ES modules,
- * which cost a process that reads YouTube about 10 MB of RSS and half a second of start (ADR 0064).
+ * which cost a process that reads YouTube 10–14 MB of RSS and half a second of start (ADR 0064).
  */
 const bundledThirdParty = /^(youtubei\.js|@bufbuild\/protobuf|meriyah|fflate)(\/|$)/;
 
