@@ -1,7 +1,8 @@
 // `npm start`: the whole system in one process on embedded defaults (no database server needed;
 // NATS is used when it answers, otherwise an in-process bus). Node built-ins only until installed.
-// It builds the bundles first (`npm run build`, about a second; unchanged files are left alone), so
-// it never runs a stale one, then runs dist/gateway.mjs in this very process (ADR 0043).
+// It builds the bundles first (`npm run build`: about a second, or a check of the last build's inputs
+// when none changed, ADR 0065), so it never runs a stale one, then runs dist/gateway.mjs in this very
+// process (ADR 0043).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
