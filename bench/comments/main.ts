@@ -6,7 +6,9 @@
 // time per collection is printed beside it: on a loaded machine elapsed times follow the load, the
 // CPU time much less (ADR 0038). A second baseline is the fake's own answer time, summed over the
 // requests (from each request's arrival to its answer written): the 50 ms plus the fake's timer
-// lateness and writing, which a real upstream's latency includes and our side does not spend.
+// lateness and writing, which a real upstream's latency includes and our side does not spend. A
+// second table splits our side's time by the links of the critical path, from the fake's log of
+// when each request arrived and each answer was written.
 // Env: BENCH_COMMENTS (1000), BENCH_LATENCY_MS (50), BENCH_RUNS (5).
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -77,6 +79,29 @@ async function writeChainedPages(dir: string): Promise<number> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+interface CriticalPathLinks {
+  beforeFirst: number;
+  betweenMedian: number;
+  betweenSum: number;
+  afterLast: number;
+}
+
+/**
+ * Where our side spends the collection's critical path: each page names the next, so every upstream
+ * request waits for the answer before it, and the time from that answer to the next request's
+ * arrival is ours (the gateway's work and the loopback). Clock: this process's, as the fake's.
+ */
+function criticalPathLinks(exchanges: { receivedAt: number; answeredAt?: number }[], started: number, ended: number): CriticalPathLinks {
+  const sorted = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
+  const between = sorted.slice(1).map((exchange, index) => exchange.receivedAt - (sorted[index]!.answeredAt ?? Number.NaN));
+  return {
+    beforeFirst: sorted[0]!.receivedAt - started,
+    betweenMedian: median(between),
+    betweenSum: between.reduce((sum, gap) => sum + gap, 0),
+    afterLast: ended - (sorted.at(-1)!.answeredAt ?? Number.NaN),
+  };
+}
+
 async function main() {
   if (!hasRecorded) {
     console.log(`bench/comments needs the recorded comments of ${videoId} in ${recordedDir}; it is absent.`);
@@ -102,6 +127,7 @@ async function main() {
       upstreamMs: number;
       pages: number;
       comments: number;
+      links: CriticalPathLinks;
     }[] = [];
     await measuredWindow(async () => {
       for (let run = 0; run < runs; run++) {
@@ -117,7 +143,8 @@ async function main() {
         const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
         const { comments, pagesFetched } = response.body as { comments: unknown[]; pagesFetched: number };
-        const upstreamMs = fake.exchanges().reduce((sum, exchange) => sum + (exchange.answeredAt ?? Number.NaN) - exchange.receivedAt, 0);
+        const exchanges = fake.exchanges();
+        const upstreamMs = exchanges.reduce((sum, exchange) => sum + (exchange.answeredAt ?? Number.NaN) - exchange.receivedAt, 0);
         rows.push({
           elapsedMs,
           cpuMs,
@@ -126,6 +153,7 @@ async function main() {
           upstreamMs,
           pages: pagesFetched,
           comments: comments.length,
+          links: criticalPathLinks(exchanges, started, started + elapsedMs),
         });
       }
     });
@@ -147,6 +175,18 @@ async function main() {
       const latencySum = row.requests * latencyMs;
       console.log(
         `| ${run + 1} | ${row.comments} | ${row.pages} | ${row.requests} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${latencySum} | ${(row.elapsedMs / latencySum).toFixed(2)} | ${row.upstreamMs.toFixed(0)} | ${(row.elapsedMs / row.upstreamMs).toFixed(3)} |`,
+      );
+    });
+    console.log(
+      '\nOur time on the critical path, between the upstream exchanges (ms): request → first upstream request, each answer → the next request (median and sum), last answer → response read\n',
+    );
+    console.log(
+      '| run | request → first upstream request | answer → next request, median | same, sum | last answer → response | sum of all |',
+    );
+    console.log('|---:|---:|---:|---:|---:|---:|');
+    rows.forEach(({ links }, run) => {
+      console.log(
+        `| ${run + 1} | ${links.beforeFirst.toFixed(1)} | ${links.betweenMedian.toFixed(2)} | ${links.betweenSum.toFixed(1)} | ${links.afterLast.toFixed(1)} | ${(links.beforeFirst + links.betweenSum + links.afterLast).toFixed(1)} |`,
       );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));
