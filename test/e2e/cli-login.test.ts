@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '@vrs/kit';
 import { apiClient } from '@vrs/testing/api-client';
 import { launchBrowser, type BrowserHandle } from '@vrs/testing/browser';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { signUpVerified, type WebSession } from '@vrs/testing/web-session';
 
 const gatewayUrl = inject('gatewayUrl');
@@ -195,7 +196,7 @@ describe('vrs login through the device flow, approved in a browser', { timeout: 
   });
 
   it('the default login holds data:read only, and may still sign itself out (and only itself)', async () => {
-    const own = { XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), 'vrs-cli-device-')) };
+    const own = { XDG_CONFIG_HOME: makeTempDir('vrs-cli-device-') };
     const login = startLogin([], own);
     const [, userCode] = await login.printed(/enter the code ([A-Z0-9]{4}-[A-Z0-9]{4})/);
     const [, link] = await login.printed(/\(or open (\S+)\)\./);

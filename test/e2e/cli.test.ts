@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '@vrs/kit';
 import { createApiKey, eventually } from '@vrs/testing/api-client';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { hasRecorded, hasSynthetic } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { agentsOperator, laryngealQuestion } from './agents-support';
 
@@ -99,7 +100,7 @@ describe('vrs: projects, import, search, transcript', slow, () => {
   });
 
   it('writes a transcript to an .srt file, and prints it as text', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'vrs-cli-srt-')), 'fixture.srt');
+    const file = join(makeTempDir('vrs-cli-srt-'), 'fixture.srt');
     const saved = await vrs(['transcript', 'vrsFixture1', '--format', 'srt', '-o', file], env);
     expect(saved.code, saved.stderr).toBe(0);
     const srt = await readFile(file, 'utf8');
@@ -110,7 +111,7 @@ describe('vrs: projects, import, search, transcript', slow, () => {
   });
 
   it('exports the imported project: created, waited for, downloaded to a file', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'vrs-cli-export-')), 'evidence.json');
+    const file = join(makeTempDir('vrs-cli-export-'), 'evidence.json');
     const exported = await vrs(['export', importedProjectId, '--format', 'json', '-o', file, '--poll-ms', '100'], env);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toMatch(/^Saved \d+ bytes to .+evidence\.json\.$/m);
@@ -205,7 +206,7 @@ describe('vrs: exit codes per error class, each error with its message and reque
 
 describe('vrs login --with-api-key, whoami, logout', slow, () => {
   it('stores the key with mode 0600, then works without VRS_API_KEY until logout', async () => {
-    const config = await mkdtemp(join(tmpdir(), 'vrs-cli-login-'));
+    const config = makeTempDir('vrs-cli-login-');
     const stored = await vrs(['login', '--with-api-key'], { XDG_CONFIG_HOME: config }, `${env.VRS_API_KEY}\n`);
     expect(stored.code, stored.stderr).toBe(0);
     const file = join(config, 'vrs', 'credentials.json');

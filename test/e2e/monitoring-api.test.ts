@@ -1,11 +1,10 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ListPage, Monitor, MonitorCheck, Notification } from '@vrs/contracts';
 import { createServiceClient } from '@vrs/kit';
 import type { MonitoringRouter } from '@vrs/monitoring';
 import { apiClient } from '@vrs/testing/api-client';
+import { listenOnFreePort } from '@vrs/testing/http-server';
 import {
   monitoringChannelNewId,
   monitoringFixtureChannel,
@@ -319,7 +318,7 @@ describe('monitors over HTTP', () => {
 
   it('webhooks: a signed delivery of a new notification, retried after a 500; 422 for bad URLs; 404 for others', async () => {
     const received: { headers: Record<string, string>; body: string }[] = [];
-    const receiver = createServer((req, res) => {
+    const receiver = await listenOnFreePort((req, res) => {
       let body = '';
       req.on('data', (chunk) => {
         body += chunk;
@@ -330,9 +329,8 @@ describe('monitors over HTTP', () => {
         res.end();
       });
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const url = `${receiver.url}/hook`;
       for (const bad of ['ftp://example.com/x', 'not a url']) {
         const response = await api('POST', '/v1/webhooks', { json: { url: bad } });
         expect(response.status, bad).toBe(422);
@@ -377,7 +375,7 @@ describe('monitors over HTTP', () => {
       expect((await api('DELETE', `/v1/webhooks/${created.body.id}`)).body).toEqual({ id: created.body.id, deleted: true });
       expect((await api('GET', '/v1/webhooks')).body).toEqual({ data: [], hasMore: false, nextCursor: null });
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await receiver.close();
     }
   });
 });

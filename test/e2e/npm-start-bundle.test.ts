@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { deleteNamespace } from '@vrs/bus';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startProcess } from '@vrs/testing/processes';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 
 const promiseHookProbe = fileURLToPath(new URL('./support/promise-hook-probe.mjs', import.meta.url));
 
@@ -17,7 +17,7 @@ describe('npm start (the built bundle)', () => {
   it('builds (or finds dist/ up to date), starts the gateway bundle with its services in-process, and answers a search through the search worker', async () => {
     const natsUrl = inject('stackEnv').NATS_URL!;
     const namespace = `e2e_start_${randomBytes(3).toString('hex')}`;
-    const dataDir = await mkdtemp(join(tmpdir(), 'vrs-start-'));
+    const dataDir = makeTempDir('vrs-start-');
     const probeFile = join(dataDir, 'promise-hooks');
     const gateway = await startProcess({
       name: 'npm-start',
@@ -77,7 +77,6 @@ describe('npm start (the built bundle)', () => {
     } finally {
       await gateway.stop();
       await deleteNamespace(natsUrl, namespace).catch(() => undefined);
-      await rm(dataDir, { recursive: true, force: true });
     }
     // It builds the bundles and starts every service before its first answer: slower than a test of a
     // running stack, most of all beside the rest of the suite on two cores.

@@ -1,16 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startNatsServer } from '@vrs/testing/nats';
 import { startGatewayProcess } from '@vrs/testing/processes';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 
 describe('readiness', () => {
   it('reports each dependency and answers 503 when NATS goes down', async () => {
     // A private nats-server: stopping the shared one would break every other environment.
     const nats = await startNatsServer();
-    const dataDir = await mkdtemp(join(tmpdir(), 'vrs-ready-'));
+    const dataDir = makeTempDir('vrs-ready-');
     const gateway = await startGatewayProcess(
       'gateway-readiness',
       { ...inject('stackEnv'), SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', NATS_URL: nats.url, DATA_DIR: dataDir },
@@ -54,7 +52,6 @@ describe('readiness', () => {
     } finally {
       await gateway.stop();
       await nats.stop();
-      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

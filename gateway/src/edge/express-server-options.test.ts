@@ -1,8 +1,7 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort, type ListeningServer } from '@vrs/testing/http-server';
 import { expressServerOptions } from './express-server-options';
 
 describe('expressServerOptions', () => {
@@ -15,20 +14,19 @@ describe('expressServerOptions', () => {
       .set('X-Id', req.params.id)
       .json({ path: req.path, ip: req.ip, accepts: req.accepts('json'), body: req.body, app: req.app === app });
   });
-  let server: Server;
+  let server: ListeningServer;
   let base: string;
   /** For each request, whether it arrived already Express's (its prototype the app's `request`), before Express saw it. */
   const bornExpress: boolean[] = [];
   beforeAll(async () => {
-    server = createServer(expressServerOptions(app), app);
-    server.prependListener('request', (req: IncomingMessage, res) => {
+    const http = createServer(expressServerOptions(app), app);
+    http.prependListener('request', (req: IncomingMessage, res) => {
       bornExpress.push(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response);
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnFreePort(http);
+    base = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('has every request and response born with the app’s prototypes, and Express’s methods work on them', async () => {
     const response = await fetch(`${base}/echo/42?x=1`, {

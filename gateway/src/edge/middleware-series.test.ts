@@ -1,8 +1,6 @@
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort, type ListeningServer } from '@vrs/testing/http-server';
 import { middlewareSeries } from './middleware-series';
 
 type Traced = Request & { trace?: string[] };
@@ -15,7 +13,7 @@ const mark =
   };
 
 describe('middlewareSeries', () => {
-  let server: Server;
+  let server: ListeningServer;
   let base: string;
   beforeAll(async () => {
     const app = express();
@@ -51,11 +49,10 @@ describe('middlewareSeries', () => {
     app.use((error: Error, req: Request, res: Response, _next: NextFunction) => {
       res.status(500).json({ error: error.message, trace: (req as Traced).trace });
     });
-    server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnFreePort(app);
+    base = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('runs its middlewares in order, waiting for the ones that call next later, then the next layer', async () => {
     expect(await (await fetch(`${base}/in-order`)).json()).toEqual(['a', 'b']);

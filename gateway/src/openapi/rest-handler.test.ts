@@ -1,10 +1,8 @@
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort, type ListeningServer } from '@vrs/testing/http-server';
 import { z } from 'zod';
 import { AppError, shareJson } from '@vrs/kit';
 import type { GatewayContext } from '../context';
@@ -44,7 +42,7 @@ const router = t.router({
 });
 
 describe('the REST face', () => {
-  let server: Server;
+  let server: ListeningServer;
   let base: string;
   beforeAll(async () => {
     const app = express();
@@ -56,11 +54,10 @@ describe('the REST face', () => {
         responseMeta: () => ({}),
       }),
     );
-    server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnFreePort(app);
+    base = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it('parses an answer through its output schema, unless the meta names the service that shapes it', async () => {
     expect(await (await fetch(`${base}/parsed`)).json()).toEqual({ query: 'q' });

@@ -1,12 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '@vrs/testing/http-server';
 import { createMemoryWindowCounter } from '@vrs/bus';
 import { createRateLimiters } from './limiters';
 
 const internalToken = 'internal-token-0123456789';
 let baseUrl: string;
-let close: () => void;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
   const limiters = createRateLimiters(createMemoryWindowCounter(), {
@@ -24,10 +24,7 @@ beforeAll(async () => {
   app.get('/', (_req, res) => {
     res.json({ ok: true });
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ url: baseUrl, close } = await listenOnFreePort(app));
 });
 afterAll(() => close());
 

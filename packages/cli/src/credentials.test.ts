@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { credentialsPath, readCredential, removeCredential, saveCredential } from './credentials';
 
 describe('stored credentials', () => {
@@ -11,7 +11,7 @@ describe('stored credentials', () => {
   });
 
   it('stores one credential per API origin with mode 0600, and forgets them one by one', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'vrs-credentials-')), 'vrs', 'credentials.json');
+    const path = join(makeTempDir('vrs-credentials-'), 'vrs', 'credentials.json');
     const session = { token: 'atc_1', kind: 'cli_session' as const, savedAt: '2026-01-01T00:00:00.000Z' };
     await saveCredential('https://a.test', session, path);
     await saveCredential('https://b.test', { ...session, token: 'aty_2', kind: 'api_key' }, path);
@@ -28,8 +28,7 @@ describe('stored credentials', () => {
   });
 
   it('tightens a file that existed with looser permissions', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'vrs-credentials-'));
-    const path = join(dir, 'credentials.json');
+    const path = join(makeTempDir('vrs-credentials-'), 'credentials.json');
     await writeFile(path, '{}', { mode: 0o644 });
     await saveCredential('https://a.test', { token: 't', kind: 'api_key', savedAt: 'now' }, path);
     expect((await stat(path)).mode & 0o777).toBe(0o600);

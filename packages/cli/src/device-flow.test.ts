@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVrsClient } from '@vrs/client';
+import { listenOnFreePort, type ListeningServer } from '@vrs/testing/http-server';
 import { DeviceFlowError, deviceGrantType, runDeviceFlow } from './device-flow';
 
 /**
@@ -11,7 +11,7 @@ import { DeviceFlowError, deviceGrantType, runDeviceFlow } from './device-flow';
  */
 async function fakeAuthServer(tokenAnswers: (string | 'token')[], code: Record<string, unknown> = {}) {
   const requests: { path: string; body: any }[] = [];
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
+  const server = await listenOnFreePort(async (req: IncomingMessage, res) => {
     let text = '';
     for await (const chunk of req) text += chunk;
     const body = text ? JSON.parse(text) : undefined;
@@ -41,14 +41,13 @@ async function fakeAuthServer(tokenAnswers: (string | 'token')[], code: Record<s
     const details = { error, ...(interval ? { interval: Number(interval) } : {}) };
     res.end(JSON.stringify({ error: { code: error!.toUpperCase(), message: error, details, requestId: 'req_x' } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  return { url: server.url, requests };
 }
 
-const servers: Server[] = [];
+const servers: ListeningServer[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 /** A clock the flow's sleeps move, so nothing waits for real. */

@@ -1,14 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort, type ListeningServer } from '@vrs/testing/http-server';
 import { ApiError, createVrsClient, readEventStream } from './index';
 
-let server: Server;
+let server: ListeningServer;
 let baseUrl: string;
 const seen: { url: string; authorization?: string }[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await listenOnFreePort((req, res) => {
     seen.push({ url: req.url!, authorization: req.headers.authorization });
     res.setHeader('x-request-id', 'req_abc');
     if (req.url === '/v1/projects?limit=2') {
@@ -42,10 +41,9 @@ beforeAll(async () => {
     res.statusCode = 502;
     res.end('<html>bad gateway</html>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  baseUrl = `${server.url}/`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe('the typed client', () => {
   it('answers typed data with the credit and rate-limit headers, sending the token as a bearer', async () => {

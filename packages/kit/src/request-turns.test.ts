@@ -1,7 +1,6 @@
-import { once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '@vrs/testing/http-server';
 import { handleInTurns } from './request-turns';
 
 /** Holds the thread for `ms`, as a request's synchronous work does. */
@@ -61,15 +60,12 @@ describe('handleInTurns', () => {
   });
 
   it('answers every request of many concurrent connections through a real server', async () => {
-    const server = http.createServer(
+    const server = await listenOnFreePort(
       handleInTurns((req, res) => {
         busy(1);
         res.end(req.url);
       }, 2),
     );
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
     try {
       const bodies = await Promise.all(
@@ -78,7 +74,7 @@ describe('handleInTurns', () => {
           (_, i) =>
             new Promise<string>((resolve, reject) => {
               http
-                .get({ port, host: '127.0.0.1', path: `/r${i}`, agent }, (res) => {
+                .get(`${server.url}/r${i}`, { agent }, (res) => {
                   let body = '';
                   res.on('data', (chunk) => {
                     body += chunk;
@@ -92,7 +88,7 @@ describe('handleInTurns', () => {
       expect(bodies).toEqual(Array.from({ length: 200 }, (_, i) => `/r${i}`));
     } finally {
       agent.destroy();
-      server.close();
+      await server.close();
     }
   });
 });

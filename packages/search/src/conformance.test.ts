@@ -1,24 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { describeSearchConformance } from './conformance';
 import { openEmbeddedSearch, openEmbeddedSearchInThread } from './embedded/embedded-search';
 import { openMongoSearch } from './mongo/mongo-search';
 
-async function tempDir() {
-  const dir = await mkdtemp(join(tmpdir(), 'search-conformance-'));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
 describeSearchConformance('embedded (in thread)', async () => {
-  const { dir, cleanup } = await tempDir();
-  return { index: openEmbeddedSearchInThread(dir, { batchSize: 100 }), reopen: async () => openEmbeddedSearchInThread(dir), cleanup };
+  const dir = makeTempDir('search-conformance-');
+  return { index: openEmbeddedSearchInThread(dir, { batchSize: 100 }), reopen: async () => openEmbeddedSearchInThread(dir) };
 });
 
 describeSearchConformance('embedded (worker thread)', async () => {
-  const { dir, cleanup } = await tempDir();
-  return { index: openEmbeddedSearch(dir, { batchSize: 100 }), reopen: async () => openEmbeddedSearch(dir), cleanup };
+  const dir = makeTempDir('search-conformance-');
+  return { index: openEmbeddedSearch(dir, { batchSize: 100 }), reopen: async () => openEmbeddedSearch(dir) };
 });
 
 /** Why the Mongo Search suite cannot run here: no MONGODB_URL, or a deployment without mongot. */

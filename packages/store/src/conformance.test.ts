@@ -1,16 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { describeStoreConformance } from './conformance';
 import { openStore } from './open-store';
 
-const tempDirs: string[] = [];
 const mongoDatabases: string[] = [];
 
 afterAll(async () => {
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   if (mongodbUrl && mongoDatabases.length) {
     const client = new MongoClient(mongodbUrl);
     try {
@@ -21,11 +18,7 @@ afterAll(async () => {
   }
 });
 
-describeStoreConformance('embedded store', async () => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'store-conformance-'));
-  tempDirs.push(dataDir);
-  return openStore({ service: 'conformance', dataDir });
-});
+describeStoreConformance('embedded store', () => openStore({ service: 'conformance', dataDir: makeTempDir('store-conformance-') }));
 
 const mongodbUrl = process.env.MONGODB_URL;
 const mongoSkipReason = mongodbUrl ? undefined : 'MONGODB_URL not set: mongo adapter conformance skipped';

@@ -1,22 +1,16 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openEmbeddedStore, type StoreDocument } from '@vrs/store';
 import { runModuleToExit } from '@vrs/testing/processes';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { openEmbeddedSearch } from './embedded-search';
 
 describe('openEmbeddedSearch', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('never keeps its process alive while no call is outstanding', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vrs-embedded-search-'));
-    dirs.push(dir);
+    const dir = makeTempDir('vrs-embedded-search-');
     const searchModule = new URL('./embedded-search.ts', import.meta.url).pathname;
     // Opened and never called (a service that started and had no search to answer), then left
     // open: the process must still end by itself.
@@ -29,8 +23,7 @@ openEmbeddedSearch(${JSON.stringify(join(dir, 'index'))});`;
   it.runIf(existsSync('/proc/self/task'))(
     "checkpoints the process's embedded stores on its own worker, in place of theirs (ADR 0062)",
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'vrs-embedded-search-'));
-      dirs.push(dir);
+      const dir = makeTempDir('vrs-embedded-search-');
       const threads = () => readdirSync('/proc/self/task').length;
       const search = openEmbeddedSearch(join(dir, 'index'));
       // Its worker started (under tsx, with a thread of tsx's loader as well).

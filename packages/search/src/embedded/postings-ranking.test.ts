@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import type { SearchDocument, SearchHit } from '../port';
 import { queryWords } from '../query-words';
 import { ByteBudgetLru } from './byte-budget-lru';
@@ -81,16 +80,13 @@ function expectSameRanking(actual: SearchHit[], expected: SearchHit[]) {
 }
 
 describe('ranking from cached postings (ADR 0052)', () => {
-  const dirs: string[] = [];
   const cores: SqliteSearchCore[] = [];
   afterEach(() => {
     for (const core of cores.splice(0)) core.close();
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   /** A core ranking every plain-word query from postings, and one on the same files ranking with FTS5 alone. */
   function pair(postingsCacheBytes?: number) {
-    const dir = mkdtempSync(join(tmpdir(), 'vrs-postings-'));
-    dirs.push(dir);
+    const dir = makeTempDir('vrs-postings-');
     const cached = new SqliteSearchCore(dir, { postingsMinDocuments: 1, postingsCacheBytes });
     const fts5 = new SqliteSearchCore(dir, { postingsMinDocuments: Number.POSITIVE_INFINITY });
     cores.push(cached, fts5);

@@ -1,19 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { SqliteSearchCore } from './sqlite-search-core';
 
 describe('SqliteSearchCore on files (a writing connection and a reading one per scope)', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-  const core = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vrs-search-core-'));
-    dirs.push(dir);
-    return new SqliteSearchCore(dir);
-  };
+  const core = () => new SqliteSearchCore(makeTempDir('vrs-search-core-'));
 
   it('answers every search and version read with all that was written before it', () => {
     const engine = core();
@@ -39,9 +29,7 @@ describe('SqliteSearchCore on files (a writing connection and a reading one per 
   });
 
   it('answers from a scope reopened after the least recently used one was closed', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'vrs-search-core-'));
-    dirs.push(dir);
-    const engine = new SqliteSearchCore(dir, { maxOpenScopes: 1 });
+    const engine = new SqliteSearchCore(makeTempDir('vrs-search-core-'), { maxOpenScopes: 1 });
     engine.apply('a', [{ id: 'ev_a', text: 'alpha' }], { from: 0, to: 1 });
     engine.apply('b', [{ id: 'ev_b', text: 'beta' }], { from: 0, to: 1 });
     expect(engine.search('a', 'alpha', 10).map((hit) => hit.id)).toEqual(['ev_a']);

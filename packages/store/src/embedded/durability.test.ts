@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import type { StoreDocument } from '../port';
 import { openEmbeddedStore } from './embedded-store';
 
@@ -13,12 +11,8 @@ const ACKS_BEFORE_KILL = 300;
 
 let dir: string;
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'store-durability-'));
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = makeTempDir('store-durability-');
 });
 
 /** Runs the writer until it has acknowledged `acks` inserts, kills it with SIGKILL, returns its output. */

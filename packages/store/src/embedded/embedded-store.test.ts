@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runModuleToExit } from '@vrs/testing/processes';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { DuplicateKeyError } from '../errors';
 import { StoreLockedError } from './directory-lock';
 import type { StoreDocument, StoreScope } from '../port';
@@ -21,13 +21,12 @@ interface Note extends StoreDocument {
 
 let dir: string;
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'embedded-store-'));
+beforeEach(() => {
+  dir = makeTempDir('embedded-store-');
 });
 
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('embedded store persistence', () => {

@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { DuplicateKeyError } from '../errors';
 import type { StoreDocument } from '../port';
 import { openEmbeddedStore } from './embedded-store';
@@ -13,11 +13,8 @@ interface Account extends StoreDocument {
 }
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'legacy-import-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = makeTempDir('legacy-import-');
 });
 
 const lines = (...records: unknown[]) => records.map((record) => `${JSON.stringify(record)}\n`).join('');

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import type { Store, StoreDocument } from '../port';
 import { DATABASE_FILE, openEmbeddedStore } from './embedded-store';
 import { checkpointInBackground, hostCheckpoints } from './wal-checkpointer';
@@ -21,11 +21,8 @@ const CHECKPOINTED_BYTES = 1_000_000;
 const CHECKPOINT_AT_BYTES = 64 * 1024;
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'store-checkpoints-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = makeTempDir('store-checkpoints-');
 });
 
 /** Writes ~2 MB to the store in 40 commits with pauses between them; answers the sizes of its files at the end. */

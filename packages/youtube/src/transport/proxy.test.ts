@@ -1,13 +1,14 @@
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '@vrs/testing/http-server';
 import type { FakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 import { hasRecorded, reportMissingShared, startReplay, testClient } from '@vrs/testing/youtube-replay';
 
 reportMissingShared('proxy');
 
 /** A minimal CONNECT proxy that counts the tunnels it opens. */
-function startTunnelProxy(): Promise<{ url: string; tunnels: string[]; server: Server }> {
+async function startTunnelProxy() {
   const tunnels: string[] = [];
   const server = createServer((_req, res) => res.writeHead(405).end());
   server.on('connect', (req, clientSocket, head) => {
@@ -22,9 +23,8 @@ function startTunnelProxy(): Promise<{ url: string; tunnels: string[]; server: S
     upstream.on('error', () => clientSocket.destroy());
     clientSocket.on('error', () => upstream.destroy());
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server })),
-  );
+  const { url, close } = await listenOnFreePort(server);
+  return { url, tunnels, close };
 }
 
 describe.skipIf(!hasRecorded)('egress proxy', () => {
@@ -36,8 +36,7 @@ describe.skipIf(!hasRecorded)('egress proxy', () => {
   });
   afterAll(async () => {
     await fake.close();
-    proxy.server.closeAllConnections();
-    await new Promise((resolve) => proxy.server.close(resolve));
+    await proxy.close();
   });
 
   it('sends every upstream request through the configured proxy', async () => {

@@ -1,28 +1,26 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort, type ListeningServer } from '@vrs/testing/http-server';
 import { createUpstreamCall, textOf } from './upstream-fetch';
 
 const payload = JSON.stringify({ contents: 'x'.repeat(5000), title: 'Sauerteig – crumb' });
 const encoders: Record<string, (input: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
 
-let server: Server;
+let server: ListeningServer;
 let origin: string;
 const acceptEncodings: (string | undefined)[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await listenOnFreePort((req, res) => {
     acceptEncodings.push(req.headers['accept-encoding']);
     const encoding = new URL(req.url ?? '/', 'http://x').searchParams.get('encoding') ?? 'identity';
     if (req.url?.startsWith('/moved')) return res.writeHead(302, { location: '/youtubei/v1/player?encoding=gzip' }).end();
     const body = encoders[encoding]?.(Buffer.from(payload)) ?? Buffer.from(payload);
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': body.length }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe('the upstream exchange over undici', () => {
   const call = () => createUpstreamCall({ origin });

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { billingAccountDeleted, type AgentRunStatus, type EventData, type EventEnvelope } from '@vrs/contracts';
 import { createLogger } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
@@ -21,16 +19,11 @@ function eventOf(data: EventData<typeof billingAccountDeleted>): EventEnvelope<E
 }
 
 describe('agents: deleting an account', () => {
-  let dataDir: string;
   let store: Store;
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'agents-deletion-'));
-    store = await openStore({ service: 'agents', dataDir });
+    store = await openStore({ service: 'agents', dataDir: makeTempDir('agents-deletion-') });
   });
-  afterEach(async () => {
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   it('cancels running runs, then removes sessions, runs, steps, events and the allowlist entry of that account only', async () => {
     const runs = createRunsRepo(store);

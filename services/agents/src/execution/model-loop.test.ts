@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { createLlm, llmEnvSchema, type Llm } from '@vrs/ai';
 import { createLogger } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
@@ -66,7 +64,6 @@ function fakeProvider() {
 describe('the model loop: model steps and tool calls, each once, held to the evidence', () => {
   let fake: FakeLlm;
   let llm: Llm;
-  let dir: string;
   let store: Store;
   let run: RunDoc & { startedAt: string };
 
@@ -86,16 +83,12 @@ describe('the model loop: model steps and tool calls, each once, held to the evi
 
   beforeEach(async () => {
     fake.reset();
-    dir = await mkdtemp(join(tmpdir(), 'agents-loop-'));
-    store = await openStore({ service: 'agents', dataDir: dir });
+    store = await openStore({ service: 'agents', dataDir: makeTempDir('agents-loop-') });
     run = runningRun(startedAt, { message: question });
     await createRunsRepo(store).insert(run);
   });
 
-  afterEach(async () => {
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   async function loop(provider: ProviderClient, overrides: Partial<RunLimits> = {}, model: Llm = llm) {
     const limits: RunLimits = { maxModelSteps: 8, maxToolCalls: 20, maxWallMs: 60_000, creditBudget: 30, ...overrides };

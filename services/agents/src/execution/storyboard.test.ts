@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { createLlm, llmEnvSchema, type Llm } from '@vrs/ai';
 import type { StoryboardCapture } from '@vrs/contracts';
 import { createLogger } from '@vrs/kit';
@@ -74,7 +72,6 @@ const settings = { storyboard: { maxSheets: 3, timeoutMs: 1000 } } as AgentsSett
 describe('storyboard evidence of a model loop (get_storyboard)', () => {
   let fakeLlm: FakeLlm;
   let llm: Llm;
-  let dir: string;
   let store: Store;
   let run: RunDoc & { startedAt: string };
   let providerCalls: number;
@@ -100,15 +97,11 @@ describe('storyboard evidence of a model loop (get_storyboard)', () => {
     fakeLlm.reset();
     providerCalls = 0;
     answer = capture;
-    dir = await mkdtemp(join(tmpdir(), 'agents-storyboard-'));
-    store = await openStore({ service: 'agents', dataDir: dir });
+    store = await openStore({ service: 'agents', dataDir: makeTempDir('agents-storyboard-') });
     run = runningRun(startedAt, { message: `How is the cuff checked in ${videoId}?`, options: { useStoryboard: true }, creditBudget: 10 });
     await createRunsRepo(store).insert(run);
   });
-  afterEach(async () => {
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   /**
    * A model that asks for the video's storyboard, then answers citing the first evidence id; the

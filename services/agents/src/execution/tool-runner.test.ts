@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { createLogger } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
 import type { RunLimits } from '../config';
@@ -15,23 +13,18 @@ const startedAt = '2026-11-24T12:00:00.000Z';
 const limits: RunLimits = { maxModelSteps: 8, maxToolCalls: 3, maxWallMs: 10_000, creditBudget: 10 };
 
 describe('the tool runner: each call once, within the run’s budgets', () => {
-  let dir: string;
   let store: Store;
   let now: number;
   let run: RunDoc & { startedAt: string };
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'agents-runner-'));
-    store = await openStore({ service: 'agents', dataDir: dir });
+    store = await openStore({ service: 'agents', dataDir: makeTempDir('agents-runner-') });
     now = Date.parse(startedAt);
     run = runningRun(startedAt, { creditBudget: limits.creditBudget });
     await createRunsRepo(store).insert(run);
   });
 
-  afterEach(async () => {
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   async function runner(overrides: Partial<RunLimits> = {}) {
     const runs = createRunsRepo(store);

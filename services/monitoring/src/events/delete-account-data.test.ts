@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { billingAccountDeleted, type EventData, type EventEnvelope } from '@vrs/contracts';
 import { createLogger } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
@@ -24,16 +22,11 @@ function eventOf(data: EventData<typeof billingAccountDeleted>): EventEnvelope<E
 }
 
 describe('monitoring: deleting an account', () => {
-  let dataDir: string;
   let store: Store;
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'monitoring-deletion-'));
-    store = await openStore({ service: 'monitoring', dataDir });
+    store = await openStore({ service: 'monitoring', dataDir: makeTempDir('monitoring-deletion-') });
   });
-  afterEach(async () => {
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   async function seed(accountId: string) {
     const at = new Date().toISOString();

@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { createMemoryBus, type EventBus } from '@vrs/bus';
 import { providerVideoFetched } from '@vrs/contracts';
 import { AppError, rootLogger } from '@vrs/kit';
@@ -11,7 +9,6 @@ import { createVersionsRepo } from '../repo/versions-repo';
 import { createVersionedReads } from './versioned-reads';
 
 describe('versioned reads', () => {
-  let dataDir: string;
   let store: Store;
   let bus: EventBus;
   let published: unknown[];
@@ -20,8 +17,7 @@ describe('versioned reads', () => {
   let reads: ReturnType<typeof createVersionedReads>;
 
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'vrs-versions-'));
-    store = await openStore({ service: 'provider', dataDir });
+    store = await openStore({ service: 'provider', dataDir: makeTempDir('vrs-versions-') });
     bus = createMemoryBus();
     published = [];
     requestIds = [];
@@ -39,7 +35,6 @@ describe('versioned reads', () => {
   afterEach(async () => {
     await bus.close();
     await store.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   const read = (refresh: boolean, fetch = async () => ({ n: ++fetches })) =>

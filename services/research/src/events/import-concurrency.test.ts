@@ -1,7 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import type { EventBus } from '@vrs/bus';
 import { openEmbeddedSearch } from '@vrs/search';
 import { openStore, type Store } from '@vrs/store';
@@ -56,13 +55,12 @@ describe('import concurrency on one replica (real nats-server)', () => {
   let bus: EventBus | undefined;
   let store: Store | undefined;
   let research: ResearchInstance | undefined;
-  let dataDir = '';
   let gate: ReturnType<typeof gatedProvider>;
 
   async function startReplica(imports: ResearchImportConfig) {
     gate = gatedProvider();
     bus = await openTestBus('imports');
-    dataDir = await mkdtemp(join(tmpdir(), 'research-import-concurrency-'));
+    const dataDir = makeTempDir('research-import-concurrency-');
     store = await openStore({ service: 'research', dataDir });
     research = await startResearch(store, bus, openEmbeddedSearch(join(dataDir, 'search')), { provider: gate.provider, imports });
     return research.api;
@@ -74,7 +72,6 @@ describe('import concurrency on one replica (real nats-server)', () => {
     await bus?.close();
     await research?.search.close();
     await store?.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   async function importJobs(api: ResearchInstance['api'], sources: string[][]) {

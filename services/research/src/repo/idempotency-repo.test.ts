@@ -1,31 +1,24 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createLogger } from '@vrs/kit';
 import { createRetentionSweeper, openStore, type Store } from '@vrs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo';
 
 const day = 24 * 60 * 60 * 1000;
 
 describe('idempotency records: kept 24 h, then deleted by the retention sweeper', () => {
-  let dataDir: string;
   let store: Store;
   let now: number;
   let repo: IdempotencyRepo;
 
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'research-idempotency-'));
-    store = await openStore({ service: 'research', dataDir });
+    store = await openStore({ service: 'research', dataDir: makeTempDir('research-idempotency-') });
     now = Date.parse('2026-03-01T12:00:00.000Z');
     repo = createIdempotencyRepo(store, { ttlMs: day, clock: () => now });
     await repo.ensureIndexes();
   });
 
-  afterEach(async () => {
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   const claim = () => repo.claim('acc', 'exports.create', 'key-1', 'fp-1');
 

@@ -1,18 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openStore, type Store } from '@vrs/store';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { createProjectsRepo } from './projects-repo';
 
 describe('projects repo: an owned project read again while the store has had no write', () => {
-  let dataDir: string;
   let store: Store;
   let finds: MockInstance;
 
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'research-projects-'));
-    store = await openStore({ service: 'research', dataDir });
+    store = await openStore({ service: 'research', dataDir: makeTempDir('research-projects-') });
     // Every collection of the store shares one class: its findOne counts the reads that reach the store.
     finds = vi.spyOn(Object.getPrototypeOf(store.collection('projects')), 'findOne');
   });
@@ -20,7 +16,6 @@ describe('projects repo: an owned project read again while the store has had no 
   afterEach(async () => {
     finds.mockRestore();
     await store.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('answers from the last read, frozen, until any write, and never another account', async () => {

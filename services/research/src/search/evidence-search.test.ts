@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { searchResultSchema } from '@vrs/contracts';
 import { openEmbeddedSearchInThread, type SearchIndex } from '@vrs/search';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
@@ -33,13 +31,10 @@ describe('evidence search over the search port', () => {
   let dir: string;
   let index: SearchIndex;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'evidence-search-'));
+    dir = makeTempDir('evidence-search-');
     index = openEmbeddedSearchInThread(dir);
   });
-  afterEach(async () => {
-    await index.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => index.close());
 
   it('loads everything first, nothing while current, only newer marks after that', async () => {
     const docs: MarkedEvidence[] = [{ _id: 'e1', text: 'alpha', sourceKey: 'k1', startMs: 5, indexedVersion: 1 }];

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { billingAccountDeleted, type EventData, type EventEnvelope, type PlanOperation } from '@vrs/contracts';
 import { createLogger } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
@@ -15,16 +13,11 @@ function eventOf(data: EventData<typeof billingAccountDeleted>): EventEnvelope<E
 }
 
 describe('trends: deleting an account', () => {
-  let dataDir: string;
   let store: Store;
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'trends-deletion-'));
-    store = await openStore({ service: 'trends', dataDir });
+    store = await openStore({ service: 'trends', dataDir: makeTempDir('trends-deletion-') });
   });
-  afterEach(async () => {
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   it("removes the account's plans, and only those, however often the event comes", async () => {
     const plans = createPlansRepo(store);

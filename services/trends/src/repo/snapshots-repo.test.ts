@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createLogger } from '@vrs/kit';
 import { createRetentionSweeper, openStore, type Store } from '@vrs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { createSnapshotsRepo } from './snapshots-repo';
 
 const day = 86_400_000;
@@ -18,18 +16,13 @@ const snapshot = (videoId: string, at: number) => ({
 });
 
 describe('snapshot retention', () => {
-  let dataDir: string;
   let store: Store;
 
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'trends-snapshots-'));
-    store = await openStore({ service: 'trends', dataDir });
+    store = await openStore({ service: 'trends', dataDir: makeTempDir('trends-snapshots-') });
   });
 
-  afterEach(async () => {
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => store.close());
 
   const sweepAt = async (repo: ReturnType<typeof createSnapshotsRepo>, now: number) => {
     const sweeper = createRetentionSweeper({

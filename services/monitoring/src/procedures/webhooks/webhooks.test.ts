@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '@vrs/testing/http-server';
 import { monitoringFixtureQuery, monitoringVariants } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
 import { startMonitoring, type MonitoringHarness } from '../../testing/monitoring-harness';
 
@@ -13,7 +12,7 @@ interface Received {
 /** A receiver answering the given statuses in turn (the last one from then on). */
 async function startReceiver(statuses: number[]) {
   const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
+  const { url, close } = await listenOnFreePort((req, res) => {
     let body = '';
     req.on('data', (chunk) => {
       body += chunk;
@@ -24,12 +23,7 @@ async function startReceiver(statuses: number[]) {
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `${url}/hook`, received, close };
 }
 
 describe('webhooks', () => {

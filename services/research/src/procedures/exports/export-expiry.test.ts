@@ -1,18 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventBus } from '@vrs/bus';
 import { openEmbeddedSearch, type SearchIndex } from '@vrs/search';
 import { openStore, type Store } from '@vrs/store';
 import { openTestBus } from '@vrs/testing/test-bus';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { defaultResearchRetention } from '../../config';
 import { eventually, failureOf, newAccountId, type ResearchInstance, startResearch } from '../../testing/research-harness';
 
 const hour = 60 * 60 * 1000;
 
 describe('export files expire', () => {
-  let dataDir: string;
   let store: Store;
   let bus: EventBus;
   let search: SearchIndex;
@@ -22,7 +20,7 @@ describe('export files expire', () => {
     startResearch(store, bus, search, { clock: () => now, retention: { ...defaultResearchRetention, exportTtlMs: 2 * hour } });
 
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'research-export-expiry-'));
+    const dataDir = makeTempDir('research-export-expiry-');
     store = await openStore({ service: 'research', dataDir });
     bus = await openTestBus('research-expiry');
     search = openEmbeddedSearch(join(dataDir, 'search'));
@@ -35,7 +33,6 @@ describe('export files expire', () => {
     await bus.close();
     await search.close();
     await store.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('serves the file until expiresAt, then answers 410 EXPORT_EXPIRED, and the sweeper deletes its chunks', async () => {

@@ -1,9 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedSearchInThread, type SearchIndex } from '@vrs/search';
 import { openStore, type Store } from '@vrs/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import type { BillingClient } from '../../billing-client';
 import { createEvidenceRepo } from '../../repo/evidence-repo';
 import { createExportsRepo } from '../../repo/exports-repo';
@@ -22,18 +21,16 @@ function recordingBilling() {
 }
 
 describe('deleting a project with unfinished work (ADR 0019)', () => {
-  let dataDir: string;
   let store: Store;
   let searchIndex: SearchIndex;
   beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'research-delete-'));
+    const dataDir = makeTempDir('research-delete-');
     store = await openStore({ service: 'research', dataDir });
     searchIndex = openEmbeddedSearchInThread(join(dataDir, 'search'));
   });
   afterEach(async () => {
     await searchIndex.close();
     await store.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('refunds the credits held by its queued or running jobs and pending exports, and no others', async () => {
