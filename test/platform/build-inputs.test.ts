@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '@vrs/kit';
 import { buildBundles } from '@vrs/testing/build-bundles';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 import { readFiles, upToDate, writeManifest } from '../../scripts/build-inputs.mjs';
 
 // ADR 0065: `npm run build` skips esbuild when nothing it was built from has changed.
@@ -16,7 +16,7 @@ describe('what a build of dist/ was made from', () => {
   const record = () => writeManifest(root, outdir, { settings, inputs: readFiles(['src/a.ts']), outputs: ['a.mjs'] });
 
   beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'build-inputs-'));
+    root = makeTempDir('build-inputs-');
     outdir = join(root, 'dist');
     await mkdir(join(root, 'src'));
     await mkdir(outdir);
@@ -25,7 +25,6 @@ describe('what a build of dist/ was made from', () => {
     await writeFile(join(outdir, 'a.mjs'), 'export const a = 1;');
     await record();
   });
-  afterEach(() => rm(root, { recursive: true, force: true }));
 
   it('lists the sources, the lock file, the base tsconfig, and the package and tsconfig files of every folder up to the root', () => {
     expect(readFiles(['src/a.ts'])).toEqual([
