@@ -156,10 +156,16 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest,
   const [videoResults, baselines, earlier] = await Promise.all([
     Promise.all(sample.chosen.map(async (candidate) => ({ candidate, ...(await reads.video(candidate.video.id)) }))),
     Promise.all(channelIds.map(async (channel) => [channel, await reads.baseline(channel)] as const)).then((entries) => new Map(entries)),
-    snapshots.earlier(
-      sample.chosen.map((candidate) => candidate.video.id),
-      now,
-    ),
+    // Two turns later, when the reads' requests are on the wire (as in `searchCandidates`): the
+    // embedded store answers synchronously, and first it held them back by its query's time.
+    nextTurn()
+      .then(nextTurn)
+      .then(() =>
+        snapshots.earlier(
+          sample.chosen.map((candidate) => candidate.video.id),
+          now,
+        ),
+      ),
   ]);
 
   const enriched: EnrichedVideo[] = [];
