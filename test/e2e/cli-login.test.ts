@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -100,7 +100,10 @@ beforeAll(async () => {
   config = await mkdtemp(join(tmpdir(), 'vrs-cli-device-'));
   env = { XDG_CONFIG_HOME: config };
 }, 120_000);
-afterAll(() => browser?.close());
+afterAll(async () => {
+  await browser?.close();
+  if (config) await rm(config, { recursive: true, force: true });
+});
 
 // Each step starts a process (tsx compiles on start); the login waits for polls 5 s apart.
 describe('vrs login through the device flow, approved in a browser', { timeout: 120_000 }, () => {

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '@vrs/kit';
 import { createApiKey, eventually } from '@vrs/testing/api-client';
 import { makeTempDir } from '@vrs/testing/temp-dir';
@@ -62,6 +62,7 @@ beforeAll(async () => {
   accountId = created.accountId;
   env = { VRS_API_KEY: created.key, XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), 'vrs-cli-config-')) };
 });
+afterAll(() => rm(env.XDG_CONFIG_HOME!, { recursive: true, force: true }));
 
 // Each step starts a process (tsx compiles on start), slow on a busy machine.
 const slow = { timeout: 120_000 };

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -199,7 +199,14 @@ function describeTransport(name: string, connect: (key: string) => Promise<Clien
   });
 }
 
+/** The stdio server's config directory: made in a beforeAll, so removed after the file's tests. */
+let stdioConfigDir: string | undefined;
+afterAll(async () => {
+  if (stdioConfigDir) await rm(stdioConfigDir, { recursive: true, force: true });
+});
+
 describeTransport('stdio (`vrs mcp`)', async (key) => {
+  stdioConfigDir = await mkdtemp(join(tmpdir(), 'vrs-mcp-config-'));
   const client = new Client({ name: 'e2e', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
@@ -210,7 +217,7 @@ describeTransport('stdio (`vrs mcp`)', async (key) => {
         PATH: process.env.PATH!,
         VRS_API_URL: gatewayUrl,
         VRS_API_KEY: key,
-        XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), 'vrs-mcp-config-')),
+        XDG_CONFIG_HOME: stdioConfigDir,
       },
       stderr: 'pipe',
     }),
