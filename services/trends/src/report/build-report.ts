@@ -25,7 +25,13 @@ export interface ReportRequest {
   mode: 'ai' | 'deterministic';
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Two turns of the event loop: undici writes a request on a kept-alive socket one check phase after
+ * it is made, so requests made before this are on the wire once it resolves. Synchronous work that
+ * must not hold them back (parsing, the embedded store's queries) waits for it.
+ */
+const requestsOnTheWire = () =>
+  new Promise<void>((resolve) => setImmediate(resolve)).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The other orders of the topic's search, one page each; a failed one is left out with a warning. */
@@ -74,11 +80,9 @@ async function searchCandidates(
     .finally(() => {
       secondPageIn = true;
     });
-  // Two turns later: undici writes a request on a kept-alive socket one check phase after it is
-  // made, and the second page's request must be on the wire before the early reads' work begins.
+  // The second page's request goes out before the early reads' work begins.
   void others
-    .then(nextTurn)
-    .then(nextTurn)
+    .then(requestsOnTheWire)
     .then(async () => {
       if (!secondPageIn) whileSecondPageOut([first.videos, ...(await others)]);
     })
@@ -156,16 +160,13 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest,
   const [videoResults, baselines, earlier] = await Promise.all([
     Promise.all(sample.chosen.map(async (candidate) => ({ candidate, ...(await reads.video(candidate.video.id)) }))),
     Promise.all(channelIds.map(async (channel) => [channel, await reads.baseline(channel)] as const)).then((entries) => new Map(entries)),
-    // Two turns later, when the reads' requests are on the wire (as in `searchCandidates`): the
-    // embedded store answers synchronously, and first it held them back by its query's time.
-    nextTurn()
-      .then(nextTurn)
-      .then(() =>
-        snapshots.earlier(
-          sample.chosen.map((candidate) => candidate.video.id),
-          now,
-        ),
+    // The embedded store answers synchronously: started at once, it held the reads' requests back.
+    requestsOnTheWire().then(() =>
+      snapshots.earlier(
+        sample.chosen.map((candidate) => candidate.video.id),
+        now,
       ),
+    ),
   ]);
 
   const enriched: EnrichedVideo[] = [];
