@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultClientOptions } from '../client-options';
 import { createSession, createUpstream } from './upstream';
 
@@ -99,6 +99,23 @@ describe('raw InnerTube requests', () => {
     const upstream = createUpstream({ ...defaultClientOptions, fetch: recordingFetch(sent) });
     for (const [endpoint, body] of rawRequests) await upstream.raw(endpoint, body);
     expect(new Set(sent.map((request) => request.headers['x-goog-visitor-id'])).size).toBe(1);
+  });
+});
+
+describe('the session', () => {
+  it('names UTC as its time zone, offset 0, in any host time zone, without asking Intl', async () => {
+    const hostZone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      const innertube = await createSession(recordingFetch([]));
+      expect(innertube.session.context.client).toMatchObject({ timeZone: 'UTC', utcOffsetMinutes: 0 });
+      expect(dateTimeFormat).not.toHaveBeenCalled();
+    } finally {
+      dateTimeFormat.mockRestore();
+      if (hostZone === undefined) delete process.env.TZ;
+      else process.env.TZ = hostZone;
+    }
   });
 });
 
