@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { mergeWidened, minFuzzyLength, minPrefixLength, queryWords, roundScore } from '../query-words';
 import type { SearchDocument, SearchHit, StoredFields, VersionMove } from '../port';
+import { releasePageCacheAfterWrites } from '@vrs/store/embedded/page-cache-release';
 import { ByteBudgetLru } from './byte-budget-lru';
 import {
   type PostingsStats,
@@ -71,6 +72,9 @@ class ScopeDb {
   private readonly documentsWithWord = new Map<string, number>();
   private readonly vocabulary: SortedVocabulary;
   private readonly ranking: PostingsRanking;
+  /** Write transactions run (`apply`), for letting the writer's page cache go after a burst of them. */
+  private writes = 0;
+  private readonly stopPageCacheRelease: () => void = () => undefined;
 
   constructor(file: string, cacheKiB: number, postings: SharedPostings) {
     this.db = new Database(file);
@@ -83,6 +87,14 @@ class ScopeDb {
       this.reader = new Database(file);
       // libsql's Database takes no read-only option; query_only makes SQLite refuse writes here.
       this.reader.exec(`PRAGMA query_only=ON; PRAGMA busy_timeout=5000; PRAGMA cache_size=-${cacheKiB};`);
+      // Searches read through the reader, so what the writer caches serves only the next writes.
+      this.stopPageCacheRelease = releasePageCacheAfterWrites({
+        writes: () => this.writes,
+        release: () => {
+          this.db.exec('PRAGMA shrink_memory');
+          return true;
+        },
+      });
     }
     this.statements = {
       version: this.reader.prepare("SELECT value FROM meta WHERE key = 'version'"),
@@ -139,6 +151,7 @@ class ScopeDb {
   apply(documents: SearchDocument[], move?: VersionMove): boolean {
     const s = this.statements;
     this.documentsWithWord.clear();
+    this.writes++;
     let record: WriteRecord | undefined;
     const write = this.db.transaction(() => {
       const inserted: { rowid: number; text: string }[] = [];
@@ -269,6 +282,7 @@ class ScopeDb {
   }
 
   close(): void {
+    this.stopPageCacheRelease();
     this.ranking.clear();
     if (this.reader !== this.db) this.reader.close();
     this.db.close();

@@ -1,4 +1,5 @@
 import type Database from 'libsql';
+import { releasePageCacheAfterWrites } from './page-cache-release';
 
 /** The statements a store prepares differ by filter shape only; more than this means shapes are built from data. */
 const STATEMENT_CACHE_LIMIT = 500;
@@ -36,14 +37,30 @@ export class SqliteEngine {
   /** Bumped by every statement that may write (`run`, `exec`, `batch`), before it runs: `Store.writeStamp`. */
   writes = 0;
   closed = false;
+  /** Times the page cache was let go after a burst of writes (`releasePageCacheAfterWrites`). */
+  pageCacheReleases = 0;
+  readonly #stopPageCacheRelease: () => void;
 
   /**
    * `stallMs`: how long an operation waits for a transaction that runs no statement meanwhile before
-   * it fails (see `whenFree`).
+   * it fails (see `whenFree`). `pageCacheCheckMs`: how often the end of a burst of writes is looked for.
    */
-  constructor(db: Database.Database, options: { stallMs?: number } = {}) {
+  constructor(db: Database.Database, options: { stallMs?: number; pageCacheCheckMs?: number } = {}) {
     this.#db = db;
     this.#stallMs = options.stallMs ?? DEFAULT_STALL_MS;
+    this.#stopPageCacheRelease = releasePageCacheAfterWrites(
+      {
+        writes: () => this.writes,
+        release: () => {
+          // An open transaction's pages are its work in progress: asked again at the next check.
+          if (this.closed || this.#db.inTransaction) return false;
+          this.#db.exec('PRAGMA shrink_memory');
+          this.pageCacheReleases++;
+          return true;
+        },
+      },
+      options.pageCacheCheckMs,
+    );
   }
 
   /** Every row, as arrays of column values. */
@@ -195,6 +212,7 @@ export class SqliteEngine {
     while (this.#busy) await this.#busy;
     if (this.closed) return;
     this.closed = true;
+    this.#stopPageCacheRelease();
     this.#statements.clear();
     // Folds the WAL into the database now: libsql may keep the connection until its statements are
     // collected, and the next open would otherwise start by reading the whole WAL.

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'libsql';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeTempDir } from '@vrs/testing/temp-dir';
+import { SqliteEngine } from './sqlite-engine';
+
+let engine: SqliteEngine | undefined;
+
+afterEach(async () => {
+  await engine?.close();
+  engine = undefined;
+});
+
+function openEngine() {
+  const db = new Database(join(makeTempDir('sqlite-engine-'), 'store.db'));
+  db.exec('PRAGMA journal_mode=WAL; CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  engine = new SqliteEngine(db, { pageCacheCheckMs: 20 });
+  return engine;
+}
+
+function writeRows(engine: SqliteEngine, from: number, count: number) {
+  engine.batch(() => {
+    for (let i = from; i < from + count; i++) engine.run('INSERT INTO t (id, text) VALUES (?, ?)', [i, `row ${i} `.repeat(20)]);
+  });
+}
+
+describe('SqliteEngine page cache', () => {
+  it('is let go once a burst of writes ends, and what was written still reads', async () => {
+    const store = openEngine();
+    writeRows(store, 0, 2_000);
+    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(1), { timeout: 2_000 });
+    expect(store.first('SELECT count(*) FROM t')).toBe(2_000);
+    // Reads are not writes: the cache they fill is kept.
+    await sleep(100);
+    expect(store.pageCacheReleases).toBe(1);
+    writeRows(store, 2_000, 10);
+    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(2), { timeout: 2_000 });
+  });
+
+  it('is kept while a transaction is open, and let go after it ends', async () => {
+    const store = openEngine();
+    await store.transaction(async () => {
+      writeRows(store, 0, 100);
+      await sleep(150);
+      expect(store.pageCacheReleases).toBe(0);
+    });
+    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(1), { timeout: 2_000 });
+    expect(store.first('SELECT count(*) FROM t')).toBe(100);
+  });
+});
