@@ -113,4 +113,17 @@ describe('npm run build', async () => {
     const imported = new Set(Object.values(code).flatMap(importsOf));
     for (const module of lazy) expect(imported, `${module} is imported somewhere`).toContain(module);
   });
+
+  it('loads the AI SDK with the first model call: no service, nor the services `npm start` hosts, carries it at start (ADR 0066)', () => {
+    const lazy = ['ai', '@ai-sdk/openai-compatible'];
+    const hosted = Object.keys(code).find((file) => file.startsWith('hosted-services-'));
+    expect(hosted).toBeDefined();
+    for (const entry of ['research.mjs', 'trends.mjs', 'agents.mjs', 'provider.mjs', hosted!]) {
+      const loaded = staticExternals(entry);
+      expect(loaded, entry).toContain('zod');
+      for (const module of lazy) expect(loaded, `${entry} loads ${module} at start`).not.toContain(module);
+    }
+    const imported = new Set(Object.values(code).flatMap(importsOf));
+    for (const module of lazy) expect(imported, `${module} is imported somewhere`).toContain(module);
+  });
 });

@@ -1,4 +1,4 @@
-import { APICallError, JSONParseError, NoObjectGeneratedError, NoOutputGeneratedError, RetryError, TypeValidationError } from 'ai';
+import type { AiSdk } from './ai-sdk';
 
 export type FailedOutcome = 'timeout' | 'error' | 'invalid-output';
 
@@ -13,11 +13,12 @@ export interface AttemptFailure {
   statusCode?: number;
 }
 
-/** Why one model's turn failed, from the error the AI SDK threw. */
-export function describeAttemptFailure(error: unknown, timedOut: boolean, timeoutMs: number): AttemptFailure {
+/** Why one model's turn failed, from the error the AI SDK (`sdk`, loaded) threw. */
+export function describeAttemptFailure(sdk: AiSdk, error: unknown, timedOut: boolean, timeoutMs: number): AttemptFailure {
+  const { APICallError, JSONParseError, NoObjectGeneratedError, NoOutputGeneratedError, RetryError, TypeValidationError } = sdk;
   if (timedOut) return { outcome: 'timeout', reason: `no answer within ${timeoutMs} ms` };
   if (RetryError.isInstance(error)) {
-    const last = describeAttemptFailure(error.lastError, false, timeoutMs);
+    const last = describeAttemptFailure(sdk, error.lastError, false, timeoutMs);
     return { ...last, reason: `${last.reason} (after ${error.errors.length} tries)` };
   }
   if (NoObjectGeneratedError.isInstance(error) || NoOutputGeneratedError.isInstance(error)) {

@@ -1,7 +1,6 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { generateText, Output } from 'ai';
 import type { z } from 'zod';
 import { ConfigError, createLogger, type Logger } from '@vrs/kit';
+import { lazyChatModels, providerName } from './ai-sdk';
 import type { FailedOutcome } from './attempt-failure';
 import type { LlmConfig } from './config';
 import { tryModelsInOrder } from './try-models';
@@ -63,9 +62,6 @@ export interface CreateLlmOptions {
   logger?: Logger;
 }
 
-// The provider name is also the providerOptions key the settings below are read from.
-const providerName = 'llm';
-
 /**
  * Model access for every service: the primary model, then the fallback when the primary errors,
  * times out or answers outside the schema. Returns null when no model is configured.
@@ -74,18 +70,13 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
   if (!config.LLM_BASE_URL) return null;
   if (!config.LLM_PRIMARY_MODEL) throw new ConfigError(['LLM_PRIMARY_MODEL: required when LLM_BASE_URL is set']);
   const logger = options.logger ?? createLogger('llm');
-  const provider = createOpenAICompatible({
-    name: providerName,
-    baseURL: config.LLM_BASE_URL,
-    apiKey: config.LLM_API_KEY,
-    // Send the schema as response_format json_schema (OpenAI, vLLM, Ollama, llama.cpp, LM Studio all
-    // accept it); without this the SDK sends bare JSON mode and the model never sees the schema.
-    supportsStructuredOutputs: true,
-  });
+  const chatModels = lazyChatModels(config);
   const models = [config.LLM_PRIMARY_MODEL, ...(config.LLM_FALLBACK_MODEL ? [config.LLM_FALLBACK_MODEL] : [])];
 
   async function generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
+    const { sdk, models: provider } = await chatModels();
     const { result, model, attempts } = await tryModelsInOrder<Omit<GenerateObjectResult<T>, 'model' | 'attempts'>>({
+      sdk,
       config,
       models,
       logger,
@@ -93,7 +84,7 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
       what: 'llm attempt',
       unavailable: 'No model produced a valid answer',
       turn: async (model, abortSignal) => {
-        const result = await generateText({
+        const result = await sdk.generateText({
           model: provider.chatModel(model),
           system: request.system,
           ...(request.images?.length
@@ -109,7 +100,7 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
                 ],
               }
             : { prompt: request.prompt }),
-          output: Output.object({ schema: request.schema }),
+          output: sdk.Output.object({ schema: request.schema }),
           maxRetries: config.LLM_MAX_RETRIES,
           abortSignal,
           // Not strict: strict mode makes OpenAI refuse any schema with optional fields, and the answer is validated with zod anyway.
@@ -127,5 +118,5 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
     return { ...result, model, attempts };
   }
 
-  return { models, generateObject, step: createToolStep(config, provider, models, logger) };
+  return { models, generateObject, step: createToolStep(config, chatModels, models, logger) };
 }

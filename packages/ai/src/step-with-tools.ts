@@ -1,5 +1,6 @@
-import { generateText, jsonSchema, type ModelMessage, tool } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { Logger } from '@vrs/kit';
+import type { AiSdk, ChatModels } from './ai-sdk';
 import type { LlmConfig } from './config';
 import type { LlmAttempt, LlmUsage } from './create-llm';
 import { tryModelsInOrder } from './try-models';
@@ -75,11 +76,13 @@ function toModelMessages(messages: readonly StepMessage[]): ModelMessage[] {
  */
 export function createToolStep(
   config: LlmConfig,
-  provider: { chatModel(model: string): Parameters<typeof generateText>[0]['model'] },
+  chatModels: () => Promise<{ sdk: AiSdk; models: ChatModels }>,
   models: readonly string[],
   logger: Logger,
 ) {
   return async function step(request: StepRequest): Promise<StepResult> {
+    const { sdk, models: provider } = await chatModels();
+    const { tool, jsonSchema } = sdk;
     const tools = Object.fromEntries(
       Object.entries(request.tools).map(([name, spec]) => [
         name,
@@ -89,6 +92,7 @@ export function createToolStep(
     );
     const messages = toModelMessages(request.messages);
     const { result, model, attempts } = await tryModelsInOrder<Omit<StepResult, 'model' | 'attempts'>>({
+      sdk,
       config,
       models,
       logger,
@@ -96,7 +100,7 @@ export function createToolStep(
       what: 'llm step',
       unavailable: 'No model answered the step',
       turn: async (model, abortSignal) => {
-        const answer = await generateText({
+        const answer = await sdk.generateText({
           model: provider.chatModel(model),
           system: request.system,
           messages,

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { AppError, type Logger } from '@vrs/kit';
+import type { AiSdk } from './ai-sdk';
 import { describeAttemptFailure } from './attempt-failure';
 import type { LlmConfig } from './config';
 import type { LlmAttempt } from './create-llm';
@@ -8,6 +9,8 @@ import type { LlmAttempt } from './create-llm';
 export type ModelTurn<R> = { result: R; log?: Record<string, unknown> } | { invalid: string };
 
 export interface TryModelsOptions<R> {
+  /** The loaded AI SDK: its error classes tell why a turn failed. */
+  sdk: AiSdk;
   config: LlmConfig;
   models: readonly string[];
   logger: Logger;
@@ -27,7 +30,7 @@ export interface TryModelsOptions<R> {
  * carry the attempts' short reasons only (the full errors go to the log).
  */
 export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise<{ result: R; model: string; attempts: LlmAttempt[] }> {
-  const { config, models, logger, signal, what } = options;
+  const { sdk, config, models, logger, signal, what } = options;
   const attempts: LlmAttempt[] = [];
   for (const model of models) {
     const timeout = AbortSignal.timeout(config.LLM_TIMEOUT_MS);
@@ -46,7 +49,7 @@ export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const latencyMs = Math.round(performance.now() - started);
-      const failure = describeAttemptFailure(error, timeout.aborted, config.LLM_TIMEOUT_MS);
+      const failure = describeAttemptFailure(sdk, error, timeout.aborted, config.LLM_TIMEOUT_MS);
       attempts.push({ model, latencyMs, ...failure });
       // Name and message only: the SDK's errors carry the whole response, prompt text included.
       logger.warn(
