@@ -32,6 +32,8 @@ RUN node scripts/build.mjs
 # DATA_DIR's default, writable by the service user (a volume mounted here takes this ownership).
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
-# Every process of the image (each compose service) runs with the V8 flags `npm start` runs with (ADR 0063).
+# Every process of the image (each compose service) runs with the V8 flags `npm start` runs with (ADR 0063),
+# and the same fixed malloc thresholds (ADR 0066).
 ENV NODE_OPTIONS=--max-semi-space-size=8
+ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 CMD ["node", "dist/gateway.mjs"]

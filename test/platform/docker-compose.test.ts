@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { repoRoot } from '@vrs/kit';
 import { serviceNames } from '@vrs/contracts';
 import { buildBundles } from '@vrs/testing/build-bundles';
-import { productionNodeFlags } from '@vrs/testing/processes';
+import { productionMallocSettings, productionNodeFlags } from '@vrs/testing/processes';
 
 // No Docker engine runs on our build machines, so the compose file is checked here instead of
 // being run: it must keep describing the system the code actually is.
@@ -69,14 +69,22 @@ describe('docker-compose.yml', async () => {
     expect(manifest.dependencies.esbuild).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('runs every process with the V8 flags `npm start` and the test and bench processes run with', async () => {
+  it('runs every process with the V8 flags and malloc settings `npm start` and the test and bench processes run with', async () => {
     const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
     expect(/^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile)?.[1]).toBe(productionNodeFlags.join(' '));
+    const mallocLine = Object.entries(productionMallocSettings).map(([name, value]) => `${name}=${value}`);
+    expect(/^ENV (MALLOC_.+)$/m.exec(dockerfile)?.[1]).toBe(mallocLine.join(' '));
     // Set after the build, which runs without them.
-    expect(dockerfile.indexOf('ENV NODE_OPTIONS')).toBeGreaterThan(dockerfile.search(/^RUN node scripts\/build\.mjs$/m));
+    const build = dockerfile.search(/^RUN node scripts\/build\.mjs$/m);
+    expect(dockerfile.indexOf('ENV NODE_OPTIONS')).toBeGreaterThan(build);
+    expect(dockerfile.indexOf('ENV MALLOC_')).toBeGreaterThan(build);
     const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(manifest.scripts.start).toBe(`node ${productionNodeFlags.join(' ')} scripts/start.mjs`);
-    for (const name of Object.keys(services).filter((name) => services[name].build === '.'))
+    // Each may be set by whoever runs `npm start`; the script supplies the default.
+    const mallocDefaults = Object.entries(productionMallocSettings).map(([name, value]) => `${name}=\${${name}:-${value}}`);
+    expect(manifest.scripts.start).toBe(`${mallocDefaults.join(' ')} node ${productionNodeFlags.join(' ')} scripts/start.mjs`);
+    for (const name of Object.keys(services).filter((name) => services[name].build === '.')) {
       expect(services[name].environment.NODE_OPTIONS, name).toBeUndefined();
+      for (const setting of Object.keys(productionMallocSettings)) expect(services[name].environment[setting], name).toBeUndefined();
+    }
   });
 });

@@ -28,6 +28,15 @@ export type ProcessCode = 'source' | 'bundle';
 export const productionNodeFlags = ['--max-semi-space-size=8'];
 
 /**
+ * glibc malloc settings production runs every process with (`npm start`'s script, the image's ENV):
+ * fixed thresholds, so a free at the top of a heap past 128 KiB goes back to the OS and blocks of
+ * 128 KiB or more are mapped on their own. Unset, glibc raises both thresholds (up to 32 and 64 MiB)
+ * each time a large mapped block is freed, and keeps what was freed (ADR 0066). glibc reads them when
+ * the process starts, so they are environment, not flags; test/platform holds the places equal.
+ */
+export const productionMallocSettings: Record<string, string> = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+
+/**
  * Starts one of our entry points as its own process and resolves once its listening log line names
  * its URL: a TypeScript entry through tsx (`node --import tsx`), a built bundle (dist/*.mjs, see
  * `buildBundles`) with plain node. Output goes to a log file per process for post-mortems.
@@ -52,7 +61,7 @@ export function startProcess(options: {
   const nodeArgs = [...productionNodeFlags, ...profile, ...(options.nodeArgs ?? []), ...loader];
   const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, options.entry)], {
     cwd: repoRoot,
-    env: { ...process.env, ...options.env },
+    env: { ...productionMallocSettings, ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
