@@ -224,8 +224,11 @@ describe('evidence search over the search port', () => {
     for (const word of ['beta', 'two', 'one']) await search.search('p1', 1, word, 10);
     expect(await search.search('p1', 1, 'alpha', 10)).toBe(kept);
     expect(queries).toEqual(['alpha', 'alpha', 'beta', 'two', 'one']);
-    // Asked again, a page takes the room, as a least recently used cache gives it.
-    await search.search('p1', 1, 'beta', 10);
+    // Asked again, a page takes the room only once its query was asked more often than alpha's (ADR 0067).
+    for (let asking = 2; asking <= 3; asking++) await search.search('p1', 1, 'beta', 10);
+    // Alpha's fourth asking.
+    expect(await search.search('p1', 1, 'alpha', 10)).toBe(kept);
+    for (let asking = 4; asking <= 5; asking++) await search.search('p1', 1, 'beta', 10);
     const beta = await search.search('p1', 1, 'beta', 10);
     expect(await search.search('p1', 1, 'beta', 10)).toBe(beta);
     expect(await search.search('p1', 1, 'alpha', 10)).not.toBe(kept);

@@ -2,7 +2,7 @@ import type { Evidence, ProviderId } from '@vrs/contracts';
 import type { SearchDocument, SearchHit, SearchIndex } from '@vrs/search';
 import { LRUCache } from 'lru-cache';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
-import { askedBefore } from './asked-before';
+import { createResultCache } from './result-cache';
 
 /** Evidence loaded from the store per page when an index catches up with a project. */
 const catchUpPageSize = 1_000;
@@ -48,8 +48,8 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
  * brought up to the project's `indexVersion` by loading only what was marked after it. The index
  * persists, so a restart loads nothing it already has. Writes to one project's index are serialized
  * in this process, so an older load can never overwrite a newer one. `resultCacheBytes` bounds the
- * result pages kept (8 MiB unless given), each kept from the second time its query is asked; 0 keeps
- * none (bench/search-scale times the engine path so).
+ * result pages kept (8 MiB unless given), each kept from the second time its query is asked, by
+ * W-TinyLFU's rules (`createResultCache`); 0 keeps none (bench/search-scale times the engine path so).
  */
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex, options: { resultCacheBytes?: number } = {}) {
   const resultCacheBytes = options.resultCacheBytes ?? defaultResultCacheBytes;
@@ -62,9 +62,7 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
    * being handed to every caller who asks the same.
    */
   const results =
-    resultCacheBytes > 0 ? new LRUCache<string, readonly Evidence[]>({ maxSize: resultCacheBytes, sizeCalculation: pageBytes }) : undefined;
-  /** A page is kept only for a query asked before: one asked once would only push out pages asked again. */
-  const wasAskedBefore = askedBefore();
+    resultCacheBytes > 0 ? createResultCache<readonly Evidence[]>({ maxBytes: resultCacheBytes, sizeOf: pageBytes }) : undefined;
   const queues = new Map<string, Promise<unknown>>();
 
   function serialized<T>(projectId: string, work: () => Promise<T>): Promise<T> {
@@ -132,7 +130,7 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
       const cached = key && results.get(key);
       if (cached) return cached;
       const page = Object.freeze(toEvidence(await index.search(projectId, query, limit)).map((hit) => Object.freeze(hit)));
-      if (key && wasAskedBefore(key)) results.set(key, page);
+      if (key) results.offer(key, page);
       return page;
     },
 

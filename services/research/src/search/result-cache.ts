@@ -1,0 +1,83 @@
+import { LRUCache } from 'lru-cache';
+import { queryFrequencies, type QueryFrequencies } from './query-frequencies';
+
+/** The share of the budget for pages just kept (W-TinyLFU's window): enough for a researcher's few queries asked again in turn. */
+const windowShare = 1 / 20;
+
+export interface ResultCacheOptions<V> {
+  /** What the pages may hold, with what each keeps alive (`sizeOf`). */
+  maxBytes: number;
+  sizeOf: (value: V) => number;
+  frequencies?: QueryFrequencies;
+  /** Told each page kept, and where (bench/result-cache counts them). */
+  onKeep?: (part: 'window' | 'main') => void;
+}
+
+export interface ResultCache<V> {
+  /** The page kept for `key`, counting the asking either way. */
+  get(key: string): V | undefined;
+  /** After a miss: keeps `value` for `key` if its query was asked before (ADR 0063), by W-TinyLFU's rules (ADR 0067). */
+  offer(key: string, value: V): void;
+}
+
+/**
+ * Research's result pages under one byte budget, kept by W-TinyLFU (ADR 0067): a small window of
+ * the pages most recently kept, least recently used first out, and a main part whose least recently
+ * used page gives its room only to a page whose query was asked more often (`QueryFrequencies`).
+ *
+ * A least-recently-used cache alone keeps every page it is offered and loses all of them to a
+ * cycle of more queries than it holds (a dashboard refreshing its saved searches in turn): each
+ * page is evicted before its query comes back, after living long enough to reach V8's old
+ * generation, where only a full collection frees it and its answer's JSON bytes. Here such a cycle
+ * passes through the window, whose pages leave young, and the main part keeps the pages it has.
+ * A page of a query asked only once is not kept at all.
+ */
+export function createResultCache<V extends object>(options: ResultCacheOptions<V>): ResultCache<V> {
+  const { maxBytes, sizeOf, onKeep } = options;
+  const frequencies = options.frequencies ?? queryFrequencies();
+  // lru-cache refuses a size below 1.
+  const sizeCalculation = (value: V) => Math.max(1, sizeOf(value));
+  const windowBytes = Math.floor(maxBytes * windowShare);
+  const main = new LRUCache<string, V>({ maxSize: Math.max(1, maxBytes - windowBytes), sizeCalculation });
+
+  /**
+   * A page leaving the window (or too large for it) takes room in the main part if there is room, or
+   * if its query was asked more often than that of the page it would push out first. Comparing with
+   * that one page is W-TinyLFU's rule; pages of one project and limit are near one size.
+   */
+  const admit = (key: string, value: V) => {
+    const size = sizeCalculation(value);
+    if (size > main.maxSize) return;
+    if (main.calculatedSize + size > main.maxSize) {
+      const victim = main.rkeys().next().value;
+      if (victim !== undefined && frequencies.peek(key) <= frequencies.peek(victim)) return;
+    }
+    main.set(key, value);
+    onKeep?.('main');
+  };
+
+  const window =
+    windowBytes > 0
+      ? new LRUCache<string, V>({
+          maxSize: windowBytes,
+          sizeCalculation,
+          disposeAfter: (value, key, reason) => {
+            if (reason === 'evict') admit(key, value);
+          },
+        })
+      : undefined;
+
+  return {
+    get(key) {
+      frequencies.record(key);
+      return window?.get(key) ?? main.get(key);
+    },
+    offer(key, value) {
+      if (frequencies.peek(key) < 2) return;
+      if (window && sizeCalculation(value) <= windowBytes) {
+        window.set(key, value);
+        onKeep?.('window');
+      } else admit(key, value);
+    },
+  };
+}
