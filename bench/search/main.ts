@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { productionMallocSettings, startProcess, type RunningProcess } from '@vrs/testing/processes';
 import { processFiguresOf, startBenchGateway } from '../support/bench-gateway';
+import { measuredWindow } from '../support/profile-window';
 import { stackFigures, startDevShapeStack, type DevShapeStack } from '../support/dev-stack';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { sentence, vocabulary } from '../support/transcript-corpus';
@@ -154,7 +155,7 @@ async function measure(
   // Read after the warm-up: the delay figures start afresh, and CPU is counted from here.
   const before = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
   const stackBefore = stack ? await stackFigures(stack) : undefined;
-  const result = await autocannon({ url, connections, duration: seconds, headers, requests });
+  const result = await measuredWindow(() => autocannon({ url, connections, duration: seconds, headers, requests }), name);
   const after = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
   const stackAfter = stack ? await stackFigures(stack) : undefined;
   const perRequest = (from: number, to: number) => (to - from) / Math.max(1, result.requests.total);
