@@ -6,7 +6,7 @@
 // kept for long and pushed out later is what the old generation collects (ADR 0063). Not a test: it
 // prints figures. Env: BENCH_ASKINGS (100000 per stream).
 import { LRUCache } from 'lru-cache';
-import { createResultCache } from '@vrs/research/result-cache';
+import { createResultCache } from '@vrs/search';
 
 const askings = Number(process.env.BENCH_ASKINGS ?? 100_000);
 const budget = 8 * 1024 * 1024;
@@ -77,7 +77,10 @@ function random(seed: number): () => number {
 function zipf(queries: number, exponent: number, length: number, seed: number): string[] {
   const cumulative: number[] = [];
   let total = 0;
-  for (let i = 0; i < queries; i++) cumulative.push((total += 1 / (i + 1) ** exponent));
+  for (let i = 0; i < queries; i++) {
+    total += 1 / (i + 1) ** exponent;
+    cumulative.push(total);
+  }
   const next = random(seed);
   return Array.from({ length }, () => {
     const target = next() * total;

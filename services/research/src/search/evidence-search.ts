@@ -1,8 +1,7 @@
 import type { Evidence, ProviderId } from '@vrs/contracts';
-import type { SearchDocument, SearchHit, SearchIndex } from '@vrs/search';
+import { createResultCache, type SearchDocument, type SearchHit, type SearchIndex } from '@vrs/search';
 import { LRUCache } from 'lru-cache';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
-import { createResultCache } from './result-cache';
 
 /** Evidence loaded from the store per page when an index catches up with a project. */
 const catchUpPageSize = 1_000;

@@ -21,7 +21,7 @@ export interface ResultCache<V> {
 }
 
 /**
- * Research's result pages under one byte budget, kept by W-TinyLFU (ADR 0067): a small window of
+ * Result pages under one byte budget, kept by W-TinyLFU (ADR 0067; research's result cache): a small window of
  * the pages most recently kept, least recently used first out, and a main part whose least recently
  * used page gives its room only to a page whose query was asked more often (`QueryFrequencies`).
  *
