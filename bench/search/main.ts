@@ -8,8 +8,9 @@
 // in most chunks) its cost when it must rank most of the project; neither asks a query twice. A phase
 // cycling through 1,500 saved searches shows the result cache under a cycle larger than it holds
 // (ADR 0067). For each full-stack phase it prints the
-// gateway process's RSS, its worst event-loop delay (`monitorEventLoopDelay`) and its CPU time per
-// request (every thread, `process.cpuUsage`), read from the process at /ops/process; for the
+// gateway process's RSS, its worst event-loop delay (`monitorEventLoopDelay`), its CPU time per
+// request (every thread, `process.cpuUsage`) and, on Linux, the share of the phase its main thread
+// was runnable but waiting for a core (schedstat, ADR 0068), read from the process at /ops/process; for the
 // separate-process stack, the same for each process. Not a test: it prints figures (issue 15 goals 1 and 3).
 // Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000);
 // BENCH_DEV_SHAPE=0 leaves out the stack as docker compose runs it (each service its own process,
@@ -139,9 +140,9 @@ interface Figures {
   p99: number;
   failures: number;
   /** The gateway process during the measured run (none for the bare baselines); its CPU (every thread) per request. */
-  process?: { rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number };
+  process?: { rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number; waitingShare?: number };
   /** With a separate-process stack: each process during the measured run, the gateway last. */
-  stack?: { name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number }[];
+  stack?: { name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number; waitingShare?: number }[];
 }
 
 async function measure(
@@ -159,6 +160,9 @@ async function measure(
   const after = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
   const stackAfter = stack ? await stackFigures(stack) : undefined;
   const perRequest = (from: number, to: number) => (to - from) / Math.max(1, result.requests.total);
+  /** The share of the run the main thread spent runnable but waiting for a core (Linux; ADR 0068). */
+  const waiting = (from: number | undefined, to: number | undefined, sinceMs: number) =>
+    from === undefined || to === undefined ? undefined : (to - from) / (sinceMs * 1000);
   return {
     name,
     requestsPerSecond: result.requests.average,
@@ -169,12 +173,14 @@ async function measure(
       rssMb: after.rssBytes / 1024 / 1024,
       maxEventLoopDelayMs: after.eventLoopDelayMs.max,
       cpuMicrosPerRequest: perRequest(before!.cpuMicros, after.cpuMicros),
+      waitingShare: waiting(before!.mainThread?.waitingMicros, after.mainThread?.waitingMicros, after.sinceMs),
     },
     stack: stackAfter?.map((process, i) => ({
       name: process.name,
       rssMb: process.rssMb,
       maxEventLoopDelayMs: process.maxEventLoopDelayMs,
       cpuMicrosPerRequest: perRequest(stackBefore![i]!.cpuMicros, process.cpuMicros),
+      waitingShare: waiting(stackBefore![i]!.waitingMicros, process.waitingMicros, process.sinceMs),
     })),
   };
 }
@@ -349,11 +355,14 @@ async function main() {
       `\nbench/search — ${process.env.BENCH_CODE === 'source' ? 'TypeScript through tsx' : 'bundles (npm run build)'}, ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
     );
     console.log(`seeding + indexing took ${seedSeconds.toFixed(1)} s\n`);
-    console.log('| target | req/s | p50 ms | p99 ms | failures | gateway RSS MB | max event-loop delay ms | gateway CPU µs per request |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log(
+      '| target | req/s | p50 ms | p99 ms | failures | gateway RSS MB | max event-loop delay ms | gateway CPU µs per request | event loop waiting for a core |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    const percent = (share: number | undefined) => (share === undefined ? '–' : `${(100 * share).toFixed(0)} %`);
     for (const f of figures)
       console.log(
-        `| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} | ${f.process?.rssMb.toFixed(0) ?? '–'} | ${f.process?.maxEventLoopDelayMs.toFixed(1) ?? '–'} | ${f.process?.cpuMicrosPerRequest.toFixed(0) ?? '–'} |`,
+        `| ${f.name} | ${f.requestsPerSecond.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.failures} | ${f.process?.rssMb.toFixed(0) ?? '–'} | ${f.process?.maxEventLoopDelayMs.toFixed(1) ?? '–'} | ${f.process?.cpuMicrosPerRequest.toFixed(0) ?? '–'} | ${percent(f.process?.waitingShare)} |`,
       );
     console.log(
       `\nfull stack (API key) / bare Express: ${(stack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (goal ≥ 0.5); p99 ${stack.p99} ms against ${bareExpress.p99} ms: ${(stack.p99 / bareExpress.p99).toFixed(2)} × (goal ≤ 2)`,
@@ -373,7 +382,7 @@ async function main() {
         `separate processes (API key) / bare Express (run right after it): ${(devShape.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.p99} ms`,
       );
       console.log(
-        `  under that load, per process: ${devShape.stack!.map((p) => `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request`).join('; ')}`,
+        `  under that load, per process: ${devShape.stack!.map((p) => `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request, event loop waiting for a core ${percent(p.waitingShare)}`).join('; ')}`,
       );
     }
     if (before) {

@@ -60,7 +60,7 @@ export async function startDevShapeStack(
  */
 export async function stackFigures(
   stack: DevShapeStack,
-): Promise<{ name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicros: number }[]> {
+): Promise<{ name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicros: number; waitingMicros?: number; sinceMs: number }[]> {
   return Promise.all(
     stack.processes.map(async (running) => {
       const figures = await processFiguresOf(running.url);
@@ -69,6 +69,8 @@ export async function stackFigures(
         rssMb: figures.rssBytes / 1024 / 1024,
         maxEventLoopDelayMs: figures.eventLoopDelayMs.max,
         cpuMicros: figures.cpuMicros,
+        waitingMicros: figures.mainThread?.waitingMicros,
+        sinceMs: figures.sinceMs,
       };
     }),
   );

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootLogger } from './logger';
 import type { ProcessFigures } from './process-figures';
@@ -67,4 +69,33 @@ describe('process figures at /ops/process', () => {
     // Half of it at least: on a loaded machine the busy loop may lose the core for part of its 50 ms.
     expect(after - before).toBeGreaterThanOrEqual(25_000);
   });
+
+  it.runIf(process.platform === 'linux')(
+    "report the main thread's time on a CPU, and waiting for one while more threads are busy than there are cores",
+    async () => {
+      const before = (await figures()).mainThread!;
+      // One busy thread more than there are cores, beside this one, for 300 ms.
+      const busy = Array.from(
+        { length: availableParallelism() + 1 },
+        () =>
+          new Worker(
+            'const until = Date.now() + 300; while (Date.now() < until) {} require("node:worker_threads").parentPort.postMessage("done");',
+            {
+              eval: true,
+            },
+          ),
+      );
+      const done = Promise.all(busy.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
+      const busyUntil = performance.now() + 300;
+      while (performance.now() < busyUntil) {
+        // busy
+      }
+      await done;
+      const after = (await figures()).mainThread!;
+      expect(after.runningMicros - before.runningMicros).toBeGreaterThanOrEqual(50_000);
+      // With more runnable threads than cores, this one cannot have run all of its 300 ms.
+      expect(after.waitingMicros - before.waitingMicros).toBeGreaterThanOrEqual(30_000);
+      await Promise.all(busy.map((worker) => worker.terminate()));
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
 /** Where a server answers its process figures, to callers holding the internal token. */
@@ -14,6 +15,12 @@ export interface ProcessFigures {
   sinceMs: number;
   /** CPU time (user + system, every thread) the process has used since it started, in µs: a benchmark divides a phase's difference by its requests. */
   cpuMicros: number;
+  /**
+   * Linux only: the main thread's time on a CPU, and runnable but waiting for one, in µs since it
+   * started (`/proc/self/task/<pid>/schedstat`). Over a phase, the waiting tells how much of the
+   * event loop's delay came from other threads taking the cores (ADR 0068).
+   */
+  mainThread?: { runningMicros: number; waitingMicros: number };
 }
 
 let histogram: IntervalHistogram | undefined;
@@ -32,6 +39,17 @@ function cpuMicros(): number {
   return user + system;
 }
 
+function mainThreadSchedule(): ProcessFigures['mainThread'] {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const [running, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { runningMicros: Math.round(running! / 1000), waitingMicros: Math.round(waiting! / 1000) };
+  } catch {
+    // A kernel without schedstats: the figure is left out.
+    return undefined;
+  }
+}
+
 /** This process's figures; `reset` starts the delay figures afresh after reading them (a benchmark's phase). */
 export function processFigures(options: { reset?: boolean } = {}): ProcessFigures {
   watchEventLoop();
@@ -45,6 +63,7 @@ export function processFigures(options: { reset?: boolean } = {}): ProcessFigure
     eventLoopDelayMs: h.count === 0 ? { max: 0, p99: 0, mean: 0 } : { max: ms(h.max), p99: ms(h.percentile(99)), mean: ms(h.mean) },
     sinceMs: Math.round(performance.now() - since),
     cpuMicros: cpuMicros(),
+    mainThread: mainThreadSchedule(),
   };
   if (options.reset) {
     h.reset();

@@ -17,6 +17,7 @@ await runServiceProcess({
       engine: config.SEARCH_ENGINE,
       dataDir: config.DATA_DIR,
       mongodbUrl: config.MONGODB_URL,
+      threadNice: config.SEARCH_THREAD_NICE,
     });
     const module = await createResearchModule({
       ...deps,

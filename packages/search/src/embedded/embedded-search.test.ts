@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +19,35 @@ describe('openEmbeddedSearch', () => {
 openEmbeddedSearch(${JSON.stringify(join(dir, 'index'))});`;
     expect(await runModuleToExit(source, dir)).toEqual({ code: 0, signal: null });
   });
+
+  // Linux keeps a nice value per thread (/proc/self/task/<id>/stat, field 19); the main thread's id is the process's.
+  it.runIf(process.platform === 'linux')(
+    'runs its worker thread the given steps below the CPU priority of the event loop (ADR 0068)',
+    async () => {
+      const niceOf = (task: string) => {
+        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const nices = () => readdirSync('/proc/self/task').map(niceOf);
+      const own = niceOf(String(process.pid));
+      const dir = makeTempDir('vrs-embedded-search-');
+
+      const level = openEmbeddedSearch(join(dir, 'level'));
+      // Its worker runs once it has answered.
+      expect(await level.version('project')).toBe(0);
+      expect(nices().every((nice) => nice === own)).toBe(true);
+      await level.close();
+
+      const lowered = openEmbeddedSearch(join(dir, 'lowered'), { threadNice: 7 });
+      expect(await lowered.version('project')).toBe(0);
+      // The worker, and the threads it started (libsql's, when it is the first to load it).
+      expect(nices().filter((nice) => nice === Math.min(19, own + 7)).length).toBeGreaterThanOrEqual(1);
+      expect(niceOf(String(process.pid))).toBe(own);
+      expect(getPriority(0)).toBe(own);
+      await lowered.close();
+    },
+  );
 
   // Worker threads are counted as the threads of this process (Linux's /proc): each is one.
   it.runIf(existsSync('/proc/self/task'))(

@@ -8,6 +8,12 @@ import { deliverInTurns } from './deliver-in-turns';
 export interface EmbeddedSearchOptions extends SqliteSearchOptions {
   /** Documents per write transaction: bounds how long one write holds the engine (ADR 0024). */
   batchSize?: number;
+  /**
+   * On Linux, how many steps lower than the process's the worker thread's CPU priority is (a nice
+   * increment, 0–19; none by default): where threads outnumber free cores, the event loop that
+   * serves every request runs before the engine's queries (ADR 0068).
+   */
+  threadNice?: number;
 }
 
 /** The core's calls, as the worker protocol names them. */

@@ -1,3 +1,4 @@
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { serveCheckpoints } from '@vrs/store/embedded/serve-checkpoints';
 import type { CoreCalls } from './embedded-search';
@@ -9,6 +10,7 @@ interface Request {
   args: unknown[];
 }
 
+lowerThreadPriority(workerData.options.threadNice ?? 0);
 const core = new SqliteSearchCore(workerData.dir, workerData.options);
 // The embedded stores' WAL checkpoints (ADR 0062), on a port of their own: never among these calls.
 const stopCheckpoints = serveCheckpoints(workerData.checkpoints);
@@ -24,3 +26,18 @@ parentPort!.on('message', ({ id, method, args }: Request) => {
     parentPort!.postMessage({ id, error: { message, stack } });
   }
 });
+
+/**
+ * Lowers this thread's CPU priority by `steps` (ADR 0068). Linux keeps a nice value per thread, and
+ * setpriority for "the calling process" (0) sets the calling thread's; elsewhere it would lower the
+ * whole process, so it is left alone there. Raising a priority again needs privileges, so a
+ * refusal leaves the thread at the process's priority, as it was before.
+ */
+function lowerThreadPriority(steps: number): void {
+  if (steps <= 0 || process.platform !== 'linux') return;
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + steps));
+  } catch {
+    // Refused (a sandbox without setpriority): the engine runs at the process's priority.
+  }
+}
