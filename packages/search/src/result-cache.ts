@@ -21,16 +21,15 @@ export interface ResultCache<V> {
 }
 
 /**
- * Result pages under one byte budget, kept by W-TinyLFU (ADR 0067; research's result cache): a small window of
- * the pages most recently kept, least recently used first out, and a main part whose least recently
- * used page gives its room only to a page whose query was asked more often (`QueryFrequencies`).
+ * Result pages under one byte budget, kept by W-TinyLFU (ADR 0067; research's result cache): a
+ * small window of the pages most recently kept, least recently used first out, and a main part
+ * whose least recently used page gives its room only to a page whose query was asked more often
+ * (`QueryFrequencies`).
  *
- * A least-recently-used cache alone keeps every page it is offered and loses all of them to a
- * cycle of more queries than it holds (a dashboard refreshing its saved searches in turn): each
- * page is evicted before its query comes back, after living long enough to reach V8's old
- * generation, where only a full collection frees it and its answer's JSON bytes. Here such a cycle
- * passes through the window, whose pages leave young, and the main part keeps the pages it has.
- * A page of a query asked only once is not kept at all.
+ * A least-recently-used cache alone keeps every page it is offered, and answers none of a cycle of
+ * more queries than it holds (a dashboard refreshing its saved searches in turn): each page is
+ * pushed out before its query comes back. Here such a cycle passes through the window, and the main
+ * part keeps the pages it has and answers them. A page of a query asked only once is not kept.
  */
 export function createResultCache<V extends object>(options: ResultCacheOptions<V>): ResultCache<V> {
   const { maxBytes, sizeOf, onKeep } = options;
