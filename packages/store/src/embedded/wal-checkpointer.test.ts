@@ -1,12 +1,14 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, writeFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import Database from 'libsql';
 import { makeTempDir } from '@vrs/testing/temp-dir';
 import type { Store, StoreDocument } from '../port';
 import { DATABASE_FILE, openEmbeddedStore } from './embedded-store';
+import { pendingWalBytes } from './serve-checkpoints.mjs';
 import { checkpointInBackground, checkpointSettings, hostCheckpoints } from './wal-checkpointer';
 
 /** What writeInRounds leaves in the WAL when nothing checkpoints it (the first test shows it). */
@@ -37,6 +39,18 @@ async function writeInRounds(store: Store, storeDir: string) {
   return { databaseBytes: database.size, walBytes: wal.size };
 }
 
+/** How many times SQLite has started the WAL over: the checkpoint sequence number in its header. */
+function walRestarts(walFile: string): number {
+  const header = Buffer.alloc(16);
+  const fd = openSync(walFile, 'r');
+  try {
+    readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return header.readUInt32BE(12);
+}
+
 async function filesAfterRounds(storeDir: string, checkpointAtBytes: number) {
   const store = await openEmbeddedStore(storeDir, { checkpointAtBytes });
   const files = await writeInRounds(store, storeDir);
@@ -59,6 +73,51 @@ describe('background WAL checkpoints (ADR 0044)', () => {
     expect(checked.walBytes).toBeLessThan(unchecked.walBytes);
   });
 
+  it('start the WAL over once the threshold is waiting to be copied, not at every write after it first got there (ADR 0069)', async () => {
+    const thresholdBytes = 1024 * 1024;
+    const store = await openEmbeddedStore(dir, { checkpointAtBytes: thresholdBytes });
+    const docs = store.collection<StoreDocument & { payload: string }>('docs');
+    const walFile = join(dir, `${DATABASE_FILE}-wal`);
+    let written = 0;
+    const writeBatch = (count: number, bytes: number) =>
+      docs.insertMany(Array.from({ length: count }, () => ({ _id: `doc-${written++}`, payload: 'x'.repeat(bytes) })));
+    try {
+      // The WAL file past the threshold, then batches until a checkpoint copied all of it and a
+      // write started it over: from there on it holds only what is written next.
+      await writeInRounds(store, dir);
+      const before = walRestarts(walFile);
+      await expect
+        .poll(
+          async () => {
+            await writeBatch(25, 1_000);
+            return walRestarts(walFile);
+          },
+          { timeout: 10_000, interval: 100 },
+        )
+        .toBeGreaterThan(before);
+      // Small writes across a dozen of the checkpointer's ticks: each changes the WAL, whose file is
+      // as large as before, but all of them leave far less than the threshold to copy.
+      const settled = walRestarts(walFile);
+      for (let i = 0; i < 20; i++) {
+        await writeBatch(1, 200);
+        await sleep(60);
+      }
+      expect(walRestarts(walFile)).toBe(settled);
+      // The threshold's worth written: checkpointed, and started over again.
+      await expect
+        .poll(
+          async () => {
+            await writeBatch(50, 1_000);
+            return walRestarts(walFile);
+          },
+          { timeout: 10_000, interval: 100 },
+        )
+        .toBeGreaterThan(settled);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('let a closed store open again at once, with what it wrote', async () => {
     for (let round = 0; round < 3; round++) {
       const store = await openEmbeddedStore(dir, { checkpointAtBytes: 1 });
@@ -67,6 +126,33 @@ describe('background WAL checkpoints (ADR 0044)', () => {
       expect(await docs.countDocuments({})).toBe(round + 1);
       await store.close();
     }
+  });
+});
+
+describe('pendingWalBytes (ADR 0069)', () => {
+  it('reads the frames no checkpoint has copied from the wal-index, and nothing from a file that is not one', () => {
+    const file = join(dir, 'plain.db');
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('wal_autocheckpoint = 0');
+      db.exec('CREATE TABLE t (x TEXT)');
+      const insert = db.prepare('INSERT INTO t VALUES (?)');
+      for (let i = 0; i < 100; i++) insert.run('y'.repeat(1_000));
+      const pending = pendingWalBytes(file);
+      const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)') as [{ log: number; checkpointed: number }];
+      expect(checkpointed).toBe(log);
+      // Each frame: a 4 KiB page and its 24-byte header.
+      expect(pending).toBe(log * (4096 + 24));
+      expect(pendingWalBytes(file)).toBe(0);
+      insert.run('z');
+      expect(pendingWalBytes(file)).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+    expect(pendingWalBytes(join(dir, 'missing.db'))).toBeUndefined();
+    writeFileSync(join(dir, 'other.db-shm'), Buffer.alloc(4096, 7));
+    expect(pendingWalBytes(join(dir, 'other.db'))).toBeUndefined();
   });
 });
 

@@ -99,9 +99,9 @@ export function hostCheckpoints(): CheckpointChannel {
 }
 
 /**
- * Has the serving thread checkpoint `file` (a store's SQLite database) whenever its WAL changed and
- * the WAL file is at least `thresholdBytes`. Answers the function that stops it, resolved once that
- * thread has closed its connection to the file.
+ * Has the serving thread checkpoint `file` (a store's SQLite database) whenever its WAL holds
+ * `thresholdBytes` of frames not yet copied into it (ADR 0069). Answers the function that stops it,
+ * resolved once that thread has closed its connection to the file.
  */
 export function checkpointInBackground(file: string, thresholdBytes = 4 * 1024 * 1024): () => Promise<void> {
   watched.set(file, thresholdBytes);
