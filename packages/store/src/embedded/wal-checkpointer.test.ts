@@ -81,20 +81,22 @@ describe('background WAL checkpoints (ADR 0044)', () => {
     let written = 0;
     const writeBatch = (count: number, bytes: number) =>
       docs.insertMany(Array.from({ length: count }, () => ({ _id: `doc-${written++}`, payload: 'x'.repeat(bytes) })));
-    try {
-      // The WAL file past the threshold, then batches until a checkpoint copied all of it and a
-      // write started it over: from there on it holds only what is written next.
-      await writeInRounds(store, dir);
-      const before = walRestarts(walFile);
-      await expect
+    /** Writes batches of `count` 1 KB documents until the WAL has started over since `restarts`. */
+    const writeUntilStartedOver = (restarts: number, count: number) =>
+      expect
         .poll(
           async () => {
-            await writeBatch(25, 1_000);
+            await writeBatch(count, 1_000);
             return walRestarts(walFile);
           },
           { timeout: 10_000, interval: 100 },
         )
-        .toBeGreaterThan(before);
+        .toBeGreaterThan(restarts);
+    try {
+      // The WAL file past the threshold, then batches until a checkpoint copied all of it and a
+      // write started it over: from there on it holds only what is written next.
+      await writeInRounds(store, dir);
+      await writeUntilStartedOver(walRestarts(walFile), 25);
       // Small writes across a dozen of the checkpointer's ticks: each changes the WAL, whose file is
       // as large as before, but all of them leave far less than the threshold to copy.
       const settled = walRestarts(walFile);
@@ -104,15 +106,7 @@ describe('background WAL checkpoints (ADR 0044)', () => {
       }
       expect(walRestarts(walFile)).toBe(settled);
       // The threshold's worth written: checkpointed, and started over again.
-      await expect
-        .poll(
-          async () => {
-            await writeBatch(50, 1_000);
-            return walRestarts(walFile);
-          },
-          { timeout: 10_000, interval: 100 },
-        )
-        .toBeGreaterThan(settled);
+      await writeUntilStartedOver(settled, 50);
     } finally {
       await store.close();
     }
