@@ -32,8 +32,8 @@ RUN node scripts/build.mjs
 # DATA_DIR's default, writable by the service user (a volume mounted here takes this ownership).
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
-# Every process of the image (each compose service) runs with the V8 flags `npm start` runs with (ADR 0063),
-# and the same fixed malloc thresholds (ADR 0066).
-ENV NODE_OPTIONS=--max-semi-space-size=8
+# Every process of the image (each compose service) runs with the V8 flags `npm start` runs with (ADRs 0063
+# and 0070), and the same fixed malloc thresholds (ADR 0066).
+ENV NODE_OPTIONS="--max-semi-space-size=8 --v8-pool-size=2"
 ENV MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072
 CMD ["node", "dist/gateway.mjs"]

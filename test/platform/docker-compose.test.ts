@@ -71,7 +71,8 @@ describe('docker-compose.yml', async () => {
 
   it('runs every process with the V8 flags and malloc settings `npm start` and the test and bench processes run with', async () => {
     const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
-    expect(/^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile)?.[1]).toBe(productionNodeFlags.join(' '));
+    // Quoted, as a value with spaces must be.
+    expect(/^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile)?.[1]).toBe(JSON.stringify(productionNodeFlags.join(' ')));
     const mallocLine = Object.entries(productionMallocSettings).map(([name, value]) => `${name}=${value}`);
     expect(/^ENV (MALLOC_.+)$/m.exec(dockerfile)?.[1]).toBe(mallocLine.join(' '));
     // Set after the build, which runs without them.

@@ -22,10 +22,12 @@ export type ProcessCode = 'source' | 'bundle';
 /**
  * V8 flags production runs every process with (`npm start`'s script, the image's NODE_OPTIONS): a
  * young generation of 2 × 8 MiB instead of 2 × 16, about 16 MB less RSS at the same speed since
- * requests stopped being promoted (ADR 0063). Test and bench processes run with them too, so they
- * measure what production runs; test/platform holds the three places equal.
+ * requests stopped being promoted (ADR 0063); two helper threads for V8's background work (garbage
+ * collection, compilation) instead of Node's four, for two cores (ADR 0070). Test and bench
+ * processes run with them too, so they measure what production runs; test/platform holds the three
+ * places equal.
  */
-export const productionNodeFlags = ['--max-semi-space-size=8'];
+export const productionNodeFlags = ['--max-semi-space-size=8', '--v8-pool-size=2'];
 
 /**
  * glibc malloc settings production runs every process with (`npm start`'s script, the image's ENV):
