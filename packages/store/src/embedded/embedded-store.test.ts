@@ -381,6 +381,18 @@ describe('embedded store contract', () => {
     await store.close();
   });
 
+  it("keeps an inserted document as JSON's copy of it, apart from the object handed in", async () => {
+    const store = await openEmbeddedStore(dir);
+    const notes = store.collection<StoreDocument & Record<string, unknown>>('notes');
+    const doc = { _id: 'u', gone: undefined, list: [1, undefined], zero: -0, nested: { kept: 'yes' } };
+    await notes.insertOne(doc);
+    doc.nested.kept = 'changed afterwards';
+    doc.list.push(2);
+    expect(await notes.findOne({ _id: 'u' })).toEqual({ _id: 'u', list: [1, null], zero: 0, nested: { kept: 'yes' } });
+    expect(Object.keys((await notes.findOne({ _id: 'u' }))!)).not.toContain('gone');
+    await store.close();
+  });
+
   it('answers ping until closed and refuses writes after close', async () => {
     const store = await openEmbeddedStore(dir);
     const notes = store.collection('notes');

@@ -13,9 +13,26 @@ export function toStored(value: unknown): unknown {
   try {
     return copyJson(value);
   } catch (error) {
-    if (!(error instanceof NotJsonError)) throw error;
-    const at = error.path.length ? ` at "${error.path.join('.')}"` : '';
-    throw new TypeError(`the embedded store keeps plain JSON values only (store dates as ISO strings); got ${error.found}${at}`);
+    throw refusal(error);
+  }
+}
+
+function refusal(error: unknown): unknown {
+  if (!(error instanceof NotJsonError)) return error;
+  const at = error.path.length ? ` at "${error.path.join('.')}"` : '';
+  return new TypeError(`the embedded store keeps plain JSON values only (store dates as ISO strings); got ${error.found}${at}`);
+}
+
+/**
+ * Refuses what `toStored` refuses, with the same message, and copies nothing: for a document that is
+ * written out as its JSON at once (an insert), where a copy would only be serialized and dropped.
+ * `JSON.stringify` then writes what `toStored`'s copy would have written.
+ */
+export function checkStorable(value: unknown): void {
+  try {
+    checkJson(value);
+  } catch (error) {
+    throw refusal(error);
   }
 }
 
@@ -63,6 +80,48 @@ function copyJson(value: unknown): unknown {
     }
     default:
       throw new NotJsonError(typeof value);
+  }
+}
+
+/** copyJson's walk and refusals, without the copy. */
+function checkJson(value: unknown): void {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return;
+    case 'number':
+      if (Number.isFinite(value)) return;
+      throw new NotJsonError(String(value));
+    case 'object': {
+      if (value === null) return;
+      if (Array.isArray(value)) {
+        for (let index = 0; index < value.length; index++) {
+          const item = value[index];
+          if (item !== undefined) checkField(item, String(index));
+        }
+        return;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw new NotJsonError(proto?.constructor?.name ?? 'object');
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item === undefined) continue;
+        if (key === '__proto__') throw new NotJsonError('a "__proto__" key');
+        checkField(item, key);
+      }
+      return;
+    }
+    default:
+      throw new NotJsonError(typeof value);
+  }
+}
+
+function checkField(value: unknown, key: string): void {
+  try {
+    checkJson(value);
+  } catch (error) {
+    if (error instanceof NotJsonError) error.path.unshift(key);
+    throw error;
   }
 }
 

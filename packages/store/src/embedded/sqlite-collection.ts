@@ -4,7 +4,7 @@ import { requireStringId } from '../document-id';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';
 import { type PreparedUpdate, prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
 import type { CollectionSchema } from './collection-schema';
-import { toStored } from './json-value';
+import { checkStorable } from './json-value';
 import { numericMaxInSql } from './numeric-max-update';
 import { planFilter, planSort } from './query-plan';
 import { compileSimpleFilter } from './simple-filter';
@@ -272,13 +272,14 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   #insert(doc: T): void {
-    const stored = toStored(doc) as T;
-    requireStringId(stored);
-    this.#schema.noteValues(stored);
+    // Checked, not copied: only its JSON is kept.
+    checkStorable(doc);
+    requireStringId(doc);
+    this.#schema.noteValues(doc);
     try {
-      this.#engine.run(`INSERT INTO ${this.#schema.table} (id, doc) VALUES (?, ?)`, [stored._id, JSON.stringify(stored)]);
+      this.#engine.run(`INSERT INTO ${this.#schema.table} (id, doc) VALUES (?, ?)`, [doc._id, JSON.stringify(doc)]);
     } catch (error) {
-      throw this.#schema.duplicateKeyError(error, stored) ?? error;
+      throw this.#schema.duplicateKeyError(error, doc) ?? error;
     }
   }
 
