@@ -11,7 +11,7 @@
  */
 export function toStored(value: unknown): unknown {
   try {
-    return copyJson(value);
+    return walkJson(value, true);
   } catch (error) {
     throw refusal(error);
   }
@@ -30,7 +30,7 @@ function refusal(error: unknown): unknown {
  */
 export function checkStorable(value: unknown): void {
   try {
-    checkJson(value);
+    walkJson(value, false);
   } catch (error) {
     throw refusal(error);
   }
@@ -55,7 +55,12 @@ class NotJsonError extends Error {
   }
 }
 
-function copyJson(value: unknown): unknown {
+/**
+ * JSON's rules for a stored value: what JSON cannot keep is thrown as a NotJsonError naming its
+ * path. With `copy`, answers a deep copy without the fields set to undefined (an undefined array
+ * item becomes null); without, only walks the value and answers it as it is.
+ */
+function walkJson(value: unknown, copy: boolean): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -65,69 +70,35 @@ function copyJson(value: unknown): unknown {
       throw new NotJsonError(String(value));
     case 'object': {
       if (value === null) return null;
-      if (Array.isArray(value)) return value.map((item, index) => copyField(item === undefined ? null : item, String(index)));
+      if (Array.isArray(value)) {
+        const items = copy ? new Array<unknown>(value.length) : undefined;
+        for (let index = 0; index < value.length; index++) {
+          const item = value[index] === undefined ? null : walkField(value[index], String(index), copy);
+          if (items) items[index] = item;
+        }
+        return items ?? value;
+      }
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) throw new NotJsonError(proto?.constructor?.name ?? 'object');
-      const copy: Record<string, unknown> = {};
+      const fields: Record<string, unknown> | undefined = copy ? {} : undefined;
       for (const key of Object.keys(value)) {
         const item = (value as Record<string, unknown>)[key];
         if (item === undefined) continue;
         // Assigning "__proto__" would change the copy's prototype instead of adding a field.
         if (key === '__proto__') throw new NotJsonError('a "__proto__" key');
-        copy[key] = copyField(item, key);
+        const walked = walkField(item, key, copy);
+        if (fields) fields[key] = walked;
       }
-      return copy;
+      return fields ?? value;
     }
     default:
       throw new NotJsonError(typeof value);
   }
 }
 
-/** copyJson's walk and refusals, without the copy. */
-function checkJson(value: unknown): void {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return;
-    case 'number':
-      if (Number.isFinite(value)) return;
-      throw new NotJsonError(String(value));
-    case 'object': {
-      if (value === null) return;
-      if (Array.isArray(value)) {
-        for (let index = 0; index < value.length; index++) {
-          const item = value[index];
-          if (item !== undefined) checkField(item, String(index));
-        }
-        return;
-      }
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) throw new NotJsonError(proto?.constructor?.name ?? 'object');
-      for (const key of Object.keys(value)) {
-        const item = (value as Record<string, unknown>)[key];
-        if (item === undefined) continue;
-        if (key === '__proto__') throw new NotJsonError('a "__proto__" key');
-        checkField(item, key);
-      }
-      return;
-    }
-    default:
-      throw new NotJsonError(typeof value);
-  }
-}
-
-function checkField(value: unknown, key: string): void {
+function walkField(value: unknown, key: string, copy: boolean): unknown {
   try {
-    checkJson(value);
-  } catch (error) {
-    if (error instanceof NotJsonError) error.path.unshift(key);
-    throw error;
-  }
-}
-
-function copyField(value: unknown, key: string): unknown {
-  try {
-    return copyJson(value);
+    return walkJson(value, copy);
   } catch (error) {
     if (error instanceof NotJsonError) error.path.unshift(key);
     throw error;
