@@ -1,5 +1,5 @@
-// bench/store: costs of the embedded store's hot paths on this machine: single writes, `_id`
-// lookups, scans, conditional debits, and the provider's `versions.latest` lookup ({kind, key}
+// bench/store: costs of the embedded store's hot paths on this machine: single writes, a large
+// document's insert, `_id` lookups, scans, conditional debits, and the provider's `versions.latest` lookup ({kind, key}
 // newest first, on its declared index) at 200k and 1M documents with the RSS and restart time of a
 // fresh process holding them, each beside the same SQL through libsql directly in the same run.
 // Not a test: it prints figures.
@@ -49,6 +49,33 @@ async function measure(label: string, ops: number, run: () => Promise<void>): Pr
   row(label, `${String(Math.round((ops / ms) * 1000)).padStart(9)} ops/s  ${((ms * 1000) / ops).toFixed(1).padStart(8)} µs/op`);
   return (ms * 1000) / ops;
 }
+
+/** µs per op of `run`, printed by the caller. */
+async function measureQuietly(ops: number, run: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return ((performance.now() - start) * 1000) / ops;
+}
+
+const comment = (i: number) => ({
+  id: `Ugz${i}-comment`,
+  text: 'A comment of a usual length, with a few words more than the shortest ones. '.repeat(2),
+  author: { id: `UC${i}`, name: `Author ${i}`, url: `https://www.youtube.com/@author${i}`, isCreator: false, isVerified: i % 7 === 0 },
+  likeCount: i * 3,
+  replyCount: i % 5,
+  publishedTimeText: '3 days ago',
+  isPinned: false,
+  isHearted: i % 11 === 0,
+});
+const thousandComments = Array.from({ length: 1_000 }, (_, i) => comment(i));
+/** A newest-first collection as the provider saves it: built afresh for each insert, as a fetch builds it. */
+const commentsVersion = (id: string) => ({
+  _id: id,
+  kind: 'newestComments',
+  key: id,
+  fetchedAt: '2026-11-27T00:00:00.000Z',
+  data: { videoId: 'xaQJbozY_Is', comments: thousandComments.map((each) => ({ ...each, author: { ...each.author } })), complete: true },
+});
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
@@ -134,6 +161,38 @@ async function hotPaths(): Promise<void> {
         await Promise.all(Array.from({ length: 100 }, (_, k) => docs.insertOne(doc(i + k))));
       }
     });
+    // A provider version of 1,000 comments (a newest-first collection): the store's check and
+    // bookkeeping beside the same INSERT of its JSON through libsql directly, alternating rounds.
+    // The raw connection is set up as the store's (16 MiB cache, no checkpoint inside a write; the
+    // store's run on a worker) and checkpoints between its rounds, untimed.
+    const comments = store.collection<StoreDocument & { data: unknown }>('comments');
+    const raw = new Database(join(dir, 'raw.db'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = NORMAL');
+    raw.pragma('cache_size = -16384');
+    raw.pragma('wal_autocheckpoint = 0');
+    raw.exec('CREATE TABLE docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+    const rawInsert = raw.prepare('INSERT INTO docs (id, doc) VALUES (?, ?)');
+    const largeDocs = 200;
+    let storeUs = 0;
+    let rawUs = 0;
+    for (let round = 0; round < 4; round++) {
+      const ids = Array.from({ length: largeDocs }, (_, i) => `large-${round}-${i}`);
+      storeUs += await measureQuietly(largeDocs, async () => {
+        for (const id of ids) await comments.insertOne(commentsVersion(id));
+      });
+      rawUs += await measureQuietly(largeDocs, async () => {
+        for (const id of ids) rawInsert.run(id, JSON.stringify(commentsVersion(id)));
+      });
+      raw.pragma('wal_checkpoint(TRUNCATE)');
+    }
+    raw.close();
+    row('insertOne of a 1,000-comment document', `${(storeUs / 4).toFixed(1).padStart(25)} µs/op`);
+    row(
+      '  raw libsql, INSERT of its JSON (baseline)',
+      `${(rawUs / 4).toFixed(1).padStart(25)} µs/op  (store / raw ${(storeUs / rawUs).toFixed(2)})`,
+    );
+
     await measure('findOne by _id', 100_000, async () => {
       for (let i = 0; i < 100_000; i++) await docs.findOne({ _id: `d${i % docCount}` });
     });
