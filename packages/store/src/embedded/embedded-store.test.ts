@@ -393,6 +393,34 @@ describe('embedded store contract', () => {
     await store.close();
   });
 
+  it('writes a large document at once and answers its insert in a later turn of the event loop, a small one in the same turn (ADR 0071)', async () => {
+    const store = await openEmbeddedStore(dir);
+    const notes = store.collection<Note>('notes');
+    const turnEnded = () => {
+      let ended = false;
+      setImmediate(() => {
+        ended = true;
+      });
+      return () => ended;
+    };
+
+    let ended = turnEnded();
+    const small = notes.insertOne({ _id: 'small', text: 'x'.repeat(1_000) });
+    // Reads run at once: the document is stored before the insert's promise settles.
+    expect(await notes.findOne({ _id: 'small' }, { projection: { _id: 1 } })).toEqual({ _id: 'small' });
+    await small;
+    expect(ended()).toBe(false);
+
+    // 256 KiB of JSON is where a document counts as large.
+    ended = turnEnded();
+    const large = notes.insertOne({ _id: 'large', text: 'x'.repeat(256 * 1024) });
+    expect(await notes.findOne({ _id: 'large' }, { projection: { _id: 1 } })).toEqual({ _id: 'large' });
+    expect(ended()).toBe(false);
+    await large;
+    expect(ended()).toBe(true);
+    await store.close();
+  });
+
   it('answers ping until closed and refuses writes after close', async () => {
     const store = await openEmbeddedStore(dir);
     const notes = store.collection('notes');
