@@ -56,8 +56,9 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   const namespace = assertNamespace(options.namespace);
   const timings = resolveBusTimings(options.timings);
   const logger = createLogger('bus').child({ bus: 'jetstream', namespace });
-  // Reconnect forever: a broker restart must not take the services down with it.
-  const nc = await connect({ servers: options.natsUrl, name: options.name, maxReconnectAttempts: -1 });
+  // Reconnect forever: a broker restart must not take the services down with it. No async traces:
+  // the client would build an Error, with its stack, for every publish and request (ADR 0072).
+  const nc = await connect({ servers: options.natsUrl, name: options.name, maxReconnectAttempts: -1, noAsyncTraces: true });
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const subscriptions = new Set<Subscription>();

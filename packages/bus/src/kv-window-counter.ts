@@ -52,7 +52,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
   const bucket = kvBucketNameFor(options.namespace, options.bucket ?? defaultBucket);
   const ownsConnection = 'natsUrl' in options;
   const nc = ownsConnection
-    ? await connect({ servers: options.natsUrl, name: `window-counter ${bucket}`, maxReconnectAttempts: -1 })
+    ? await connect({ servers: options.natsUrl, name: `window-counter ${bucket}`, maxReconnectAttempts: -1, noAsyncTraces: true })
     : options.connection;
   const connection = trackConnection(nc);
   let kv: KV;
