@@ -12,10 +12,10 @@ import { compileSimpleFilter } from './simple-filter';
 import type { SqliteEngine } from './sqlite-engine';
 
 /**
- * After an insert whose JSON is at least this long, its caller goes on in a later turn of the event
- * loop (ADR 0071). Building and writing such a document takes milliseconds (≈ 400 KB for a collection
- * of 1,000 comments), and what the caller does next with it as many again: run on in the same turn,
- * the two held the loop as one chain.
+ * An insert whose JSON is at least this long takes three turns of the event loop (ADR 0071): its JSON
+ * in the caller's, its write in the next, and its caller goes on in a third. Each of them takes
+ * milliseconds for such a document (≈ 400 KB for a collection of 1,000 comments): run on in one
+ * turn, with the caller's work before and after, they held the loop as one chain.
  */
 const largeDocumentChars = 256 * 1024;
 
@@ -42,9 +42,12 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   async insertOne(doc: T): Promise<void> {
-    const written = await this.#run(() => this.#insert(doc));
-    // A transaction's caller goes on at once: the transaction holds the connection meanwhile.
-    if (!this.#isOpen && written >= largeDocumentChars) await yieldToEventLoop();
+    const text = await this.#run(() => this.#storedText(doc));
+    // Inside a transaction nothing waits for a turn: the transaction holds the connection meanwhile.
+    const large = !this.#isOpen && text.length >= largeDocumentChars;
+    if (large) await yieldToEventLoop();
+    await this.#run(() => this.#write(doc, text));
+    if (large) await yieldToEventLoop();
   }
 
   insertMany(docs: T[]): Promise<void> {
@@ -280,19 +283,28 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     };
   }
 
-  /** Writes `doc`; answers the length of its JSON. */
-  #insert(doc: T): number {
-    // Checked, not copied: only its JSON is kept.
+  #insert(doc: T): void {
+    this.#write(doc, this.#storedText(doc));
+  }
+
+  /**
+   * The JSON `doc` is stored as, checked (not copied: only its JSON is kept), with the kinds of its
+   * indexed values noted: taken together, so the stored text and what the schema knows of it agree
+   * even when the caller changes `doc` before the write.
+   */
+  #storedText(doc: T): string {
     checkStorable(doc);
     requireStringId(doc);
     this.#schema.noteValues(doc);
-    const text = JSON.stringify(doc);
+    return JSON.stringify(doc);
+  }
+
+  #write(doc: T, text: string): void {
     try {
       this.#engine.run(`INSERT INTO ${this.#schema.table} (id, doc) VALUES (?, ?)`, [doc._id, text]);
     } catch (error) {
       throw this.#schema.duplicateKeyError(error, doc) ?? error;
     }
-    return text.length;
   }
 
   #replace(next: T): void {
