@@ -48,8 +48,9 @@ export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptio
   const unlock = await lockDirectory(dir);
   let store: EmbeddedStore;
   try {
-    store = new EmbeddedStore(dir, new SqliteEngine(openDatabase(dir, options), { stallMs: options.transactionStallMs }), unlock);
-    store.stopCheckpoints = checkpointInBackground(join(dir, DATABASE_FILE), options.checkpointAtBytes);
+    const engine = new SqliteEngine(openDatabase(dir, options), { stallMs: options.transactionStallMs });
+    store = new EmbeddedStore(dir, engine, unlock);
+    store.stopCheckpoints = checkpointInBackground(join(dir, DATABASE_FILE), options.checkpointAtBytes, (during) => engine.hold(during));
   } catch (error) {
     await unlock();
     throw error;

@@ -1,7 +1,8 @@
 // The WAL checkpointer's loop (wal-checkpointer.ts), on whichever thread serves it: the dedicated
 // checkpoint worker, or another worker of the process that hosts it, the search engine's (ADR 0062).
 // A connection of its own to each store file it is told to watch, and a PASSIVE checkpoint of that
-// file once the WAL holds the threshold's worth of frames not yet copied (ADR 0069). Plain
+// file once the WAL holds the threshold's worth of frames not yet copied (ADR 0069); one while the
+// store holds its writes when the WAL grew long without starting over (ADR 0073). Plain
 // JavaScript with no imports of ours, so source runs (tsx, vitest) and the bundles load the same file.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
@@ -27,6 +28,19 @@ const read32 = (offset) => (littleEndian ? shmHeader.readUInt32LE(offset) : shmH
  * @returns {number | undefined}
  */
 export function pendingWalBytes(file) {
+  const wal = walIndexOf(file);
+  if (wal === undefined) return undefined;
+  return wal.mxFrame > wal.nBackfill ? (wal.mxFrame - wal.nBackfill) * wal.frameBytes : 0;
+}
+
+/**
+ * The WAL's length and its part already copied, from the wal-index header: frames in it (mxFrame),
+ * frames copied (nBackfill) and a frame's bytes; undefined where it cannot be read.
+ *
+ * @param {string} file
+ * @returns {{ frameBytes: number, mxFrame: number, nBackfill: number } | undefined}
+ */
+function walIndexOf(file) {
   let fd;
   try {
     fd = openSync(`${file}-shm`, 'r');
@@ -39,9 +53,21 @@ export function pendingWalBytes(file) {
   if (read32(0) !== walIndexVersion || shmHeader[12] !== 1 || shmHeader.compare(shmHeader, 0, 48, 48, 96) !== 0) return undefined;
   const pageSize = littleEndian ? shmHeader.readUInt16LE(14) : shmHeader.readUInt16BE(14);
   const frameBytes = (pageSize === 1 ? 65_536 : pageSize) + walFrameHeaderBytes;
-  const mxFrame = read32(16);
-  const nBackfill = read32(96);
-  return mxFrame > nBackfill ? (mxFrame - nBackfill) * frameBytes : 0;
+  return { frameBytes, mxFrame: read32(16), nBackfill: read32(96) };
+}
+
+/**
+ * Whether `file`'s WAL is long (twice the threshold's worth of frames) and holds frames no checkpoint
+ * copied: a checkpoint that ends with frames added meanwhile lets no write start the WAL over, and a
+ * store written without pause would grow it until its own connection checkpoints in the event loop
+ * (ADR 0073).
+ *
+ * @param {string} file
+ * @param {{ thresholdBytes: number }} entry
+ */
+function needsQuietCheckpoint(file, entry) {
+  const wal = walIndexOf(file);
+  return wal !== undefined && wal.mxFrame * wal.frameBytes >= 2 * entry.thresholdBytes && wal.mxFrame > wal.nBackfill;
 }
 
 /**
@@ -64,21 +90,28 @@ function isDue(file, entry) {
 }
 
 /**
- * Serves the checkpointer's messages on `port` (`watch`, `forget` answered by `forgotten`, `leave`).
+ * Serves the checkpointer's messages on `port` (`watch`, `forget` answered by `forgotten`, `held`
+ * answered by `checkpointed`, `leave`), and asks it for a quiet checkpoint (`quiet`, ADR 0073).
  * Answers the function that stops it: it closes every connection, then the port.
  *
  * @param {import('./wal-checkpointer').CheckpointChannel} channel
  */
 export function serveCheckpoints({ port, intervalMs }) {
-  /** @type {Map<string, { db: Database.Database, thresholdBytes: number, checkedAt: number }>} */
+  /** @type {Map<string, { db: Database.Database, thresholdBytes: number, checkedAt: number, quietAsked: boolean }>} */
   const watched = new Map();
   const timer = setInterval(() => {
     for (const [file, entry] of watched) {
       try {
-        if (!isDue(file, entry)) continue;
-        // PASSIVE copies what it can without waiting for the writer or any reader: the store's own
-        // connection never waits on this one. The next write starts the WAL over once all is copied.
-        entry.db.pragma('wal_checkpoint(PASSIVE)');
+        if (isDue(file, entry)) {
+          // PASSIVE copies what it can without waiting for the writer or any reader: the store's own
+          // connection never waits on this one. The next write starts the WAL over once all is copied.
+          entry.db.pragma('wal_checkpoint(PASSIVE)');
+        }
+        if (!entry.quietAsked && needsQuietCheckpoint(file, entry)) {
+          // The store holds its writes, answers `held`, and this thread checkpoints then.
+          entry.quietAsked = true;
+          port.postMessage({ type: 'quiet', file });
+        }
       } catch {
         // Busy, closing or unreadable: the next tick tries again; the store's connection checkpoints
         // itself past its cap. Nothing is thrown out of here: the thread may be the search engine's.
@@ -99,7 +132,12 @@ export function serveCheckpoints({ port, intervalMs }) {
       watched.get(message.file)?.db.close();
       watched.delete(message.file);
       try {
-        watched.set(message.file, { db: new Database(message.file), thresholdBytes: message.thresholdBytes, checkedAt: 0 });
+        watched.set(message.file, {
+          db: new Database(message.file),
+          thresholdBytes: message.thresholdBytes,
+          checkedAt: 0,
+          quietAsked: false,
+        });
       } catch {
         // Left to the store's own connection (past its cap), rather than ending this thread.
       }
@@ -107,6 +145,19 @@ export function serveCheckpoints({ port, intervalMs }) {
       watched.get(message.file)?.db.close();
       watched.delete(message.file);
       port.postMessage({ type: 'forgotten', id: message.id });
+    } else if (message.type === 'held') {
+      const entry = watched.get(message.file);
+      if (entry) {
+        entry.quietAsked = false;
+        try {
+          // No writer adds frames now: everything is copied, and the store's next write starts the WAL over.
+          entry.db.pragma('wal_checkpoint(PASSIVE)');
+        } catch {
+          // As in the loop: the next tick looks again.
+        }
+      }
+      // Answered whatever happened: the store waits for this.
+      port.postMessage({ type: 'checkpointed', file: message.file });
     } else if (message.type === 'leave') {
       stop();
     }

@@ -177,6 +177,23 @@ export class SqliteEngine {
   }
 
   /**
+   * Keeps every other operation waiting (as a transaction does, without one) while `during` runs: the
+   * WAL checkpointer's quiet moment, in which no frame is added (ADR 0073). Nothing runs if closed.
+   */
+  async hold(during: () => Promise<void>): Promise<void> {
+    while (this.busy) await this.whenFree();
+    if (this.closed) return;
+    let release!: () => void;
+    this.#busy = new Promise((resolve) => (release = resolve));
+    try {
+      await during();
+    } finally {
+      this.#busy = undefined;
+      release();
+    }
+  }
+
+  /**
    * Runs `work` in one SQLite transaction: committed when it resolves, rolled back when it throws.
    * `work` receives a check that the transaction is still open, for the collections it hands out.
    */

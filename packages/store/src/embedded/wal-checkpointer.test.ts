@@ -112,6 +112,34 @@ describe('background WAL checkpoints (ADR 0044)', () => {
     }
   });
 
+  it('start the WAL of a store written without pause over, holding its writes for a checkpoint with none beside it (ADR 0073)', async () => {
+    // The store's own connection must not checkpoint here: only the background can start the WAL over.
+    const { fallbackPages } = checkpointSettings;
+    checkpointSettings.fallbackPages = 1_000_000_000;
+    onTestFinished(() => {
+      checkpointSettings.fallbackPages = fallbackPages;
+    });
+    const store = await openEmbeddedStore(dir, { checkpointAtBytes: CHECKPOINT_AT_BYTES });
+    const docs = store.collection<StoreDocument & { payload: string }>('docs');
+    const walFile = join(dir, `${DATABASE_FILE}-wal`);
+    try {
+      await docs.insertOne({ _id: 'first', payload: '' });
+      const restartsBefore = walRestarts(walFile);
+      // One small write after another, a turn of the event loop apart (the checkpointer's messages
+      // are handled there): every background checkpoint overlaps a write, and none alone copies all.
+      const until = performance.now() + 2_000;
+      for (let i = 0; performance.now() < until; i++) {
+        await docs.insertOne({ _id: `doc-${i}`, payload: 'x'.repeat(200) });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // About once per tick of the checkpointer (100 ms) it asks for a quiet checkpoint; without, none.
+      expect(walRestarts(walFile) - restartsBefore).toBeGreaterThanOrEqual(3);
+      expect(pendingWalBytes(join(dir, DATABASE_FILE))).toBeDefined();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('let a closed store open again at once, with what it wrote', async () => {
     for (let round = 0; round < 3; round++) {
       const store = await openEmbeddedStore(dir, { checkpointAtBytes: 1 });

@@ -21,7 +21,12 @@ export const checkpointSettings = {
    * close moments after the search engine, and need none.
    */
   fallbackDelayMs: 1_000,
+  /** The longest a store holds its operations for a quiet checkpoint that the serving thread has not finished (ADR 0073). */
+  quietMs: 250,
 };
+
+/** Holds a store's operations while `during` runs (`SqliteEngine.hold`). */
+export type HoldStore = (during: () => Promise<void>) => Promise<void>;
 
 /** What a thread needs to serve the checkpoints (`serveCheckpoints`): its port is transferred to it. */
 export interface CheckpointChannel {
@@ -33,11 +38,15 @@ interface Server {
   port: MessagePort;
   /** Its `forget`s not answered yet. */
   forgetting: Map<number, () => void>;
+  /** Files held for a quiet checkpoint, with what ends the hold. */
+  quiet: Map<string, () => void>;
 }
 
 let server: Server | undefined;
 /** Every file watched, with its threshold: what a thread taking the checkpoints over is told to watch. */
 const watched = new Map<string, number>();
+/** How each watched file's store holds its operations, for a quiet checkpoint. */
+const holders = new Map<string, HoldStore>();
 let nextId = 0;
 
 /**
@@ -45,16 +54,22 @@ let nextId = 0;
  * `hosted`: another worker's (`hostCheckpoints`), not the dedicated one.
  */
 function serveOn(port: MessagePort, hosted: boolean): void {
-  const next: Server = { port, forgetting: new Map() };
-  port.on('message', (message: { type: string; id: number }) => {
-    if (message.type !== 'forgotten') return;
-    next.forgetting.get(message.id)?.();
-    next.forgetting.delete(message.id);
+  const next: Server = { port, forgetting: new Map(), quiet: new Map() };
+  port.on('message', (message: { type: string; id: number; file: string }) => {
+    if (message.type === 'forgotten') {
+      next.forgetting.get(message.id)?.();
+      next.forgetting.delete(message.id);
+    } else if (message.type === 'quiet') {
+      holdForQuietCheckpoint(next, message.file);
+    } else if (message.type === 'checkpointed') {
+      next.quiet.get(message.file)?.();
+    }
   });
   port.on('close', () => {
     // It left, ended or failed: it holds no file any more.
     for (const resolve of next.forgetting.values()) resolve();
     next.forgetting.clear();
+    for (const end of [...next.quiet.values()]) end();
     if (server !== next) return;
     server = undefined;
     // A failed dedicated worker is not restarted here: stores checkpoint themselves past
@@ -67,6 +82,34 @@ function serveOn(port: MessagePort, hosted: boolean): void {
   server?.port.postMessage({ type: 'leave' });
   server = next;
   for (const [file, thresholdBytes] of watched) port.postMessage({ type: 'watch', file, thresholdBytes });
+}
+
+/**
+ * The serving thread found `file`'s WAL long and its checkpoint unfinished: the store writes without
+ * pause, so every checkpoint ends with frames added meanwhile, the WAL never starts over, and at
+ * `fallbackPages` the store's own connection checkpoints in the event loop (ADR 0073). The store
+ * holds its operations (they wait, the event loop does not) until that thread has checkpointed with
+ * no writer beside it, or `quietMs` passed. It is answered either way, so it may ask again.
+ */
+function holdForQuietCheckpoint(current: Server, file: string): void {
+  const hold = holders.get(file);
+  if (!hold || current.quiet.has(file)) {
+    current.port.postMessage({ type: 'held', file });
+    return;
+  }
+  void hold(
+    () =>
+      new Promise<void>((resolve) => {
+        const end = () => {
+          clearTimeout(timer);
+          current.quiet.delete(file);
+          resolve();
+        };
+        const timer = setTimeout(end, checkpointSettings.quietMs);
+        current.quiet.set(file, end);
+        current.port.postMessage({ type: 'held', file });
+      }),
+  ).catch(() => undefined);
 }
 
 /** After a host went away: a dedicated worker for the files still watched, unless another thread took them. */
@@ -100,16 +143,19 @@ export function hostCheckpoints(): CheckpointChannel {
 
 /**
  * Has the serving thread checkpoint `file` (a store's SQLite database) whenever its WAL holds
- * `thresholdBytes` of frames not yet copied into it (ADR 0069). Answers the function that stops it,
- * resolved once that thread has closed its connection to the file.
+ * `thresholdBytes` of frames not yet copied into it (ADR 0069), and, through `hold`, once the store's
+ * operations wait when the WAL has grown long without starting over (ADR 0073). Answers the function
+ * that stops it, resolved once that thread has closed its connection to the file.
  */
-export function checkpointInBackground(file: string, thresholdBytes = 4 * 1024 * 1024): () => Promise<void> {
+export function checkpointInBackground(file: string, thresholdBytes = 4 * 1024 * 1024, hold?: HoldStore): () => Promise<void> {
   watched.set(file, thresholdBytes);
+  if (hold) holders.set(file, hold);
   if (server) server.port.postMessage({ type: 'watch', file, thresholdBytes });
   else startWorker();
   return () =>
     new Promise<void>((resolve) => {
       watched.delete(file);
+      holders.delete(file);
       const current = server;
       if (!current) return resolve();
       const id = nextId++;
