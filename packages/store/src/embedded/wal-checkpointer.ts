@@ -97,6 +97,7 @@ function holdForQuietCheckpoint(current: Server, file: string): void {
     current.port.postMessage({ type: 'held', file });
     return;
   }
+  let answered = false;
   void hold(
     () =>
       new Promise<void>((resolve) => {
@@ -107,9 +108,15 @@ function holdForQuietCheckpoint(current: Server, file: string): void {
         };
         const timer = setTimeout(end, checkpointSettings.quietMs);
         current.quiet.set(file, end);
+        answered = true;
         current.port.postMessage({ type: 'held', file });
       }),
-  ).catch(() => undefined);
+  )
+    .catch(() => undefined)
+    .finally(() => {
+      // Closed, or a stalled transaction never let the hold begin: answered all the same, unheld.
+      if (!answered) current.port.postMessage({ type: 'held', file });
+    });
 }
 
 /** After a host went away: a dedicated worker for the files still watched, unless another thread took them. */
