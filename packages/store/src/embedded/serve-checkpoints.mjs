@@ -29,9 +29,11 @@ const read32 = (offset) => (littleEndian ? shmHeader.readUInt32LE(offset) : shmH
  */
 export function pendingWalBytes(file) {
   const wal = walIndexOf(file);
-  if (wal === undefined) return undefined;
-  return wal.mxFrame > wal.nBackfill ? (wal.mxFrame - wal.nBackfill) * wal.frameBytes : 0;
+  return wal === undefined ? undefined : pendingBytesOf(wal);
 }
+
+/** @param {{ frameBytes: number, mxFrame: number, nBackfill: number }} wal */
+const pendingBytesOf = (wal) => (wal.mxFrame > wal.nBackfill ? (wal.mxFrame - wal.nBackfill) * wal.frameBytes : 0);
 
 /**
  * The WAL's length and its part already copied, from the wal-index header: frames in it (mxFrame),
@@ -62,30 +64,29 @@ function walIndexOf(file) {
  * store written without pause would grow it until its own connection checkpoints in the event loop
  * (ADR 0073).
  *
- * @param {string} file
+ * @param {ReturnType<typeof walIndexOf>} wal
  * @param {{ thresholdBytes: number }} entry
  */
-function needsQuietCheckpoint(file, entry) {
-  const wal = walIndexOf(file);
+function needsQuietCheckpoint(wal, entry) {
   return wal !== undefined && wal.mxFrame * wal.frameBytes >= 2 * entry.thresholdBytes && wal.mxFrame > wal.nBackfill;
 }
 
 /**
- * Whether `file` needs a checkpoint: the threshold's worth of frames not yet copied. The write that
+ * Whether `file` needs a checkpoint, its wal-index read as `wal`: the threshold's worth of frames not yet copied. The write that
  * starts the WAL over after a checkpoint syncs the WAL file in the store's own thread, the event
  * loop, and a busy disk once held that sync 100–200 ms; checkpointing every tick the WAL had changed
  * made that happen several times a second (ADR 0069). Where the wal-index cannot be read, the rule
  * before it: the WAL file at the threshold and changed since the last look.
  *
  * @param {string} file
+ * @param {ReturnType<typeof walIndexOf>} wal
  * @param {{ thresholdBytes: number, checkedAt: number }} entry
  */
-function isDue(file, entry) {
-  const pending = pendingWalBytes(file);
-  if (pending !== undefined) return pending >= entry.thresholdBytes;
-  const wal = statSync(`${file}-wal`, { throwIfNoEntry: false });
-  if (!wal || wal.size < entry.thresholdBytes || wal.mtimeMs === entry.checkedAt) return false;
-  entry.checkedAt = wal.mtimeMs;
+function isDue(file, wal, entry) {
+  if (wal !== undefined) return pendingBytesOf(wal) >= entry.thresholdBytes;
+  const walFile = statSync(`${file}-wal`, { throwIfNoEntry: false });
+  if (!walFile || walFile.size < entry.thresholdBytes || walFile.mtimeMs === entry.checkedAt) return false;
+  entry.checkedAt = walFile.mtimeMs;
   return true;
 }
 
@@ -102,12 +103,14 @@ export function serveCheckpoints({ port, intervalMs }) {
   const timer = setInterval(() => {
     for (const [file, entry] of watched) {
       try {
-        if (isDue(file, entry)) {
+        let wal = walIndexOf(file);
+        if (isDue(file, wal, entry)) {
           // PASSIVE copies what it can without waiting for the writer or any reader: the store's own
           // connection never waits on this one. The next write starts the WAL over once all is copied.
           entry.db.pragma('wal_checkpoint(PASSIVE)');
+          wal = walIndexOf(file);
         }
-        if (!entry.quietAsked && needsQuietCheckpoint(file, entry)) {
+        if (!entry.quietAsked && needsQuietCheckpoint(wal, entry)) {
           // The store holds its writes, answers `held`, and this thread checkpoints then.
           entry.quietAsked = true;
           port.postMessage({ type: 'quiet', file });

@@ -42,12 +42,16 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   async insertOne(doc: T): Promise<void> {
-    const text = await this.#run(() => this.#storedText(doc));
-    // Inside a transaction nothing waits for a turn: the transaction holds the connection meanwhile.
-    const large = !this.#isOpen && text.length >= largeDocumentChars;
-    if (large) await yieldToEventLoop();
-    await this.#run(() => this.#write(doc, text));
-    if (large) await yieldToEventLoop();
+    // Written at once unless large; inside a transaction always, which holds the connection meanwhile.
+    const deferred = await this.#run(() => {
+      const text = this.#storedText(doc);
+      if (this.#isOpen || text.length < largeDocumentChars) return this.#write(doc, text);
+      return text;
+    });
+    if (deferred === undefined) return;
+    await yieldToEventLoop();
+    await this.#run(() => this.#write(doc, deferred));
+    await yieldToEventLoop();
   }
 
   insertMany(docs: T[]): Promise<void> {
