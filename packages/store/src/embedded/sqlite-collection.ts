@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Aggregator, Query } from 'mingo';
 import type { AnyObject } from 'mingo/types';
+import { nextTurnIfSpent } from '@vrs/kit';
 import { requireStringId } from '../document-id';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';
 import { type PreparedUpdate, prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
@@ -9,7 +10,7 @@ import { checkStorable } from './json-value';
 import { numericMaxInSql } from './numeric-max-update';
 import { planFilter, planSort } from './query-plan';
 import { compileSimpleFilter } from './simple-filter';
-import type { SqliteEngine } from './sqlite-engine';
+import { OPERATION_TURN_BUDGET_MS, type SqliteEngine } from './sqlite-engine';
 
 /**
  * An insert whose JSON is at least this long takes three turns of the event loop (ADR 0071): its JSON
@@ -191,12 +192,15 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   /**
    * Runs an operation once the connection is free (outside a transaction) or in its transaction. The
    * last check and the operation run in one synchronous stretch, so nothing can take the connection
-   * in between.
+   * in between. Outside a transaction, an operation asked for late in a long turn of the event loop
+   * runs in the next turn (ADR 0074).
    */
   async #run<R>(operation: () => R): Promise<R> {
     if (this.#isOpen) {
       if (!this.#isOpen()) throw new Error('this transaction has ended: its collections cannot be used any more');
     } else {
+      const nextTurn = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
+      if (nextTurn) await nextTurn;
       while (this.#engine.busy || this.#engine.closed) await this.#engine.whenFree();
     }
     this.#schema.ensure();

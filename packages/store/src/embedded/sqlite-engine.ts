@@ -1,8 +1,15 @@
+import { nextTurnIfSpent } from '@vrs/kit';
 import type Database from 'libsql';
 import { releasePageCacheAfterWrites } from './page-cache-release';
 
 /** The statements a store prepares differ by filter shape only; more than this means shapes are built from data. */
 const STATEMENT_CACHE_LIMIT = 500;
+/**
+ * An operation (or transaction) outside a transaction, asked for once this turn of the event loop has
+ * run this long, runs in the next turn (ADR 0074): operations are synchronous, so chains of them
+ * awaiting one another never gave the loop back.
+ */
+export const OPERATION_TURN_BUDGET_MS = 4;
 /** See `SqliteEngine.whenFree`: far above any transaction's pause between two statements. */
 const DEFAULT_STALL_MS = 10_000;
 
@@ -198,6 +205,8 @@ export class SqliteEngine {
    * `work` receives a check that the transaction is still open, for the collections it hands out.
    */
   async transaction<R>(work: (isOpen: () => boolean) => Promise<R>): Promise<R> {
+    const nextTurn = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
+    if (nextTurn) await nextTurn;
     while (this.busy) await this.whenFree();
     this.#assertOpen();
     let release!: () => void;
