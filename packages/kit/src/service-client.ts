@@ -1,9 +1,9 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { TRPCClientError, type TRPCClient, type TRPCRequestOptions } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
 import { request } from 'undici';
 import { getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import { jsonCopyCounted } from './json-copy';
+import { nextTurn } from './turn-budget';
 import { callRouterProcedure } from './run-procedure';
 import { newRequestId, type RequestContext } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
@@ -145,7 +145,7 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
       const data = await callRouterProcedure(router, { path, getRawInput: async () => input, ctx, type, signal: undefined });
       if (data === undefined) return undefined;
       const { copy, values } = jsonCopyCounted(data);
-      if (values >= largeAnswerValues) await yieldToEventLoop();
+      if (values >= largeAnswerValues) await nextTurn();
       return copy;
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);

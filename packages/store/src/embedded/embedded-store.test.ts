@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile as readFileCallback } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -421,6 +422,28 @@ describe('embedded store contract', () => {
     await insert;
     expect(await largeStoredAtNextTurn).toBe(false);
     expect((await notes.findOne({ _id: 'large' }))?.text).toHaveLength(256 * 1024);
+    await store.close();
+  });
+
+  it('writes a large document inserted from a socket read after the timers of the next turn, not in the same turn (ADR 0074)', async () => {
+    const store = await openEmbeddedStore(dir);
+    const notes = store.collection<Note>('notes');
+    await notes.insertOne({ _id: 'warm', text: 'x' });
+    const storedWhenTimerRan = await new Promise<boolean>((resolve, reject) => {
+      // A file read's callback runs in the poll phase, as a socket read's does.
+      readFileCallback(join(dir, DATABASE_FILE), () => {
+        let seen: Promise<boolean> | undefined;
+        setTimeout(() => {
+          seen = notes.findOne({ _id: 'large' }).then((found) => found !== null);
+        }, 0);
+        notes
+          .insertOne({ _id: 'large', text: 'x'.repeat(256 * 1024) })
+          .then(() => seen!.then(resolve))
+          .catch(reject);
+      });
+    });
+    expect(storedWhenTimerRan).toBe(false);
+    expect(await notes.findOne({ _id: 'large' })).not.toBeNull();
     await store.close();
   });
 

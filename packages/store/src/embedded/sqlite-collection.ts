@@ -1,7 +1,6 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Aggregator, Query } from 'mingo';
 import type { AnyObject } from 'mingo/types';
-import { nextTurnIfSpent } from '@vrs/kit';
+import { nextTurn, nextTurnIfSpent } from '@vrs/kit';
 import { requireStringId } from '../document-id';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';
 import { type PreparedUpdate, prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
@@ -50,9 +49,9 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
       return text;
     });
     if (deferred === undefined) return;
-    await yieldToEventLoop();
+    await nextTurn();
     await this.#run(() => this.#write(doc, deferred));
-    await yieldToEventLoop();
+    await nextTurn();
   }
 
   insertMany(docs: T[]): Promise<void> {
