@@ -135,7 +135,7 @@ const callsOfClients = new WeakMap<object, Call>();
  * Results are copied as JSON would copy them (`jsonCopy`) and errors carry the same shape as over
  * HTTP, so callers cannot tell the two apart. The exception is an answer the service shared
  * (`shareJson`): it already is JSON's copy, and comes as it is, frozen. A large answer reaches its
- * caller in the next turn of the event loop (ADR 0071), as one read from a socket would: the
+ * caller in the next turn of the event loop (ADR 0071, ADR 0074), as one read from a socket would: the
  * service's work and the caller's on it would otherwise hold the loop as one chain.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {

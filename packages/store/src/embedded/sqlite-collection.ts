@@ -198,8 +198,8 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     if (this.#isOpen) {
       if (!this.#isOpen()) throw new Error('this transaction has ended: its collections cannot be used any more');
     } else {
-      const nextTurn = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
-      if (nextTurn) await nextTurn;
+      const later = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
+      if (later) await later;
       while (this.#engine.busy || this.#engine.closed) await this.#engine.whenFree();
     }
     this.#schema.ensure();

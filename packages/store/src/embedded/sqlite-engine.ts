@@ -205,8 +205,8 @@ export class SqliteEngine {
    * `work` receives a check that the transaction is still open, for the collections it hands out.
    */
   async transaction<R>(work: (isOpen: () => boolean) => Promise<R>): Promise<R> {
-    const nextTurn = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
-    if (nextTurn) await nextTurn;
+    const later = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
+    if (later) await later;
     while (this.busy) await this.whenFree();
     this.#assertOpen();
     let release!: () => void;
