@@ -17,6 +17,9 @@ describe('nextTurnIfSpent', () => {
     busyFor(210);
     const later = nextTurnIfSpent(200);
     expect(later).toBeInstanceOf(Promise);
+    // Its timer is due by the next timers phase, which comes before the check phase that ends a
+    // turn begun in a check phase: the turn's own timer must have ended it by then.
+    busyFor(2);
     await later;
     expect(nextTurnIfSpent(200)).toBeUndefined();
   });

@@ -1,11 +1,22 @@
-import { setImmediate as atCheckPhase } from 'node:timers';
+import { setImmediate as atCheckPhase, setTimeout as atTimersPhase } from 'node:timers';
 import { setTimeout as afterTimeout } from 'node:timers/promises';
 
-/** When the first caller of this turn of the event loop asked; reset at the turn's check phase. */
+/** When the first caller of this turn of the event loop asked; undefined once the turn has ended. */
 let turnStartedAt: number | undefined;
 
-function endTurn(): void {
-  turnStartedAt = undefined;
+/**
+ * Ends the turn begun at `startedAt` at whichever comes first: the check phase (for a turn begun in
+ * the timers or poll phase) or the next timers phase (for one begun in the check phase, whose
+ * `setImmediate` would run only at the end of the next turn, after an idle wait in the poll phase).
+ * Each ends only the turn it was made for.
+ */
+function beginTurn(startedAt: number): void {
+  turnStartedAt = startedAt;
+  const end = () => {
+    if (turnStartedAt === startedAt) turnStartedAt = undefined;
+  };
+  atCheckPhase(end);
+  atTimersPhase(end, 0).unref();
 }
 
 /**
@@ -24,14 +35,13 @@ export function nextTurn(): Promise<void> {
  * For synchronous work chained through promises (the embedded store's operations): awaiting one
  * another, such operations never give the loop back, and every chain started in one poll phase runs
  * to its end before a timer or another socket is served. The turn is counted from the first call in
- * it, so work before that call is not included, and it ends at the check phase that follows.
- * `setImmediate` is taken from `node:timers` when this module loads, so fake timers cannot stop it.
+ * it, so work before that call is not included. The timers are taken from `node:timers` when this
+ * module loads, so fake timers cannot stop a turn from ending.
  */
 export function nextTurnIfSpent(budgetMs: number): Promise<void> | undefined {
   const now = performance.now();
   if (turnStartedAt === undefined) {
-    turnStartedAt = now;
-    atCheckPhase(endTurn);
+    beginTurn(now);
     return undefined;
   }
   return now - turnStartedAt >= budgetMs ? nextTurn() : undefined;

@@ -467,6 +467,26 @@ describe('embedded store contract', () => {
     await store.close();
   });
 
+  it('runs an operation asked for late in a long turn at once, on its arguments as they were, and answers in the next turn (ADR 0074)', async () => {
+    const store = await openEmbeddedStore(dir);
+    const notes = store.collection<Note>('notes');
+    await nextTurn();
+    await notes.findOne({ _id: 'none' });
+    const until = performance.now() + 10;
+    while (performance.now() < until);
+    let timerRan = false;
+    setTimeout(() => {
+      timerRan = true;
+    }, 0);
+    const doc: Note = { _id: 'late', text: 'as handed in' };
+    const insert = notes.insertOne(doc);
+    doc.text = 'changed after the call';
+    await insert;
+    expect(timerRan).toBe(true);
+    expect((await notes.findOne({ _id: 'late' }))?.text).toBe('as handed in');
+    await store.close();
+  });
+
   it('answers ping until closed and refuses writes after close', async () => {
     const store = await openEmbeddedStore(dir);
     const notes = store.collection('notes');

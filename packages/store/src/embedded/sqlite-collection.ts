@@ -191,19 +191,21 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   /**
    * Runs an operation once the connection is free (outside a transaction) or in its transaction. The
    * last check and the operation run in one synchronous stretch, so nothing can take the connection
-   * in between. Outside a transaction, an operation asked for late in a long turn of the event loop
-   * runs in the next turn (ADR 0074).
+   * in between. Outside a transaction, once this turn of the event loop has run long, the caller
+   * goes on in the next turn (ADR 0074); the operation itself has run, on its arguments as they were.
    */
   async #run<R>(operation: () => R): Promise<R> {
     if (this.#isOpen) {
       if (!this.#isOpen()) throw new Error('this transaction has ended: its collections cannot be used any more');
-    } else {
-      const later = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
-      if (later) await later;
-      while (this.#engine.busy || this.#engine.closed) await this.#engine.whenFree();
+      this.#schema.ensure();
+      return operation();
     }
+    while (this.#engine.busy || this.#engine.closed) await this.#engine.whenFree();
     this.#schema.ensure();
-    return operation();
+    const result = operation();
+    const later = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
+    if (later) await later;
+    return result;
   }
 
   /** SQLite's plan for a find (EXPLAIN QUERY PLAN), to check which index serves it. */
