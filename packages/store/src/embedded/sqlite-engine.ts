@@ -190,14 +190,7 @@ export class SqliteEngine {
   async hold(during: () => Promise<void>): Promise<void> {
     while (this.busy) await this.whenFree();
     if (this.closed) return;
-    let release!: () => void;
-    this.#busy = new Promise((resolve) => (release = resolve));
-    try {
-      await during();
-    } finally {
-      this.#busy = undefined;
-      release();
-    }
+    return this.#occupy(during);
   }
 
   /**
@@ -215,10 +208,8 @@ export class SqliteEngine {
   async #transaction<R>(work: (isOpen: () => boolean) => Promise<R>): Promise<R> {
     while (this.busy) await this.whenFree();
     this.#assertOpen();
-    let release!: () => void;
-    this.#busy = new Promise((resolve) => (release = resolve));
     const state = { open: true };
-    try {
+    return this.#occupy(async () => {
       this.#db.exec('BEGIN IMMEDIATE');
       try {
         const result = await work(() => state.open);
@@ -228,9 +219,22 @@ export class SqliteEngine {
         if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
         this.generation++;
         throw error;
+      } finally {
+        state.open = false;
       }
+    });
+  }
+
+  /**
+   * Marks the connection busy while `during` runs, so every other operation waits for it
+   * (`whenFree`). Called once the connection is free, in the same synchronous stretch as that check.
+   */
+  async #occupy<R>(during: () => Promise<R>): Promise<R> {
+    let release!: () => void;
+    this.#busy = new Promise((resolve) => (release = resolve));
+    try {
+      return await during();
     } finally {
-      state.open = false;
       this.#busy = undefined;
       release();
     }
