@@ -1,6 +1,5 @@
 import { hash as digest } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
-import { AppError } from '@vrs/kit';
+import { AppError, createEntryLruCache } from '@vrs/kit';
 import type { VerifiedApiKey } from '@vrs/contracts';
 import type { Principal } from '../context';
 import type { GatewayServices } from '../services';
@@ -20,8 +19,8 @@ type VerifiedKey = NonNullable<VerifiedApiKey>;
  */
 export function createApiKeyVerifier(services: GatewayServices, options: { cacheTtlMs: number; maxKeys?: number }) {
   const caching = options.cacheTtlMs > 0;
-  const known = new LRUCache<string, VerifiedKey>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
-  const unknown = new LRUCache<string, true>({ max: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
+  const known = createEntryLruCache<string, VerifiedKey>({ maxEntries: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
+  const unknown = createEntryLruCache<string, true>({ maxEntries: options.maxKeys ?? 10_000, ttl: Math.max(options.cacheTtlMs, 1) });
   const verify = async (key: string): Promise<VerifiedKey | null> => {
     const hash = digest('sha256', key, 'base64url');
     if (caching) {

@@ -1,7 +1,6 @@
-import { AppError, forRequest } from '@vrs/kit';
+import { AppError, createEntryLruCache, forRequest } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 import { requestContextOf, singleHeader, type Authenticator } from './authenticator';
-import { LRUCache } from 'lru-cache';
 
 /**
  * `X-Demo-User: <value>` selects an isolated demo account per value, for local development only.
@@ -14,7 +13,7 @@ export function demoUserAuthenticator(
 ): Authenticator & { forgetAccount(accountId: string): void } {
   // A demo value maps to one account until the account is deleted, so the mapping is cached without
   // expiry and dropped by `forgetAccount` (ADR 0033): billing then refuses the value.
-  const accounts = new LRUCache<string, string>({ max: 10_000 });
+  const accounts = createEntryLruCache<string, string>({ maxEntries: 10_000 });
   return {
     forgetAccount(accountId) {
       const values = [...accounts.entries()].filter(([, cached]) => cached === accountId).map(([value]) => value);

@@ -1,7 +1,6 @@
 import { hash as digest } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { cliSessionTokenPrefix, maxSessionTokenLength, webSessionTokenPrefix, type VerifiedSession } from '@vrs/contracts';
-import { AppError } from '@vrs/kit';
+import { AppError, createEntryLruCache } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 import { bearerToken, type Authenticator } from './authenticator';
 import { readCookie, sessionCookieName, type SessionCookieSettings } from './session-cookie';
@@ -17,8 +16,8 @@ export function createSessionVerifier(
 ) {
   const caching = options.cacheTtlMs > 0;
   const ttl = Math.max(options.cacheTtlMs, 1);
-  const known = new LRUCache<string, VerifiedSession>({ max: options.maxSessions ?? 10_000, ttl });
-  const unknown = new LRUCache<string, true>({ max: options.maxSessions ?? 10_000, ttl });
+  const known = createEntryLruCache<string, VerifiedSession>({ maxEntries: options.maxSessions ?? 10_000, ttl });
+  const unknown = createEntryLruCache<string, true>({ maxEntries: options.maxSessions ?? 10_000, ttl });
   const hashOf = (token: string) => digest('sha256', token, 'base64url');
   return {
     async verify(token: string): Promise<VerifiedSession | null> {

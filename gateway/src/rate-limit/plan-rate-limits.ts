@@ -1,6 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { defaultPlanId, type PlanCatalogue, type PlanId } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import { createEntryLruCache, type Logger } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 
 /**
@@ -26,7 +25,7 @@ export function createPlanRateLimits(
   };
   const cache =
     cacheTtlMs > 0
-      ? new LRUCache<string, PlanId>({ max: options.maxAccounts ?? 10_000, ttl: cacheTtlMs, fetchMethod: fetchPlan })
+      ? createEntryLruCache<string, PlanId>({ maxEntries: options.maxAccounts ?? 10_000, ttl: cacheTtlMs, fetchMethod: fetchPlan })
       : undefined;
   const perWindow = (plan: PlanId) => Math.max(1, Math.round((plans[plan].rateLimit.requestsPerMinute * windowMs) / 60_000));
   return async (accountId: string): Promise<number> => perWindow((await cache?.fetch(accountId)) ?? (await fetchPlan(accountId)));

@@ -19,3 +19,4 @@ export * from './heap-growth';
 export * from './request-turns';
 export * from './turn-budget';
 export * from './run-procedure';
+export * from './entry-lru-cache';

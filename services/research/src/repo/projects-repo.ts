@@ -1,6 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { findPage, type PageRequest, type Store } from '@vrs/store';
-import { newUuid } from '@vrs/kit';
+import { createEntryLruCache, newUuid } from '@vrs/kit';
 
 export interface ProjectDoc {
   _id: string;
@@ -22,7 +21,7 @@ export interface ProjectDoc {
 export function createProjectsRepo(store: Store) {
   const projects = store.collection<ProjectDoc>('projects');
   /** What `findOwned` answered, by account and project, with the store's write stamp it read it at. */
-  const ownedReads = new LRUCache<string, { stamp: number; project: Readonly<ProjectDoc> | null }>({ max: 10_000 });
+  const ownedReads = createEntryLruCache<string, { stamp: number; project: Readonly<ProjectDoc> | null }>({ maxEntries: 10_000 });
 
   return {
     ensureIndexes: () => projects.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' }]),
