@@ -7,6 +7,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runModuleToExit } from '@vrs/testing/processes';
+import { holdSqliteWriteLock } from '@vrs/testing/sqlite-write-lock';
 import { makeTempDir } from '@vrs/testing/temp-dir';
 import { DuplicateKeyError } from '../errors';
 import { StoreLockedError } from './directory-lock';
@@ -272,6 +273,47 @@ describe('embedded store indexes', () => {
     expect((monitorsAgain as SqliteCollection<Due>).queryPlan(due(5), soonestFirst).join(' | ')).toMatch(/TEMP B-TREE/);
     expect((await monitorsAgain.find(due(5), { sort: { nextCheckAt: 1 } })).map((doc) => doc._id)).toEqual(['a', 'c']);
     await third.close();
+  });
+});
+
+describe("embedded store writes beside a moment of another connection's lock", () => {
+  it('wait for the lock to go instead of failing with "database is locked": a write, a batch, an update, a transaction', async () => {
+    const store = await openEmbeddedStore(dir);
+    const notes = store.collection<Note>('notes');
+    const file = join(dir, DATABASE_FILE);
+    try {
+      await notes.insertOne({ _id: 'before', text: 'unlocked' });
+      const writes: Array<[string, () => Promise<unknown>]> = [
+        ['a write', () => notes.insertOne({ _id: 'one', text: 'while locked' })],
+        [
+          'a batch',
+          () =>
+            notes.insertMany([
+              { _id: 'two', text: 'while locked' },
+              { _id: 'three', text: 'while locked' },
+            ]),
+        ],
+        ['an update', () => notes.updateMany({ text: 'unlocked' }, { $set: { n: 1 } })],
+        [
+          'a transaction',
+          () => store.withTransaction((tx) => tx.collection<Note>('notes').insertOne({ _id: 'four', text: 'while locked' })),
+        ],
+      ];
+      for (const [name, write] of writes) {
+        const lock = await holdSqliteWriteLock(file, 40);
+        await expect(write(), name).resolves.not.toThrow();
+        await lock.released;
+      }
+      expect((await notes.find({}, { sort: { _id: 1 } })).map((note) => [note._id, note.n])).toEqual([
+        ['before', 1],
+        ['four', undefined],
+        ['one', undefined],
+        ['three', undefined],
+        ['two', undefined],
+      ]);
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -32,6 +32,8 @@ export interface EmbeddedStoreOptions {
 }
 
 const DEFAULT_CACHE_MIB = 16;
+/** How long a write waits, blocking the thread, for a lock another connection holds (SQLite's busy timeout). */
+const WRITE_LOCK_WAIT_MS = 200;
 /** Names become table names; kept to what the file-based adapter accepted. */
 const COLLECTION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 export const DATABASE_FILE = 'store.db';
@@ -69,6 +71,10 @@ function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Data
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    // This connection is the store's only writer, but the checkpointer's connection (a worker thread)
+    // takes the write lock for a moment when it reads the WAL's header mid-update. Waiting that out
+    // beats failing the write with SQLITE_BUSY; past this, the write fails as before.
+    db.pragma(`busy_timeout = ${WRITE_LOCK_WAIT_MS}`);
     db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? DEFAULT_CACHE_MIB) * 1024)}`);
     // After a checkpoint the WAL file is cut back to this size instead of keeping its peak.
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'libsql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { holdSqliteWriteLock } from '@vrs/testing/sqlite-write-lock';
 import { makeTempDir } from '@vrs/testing/temp-dir';
 import { SqliteEngine } from './sqlite-engine';
 
@@ -74,5 +75,22 @@ describe('SqliteEngine hold (ADR 0073)', () => {
       ran = true;
     });
     expect(ran).toBe(false);
+  });
+});
+
+describe('SqliteEngine batch', () => {
+  it('takes the write lock at its start, so a batch that reads before it writes waits out another connection holding it', async () => {
+    const file = join(makeTempDir('sqlite-engine-'), 'store.db');
+    const db = new Database(file);
+    db.exec('PRAGMA journal_mode=WAL; PRAGMA busy_timeout=1000; CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+    engine = new SqliteEngine(db);
+    const store = engine;
+    const lock = await holdSqliteWriteLock(file, 40);
+    store.batch(() => {
+      const count = store.first('SELECT count(*) FROM t') as number;
+      store.run('INSERT INTO t (id, text) VALUES (?, ?)', [count + 1, 'after a read']);
+    });
+    await lock.released;
+    expect(store.first('SELECT text FROM t WHERE id = 1')).toBe('after a read');
   });
 });

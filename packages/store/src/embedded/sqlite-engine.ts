@@ -121,7 +121,9 @@ export class SqliteEngine {
   batch<R>(writes: () => R): R {
     this.writes++;
     if (this.#db.inTransaction) return writes();
-    this.#db.exec('BEGIN');
+    // IMMEDIATE takes the write lock at BEGIN, where the busy timeout waits for another connection's
+    // moment with it; a deferred transaction that had read first would fail its first write at once.
+    this.#db.exec('BEGIN IMMEDIATE');
     try {
       return writes();
     } finally {
