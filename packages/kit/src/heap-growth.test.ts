@@ -29,8 +29,8 @@ async function peakHeapMb(percent: number): Promise<number> {
 }
 
 describe('HEAP_GROWTH_PERCENT', () => {
-  it('is 50 unless set, 0 leaves the heap to V8, and anything else is refused at start', () => {
-    expect(loadConfig(baseEnvSchema, {}).HEAP_GROWTH_PERCENT).toBe(50);
+  it('is 30 unless set, 0 leaves the heap to V8, and anything else is refused at start', () => {
+    expect(loadConfig(baseEnvSchema, {}).HEAP_GROWTH_PERCENT).toBe(30);
     expect(loadConfig(baseEnvSchema, { HEAP_GROWTH_PERCENT: '0' }).HEAP_GROWTH_PERCENT).toBe(0);
     for (const wrong of ['-1', '12.5', 'lots', '301'])
       expect(() => loadConfig(baseEnvSchema, { HEAP_GROWTH_PERCENT: wrong })).toThrow(ConfigError);
