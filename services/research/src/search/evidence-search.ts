@@ -1,6 +1,6 @@
 import type { Evidence, ProviderId } from '@vrs/contracts';
+import { createEntryLruCache } from '@vrs/kit';
 import { createResultCache, type SearchDocument, type SearchHit, type SearchIndex } from '@vrs/search';
-import { LRUCache } from 'lru-cache';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
 
 /** Evidence loaded from the store per page when an index catches up with a project. */
@@ -53,7 +53,7 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex, options: { resultCacheBytes?: number } = {}) {
   const resultCacheBytes = options.resultCacheBytes ?? defaultResultCacheBytes;
   /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
-  const known = new LRUCache<string, { version: number; builtFor: number }>({ max: 100_000 });
+  const known = createEntryLruCache<string, { version: number; builtFor: number }>({ maxEntries: 100_000 });
   /**
    * Result pages by project, the index state they were read at, limit and query. A page stays right
    * for as long as the index state it names: any write moves the project's version (and a rebuild
