@@ -34,6 +34,27 @@ const cases: [file: string, specifier: string, refusedWith?: RegExp][] = [
   ['test/e2e/probe.test.ts', '@vrs/research/src/module', /package entry/],
 ];
 
+/**
+ * [file, what it imports, refused?] under biome's noUndeclaredDependencies, with the manifests of
+ * `manifests` laid out beside them: a package declared in the nearest package.json is allowed, a
+ * devDependency only in tests, harnesses, test suites shared between adapters and benchmarks.
+ */
+const declarationCases: [file: string, specifier: string, refused: boolean][] = [
+  ['services/billing/src/probe.ts', 'zod', false],
+  ['services/billing/src/probe.ts', 'lru-cache', true],
+  ['services/billing/src/probe.ts', 'vitest', true],
+  ['services/billing/src/probe.test.ts', 'vitest', false],
+  ['services/billing/src/testing/probe-harness.ts', 'vitest', false],
+  ['packages/bus/src/probe-behaviour.ts', 'vitest', false],
+  ['bench/probe/main.ts', 'autocannon', false],
+  ['scripts/probe.ts', 'autocannon', true],
+];
+const manifests: Record<string, object> = {
+  'package.json': { name: 'probe-root', private: true, devDependencies: { autocannon: '8.0.0' } },
+  'services/billing/package.json': { name: '@probe/billing', dependencies: { zod: '4.0.0' }, devDependencies: { vitest: '4.0.0' } },
+  'packages/bus/package.json': { name: '@probe/bus', devDependencies: { vitest: '4.0.0' } },
+};
+
 interface Diagnostic {
   message: string;
   category: string;
@@ -44,7 +65,7 @@ interface Diagnostic {
  * The project's biome.json applied to probe files laid out like the tree, in a scratch directory:
  * the real tree is never touched, and each case is one import in a file of its own.
  */
-describe('import boundaries (biome noRestrictedImports)', () => {
+describe('import boundaries (biome noRestrictedImports) and declared dependencies (noUndeclaredDependencies)', () => {
   let scratch: string;
   let diagnostics: Diagnostic[];
 
@@ -53,10 +74,18 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     const config = JSON.parse(await readFile(join(repoRoot, 'biome.json'), 'utf8'));
     delete config.$schema;
     await writeFile(join(scratch, 'biome.json'), JSON.stringify(config));
-    for (const [n, [file, specifier]] of cases.entries()) {
-      const path = join(scratch, dirname(file), `case-${n}-${file.split('/').pop()}`);
+    const probes = [
+      ...cases.map(([file, specifier], n) => [`case-${n}`, file, specifier]),
+      ...declarationCases.map(([file, specifier], n) => [`declared-${n}`, file, specifier]),
+    ];
+    for (const [name, file, specifier] of probes) {
+      const path = join(scratch, dirname(file!), `${name}-${file!.split('/').pop()}`);
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, `import { probe } from '${specifier}';\n\nexport const used = probe;\n`);
+    }
+    for (const [file, manifest] of Object.entries(manifests)) {
+      await mkdir(dirname(join(scratch, file)), { recursive: true });
+      await writeFile(join(scratch, file), JSON.stringify(manifest));
     }
     const biome = join(repoRoot, 'node_modules', '.bin', 'biome');
     const output = await run(biome, ['lint', '--colors=off', '--vcs-enabled=false', '--reporter=json', '.'], { cwd: scratch }).then(
@@ -76,5 +105,12 @@ describe('import boundaries (biome noRestrictedImports)', () => {
     } else {
       expect(found, `${file} should be allowed`).toEqual([]);
     }
+  });
+
+  it.each(declarationCases.map((entry, n) => [n, ...entry] as const))('declared %i: %s importing %s', (n, file, _specifier, refused) => {
+    const found = diagnostics.filter(
+      (d) => d.location.path.includes(`declared-${n}-`) && d.category === 'lint/correctness/noUndeclaredDependencies',
+    );
+    expect(found, `${file} should be ${refused ? 'refused' : 'allowed'}`).toHaveLength(refused ? 1 : 0);
   });
 });
