@@ -5,8 +5,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Safety nets, not speed checks: on two cores at a load average of 20 a stack's start and a
+    // browser's launch take minutes, and no test's outcome may depend on the machine's speed.
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
     projects: [
       {
         extends: true,

@@ -99,14 +99,14 @@ beforeAll(async () => {
   [browser, user] = await Promise.all([launchBrowser(), signUpVerified(gatewayUrl, inject('mailInboxUrl'))]);
   config = await mkdtemp(join(tmpdir(), 'vrs-cli-device-'));
   env = { XDG_CONFIG_HOME: config };
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   if (config) await rm(config, { recursive: true, force: true });
 });
 
 // Each step starts a process (tsx compiles on start); the login waits for polls 5 s apart.
-describe('vrs login through the device flow, approved in a browser', { timeout: 120_000 }, () => {
+describe('vrs login through the device flow, approved in a browser', { timeout: 300_000 }, () => {
   it('prints the code and the link, polls until the web user approves, and stores the CLI session with mode 0600', async () => {
     const login = startLogin(['--scopes', 'data:read,data:write,account:manage'], env);
     const [, userCode] = await login.printed(/enter the code ([A-Z0-9]{4}-[A-Z0-9]{4})/);

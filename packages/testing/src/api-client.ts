@@ -59,7 +59,7 @@ export async function eventually<T>(
   check: () => Promise<T | undefined>,
   options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let last: unknown;
   while (Date.now() < deadline) {
     try {

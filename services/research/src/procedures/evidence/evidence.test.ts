@@ -10,7 +10,7 @@ function searchUntil(instance: ResearchInstance, input: { accountId: string; pro
       const result = await instance.api.evidence.search(input);
       return result.results.length === count ? result : undefined;
     },
-    { timeoutMs: 5_000, intervalMs: 10, what: `${count} results for "${input.q}"` },
+    { timeoutMs: 30_000, intervalMs: 10, what: `${count} results for "${input.q}"` },
   );
 }
 
