@@ -1,6 +1,6 @@
 import { ApiError } from '@vrs/client';
 
-/** The exit codes of `vrs` (README "CLI exit codes"): scripts branch on the class of failure. */
+/** The exit codes of `vrs` (docs/cli.md, "exit codes"): scripts branch on the class of failure. */
 export const exitCodes = {
   ok: 0,
   /** Anything not below: a failed job, a rate limit, a server error. */
