@@ -240,6 +240,8 @@ export interface NatsCluster {
   url: string;
   nodes: NatsClusterNode[];
   node(name: string): NatsClusterNode;
+  /** The node leading `stream`, as the cluster's monitoring endpoints report it (`/jsz`). */
+  leaderOf(stream: string): Promise<NatsClusterNode>;
   /** Resolves once every running node reports JetStream healthy (a meta leader elected, its streams current). */
   healthy(timeoutMs?: number): Promise<void>;
   /** Stops every node and deletes their stores. */
@@ -328,6 +330,23 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
       const found = nodes.find((node) => node.name === name);
       if (!found) throw new Error(`No node ${name} in the cluster (${nodes.map((node) => node.name).join(', ')})`);
       return found;
+    },
+    async leaderOf(stream) {
+      for (const spec of specs.filter((candidate) => processes.has(candidate.name))) {
+        try {
+          const response = await fetch(`http://127.0.0.1:${spec.monitorPort}/jsz?accounts=true&streams=true`, {
+            signal: AbortSignal.timeout(5_000),
+          });
+          const jsz = (await response.json()) as {
+            account_details?: Array<{ stream_detail?: Array<{ name: string; cluster?: { leader?: string } }> }>;
+          };
+          const found = jsz.account_details?.flatMap((account) => account.stream_detail ?? []).find((detail) => detail.name === stream);
+          if (found?.cluster?.leader) return cluster.node(found.cluster.leader);
+        } catch {
+          // this node does not know; ask the next
+        }
+      }
+      throw new Error(`No running node names a leader of stream ${stream}`);
     },
     async healthy(timeoutMs = clusterDeadlineMs) {
       const deadline = Date.now() + timeoutMs;
