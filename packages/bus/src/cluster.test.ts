@@ -6,7 +6,8 @@ import { probeSent } from './event-bus-behaviour';
 import type { EventBus } from './event-bus';
 import { createJetStreamBus } from './jetstream-bus';
 import { createKvWindowCounter } from './kv-window-counter';
-import { deadLetterStreamNameFor, kvBucketNameFor, streamNameFor } from './names';
+import { deadLetterStreamNameFor, durableNameFor, kvBucketNameFor, streamNameFor } from './names';
+import { isNatsReachable } from './nats-reachability';
 import { deleteNamespace } from './namespace-cleanup';
 
 // A private 3-node cluster, never the shared server: this test kills one of its nodes.
@@ -145,6 +146,8 @@ describe('jetstream bus on a 3-node cluster with replicas 3', () => {
       const one = await open(1);
       await one.ensureStreams(['research']);
       await one.deadLetters();
+      // A durable consumer made on the one-copy stream.
+      await (await one.subscribe('scale-reader', probeSent, async () => {})).stop();
       await (await createKvWindowCounter({ natsUrl: cluster.url, namespace: scaled, replicas: 1 })).close();
       await one.close();
       expect(await replicasOf(streamNameFor(scaled, 'research'))).toBe(1);
@@ -160,10 +163,29 @@ describe('jetstream bus on a 3-node cluster with replicas 3', () => {
       expect(await replicasOf(streamNameFor(scaled, 'research'))).toBe(3);
       expect(await replicasOf(deadLetterStreamNameFor(scaled))).toBe(3);
       expect(await replicasOf(bucket)).toBe(3);
+      // Its consumers follow the stream: three copies of where each stands.
+      await vi.waitFor(
+        async () => {
+          const consumer = await jsm.consumers.info(streamNameFor(scaled, 'research'), durableNameFor(scaled, 'scale-reader'));
+          expect(consumer.cluster?.replicas).toHaveLength(2);
+        },
+        { timeout: 30_000, interval: 250 },
+      );
     } finally {
       await deleteNamespace(cluster.url, scaled);
     }
   }, 120_000);
+});
+
+describe('a list of servers whose first is down', () => {
+  it('reaches the cluster through the others', async () => {
+    const deadFirst = `nats://127.0.0.1:1,${cluster.url}`;
+    expect(await isNatsReachable(deadFirst)).toBe(true);
+    expect(await isNatsReachable('nats://127.0.0.1:1')).toBe(false);
+    const bus = await createJetStreamBus({ natsUrl: deadFirst, namespace: uniqueNamespace('list'), name: 'list-test', replicas: 3 });
+    expect(await bus.health()).toEqual({ ok: true });
+    await bus.close();
+  }, 60_000);
 });
 
 describe('replicas on a single server', () => {
