@@ -17,7 +17,12 @@ if (!(await isNatsReachable(config.NATS_URL))) {
   console.error(`NATS is not reachable at ${config.NATS_URL}: dead letters live in JetStream (set NATS_URL / NATS_NAMESPACE).`);
   process.exit(1);
 }
-const bus = await createJetStreamBus({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, name: 'replay-dead-letters' });
+const bus = await createJetStreamBus({
+  natsUrl: config.NATS_URL,
+  namespace: config.NATS_NAMESPACE,
+  name: 'replay-dead-letters',
+  replicas: config.NATS_STREAM_REPLICAS,
+});
 try {
   const { replayed } = await bus.replayDeadLetters({ consumer: values.consumer, limit });
   for (const letter of replayed) {

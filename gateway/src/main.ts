@@ -42,7 +42,11 @@ async function openRateLimitCounter(config: GatewayConfig, bus: EventBus | null)
     logger.warn('rate limits: counters in this process only (not shared between gateway replicas)');
     return createMemoryWindowCounter();
   }
-  const shared = await createKvWindowCounter({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE });
+  const shared = await createKvWindowCounter({
+    natsUrl: config.NATS_URL,
+    namespace: config.NATS_NAMESPACE,
+    replicas: config.NATS_STREAM_REPLICAS,
+  });
   // Counted here and reconciled in batches (ADR 0039): replicas may together exceed a limit by what
   // the others admit in one interval. 0: every hit is a NATS KV round trip, exact across replicas.
   return config.RATE_LIMIT_SYNC_INTERVAL_MS > 0

@@ -16,10 +16,42 @@ describe('docker-compose.yml', async () => {
   // The containers run the bundles the image builds (`npm run build`, ADR 0043): build them here too.
   await buildBundles();
 
-  it('runs MongoDB as a single-node replica set and NATS with JetStream', () => {
+  const natsNodes = ['nats-1', 'nats-2', 'nats-3'];
+  /** The value after `flag` in a node's command line. */
+  /** Whether `name` starts only once `dependency` is healthy, directly or through what it waits for. */
+  const startsAfterHealthy = (name: string, dependency: string): boolean =>
+    Object.entries((services[name].depends_on ?? {}) as Record<string, { condition: string }>).some(
+      ([other, { condition }]) => (other === dependency && condition === 'service_healthy') || startsAfterHealthy(other, dependency),
+    );
+  const argOf = (command: string[], flag: string) => command[command.indexOf(flag) + 1];
+
+  it('runs MongoDB as a single-node replica set', () => {
     expect(services.mongo.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
     expect(services.mongo.healthcheck.test.join(' ')).toContain('rs.initiate');
-    expect(services.nats.command).toContain('-js');
+  });
+
+  it('runs NATS as a 3-node JetStream cluster, each node routed to the other two, with a store of its own', () => {
+    expect(Object.keys(services).filter((name) => name.startsWith('nats'))).toEqual(natsNodes);
+    const stores = new Set<string>();
+    for (const name of natsNodes) {
+      const { command, volumes, healthcheck } = services[name] as { command: string[]; volumes: string[]; healthcheck: { test: string[] } };
+      expect(command, name).toContain('-js');
+      expect(argOf(command, '-n'), name).toBe(name);
+      expect(argOf(command, '--cluster_name'), name).toBe('vrs');
+      expect(argOf(command, '--cluster'), name).toBe('nats://0.0.0.0:6222');
+      const routes = argOf(command, '--routes')!
+        .split(',')
+        .map((route) => new URL(route).hostname);
+      expect(routes.sort(), name).toEqual(natsNodes.filter((other) => other !== name));
+      const store = argOf(command, '-sd')!;
+      const volume = volumes.find((mount) => mount.endsWith(`:${store}`))!.split(':')[0]!;
+      expect(compose.volumes, name).toHaveProperty(volume);
+      stores.add(volume);
+      // Healthy only once JetStream is (a meta leader elected), not merely enabled.
+      expect(healthcheck.test.at(-1), name).toBe('http://127.0.0.1:8222/healthz');
+      expect(argOf(command, '-m'), name).toBe('8222');
+    }
+    expect(stores.size).toBe(natsNodes.length);
   });
 
   it('has one container per service that exists in the repo, plus the gateway, from one image in http mode', () => {
@@ -31,7 +63,10 @@ describe('docker-compose.yml', async () => {
       expect(container.build).toBe('.');
       expect(container.environment.SERVICES_MODE).toBe('http');
       expect(container.environment.MONGODB_URL).toMatch(/^mongodb:\/\/mongo:27017\/\?replicaSet=rs0$/);
-      expect(container.environment.NATS_URL).toBe('nats://nats:4222');
+      // Every node, so the client fails over; three copies of every stream and bucket.
+      expect(container.environment.NATS_URL.split(','), name).toEqual(natsNodes.map((node) => `nats://${node}:4222`));
+      expect(container.environment.NATS_STREAM_REPLICAS, name).toBe('3');
+      for (const node of natsNodes) expect(startsAfterHealthy(name, node), `${name} after ${node}`).toBe(true);
       const entry = container.command.at(-1) as string;
       expect(existsSync(join(repoRoot, entry)), entry).toBe(true);
     }

@@ -17,6 +17,7 @@ import {
   type Subscription,
 } from './event-bus';
 import { startJetStreamSubscription } from './jetstream-subscription';
+import { assertReplicas, awaitStreamCopies, natsServers } from './nats-servers';
 import {
   assertNamespace,
   deadLetterStreamNameFor,
@@ -29,11 +30,18 @@ import {
 } from './names';
 
 export interface JetStreamBusOptions {
+  /** One server, or a cluster's nodes separated by commas (NATS_URL). */
   natsUrl: string;
   /** Prefix of every subject, stream and consumer (e.g. NATS_NAMESPACE); unique per environment sharing a server. */
   namespace: string;
   /** Connection name shown by the server (e.g. the service name). */
   name: string;
+  /**
+   * Copies of every stream this bus creates, dead letters included (NATS_STREAM_REPLICAS): 1 on a
+   * single server, 3 on a 3-node cluster, so a stream outlives the node holding it. A stream found with
+   * another count is updated to this one.
+   */
+  replicas?: number;
   timings?: Partial<BusTimings>;
 }
 
@@ -50,15 +58,17 @@ const streamDefaults = {
 /** Dead letters wait for an operator, so they are kept longer than events. */
 const deadLetterMaxAgeMs = 30 * 24 * 60 * 60 * 1000;
 const streamConfigMismatch = 10058;
+const replicasNotSupported = 10074;
 const healthTimeoutMs = 2_000;
 
 export async function createJetStreamBus(options: JetStreamBusOptions): Promise<EventBus> {
   const namespace = assertNamespace(options.namespace);
   const timings = resolveBusTimings(options.timings);
+  const replicas = assertReplicas(options.replicas ?? 1);
   const logger = createLogger('bus').child({ bus: 'jetstream', namespace });
   // Reconnect forever: a broker restart must not take the services down with it. No async traces:
   // the client would build an Error, with its stack, for every publish and request (ADR 0072).
-  const nc = await connect({ servers: options.natsUrl, name: options.name, maxReconnectAttempts: -1, noAsyncTraces: true });
+  const nc = await connect({ servers: natsServers(options.natsUrl), name: options.name, maxReconnectAttempts: -1, noAsyncTraces: true });
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const subscriptions = new Set<Subscription>();
@@ -73,6 +83,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   async function ensureStream(service: ServiceName): Promise<void> {
     await addOrUpdateStream({
       ...streamDefaults,
+      num_replicas: replicas,
       name: streamNameFor(namespace, service),
       subjects: streamSubjectsFor(namespace, service),
     });
@@ -81,6 +92,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   async function ensureDeadLetterStream(): Promise<void> {
     await addOrUpdateStream({
       ...streamDefaults,
+      num_replicas: replicas,
       name: deadLetterStreamNameFor(namespace),
       subjects: deadLetterSubjectsFor(namespace),
       max_age: nanos(deadLetterMaxAgeMs),
@@ -90,14 +102,27 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   }
 
   async function addOrUpdateStream(
-    config: typeof streamDefaults & { name: string; subjects: string[]; allow_direct?: boolean },
+    config: typeof streamDefaults & { name: string; subjects: string[]; num_replicas: number; allow_direct?: boolean },
   ): Promise<void> {
     try {
-      // An identical add succeeds, so concurrent start-ups of several replicas are fine.
-      await jsm.streams.add(config);
+      try {
+        // An identical add succeeds, so concurrent start-ups of several replicas are fine.
+        await jsm.streams.add(config);
+      } catch (error) {
+        if (!(error instanceof JetStreamApiError && error.code === streamConfigMismatch)) throw error;
+        // Another replica count (NATS_STREAM_REPLICAS changed) included: a cluster moves the stream's copies.
+        const before = await jsm.streams.info(config.name);
+        await jsm.streams.update(config.name, config);
+        if (before.config.num_replicas !== config.num_replicas) await awaitStreamCopies(jsm, config.name, config.num_replicas);
+      }
     } catch (error) {
-      if (!(error instanceof JetStreamApiError && error.code === streamConfigMismatch)) throw error;
-      await jsm.streams.update(config.name, config);
+      if (error instanceof JetStreamApiError && error.code === replicasNotSupported) {
+        throw new Error(
+          `Stream ${config.name} cannot have ${replicas} replicas: the NATS server is not a cluster (set NATS_STREAM_REPLICAS=1, or run a cluster)`,
+          { cause: error },
+        );
+      }
+      throw error;
     }
   }
 

@@ -27,6 +27,12 @@ const prefetch = 8;
 const perProcessInactiveMs = 60_000;
 /** Pause before recreating a consumer whose messages stopped coming (consumer deleted, server error, ...). */
 const restartDelayMs = 1_000;
+/**
+ * Stream sequences of the events this process handled and acknowledged last. An acknowledgement sent
+ * just before a cluster node dies can be lost with it, and the consumer's new leader hands the event
+ * out again; one found here is acknowledged again instead of handled twice.
+ */
+const rememberedAcks = 4_096;
 
 export interface JetStreamSubscriptionOptions<E extends EventDefinition> {
   js: JetStreamClient;
@@ -107,6 +113,12 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
   let wakeUp: () => void = () => {};
   const inFlight = new Set<Promise<void>>();
   const handlingSeqs = new Set<number>();
+  const ackedSeqs = new Set<number>();
+
+  function rememberAck(seq: number): void {
+    ackedSeqs.add(seq);
+    if (ackedSeqs.size > rememberedAcks) ackedSeqs.delete(ackedSeqs.values().next().value!);
+  }
 
   /** Starts handling `msg` beside the others in flight; resolves once a slot is free for the next one. */
   async function dispatch(msg: JsMsg): Promise<void> {
@@ -117,6 +129,14 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
         { streamSeq: msg.seq, attempt: msg.info.deliveryCount },
         'redelivery of an event still being handled here; left to that handler',
       );
+      return;
+    }
+    if (ackedSeqs.has(msg.seq)) {
+      logger.warn(
+        { streamSeq: msg.seq, attempt: msg.info.deliveryCount },
+        'redelivery of an event already handled here; acknowledged again',
+      );
+      msg.ack();
       return;
     }
     handlingSeqs.add(msg.seq);
@@ -149,6 +169,7 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     try {
       await handler(envelope, context);
       msg.ack();
+      rememberAck(msg.seq);
     } catch (error) {
       if (attempt >= timings.maxDeliver) {
         await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);

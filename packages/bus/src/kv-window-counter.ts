@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { kvBucketNameFor } from './names';
 import { trackConnection } from './connection-state';
+import { assertReplicas, awaitStreamCopies, natsServers } from './nats-servers';
 import { currentWindow, nextCount, type WindowCount, type WindowCounter, type WindowState } from './window-counter';
 
 export type KvWindowCounterOptions = ({ natsUrl: string } | { connection: NatsConnection }) & {
@@ -13,6 +14,8 @@ export type KvWindowCounterOptions = ({ natsUrl: string } | { connection: NatsCo
   bucket?: string;
   /** Longest window the counter will be asked for; the bucket's TTL, so stale windows expire on their own. */
   maxWindowMs?: number;
+  /** Copies of the bucket's stream (NATS_STREAM_REPLICAS); an existing bucket with another count is updated. */
+  replicas?: number;
 };
 
 const defaultBucket = 'window-counters';
@@ -51,16 +54,29 @@ function kvKey(key: string): string {
 export async function createKvWindowCounter(options: KvWindowCounterOptions): Promise<WindowCounter> {
   const bucket = kvBucketNameFor(options.namespace, options.bucket ?? defaultBucket);
   const ownsConnection = 'natsUrl' in options;
+  const replicas = assertReplicas(options.replicas ?? 1);
   const nc = ownsConnection
-    ? await connect({ servers: options.natsUrl, name: `window-counter ${bucket}`, maxReconnectAttempts: -1, noAsyncTraces: true })
+    ? await connect({
+        servers: natsServers(options.natsUrl),
+        name: `window-counter ${bucket}`,
+        maxReconnectAttempts: -1,
+        noAsyncTraces: true,
+      })
     : options.connection;
   const connection = trackConnection(nc);
   let kv: KV;
   let ttlMs: number;
   try {
-    kv = await new Kvm(nc).create(bucket, { history: 1, ttl: options.maxWindowMs ?? defaultMaxWindowMs });
+    kv = await new Kvm(nc).create(bucket, { history: 1, ttl: options.maxWindowMs ?? defaultMaxWindowMs, replicas });
     // An existing bucket keeps the TTL it was created with; windows are checked against that one.
-    ttlMs = (await kv.status()).ttl;
+    const status = await kv.status();
+    ttlMs = status.ttl;
+    // Creating an existing bucket changes nothing, so a changed replica count is applied to its stream here.
+    if (status.replicas !== replicas) {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.update(status.streamInfo.config.name, { num_replicas: replicas });
+      await awaitStreamCopies(jsm, status.streamInfo.config.name, replicas);
+    }
   } catch (error) {
     if (ownsConnection) await nc.close();
     throw error;

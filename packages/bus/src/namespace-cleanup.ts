@@ -1,6 +1,7 @@
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { assertNamespace, belongsToNamespace } from './names';
+import { natsServers } from './nats-servers';
 
 /**
  * Deletes every stream (with its consumers) and KV bucket this package created for `namespace`, so a
@@ -8,7 +9,7 @@ import { assertNamespace, belongsToNamespace } from './names';
  */
 export async function deleteNamespace(natsUrl: string, namespace: string): Promise<void> {
   assertNamespace(namespace);
-  const nc = await connect({ servers: natsUrl, name: `delete namespace ${namespace}` });
+  const nc = await connect({ servers: natsServers(natsUrl), name: `delete namespace ${namespace}` });
   try {
     const jsm = await jetstreamManager(nc);
     const doomed: string[] = [];

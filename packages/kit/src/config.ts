@@ -31,7 +31,10 @@ export const baseEnvShape = {
     .optional(),
   /** Embedded store commits: `normal` survives kill -9 of the process, `full` also power loss (an fsync per commit). */
   STORE_SYNCHRONOUS: z.enum(['normal', 'full']).default('normal'),
+  /** One server, or a cluster's nodes separated by commas (the client fails over between them). */
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** Copies of every stream and KV bucket: 1 on one server; 3 on a 3-node cluster, so one node's loss loses nothing. */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Unset: derived from where the state lives (see `defaultNamespaceOf`), so two instances never share events. */
   NATS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 characters of A-Z, a-z, 0-9, _ or -'),
   BUS_ACK_WAIT_MS: z.coerce.number().int().min(100).default(30_000),

@@ -11,8 +11,17 @@ export async function openBus(
 ): Promise<EventBus> {
   const timings = { ackWaitMs: config.BUS_ACK_WAIT_MS, maxDeliver: config.BUS_MAX_DELIVER };
   if (await isNatsReachable(config.NATS_URL)) {
-    const bus = await createJetStreamBus({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, name: options.name, timings });
-    options.logger.info({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE }, 'event bus: NATS JetStream');
+    const bus = await createJetStreamBus({
+      natsUrl: config.NATS_URL,
+      namespace: config.NATS_NAMESPACE,
+      name: options.name,
+      replicas: config.NATS_STREAM_REPLICAS,
+      timings,
+    });
+    options.logger.info(
+      { natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, replicas: config.NATS_STREAM_REPLICAS },
+      'event bus: NATS JetStream',
+    );
     return bus;
   }
   if (!options.allowMemoryFallback) {

@@ -111,9 +111,9 @@ function freePort(): Promise<number> {
 }
 
 /** One nats-server process with JetStream on `port`, storing in `storeDir`; resolves once it answers. */
-async function spawnNatsServer(binary: string, port: number, storeDir: string) {
+async function spawnNatsServer(binary: string, port: number, storeDir: string, extraArgs: string[] = []) {
   const url = `nats://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
+  const child: ChildProcess = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -137,7 +137,14 @@ async function spawnNatsServer(binary: string, port: number, storeDir: string) {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, halt };
+  /** Kill -9: no shutdown, as a crashed machine would go. */
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+  return { url, halt, kill };
 }
 
 async function startNatsServerFrom(binary: string): Promise<NatsServerHandle> {
@@ -214,4 +221,160 @@ export async function startRestartableNatsServer(): Promise<RestartableNatsServe
       rmSync(storeDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One node of a cluster from `startNatsCluster`. */
+export interface NatsClusterNode {
+  /** Its server name (`-n`), which stream info reports as `cluster.leader` and `cluster.replicas[].name`. */
+  name: string;
+  url: string;
+  readonly running: boolean;
+  /** kill -9: the node vanishes mid-write, its store kept for a restart. */
+  kill(): Promise<void>;
+  /** Starts it again with the same name, ports and store; resolves once it answers. */
+  restart(): Promise<void>;
+}
+
+export interface NatsCluster {
+  /** Every node's URL, comma-separated: what NATS_URL holds for a cluster. */
+  url: string;
+  nodes: NatsClusterNode[];
+  node(name: string): NatsClusterNode;
+  /** The node leading `stream`, as the cluster's monitoring endpoints report it (`/jsz`). */
+  leaderOf(stream: string): Promise<NatsClusterNode>;
+  /** Resolves once every running node reports JetStream healthy (a meta leader elected, its streams current). */
+  healthy(timeoutMs?: number): Promise<void>;
+  /** Stops every node and deletes their stores. */
+  stop(): Promise<void>;
+}
+
+const clusterDeadlineMs = 90_000;
+
+interface NodeSpec {
+  name: string;
+  port: number;
+  routePort: number;
+  monitorPort: number;
+  storeDir: string;
+}
+
+/** Whether the node's monitoring endpoint reports JetStream healthy. */
+async function jetStreamHealthy(monitorPort: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${monitorPort}/healthz`, { signal: AbortSignal.timeout(2_000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A private JetStream cluster of `size` nats-server processes on free loopback ports (client, route
+ * and monitoring ports), stores in a temporary directory: for tests of replication and failover, which
+ * must never touch a shared server.
+ */
+export async function startNatsCluster(size = 3): Promise<NatsCluster> {
+  const binary = findNatsServer() ?? installNatsServer();
+  if (!binary) throw new Error(`No nats-server binary to start. ${howToGetNats}`);
+  const root = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
+  const clusterName = `c${process.pid}${Date.now().toString(36)}`;
+  const specs: NodeSpec[] = [];
+  for (let i = 1; i <= size; i++) {
+    specs.push({
+      name: `n${i}`,
+      port: await freePort(),
+      routePort: await freePort(),
+      monitorPort: await freePort(),
+      storeDir: join(root, `n${i}`),
+    });
+  }
+  const argsOf = (spec: NodeSpec) => [
+    '-n',
+    spec.name,
+    '-m',
+    String(spec.monitorPort),
+    '--cluster_name',
+    clusterName,
+    '--cluster',
+    `nats://127.0.0.1:${spec.routePort}`,
+    '--routes',
+    specs
+      .filter((other) => other !== spec)
+      .map((other) => `nats://127.0.0.1:${other.routePort}`)
+      .join(','),
+  ];
+  const processes = new Map<string, Awaited<ReturnType<typeof spawnNatsServer>>>();
+  const start = async (spec: NodeSpec) => {
+    processes.set(spec.name, await spawnNatsServer(binary, spec.port, spec.storeDir, argsOf(spec)));
+  };
+
+  const nodes: NatsClusterNode[] = specs.map((spec) => ({
+    name: spec.name,
+    url: `nats://127.0.0.1:${spec.port}`,
+    get running() {
+      return processes.has(spec.name);
+    },
+    async kill() {
+      await processes.get(spec.name)?.kill();
+      processes.delete(spec.name);
+    },
+    async restart() {
+      if (!processes.has(spec.name)) await start(spec);
+    },
+  }));
+
+  const cluster: NatsCluster = {
+    url: nodes.map((node) => node.url).join(','),
+    nodes,
+    node(name) {
+      const found = nodes.find((node) => node.name === name);
+      if (!found) throw new Error(`No node ${name} in the cluster (${nodes.map((node) => node.name).join(', ')})`);
+      return found;
+    },
+    async leaderOf(stream) {
+      for (const spec of specs.filter((candidate) => processes.has(candidate.name))) {
+        try {
+          const response = await fetch(`http://127.0.0.1:${spec.monitorPort}/jsz?accounts=true&streams=true`, {
+            signal: AbortSignal.timeout(5_000),
+          });
+          const jsz = (await response.json()) as {
+            account_details?: Array<{ stream_detail?: Array<{ name: string; cluster?: { leader?: string } }> }>;
+          };
+          const found = jsz.account_details?.flatMap((account) => account.stream_detail ?? []).find((detail) => detail.name === stream);
+          if (found?.cluster?.leader) return cluster.node(found.cluster.leader);
+        } catch {
+          // this node does not know; ask the next
+        }
+      }
+      throw new Error(`No running node names a leader of stream ${stream}`);
+    },
+    async healthy(timeoutMs = clusterDeadlineMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const running = specs.filter((spec) => processes.has(spec.name));
+        const health = await Promise.all(running.map((spec) => jetStreamHealthy(spec.monitorPort)));
+        if (health.every(Boolean)) return;
+        if (Date.now() > deadline) {
+          const sick = running.filter((_, i) => !health[i]).map((spec) => spec.name);
+          throw new Error(`NATS cluster not healthy within ${timeoutMs} ms: ${sick.join(', ')} not ready`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+    async stop() {
+      await Promise.all([...processes.values()].map((running) => running.halt()));
+      processes.clear();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  try {
+    // Started together: each node waits for its routes to the others before JetStream elects a meta leader.
+    await Promise.all(specs.map(start));
+    await cluster.healthy();
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  log(`started a ${size}-node JetStream cluster at ${cluster.url} (stores under ${root})`);
+  return cluster;
 }

@@ -1,0 +1,42 @@
+import type { JetStreamManager } from '@nats-io/jetstream';
+
+/**
+ * The servers of a NATS_URL: one URL, or a comma-separated list of a cluster's nodes. The client gets
+ * them as a list, so it connects to whichever answers and fails over to another when its node dies; a
+ * single string holding commas would be taken as one (unreachable) server.
+ */
+export function natsServers(natsUrl: string): string[] {
+  const servers = natsUrl
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+  if (servers.length === 0) throw new Error(`NATS_URL ${JSON.stringify(natsUrl)} names no server`);
+  return servers;
+}
+
+/** Replicas of every stream and KV bucket: 1 on a single server, up to the cluster's size (3 or 5) on a cluster. */
+export function assertReplicas(replicas: number): number {
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+    throw new Error(`Invalid NATS stream replicas ${replicas}: an integer from 1 to 5 (JetStream's limit)`);
+  }
+  return replicas;
+}
+
+/**
+ * After a stream's replica count changed, waits until it has a leader and every other copy is current:
+ * writes meanwhile meet a stream without a leader ("no responders"). No-op on a single server.
+ */
+export async function awaitStreamCopies(jsm: JetStreamManager, stream: string, replicas: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await jsm.streams.info(stream).catch(() => undefined);
+    const placement = info?.cluster;
+    if (info && !placement) return;
+    const current = placement?.replicas?.filter((replica) => replica.current).length ?? 0;
+    if (placement?.leader && current === replicas - 1) return;
+    if (Date.now() > deadline) {
+      throw new Error(`Stream ${stream} has no leader with ${replicas - 1} current copies after ${timeoutMs} ms of changing its replicas`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
