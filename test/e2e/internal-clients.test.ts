@@ -72,7 +72,7 @@ async function accessLine(service: Service, client: string, procedure: string): 
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>)
-        .find((line) => line.component === 'internal-access' && line.client === client && String(line.path).includes(procedure)),
+        .find((line) => line.msg === 'internal client call' && line.client === client && String(line.path).includes(procedure)),
     { what: `${service}'s access line for ${client} calling ${procedure}` },
   );
 }

@@ -120,7 +120,7 @@ describe('a stock @trpc/client with a named internal credential', () => {
     expect(missing).toBeInstanceOf(TRPCClientError);
     expect((missing as TRPCClientError<typeof exampleRouter>).data).toMatchObject({ code: 'NOT_FOUND', appCode: 'NOT_FOUND' });
     await eventually(async () => lines.find((line) => line.client === 'writer' && String(line.path).includes('notes.get,')));
-    expect(lines.find((line) => line.client === 'writer')).toMatchObject({ component: 'internal-access', service: 'example', status: 207 });
+    expect(lines.find((line) => line.client === 'writer')).toMatchObject({ msg: 'internal client call', service: 'example', status: 207 });
 
     expect(await stockClient(writerSecret, false).notes.create.mutate({ text: 'hi' })).toEqual({ text: 'hi' });
   });

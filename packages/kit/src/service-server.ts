@@ -80,7 +80,7 @@ export async function startServiceServer(options: {
       throw toTRPCError(new AppError('UNAUTHENTICATED', 'Service calls need a valid X-Internal-Token.'));
     },
   });
-  const accessLog = logger.child({ component: 'internal-access', service });
+  const accessLog = logger.child({ service });
   const logAccess = (req: http.IncomingMessage, res: http.ServerResponse, client: InternalClient) => {
     const started = performance.now();
     res.once('finish', () => {
