@@ -65,6 +65,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       host: config.HOST,
       portSetting: setting,
       internalToken: config.INTERNAL_TOKEN,
+      internalClients: { inline: config.INTERNAL_CLIENTS, file: config.INTERNAL_CLIENTS_FILE },
       logger: options.logger,
       turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,
     });

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +62,8 @@ export default async function setup(project: TestProject) {
     NATS_NAMESPACE: namespace,
     DATA_DIR: join(runDir, 'data'),
     INTERNAL_TOKEN: randomBytes(24).toString('hex'),
+    // Named internal clients (docs/internal-clients.md): none at start; internal-clients.test.ts adds its own.
+    INTERNAL_CLIENTS_FILE: join(runDir, 'internal-clients.json'),
     DEMO_MODE: 'true',
     BILLING_STARTING_CREDITS: '1000',
     PLAN_FREE_REQUESTS_PER_MINUTE: '1000000',
@@ -82,6 +84,7 @@ export default async function setup(project: TestProject) {
     SIGNIN_ATTEMPTS_PER_EMAIL: '5',
     SIGNIN_ATTEMPTS_PER_IP: '100000',
   };
+  writeFileSync(stackEnv.INTERNAL_CLIENTS_FILE!, '[]\n');
   const processes: RunningProcess[] = [];
   const teardown = async () => {
     await Promise.all(processes.reverse().map((running) => running.stop()));

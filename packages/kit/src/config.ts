@@ -24,6 +24,10 @@ export const baseEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   SERVICES_MODE: z.enum(['inprocess', 'http']).default('inprocess'),
   INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Named internal clients (ADR 0098): a JSON array of `{name, sha256, allow, readOnly?}`, fixed for the process's life. */
+  INTERNAL_CLIENTS: z.string().optional(),
+  /** A file holding such an array, read again when it changes: a client is added or revoked without a restart. */
+  INTERNAL_CLIENTS_FILE: z.string().optional(),
   DATA_DIR: z.string().min(1).default(defaultDataDir),
   MONGODB_URL: z
     .string()

@@ -7,6 +7,7 @@ export * from './ids';
 export * from './listen';
 export * from './process-alive';
 export * from './service-server';
+export * from './internal-clients';
 export * from './service-client';
 export * from './shutdown';
 export * from './health';

@@ -9,6 +9,9 @@ import { newRequestId } from './request-context';
 import type { Logger } from './logger';
 import { processFiguresPath, sendProcessFigures, watchEventLoop } from './process-figures';
 import { handleInTurns } from './request-turns';
+import { clientAllows, openInternalClients, type InternalClient, type InternalClientsSource } from './internal-clients';
+import { AppError } from './app-error';
+import { toTRPCError, type ServiceContext } from './trpc';
 
 export const internalTokenHeader = 'x-internal-token';
 export const requestIdHeader = 'x-request-id';
@@ -37,8 +40,11 @@ export interface ServiceServer {
 }
 
 /**
- * Serves a service router over tRPC-HTTP. Every call must carry the internal token, so a service
- * port is not an open door; the caller's request id is restored so logs stay correlated.
+ * Serves a service router over tRPC-HTTP. Every call must carry the internal token (the services'
+ * own credential, whose caller names itself in X-Caller) or the secret of a named internal client
+ * (ADR 0098), so a service port is not an open door; the caller's request id is restored so logs
+ * stay correlated. A named client's calls are its own `caller`, limited to what its entry allows,
+ * and each gets an access log line naming it.
  */
 export async function startServiceServer(options: {
   service: string;
@@ -48,24 +54,72 @@ export async function startServiceServer(options: {
   /** The setting that chose `port`, named when the port is taken. */
   portSetting?: string;
   internalToken: string;
+  /** INTERNAL_CLIENTS / INTERNAL_CLIENTS_FILE: the named internal clients' entries. */
+  internalClients?: InternalClientsSource;
   logger: Logger;
   /** REQUEST_TURN_BUDGET_MS (see `handleInTurns`); unset, every request starts at once. */
   turnBudgetMs?: number;
 }): Promise<ServiceServer> {
-  const { router, internalToken, logger } = options;
-  const contextOf = (req: http.IncomingMessage) => ({
-    requestId: headerValue(req, requestIdHeader) ?? newRequestId(),
-    caller: headerValue(req, callerHeader) ?? 'unknown',
-  });
+  const { router, internalToken, logger, service } = options;
+  const clients = openInternalClients(options.internalClients ?? {}, logger);
+  const clientOfRequest = new WeakMap<http.IncomingMessage, InternalClient>();
+  const contextOf = (req: http.IncomingMessage): ServiceContext => {
+    const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
+    const client = clientOfRequest.get(req);
+    if (!client) return { requestId, caller: headerValue(req, callerHeader) ?? 'unknown' };
+    return { requestId, caller: client.name, allows: (path, type) => clientAllows(client, service, path, type) };
+  };
   const serviceCall = createServiceCallHandler(router, contextOf);
   const trpcHandler = createHTTPHandler({ router, basePath: '/trpc/', createContext: ({ req }) => contextOf(req) });
+  // An unknown secret on a tRPC path is refused in tRPC's own shape (a batch gets one error per call),
+  // so a stock @trpc/client sees 401 UNAUTHORIZED with appCode UNAUTHENTICATED.
+  const refuseUnauthenticated = createHTTPHandler({
+    router,
+    basePath: '/trpc/',
+    createContext: (): ServiceContext => {
+      throw toTRPCError(new AppError('UNAUTHENTICATED', 'Service calls need a valid X-Internal-Token.'));
+    },
+  });
+  const accessLog = logger.child({ service });
+  const logAccess = (req: http.IncomingMessage, res: http.ServerResponse, client: InternalClient) => {
+    const started = performance.now();
+    res.once('finish', () => {
+      accessLog.info(
+        {
+          client: client.name,
+          requestId: res.getHeader(requestIdHeader),
+          method: req.method,
+          // The path names the procedures (comma-separated in a batch); the query holds inputs, not logged.
+          path: req.url?.split('?')[0],
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        },
+        'internal client call',
+      );
+    });
+  };
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.url === '/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, service: options.service }));
       return;
     }
-    if (!sameSecret(headerValue(req, internalTokenHeader), internalToken)) {
+    const secret = headerValue(req, internalTokenHeader);
+    if (!sameSecret(secret, internalToken)) {
+      const client = clients.identify(secret);
+      if (client) {
+        clientOfRequest.set(req, client);
+        // The id the call's log lines carry, chosen here so the access line can name it too.
+        req.headers[requestIdHeader] ??= newRequestId();
+        res.setHeader(requestIdHeader, req.headers[requestIdHeader]);
+        logAccess(req, res, client);
+        serviceCall(req, res) || trpcHandler(req, res);
+        return;
+      }
+      if (req.url?.startsWith('/trpc/')) {
+        refuseUnauthenticated(req, res);
+        return;
+      }
       res
         .writeHead(401, { 'content-type': 'application/json' })
         .end(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'Service calls need a valid X-Internal-Token.' } }));
@@ -90,6 +144,7 @@ export async function startServiceServer(options: {
     url,
     close: () =>
       new Promise<void>((resolve) => {
+        clients.close();
         server.close(() => resolve());
         server.closeIdleConnections();
       }),

@@ -8,8 +8,13 @@ import { createLogger } from './logger';
 /** Context of every service procedure call, whether it came in-process or over HTTP. */
 export interface ServiceContext {
   requestId: string;
-  /** Who called: `gateway`, another service's name, or `event:<type>`. */
+  /** Who called: `gateway`, another service's name, `event:<type>`, or a named internal client's name. */
   caller: string;
+  /**
+   * Set for a named internal client's call over HTTP (see `internal-clients.ts`): whether its
+   * credential allows the procedure at `path`. Unset, every procedure may be called.
+   */
+  allows?: (path: string, type: 'query' | 'mutation' | 'subscription') => boolean;
 }
 
 const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -82,11 +87,17 @@ export function appErrorOfServiceCall(error: unknown): AppError | undefined {
 }
 
 /**
- * Turns thrown AppErrors into tRPC errors — including one a downstream service answered with and
+ * Refuses a named internal client a procedure its credential does not allow (403 FORBIDDEN,
+ * appCode INSUFFICIENT_SCOPE), turns thrown AppErrors into tRPC errors — including one a downstream service answered with and
  * this procedure let through, so a provider's 503 stays a 503 through trends — and logs unexpected
  * failures once, where they happen.
  */
-const errorBoundary = t.middleware(async ({ next, path, ctx }) => {
+const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
+  if (ctx.allows && !ctx.allows(path, type)) {
+    throw toTRPCError(
+      new AppError('INSUFFICIENT_SCOPE', `The internal client ${ctx.caller} is not allowed to call ${path}.`, { procedure: path }),
+    );
+  }
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;

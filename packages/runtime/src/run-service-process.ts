@@ -103,6 +103,7 @@ async function startServiceProcess<C extends BaseConfig>(
     host: config.HOST,
     portSetting: config.SERVICE_PORT === undefined ? `${options.service.toUpperCase()}_SERVICE_URL` : 'SERVICE_PORT',
     internalToken: config.INTERNAL_TOKEN!,
+    internalClients: { inline: config.INTERNAL_CLIENTS, file: config.INTERNAL_CLIENTS_FILE },
     logger,
     turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,
   });
