@@ -50,7 +50,10 @@ export function resetPassword(deps: PageDeps) {
     try {
       const revokeApiKeys = checked(req, 'revokeApiKeys');
       const { accountId } = await services.billing.identity.resetPassword.mutate({ token, password, revokeApiKeys });
+      // This gateway trusts none of the account's cached sessions (nor keys) any more, nor this browser's.
       deps.authCaches.forgetAccount(accountId);
+      const current = req.principal?.cookieSession;
+      if (current) deps.sessions.forget(current.token);
       clearSessionCookie(res, deps.cookie);
       done(req, res, '/signin?notice=password-reset', { accountId, passwordReset: true, apiKeysRevoked: revokeApiKeys });
     } catch (error) {
