@@ -13,6 +13,7 @@ import {
 import type { WindowCounter } from '@vrs/bus';
 import { accessLog } from './access-log';
 import { canonicalPath } from './edge/canonical-path';
+import { securityHeaders } from './edge/security-headers';
 import { middlewareSeries } from './edge/middleware-series';
 import { assertJsonDepth, JsonTooDeepError } from './edge/json-depth';
 import type { GatewayConfig } from './config';
@@ -188,6 +189,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  app.use(securityHeaders(config.PUBLIC_BASE_URL));
   // Operators' and benchmarks' view of this process (RSS, event-loop delay), before any logging or
   // limiting so that reading it costs the process nothing; without the internal token it does not exist.
   app.get(processFiguresPath, (req, res, next) => {
@@ -244,6 +246,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
       config,
       services,
       sessions: deps.identity.sessions,
+      authCaches: deps.authCaches,
       cookie: deps.identity.cookie,
       mailer: deps.identity.mailer,
       counter: deps.rateLimitCounter,

@@ -13,4 +13,13 @@ describe('gateway configuration', () => {
   it('refuses the removed RATE_LIMIT_PER_ACCOUNT instead of ignoring it, naming what replaced it', () => {
     expect(() => loadGatewayConfig({ RATE_LIMIT_PER_ACCOUNT: '100' })).toThrow(/RATE_LIMIT_PER_ACCOUNT.*PLAN_FREE_REQUESTS_PER_MINUTE/);
   });
+
+  it('refuses to start in production without PUBLIC_BASE_URL, which mailed links are built from', () => {
+    expect(() => loadGatewayConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32) })).toThrow(/PUBLIC_BASE_URL/);
+    expect(
+      loadGatewayConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: 'x'.repeat(32), PUBLIC_BASE_URL: 'https://vrs.example' }),
+    ).toMatchObject({
+      PUBLIC_BASE_URL: 'https://vrs.example',
+    });
+  });
 });

@@ -65,6 +65,7 @@ export const gatewayEnvSchema = z.object({
   API_KEY_USE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).default(60_000),
   /** Express `trust proxy`: hops of reverse proxies whose X-Forwarded-For is believed (0 = none). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
+  /** The public origin (`https://api.example.com`): mailed links, the expected Origin, HSTS when https. Required in production. */
   PUBLIC_BASE_URL: z.url().optional(),
   /** How long a web sign-in lasts (absolute; rotation does not extend it). */
   WEB_SESSION_TTL_MS: z.coerce
@@ -92,8 +93,10 @@ export const gatewayEnvSchema = z.object({
     .default(7 * 86_400_000),
   /** Device codes one client IP may request per DEVICE_RATE_LIMIT_WINDOW_MS. */
   DEVICE_CODE_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(20),
-  /** Wrong user codes an account, and an IP, may type on /device per DEVICE_RATE_LIMIT_WINDOW_MS. */
+  /** Wrong user codes an account may type on /device per DEVICE_RATE_LIMIT_WINDOW_MS. */
   DEVICE_USER_CODE_ATTEMPTS: z.coerce.number().int().min(1).default(10),
+  /** Wrong user codes one client IP may type, every account on it together: well above one account's (ADR 0082). */
+  DEVICE_USER_CODE_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(100),
   DEVICE_RATE_LIMIT_WINDOW_MS: z.coerce
     .number()
     .int()
@@ -131,6 +134,10 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   }
   if (config.DEMO_MODE && config.NODE_ENV === 'production') {
     throw new Error('Invalid configuration:\n  - DEMO_MODE: must not be on when NODE_ENV=production');
+  }
+  // Mailed links and the expected Origin come from it; without it they would follow the Host header (ADR 0080).
+  if (!config.PUBLIC_BASE_URL && config.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration:\n  - PUBLIC_BASE_URL: required when NODE_ENV=production (links in mail are built from it)');
   }
   return config;
 }

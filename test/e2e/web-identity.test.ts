@@ -243,6 +243,7 @@ describe('a production gateway: __Host- cookie, rotation with a grace, no dev ma
         ...stackEnv,
         NODE_ENV: 'production',
         DEMO_MODE: 'false',
+        PUBLIC_BASE_URL: 'https://vrs.example',
         WEB_SESSION_ROTATE_AFTER_MS: '0',
         SESSION_ROTATION_GRACE_MS: String(graceMs),
       },

@@ -19,14 +19,19 @@ export function referencePage(specUrl: string, mountPath: string): Router {
   <link rel="stylesheet" href="${assetsUrl}/swagger-ui.css" />
 </head>
 <body>
-  <div id="reference"></div>
+  <div id="reference" data-spec-url="${specUrl}"></div>
   <script src="${assetsUrl}/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#reference', deepLinking: true, persistAuthorization: true });
-  </script>
+  <script src="${mountPath}/docs/start.js"></script>
 </body>
 </html>`;
+  // A file, not an inline script: the Content-Security-Policy allows scripts from our origin only (ADR 0081).
+  const start = `const reference = document.getElementById('reference');
+window.ui = SwaggerUIBundle({ url: reference.dataset.specUrl, dom_id: '#reference', deepLinking: true, persistAuthorization: true, validatorUrl: null });
+`;
   const router = Router();
+  router.get('/start.js', (_req, res) => {
+    res.type('text/javascript').send(start);
+  });
   router.use('/assets', express.static(swaggerUiAssetsPath(), { index: false, maxAge: '1h' }));
   // Express matches `/docs/` here too; the assets' absolute URLs load from either.
   router.get('/', (_req, res) => {

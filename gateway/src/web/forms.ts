@@ -12,9 +12,28 @@ export function field(req: Request, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Where links in mail point: PUBLIC_BASE_URL, else the address this request came to. */
+/** A loopback host (`localhost`, `127.x.x.x`, `[::1]`), with or without a port: a developer's own machine. */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    const { hostname } = new URL(`http://${host}`);
+    return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where links in mail point (ADR 0080): PUBLIC_BASE_URL whenever it is set (production refuses to
+ * start without it). Unset, outside production, a request addressed to a loopback host gets links
+ * to that host; any other Host header, which whoever sends the request chooses, gets the loopback
+ * default on this server's port, so a reset link cannot be pointed at someone else's server.
+ */
 export function publicBaseUrl(req: Request, configured: string | undefined): string {
-  return (configured ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '');
+  if (configured) return configured.replace(/\/+$/, '');
+  const host = req.get('host');
+  if (isLoopbackHost(host)) return `${req.protocol}://${host}`;
+  return `http://127.0.0.1:${req.socket.localPort}`;
 }
 
 /** A same-site path to go back to after signing in; anything else (another host, `//host`) is ignored. */

@@ -61,7 +61,8 @@ export interface PageOptions {
   error?: AppError;
 }
 
-const styles = `
+/** The pages' one stylesheet, served at /web.css: the Content-Security-Policy allows no inline style (ADR 0081). */
+export const pageStyles = `
 body{font-family:system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1a1a1a}
 nav{display:flex;gap:1rem;align-items:center;border-bottom:1px solid #ccc;padding-bottom:.5rem;margin-bottom:1rem;flex-wrap:wrap}
 nav form{margin-left:auto}
@@ -71,6 +72,7 @@ button{margin-top:1rem;padding:.4rem .9rem;font-size:1rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem;border-bottom:1px solid #ddd;vertical-align:top}
 .notice{background:#eef6ee;border:1px solid #7a7;padding:.5rem}.error{background:#fbeaea;border:1px solid #c55;padding:.5rem}
 code{background:#f3f3f3;padding:.1rem .3rem;word-break:break-all}
+label.choice{display:inline;font-weight:normal}
 `;
 
 export function page(req: Request, options: PageOptions): string {
@@ -87,7 +89,7 @@ export function page(req: Request, options: PageOptions): string {
   <meta charset="utf-8" />
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>${options.title} · Video Research Service</title>
-  <style>${new SafeHtml(styles)}</style>
+  <link rel="stylesheet" href="/web.css" />
 </head>
 <body>
   <header>${nav}</header>

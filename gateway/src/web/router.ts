@@ -1,11 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { AppError } from '@vrs/kit';
-import { csrfProtection } from '../auth/csrf';
+import { crossSiteFormRefusal, csrfProtection } from '../auth/csrf';
 import { resolvePrincipal } from '../auth/resolve-principal';
 import { sessionCookieAuthenticator } from '../auth/session-authenticators';
 import { rotateSessionCookie } from '../auth/session-rotation';
 import { toAppError } from '../errors/to-app-error';
-import { html, page, sendFormError } from './html';
+import { html, page, pageStyles, sendFormError } from './html';
 import { devMailPage } from './pages/dev-mail';
 import { dashboardPage } from './pages/dashboard';
 import { forgotPassword, forgotPasswordPage } from './pages/forgot-password';
@@ -32,6 +32,7 @@ export function createWebRouter(deps: WebDeps): Router {
   web.use(resolvePrincipal([sessionCookieAuthenticator(sessions, cookie)]));
   web.use(rotateSessionCookie(services, sessions, { cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }));
   web.use(csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }));
+  web.post(['/signin', '/signup', '/forgot-password', '/reset-password'], crossSiteFormRefusal({ publicBaseUrl: config.PUBLIC_BASE_URL }));
 
   const pages: PageDeps = {
     ...deps,
@@ -45,6 +46,10 @@ export function createWebRouter(deps: WebDeps): Router {
       deps.mailer.send(message).catch((error: unknown) => log.error({ err: error, subject: message.subject }, 'mail could not be sent')),
   };
 
+  web.get('/web.css', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('css').send(pageStyles);
+  });
   web.get('/', dashboardPage(pages));
   web.get('/signup', signUpPage());
   web.post('/signup', signUp(pages));

@@ -6,6 +6,7 @@ import type { Mailer, MailMessage } from '../mail/mailer';
 import type { CountSignInAttempt } from './signin-limits';
 import type { SessionVerifier } from '../auth/session-authenticators';
 import type { SessionCookieSettings } from '../auth/session-cookie';
+import type { AuthCaches } from '../auth/auth-caches';
 
 /** What the web app's pages are built with. */
 export interface WebDeps {
@@ -13,6 +14,8 @@ export interface WebDeps {
   services: GatewayServices;
   mailer: Mailer;
   sessions: SessionVerifier;
+  /** This process's credential caches: a revoked key or a reset password takes effect here at once. */
+  authCaches: AuthCaches;
   cookie: SessionCookieSettings;
   /** The shared window counter (NATS KV or memory) the sign-in attempt limits count in. */
   counter: WindowCounter;

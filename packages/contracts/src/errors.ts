@@ -117,6 +117,10 @@ export const errorCodes = {
     status: 403,
     message: "The request's Origin is not this service's; cross-site requests cannot use the session cookie.",
   },
+  CSRF_ORIGIN_REFUSED: {
+    status: 403,
+    message: "This form is accepted only from this service's own pages; a cross-site post (Origin or Sec-Fetch-Site) is refused.",
+  },
   SESSION_NOT_FOUND: { status: 404, message: 'Session not found.' },
   EMAIL_INVALID: { status: 422, message: 'Enter a valid email address.' },
   PASSWORD_TOO_WEAK: { status: 422, message: 'The password must be 10 to 200 characters long.' },

@@ -57,7 +57,12 @@ export const signInResultSchema = z.object({
 export const linkTokenInputSchema = z.object({ token: z.string().min(1).max(200) });
 export const passwordResetRequestSchema = z.object({ email: emailSchema });
 export const passwordResetIssuedSchema = z.object({ accountId: z.string(), token: z.string() }).nullable();
-export const resetPasswordInputSchema = z.object({ token: z.string().min(1).max(200), password: passwordSchema });
+export const resetPasswordInputSchema = z.object({
+  token: z.string().min(1).max(200),
+  password: passwordSchema,
+  /** Also revoke every API key of the account (they survive a reset otherwise). */
+  revokeApiKeys: z.boolean().default(false),
+});
 
 export const getAccountInputSchema = z.object({ accountId: accountIdSchema });
 export const updateAccountInputSchema = z.object({ accountId: accountIdSchema, name: accountNameSchema.nullable() });

@@ -60,7 +60,7 @@ function confirmForm(req: Request, principal: SignedIn, pending: PendingDeviceAu
         ${pending.scopes.map(
           (scope) => html`<div>
             <input type="checkbox" id="scope-${scope}" name="scope" value="${scope}" checked />
-            <label for="scope-${scope}" style="display:inline;font-weight:normal"><code>${scope}</code> — ${scopeHelp[scope] ?? scope}</label>
+            <label for="scope-${scope}" class="choice"><code>${scope}</code> — ${scopeHelp[scope] ?? scope}</label>
           </div>`,
         )}
       </fieldset>
@@ -74,12 +74,13 @@ function confirmForm(req: Request, principal: SignedIn, pending: PendingDeviceAu
 /**
  * `/device` (RFC 8628 §3.3, ADR 0036): enter the user code (or arrive with `?user_code=` from
  * verification_uri_complete), see which client asks for which scopes, approve some or all, or
- * deny. Wrong codes count against the account and the IP (USER_CODE_RATE_LIMITED).
+ * deny. Wrong codes count against the account, then the IP at a higher bound (USER_CODE_RATE_LIMITED).
  */
 export function devicePages(deps: WebDeps) {
   const { services, config } = deps;
   const attempts = userCodeAttempts(deps.counter, {
-    limit: config.DEVICE_USER_CODE_ATTEMPTS,
+    perAccount: config.DEVICE_USER_CODE_ATTEMPTS,
+    perIp: config.DEVICE_USER_CODE_ATTEMPTS_PER_IP,
     windowMs: config.DEVICE_RATE_LIMIT_WINDOW_MS,
     log: deps.log,
   });

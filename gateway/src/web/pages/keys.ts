@@ -104,6 +104,7 @@ export function revokeKey(deps: PageDeps) {
     const principal = signedInOrRedirect(req, res, deps);
     if (!principal) return;
     await deps.services.billing.apiKeys.revoke.mutate({ accountId: principal.accountId, keyId: String(req.params.id) });
+    deps.authCaches.forgetApiKey(String(req.params.id));
     done(req, res, '/keys?notice=key-revoked', { id: req.params.id, revoked: true });
   };
 }

@@ -12,6 +12,8 @@ function resetForm(req: Request, token: string, error?: AppError): string {
       <input type="hidden" name="token" value="${token}" />
       <label for="password">New password (${minPasswordLength} characters or more)</label>
       <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${minPasswordLength}" maxlength="${maxPasswordLength}" />
+      <p>Every session of the account is signed out. API keys keep working unless you revoke them here too.</p>
+      <label class="choice"><input type="checkbox" name="revokeApiKeys" value="on" /> Also revoke every API key of the account</label>
       <button type="submit">Set the new password</button>
     </form>`;
   return page(req, { title: 'Choose a new password', body, ...(error ? { error } : {}) });
@@ -25,9 +27,17 @@ export function resetPasswordPage() {
   };
 }
 
+/** The checkbox of the form (`on`), or `true` from a JSON caller. */
+function checked(req: Request, name: string): boolean {
+  const value = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>)[name] : undefined;
+  return value === true || value === 'on' || value === 'true';
+}
+
 /**
- * `POST /reset-password` {token, password}: sets the password once per link (400 LINK_INVALID,
- * 410 LINK_EXPIRED) and signs out every session of the account, this browser's included.
+ * `POST /reset-password` {token, password, revokeApiKeys?}: sets the password once per link (400
+ * LINK_INVALID, 410 LINK_EXPIRED) and signs out every session of the account, this browser's
+ * included, and with `revokeApiKeys` revokes its API keys too. This gateway stops trusting them at
+ * once; other replicas within AUTH_CACHE_TTL_MS (ADR 0082).
  */
 export function resetPassword(deps: PageDeps) {
   const { services } = deps;
@@ -38,11 +48,14 @@ export function resetPassword(deps: PageDeps) {
     if (token === '' || token.length > 200) return fail(new AppError('LINK_INVALID'));
     if (password.length < minPasswordLength || password.length > maxPasswordLength) return fail(new AppError('PASSWORD_TOO_WEAK'));
     try {
-      const { accountId } = await services.billing.identity.resetPassword.mutate({ token, password });
+      const revokeApiKeys = checked(req, 'revokeApiKeys');
+      const { accountId } = await services.billing.identity.resetPassword.mutate({ token, password, revokeApiKeys });
+      // This gateway trusts none of the account's cached sessions (nor keys) any more, nor this browser's.
+      deps.authCaches.forgetAccount(accountId);
       const current = req.principal?.cookieSession;
       if (current) deps.sessions.forget(current.token);
       clearSessionCookie(res, deps.cookie);
-      done(req, res, '/signin?notice=password-reset', { accountId, passwordReset: true });
+      done(req, res, '/signin?notice=password-reset', { accountId, passwordReset: true, apiKeysRevoked: revokeApiKeys });
     } catch (error) {
       failOrThrow(error, fail);
     }

@@ -24,7 +24,7 @@ export const harnessNow = Date.parse('2026-01-20T12:00:00.000Z');
 export async function startMonitoring(
   options: {
     startingCredits?: number;
-    config?: Partial<Omit<MonitoringModuleConfig, 'webhooks'>>;
+    config?: Partial<Omit<MonitoringModuleConfig, 'webhooks'>> & { webhooks?: Partial<MonitoringModuleConfig['webhooks']> };
     /** The monitoring modules' own bus (the caller's, left open), e.g. on a NATS server a test stops; the others keep the harness's. */
     monitoringBus?: EventBus;
     outboxRetryDelayMs?: number;
@@ -68,8 +68,15 @@ export async function startMonitoring(
     leaseMs: 300_000,
     concurrency: 4,
     backoffCapMinutes: 1_440,
-    webhooks: { allowPrivate: true, maxAttempts: 4, disableAfterFailures: 3, retryBaseMs: 60_000, timeoutMs: 2_000 },
     ...options.config,
+    webhooks: {
+      allowPrivate: true,
+      maxAttempts: 4,
+      disableAfterFailures: 3,
+      retryBaseMs: 60_000,
+      timeoutMs: 2_000,
+      ...options.config?.webhooks,
+    },
   };
 
   async function monitoringModule(clock: ControllableClock) {

@@ -1,8 +1,12 @@
 import { Webhook } from 'standardwebhooks';
+import { Agent, fetch } from 'undici';
 import { publishNotification } from '../events/publish-notification';
 import type { CheckDeps } from '../monitoring-deps';
 import type { DeliveryDoc } from '../repo/deliveries-repo';
-import { resolvesToPrivateAddress } from './target-url';
+import { RefusedTargetError, refusedLiteral, refusingLookup } from './target-url';
+
+/** Connections whose DNS answers are checked as they are connected to (ADR 0079). */
+const refusingAgent = new Agent({ connect: { lookup: refusingLookup } });
 
 /**
  * One attempt of a claimed delivery (the caller holds its lease): POSTs the payload signed per
@@ -69,10 +73,10 @@ async function attempt(
   delivery: DeliveryDoc,
 ): Promise<{ ok: true; status: number } | { ok: false; status: number | null; error: string }> {
   const url = new URL(rawUrl);
+  const allowPrivate = deps.config.webhooks.allowPrivate;
+  const refused = 'The URL resolves to a loopback, private, link-local or other special-purpose address.';
   try {
-    if (!deps.config.webhooks.allowPrivate && (await resolvesToPrivateAddress(url))) {
-      return { ok: false, status: null, error: 'The URL resolves to a loopback, private or link-local address.' };
-    }
+    if (!allowPrivate && refusedLiteral(url)) return { ok: false, status: null, error: refused };
     const sentAt = new Date();
     const response = await fetch(url, {
       method: 'POST',
@@ -85,11 +89,13 @@ async function attempt(
       body: delivery.payload,
       redirect: 'manual',
       signal: AbortSignal.timeout(deps.config.webhooks.timeoutMs),
+      ...(allowPrivate ? {} : { dispatcher: refusingAgent }),
     });
     await response.body?.cancel();
     if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
     return { ok: false, status: response.status, error: `HTTP ${response.status}` };
   } catch (error) {
+    if ((error as Error).cause instanceof RefusedTargetError) return { ok: false, status: null, error: refused };
     return { ok: false, status: null, error: (error as Error).name === 'TimeoutError' ? 'timed out' : 'could not connect' };
   }
 }

@@ -173,6 +173,17 @@ describe('password reset', () => {
     });
   });
 
+  it('API keys survive a reset unless it asks to revoke them', async () => {
+    const { accountId, email } = await verifiedAccount();
+    const key = await billing.call.apiKeys.create({ accountId, name: 'ci', scopes: ['data:read'] });
+    const first = await billing.call.identity.requestPasswordReset({ email });
+    await billing.call.identity.resetPassword({ token: first!.token, password: 'the new long password' });
+    expect(await billing.call.apiKeys.verify({ key: key.key })).toMatchObject({ status: 'valid', keyId: key.id });
+    const second = await billing.call.identity.requestPasswordReset({ email });
+    await billing.call.identity.resetPassword({ token: second!.token, password: 'a third long password', revokeApiKeys: true });
+    expect(await billing.call.apiKeys.verify({ key: key.key })).toBeNull();
+  });
+
   it('a reset link expires after its time to live', async () => {
     const { email } = await verifiedAccount();
     const issued = await billing.call.identity.requestPasswordReset({ email });

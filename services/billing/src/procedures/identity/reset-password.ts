@@ -6,7 +6,8 @@ import { hashToken } from '../../identity/tokens';
 
 /**
  * Sets a new password through a reset link (once; LINK_INVALID / LINK_EXPIRED otherwise) and signs
- * out every session of the account: whoever knew the old password is out. Following the link
+ * out every session of the account: whoever knew the old password is out. API keys survive it
+ * unless `revokeApiKeys` asks to revoke them too (ADR 0082). Following the link
  * proves the address, so an unverified account becomes verified.
  */
 export function resetPassword({ repo, config, logger }: BillingDeps) {
@@ -26,7 +27,10 @@ export function resetPassword({ repo, config, logger }: BillingDeps) {
       }
       if (!account.emailVerifiedAt) await repo.accounts.markEmailVerified(account._id, new Date(repo.clock()).toISOString());
       const revoked = await repo.sessions.revokeAll(account._id);
-      logger.info({ accountId: account._id, revokedSessions: revoked, requestId: ctx.requestId }, 'password reset');
+      const revokedApiKeys = input.revokeApiKeys
+        ? await repo.apiKeys.revokeAllOfAccount(account._id, new Date(repo.clock()).toISOString())
+        : 0;
+      logger.info({ accountId: account._id, revokedSessions: revoked, revokedApiKeys, requestId: ctx.requestId }, 'password reset');
       return { accountId: account._id };
     });
 }

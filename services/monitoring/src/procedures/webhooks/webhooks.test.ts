@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenOnFreePort } from '@vrs/testing/http-server';
 import { monitoringFixtureQuery, monitoringVariants } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
+import { createWebhooksRepo } from '../../repo/webhooks-repo';
 import { startMonitoring, type MonitoringHarness } from '../../testing/monitoring-harness';
 
 interface Received {
@@ -26,6 +27,24 @@ async function startReceiver(statuses: number[]) {
   return { url: `${url}/hook`, received, close };
 }
 
+/** A search monitor whose second check finds two new videos: one notification. */
+async function notifyOn(h: MonitoringHarness, accountId: string) {
+  h.fake.reset();
+  h.at(0);
+  const monitor = await h.call.monitors.create({
+    accountId,
+    query: { kind: 'search', q: monitoringFixtureQuery },
+    intervalMinutes: 15,
+    enabled: true,
+  });
+  await h.call.scheduler.runDue();
+  h.fake.useVariant(monitoringVariants.searchLater);
+  h.at(15);
+  await h.call.scheduler.runDue();
+  h.fake.reset();
+  return monitor;
+}
+
 describe('webhooks', () => {
   let h: MonitoringHarness;
   beforeAll(async () => {
@@ -33,23 +52,7 @@ describe('webhooks', () => {
   });
   afterAll(() => h.close());
 
-  /** A search monitor whose second check finds two new videos: one notification. */
-  async function notify(accountId: string) {
-    h.fake.reset();
-    h.at(0);
-    const monitor = await h.call.monitors.create({
-      accountId,
-      query: { kind: 'search', q: monitoringFixtureQuery },
-      intervalMinutes: 15,
-      enabled: true,
-    });
-    await h.call.scheduler.runDue();
-    h.fake.useVariant(monitoringVariants.searchLater);
-    h.at(15);
-    await h.call.scheduler.runDue();
-    h.fake.reset();
-    return monitor;
-  }
+  const notify = (accountId: string) => notifyOn(h, accountId);
 
   it('delivers each notification signed (verified with the library), retries after a 500 with the same webhook-id', async () => {
     const receiver = await startReceiver([500, 204]);
@@ -191,5 +194,51 @@ describe('webhooks', () => {
     });
     expect(await h.call.webhooks.delete({ accountId, webhookId: created.id })).toEqual({ id: created.id, deleted: true });
     expect((await h.call.webhooks.list({ accountId, limit: 10 })).data).toEqual([]);
+  });
+});
+
+describe('webhooks where private targets are refused (production)', () => {
+  let h: MonitoringHarness;
+  beforeAll(async () => {
+    h = await startMonitoring({ config: { webhooks: { allowPrivate: false } } });
+  });
+  afterAll(() => h.close());
+
+  it('an IPv4-mapped loopback target is refused at creation and, stored before, receives nothing at delivery', async () => {
+    const receiver = await startReceiver([200]);
+    try {
+      const accountId = await h.account('webhook-mapped');
+      const mapped = receiver.url.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+      for (const url of [mapped, receiver.url.replace('127.0.0.1', '[::ffff:7f00:1]'), receiver.url.replace('127.0.0.1', 'localhost')]) {
+        await expect(h.call.webhooks.create({ accountId, url }), url).rejects.toMatchObject({
+          cause: { code: 'WEBHOOK_URL_INVALID', status: 422 },
+        });
+      }
+      // Webhooks stored before this check (or while private targets were allowed) are checked again at delivery.
+      const repo = createWebhooksRepo(h.store);
+      const createdAt = h.clock.now().toISOString();
+      const stored = [
+        await repo.create({ accountId, url: mapped, description: null, secret: 'whsec_AAAA', createdAt }),
+        await repo.create({
+          accountId,
+          url: receiver.url.replace('127.0.0.1', 'localhost'),
+          description: null,
+          secret: 'whsec_AAAA',
+          createdAt,
+        }),
+      ];
+      await notifyOn(h, accountId);
+      expect(receiver.received).toHaveLength(0);
+      for (const webhook of stored) {
+        const [delivery] = (await h.call.webhooks.listDeliveries({ accountId, webhookId: webhook._id, limit: 10 })).data;
+        expect(delivery).toMatchObject({
+          attempts: 1,
+          lastResponseStatus: null,
+          lastError: expect.stringMatching(/special-purpose address/),
+        });
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 });
