@@ -6,7 +6,7 @@ import { oauthError } from './oauth-errors';
 /** The CLI's own public client: known without registration, device grant only (ADR 0095). */
 const cliClient: OAuthClient = {
   clientId: cliClientId,
-  clientName: 'vrs command-line client',
+  clientName: 'vrs CLI',
   redirectUris: [],
   grantTypes: [deviceGrantType, 'refresh_token'],
   createdAt: new Date(0).toISOString(),
