@@ -45,6 +45,7 @@ import { exportFilePaths, exportFileRoute } from './downloads/export-file';
 import { agentRunEventsPaths, agentRunEventsRoute } from './streams/agent-run-events';
 import { documentAcceptedResponses, successStatusOf } from './v1/research/accepted-status';
 import { mcpMethodNotAllowed, mcpRoute } from './mcp/mcp-route';
+import { createOAuthRouter } from './oauth/router';
 
 const log = createLogger('gateway');
 /** Plain routes beside the procedures, as the OpenAPI document shows them. */
@@ -237,8 +238,15 @@ export function createGatewayApp(deps: GatewayDependencies) {
     sendError(res, new AppError('ROUTE_NOT_FOUND', `No operation at ${req.method} /v1${req.path}.`), req.requestId);
   });
   app.use('/v1', v1);
-  app.post('/mcp', limiters.perIp, resolvePrincipal(deps.authenticators), mcpRoute({ internalToken: config.INTERNAL_TOKEN }));
+  app.post(
+    '/mcp',
+    limiters.perIp,
+    resolvePrincipal(deps.authenticators),
+    mcpRoute({ internalToken: config.INTERNAL_TOKEN, publicBaseUrl: config.PUBLIC_BASE_URL }),
+  );
   app.all('/mcp', mcpMethodNotAllowed);
+  // The OAuth 2.1 authorization server and its metadata (ADR 0095).
+  app.use(createOAuthRouter({ config, services, ...deps.identity, counter: deps.rateLimitCounter, log, perIp: limiters.perIp }));
   // The first-party web app, outside /v1 (ADR 0034), under the same per-IP limit as the API.
   app.use(
     limiters.perIp,

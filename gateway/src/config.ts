@@ -102,6 +102,25 @@ export const gatewayEnvSchema = z.object({
     .int()
     .min(1000)
     .default(15 * 60_000),
+  /** OAuth 2.1 authorization server (ADR 0095): access tokens' life (≤ 1 h). */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(3600),
+  /** How long an OAuth grant, and so its refresh tokens, lasts from the approval (absolute, ≤ 30 days). */
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .default(30 * 86_400),
+  /** Authorization codes' life (≤ 60 s; single-use). */
+  OAUTH_CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(60).default(60),
+  /** Requests one client IP may send to /oauth/token, and to /oauth/register, per OAUTH_RATE_LIMIT_WINDOW_MS. */
+  OAUTH_TOKEN_REQUESTS_PER_IP: z.coerce.number().int().min(1).default(300),
+  OAUTH_REGISTRATIONS_PER_IP: z.coerce.number().int().min(1).default(20),
+  OAUTH_RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
   /** Outgoing mail (`smtp://user:pass@host:port`, `smtps://…`); unset: links are logged and kept at /_dev/mail. */
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('Video Research Service <no-reply@localhost>'),

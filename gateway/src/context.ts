@@ -5,7 +5,7 @@ import type { AuthCaches } from './auth/auth-caches';
 import type { CreditLeases } from './metering/credit-leases';
 import type { GatewayServices } from './services';
 
-export type AuthScheme = 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'demoUser';
+export type AuthScheme = 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'oauthToken' | 'demoUser';
 
 /** Who is calling, as established by one of the authentication schemes. */
 export interface Principal {

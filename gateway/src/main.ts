@@ -22,6 +22,7 @@ import { demoUserAuthenticator } from './auth/demo-user-authenticator';
 import { createKeyUseRecorder } from './auth/key-use-recorder';
 import { createAuthCaches } from './auth/auth-caches';
 import { cliSessionAuthenticator, createSessionVerifier, sessionCookieAuthenticator } from './auth/session-authenticators';
+import { oauthAccessTokenAuthenticator } from './oauth/oauth-authenticator';
 import { createMailer } from './mail/mailer';
 import { createCreditLeases, leaseBillingOf } from './metering/credit-leases';
 
@@ -133,6 +134,7 @@ async function main() {
       bearerApiKeyAuthenticator(apiKeys),
       headerApiKeyAuthenticator(apiKeys),
       cliSessionAuthenticator(sessions),
+      oauthAccessTokenAuthenticator(sessions),
       // After every header scheme: a request that sends a key or a bearer token on purpose is
       // judged by it, not by an ambient cookie (and so is not subject to CSRF).
       sessionCookieAuthenticator(sessions, cookie),

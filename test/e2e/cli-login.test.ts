@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -123,7 +123,12 @@ describe('vrs login through the device flow, approved in a browser', { timeout: 
     const file = join(config, 'vrs', 'credentials.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const stored = JSON.parse(await readFile(file, 'utf8')).credentials[gatewayUrl];
-    expect(stored).toMatchObject({ kind: 'cli_session', token: expect.stringMatching(/^atc_/), scope: 'data:read account:manage' });
+    expect(stored).toMatchObject({
+      kind: 'oauth',
+      token: expect.stringMatching(/^ato_/),
+      refreshToken: expect.stringMatching(/^atr_/),
+      scope: 'data:read account:manage',
+    });
     expect(Date.parse(stored.expiresAt)).toBeGreaterThan(Date.now());
     token = stored.token;
   });
@@ -131,10 +136,26 @@ describe('vrs login through the device flow, approved in a browser', { timeout: 
   it('whoami names the account, the CLI session and the approved scopes', async () => {
     const who = json(await vrs(['whoami', '--json'], env));
     expect(who).toMatchObject({ apiUrl: gatewayUrl, accountId: user.accountId, account: { id: user.accountId, email: user.email } });
-    expect(who.credential).toMatchObject({ kind: 'cli_session', id: expect.any(String) });
+    expect(who.credential).toMatchObject({ kind: 'oauth', id: expect.any(String) });
     expect(who.credential.id).not.toBe(user.sessionId);
     expect([...who.scopes].sort()).toEqual(['account:manage', 'data:read']);
     expect(json(await vrs(['projects', 'list', '--json'], env))).toMatchObject({ data: [] });
+  });
+
+  it('renews an expired access token with the refresh token, once, and keeps working', async () => {
+    const file = join(config, 'vrs', 'credentials.json');
+    const before = JSON.parse(await readFile(file, 'utf8'));
+    const stored = before.credentials[gatewayUrl];
+    before.credentials[gatewayUrl] = { ...stored, expiresAt: new Date(Date.now() - 1000).toISOString() };
+    await writeFile(file, JSON.stringify(before));
+    expect(json(await vrs(['whoami', '--json'], env)).credential.kind).toBe('oauth');
+    const renewed = JSON.parse(await readFile(file, 'utf8')).credentials[gatewayUrl];
+    expect(renewed.token).not.toBe(stored.token);
+    expect(renewed.refreshToken).not.toBe(stored.refreshToken);
+    expect(Date.parse(renewed.expiresAt)).toBeGreaterThan(Date.now());
+    // The replaced access token stopped at once.
+    expect((await apiClient(gatewayUrl, { authorization: `Bearer ${stored.token}` })('GET', '/v1/auth/session')).status).toBe(401);
+    token = renewed.token;
   });
 
   it('a command needing a scope that was not approved exits 3 with the message and requestId', async () => {
@@ -207,7 +228,7 @@ describe('vrs login through the device flow, approved in a browser', { timeout: 
     const done = await login.exited;
     expect(done.code, done.stderr).toBe(0);
     const who = json(await vrs(['whoami', '--json'], own));
-    expect(who).toMatchObject({ credential: { kind: 'cli_session' }, scopes: ['data:read'] });
+    expect(who).toMatchObject({ credential: { kind: 'oauth' }, scopes: ['data:read'] });
     const readOnly = JSON.parse(await readFile(join(own.XDG_CONFIG_HOME, 'vrs', 'credentials.json'), 'utf8')).credentials[gatewayUrl].token;
     const api = apiClient(gatewayUrl, { authorization: `Bearer ${readOnly}` });
 

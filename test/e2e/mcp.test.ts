@@ -239,7 +239,10 @@ describe('/mcp authentication', () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const anonymous = await fetch(new URL('/mcp', gatewayUrl), { method: 'POST', headers, body: JSON.stringify(message) });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    // RFC 9728 §5.1: where an OAuth client finds how to get a token (ADR 0095).
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', gatewayUrl).href}", scope="data:read"`,
+    );
     expect(((await anonymous.json()) as any).error).toMatchObject({ code: 'UNAUTHENTICATED', requestId: expect.any(String) });
 
     const wrong = await fetch(new URL('/mcp', gatewayUrl), {
@@ -248,6 +251,7 @@ describe('/mcp authentication', () => {
       body: JSON.stringify(message),
     });
     expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="/);
     expect(((await wrong.json()) as any).error.code).toBe('INVALID_API_KEY');
 
     const client = new Client({ name: 'e2e', version: '1.0.0' });

@@ -3,6 +3,10 @@ import { createVrsClient } from '@vrs/client';
 import { AppError, createLogger, internalTokenHeader } from '@vrs/kit';
 import { sendError } from '../errors/envelope';
 import { bearerToken } from '../auth/authenticator';
+import { issuerOf } from '../oauth/clients';
+
+/** What an OAuth client asks for when /mcp sends it to sign in: reading, which every tool needs. */
+const mcpScope = 'data:read';
 
 const log = createLogger('gateway');
 
@@ -30,19 +34,24 @@ function selfUrl(req: Request): string {
  * marks those calls as ours so the per-IP limit, already counted on this request, is not counted
  * again against the loopback address.
  */
-export function mcpRoute(options: { internalToken: string | undefined }): RequestHandler {
+export function mcpRoute(options: { internalToken: string | undefined; publicBaseUrl: string | undefined }): RequestHandler {
   return async (req, res) => {
     const token = bearerToken(req);
+    // RFC 9728 §5.1: where an MCP client finds the authorization server (MCP authorization, ADR 0095).
+    const metadata = `resource_metadata="${issuerOf(req, options.publicBaseUrl)}/.well-known/oauth-protected-resource/mcp"`;
     if (req.authError) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
+      res.setHeader('WWW-Authenticate', `Bearer error="invalid_token", ${metadata}`);
       sendError(res, req.authError, req.requestId);
       return;
     }
     if (!token || !req.principal) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
+      res.setHeader('WWW-Authenticate', `Bearer ${metadata}, scope="${mcpScope}"`);
       sendError(
         res,
-        new AppError('UNAUTHENTICATED', 'The MCP endpoint needs `Authorization: Bearer <API key or CLI session token>`.'),
+        new AppError(
+          'UNAUTHENTICATED',
+          'The MCP endpoint needs `Authorization: Bearer <API key, CLI session or OAuth access token>`; OAuth clients discover how to get one from WWW-Authenticate.',
+        ),
         req.requestId,
       );
       return;

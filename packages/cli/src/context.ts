@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createVrsClient, type VrsClient } from '@vrs/client';
-import { readCredential } from './credentials';
+import { readCredential, removeCredential, saveCredential } from './credentials';
+import { refreshTokens } from './device-flow';
 import { NotSignedInError } from './exit-codes';
 import { Output } from './output';
 
@@ -21,6 +22,34 @@ export function apiUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv): stri
   return (flag ?? env.VRS_API_URL ?? defaultApiUrl).replace(/\/+$/, '');
 }
 
+/** Renewed this long before the access token's end, so a command never starts with a token about to expire. */
+const refreshMarginMs = 60_000;
+
+/**
+ * The stored token, renewed first when it is an OAuth access token at (or near) its end. A grant
+ * that has ended (revoked on the sessions page, expired, refresh token reused) is forgotten: the
+ * person must sign in again.
+ */
+async function freshToken(apiUrl: string): Promise<string | undefined> {
+  const stored = await readCredential(apiUrl);
+  if (stored?.kind !== 'oauth' || !stored.refreshToken || !stored.expiresAt) return stored?.token;
+  if (Date.parse(stored.expiresAt) - refreshMarginMs > Date.now()) return stored.token;
+  const renewed = await refreshTokens(apiUrl, stored.refreshToken);
+  if (!renewed) {
+    await removeCredential(apiUrl);
+    return undefined;
+  }
+  await saveCredential(apiUrl, {
+    ...stored,
+    token: renewed.access_token,
+    refreshToken: renewed.refresh_token ?? stored.refreshToken,
+    expiresAt: new Date(Date.now() + renewed.expires_in * 1000).toISOString(),
+    scope: renewed.scope,
+    savedAt: new Date().toISOString(),
+  });
+  return renewed.access_token;
+}
+
 export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env): CliContext {
   const options = command.optsWithGlobals<{ json?: boolean; apiUrl?: string }>();
   const apiUrl = apiUrlOf(options.apiUrl, env);
@@ -31,7 +60,8 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
     apiUrl,
     async client() {
       // The environment wins over what login stored, so scripts and CI never depend on a home directory.
-      const token = env.VRS_API_KEY?.trim() || (await readCredential(apiUrl))?.token;
+      const key = env.VRS_API_KEY?.trim();
+      const token = key || (await freshToken(apiUrl));
       if (!token) throw new NotSignedInError();
       return createVrsClient({ baseUrl: apiUrl, token, headers: userAgent });
     },

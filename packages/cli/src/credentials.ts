@@ -4,11 +4,16 @@ import { dirname, join } from 'node:path';
 
 /** What `vrs login` stores for one API origin. */
 export interface StoredCredential {
-  /** A CLI session token (`atc_…`) from the device flow, or an API key (`aty_…`) given to `login --with-api-key`. */
+  /**
+   * An OAuth access token (`ato_…`) from the device flow, an API key (`aty_…`) given to
+   * `login --with-api-key`, or a CLI session token (`atc_…`) stored by an older `vrs login`.
+   */
   token: string;
-  kind: 'cli_session' | 'api_key';
+  kind: 'oauth' | 'cli_session' | 'api_key';
   /** ISO time the token stops working, when the server said (`expires_in`). */
   expiresAt?: string;
+  /** OAuth only: what renews the access token when it expires (each is used once, ADR 0095). */
+  refreshToken?: string;
   scope?: string;
   savedAt: string;
 }

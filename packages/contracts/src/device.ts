@@ -30,6 +30,8 @@ export const startDeviceAuthorizationInputSchema = z.object({
   expiresInSeconds: z.number().int().min(1).max(86_400),
   intervalSeconds: z.number().int().min(1).max(300),
   ip: z.string().max(100).nullable().default(null),
+  /** Started at the OAuth endpoint (ADR 0095): only this client's token request may exchange the code. */
+  clientId: z.string().max(100).nullable().default(null),
 });
 export const startedDeviceAuthorizationSchema = z.object({
   /** Both codes are in this response only; billing stores their hashes. */
@@ -47,12 +49,22 @@ export const pollDeviceAuthorizationInputSchema = z.object({
     .int()
     .min(1000)
     .max(400 * 86_400_000),
+  /** Polled at the OAuth token endpoint (ADR 0095): the code opens an OAuth grant for this client instead of a CLI session. */
+  oauth: z
+    .object({
+      clientId: z.string().max(100),
+      accessTokenTtlSeconds: z.number().int().min(1),
+      grantTtlSeconds: z.number().int().min(1),
+    })
+    .optional(),
 });
 export const polledDeviceAuthorizationSchema = z.object({
   token: z.string(),
   sessionId: z.string(),
   expiresAt: z.iso.datetime(),
   scopes: z.array(scopeSchema),
+  /** OAuth grants only: the grant's first refresh token. */
+  refreshToken: z.string().optional(),
 });
 
 export const lookupUserCodeInputSchema = z.object({ userCode: typedUserCodeSchema });

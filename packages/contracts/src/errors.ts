@@ -159,6 +159,21 @@ export const errorCodes = {
   },
   SCOPES_NOT_CHOSEN: { status: 422, message: 'Choose at least one permission to approve, or deny the request.' },
   SCOPE_NOT_REQUESTED: { status: 422, message: 'Only permissions the client asked for can be approved.' },
+  // The OAuth 2.1 authorization server (ADR 0095): answered as RFC 6749 §5.2 bodies, the RFC value in details.error.
+  OAUTH_INVALID_REQUEST: { status: 400, message: 'The OAuth request is missing a parameter or has one that is not valid.' },
+  OAUTH_INVALID_CLIENT: { status: 401, message: 'The client_id is missing or not registered.' },
+  OAUTH_INVALID_GRANT: {
+    status: 400,
+    message: 'The authorization code or refresh token is not valid, expired, already used, or was issued to another client.',
+  },
+  OAUTH_UNAUTHORIZED_CLIENT: { status: 400, message: 'The client is not registered for this grant type.' },
+  OAUTH_INVALID_SCOPE: { status: 400, message: 'The requested scope is unknown or more than was granted.' },
+  OAUTH_INVALID_REDIRECT_URI: {
+    status: 400,
+    message: 'Redirect URIs must be https, or http on a loopback address (RFC 8252), without a fragment.',
+  },
+  OAUTH_INVALID_CLIENT_METADATA: { status: 400, message: 'The client metadata is not valid.' },
+  OAUTH_RATE_LIMITED: { status: 429, message: 'Too many OAuth requests from this network; retry after the time given in Retry-After.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -68,7 +68,7 @@ export const getAccountInputSchema = z.object({ accountId: accountIdSchema });
 export const updateAccountInputSchema = z.object({ accountId: accountIdSchema, name: accountNameSchema.nullable() });
 
 /** `GET /v1/auth/session`: who is calling, with which credential and scopes. */
-export const credentialKindSchema = z.enum(['api_key', 'session_cookie', 'cli_session', 'demo_user']);
+export const credentialKindSchema = z.enum(['api_key', 'session_cookie', 'cli_session', 'oauth', 'demo_user']);
 export const authSessionSchema = z
   .object({
     account: z.object({ id: z.string(), email: z.string().nullable(), name: z.string().nullable() }),

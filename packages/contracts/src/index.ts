@@ -16,4 +16,5 @@ export * from './scopes';
 export * from './sessions';
 export * from './identity';
 export * from './device';
+export * from './oauth';
 export * from './storyboards';

@@ -12,7 +12,7 @@ export const cliSessionTokenPrefix = 'atc_';
 /** Longest token any scheme accepts; longer values are refused without a lookup. */
 export const maxSessionTokenLength = 200;
 
-export const sessionKindSchema = z.enum(['web', 'cli']);
+export const sessionKindSchema = z.enum(['web', 'cli', 'oauth']);
 export type SessionKind = z.infer<typeof sessionKindSchema>;
 
 const sessionTokenSchema = z.string().min(1).max(maxSessionTokenLength);

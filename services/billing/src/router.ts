@@ -34,6 +34,12 @@ import { denyDeviceAuthorization } from './procedures/device/deny';
 import { lookupDeviceAuthorization } from './procedures/device/lookup';
 import { pollDeviceAuthorization } from './procedures/device/poll';
 import { startDeviceAuthorization } from './procedures/device/start';
+import { exchangeAuthorizationCode } from './procedures/oauth/exchange-code';
+import { getOAuthClient } from './procedures/oauth/get-client';
+import { issueAuthorizationCode } from './procedures/oauth/issue-code';
+import { refreshOAuthGrant } from './procedures/oauth/refresh';
+import { registerOAuthClient } from './procedures/oauth/register-client';
+import { revokeOAuthToken } from './procedures/oauth/revoke';
 
 /** The billing service's internal procedures; the gateway (and any service) calls them. */
 export function billingRouter(deps: BillingDeps) {
@@ -73,6 +79,14 @@ export function billingRouter(deps: BillingDeps) {
       lookup: lookupDeviceAuthorization(deps),
       approve: approveDeviceAuthorization(deps),
       deny: denyDeviceAuthorization(deps),
+    }),
+    oauth: router({
+      registerClient: registerOAuthClient(deps),
+      getClient: getOAuthClient(deps),
+      issueCode: issueAuthorizationCode(deps),
+      exchangeCode: exchangeAuthorizationCode(deps),
+      refresh: refreshOAuthGrant(deps),
+      revoke: revokeOAuthToken(deps),
     }),
     credits: router({ reserve: reserveCredits(deps), settle: settleCredits(deps), refund: refundCredits(deps) }),
     status: router({ get: getBillingStatus(deps) }),

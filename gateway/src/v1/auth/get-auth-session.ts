@@ -9,6 +9,7 @@ const credentialKinds = {
   apiKey: 'api_key',
   sessionCookie: 'session_cookie',
   cliSession: 'cli_session',
+  oauthToken: 'oauth',
   demoUser: 'demo_user',
 } as const satisfies Record<Principal['scheme'], string>;
 

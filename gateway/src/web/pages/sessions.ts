@@ -14,7 +14,7 @@ export function sessionsPage(deps: PageDeps) {
         <thead><tr><th scope="col">Kind</th><th scope="col">Signed in</th><th scope="col">Expires</th><th scope="col">Device</th><th scope="col"></th></tr></thead>
         <tbody>${sessions.data.map(
           (session) => html`<tr data-session-id="${session.id}">
-            <td>${session.kind === 'web' ? 'Browser' : 'Command line'}${session.label ? html` (${session.label})` : ''}</td>
+            <td>${session.kind === 'web' ? 'Browser' : session.kind === 'oauth' ? 'App (OAuth)' : 'Command line'}${session.label ? html` (${session.label})` : ''}</td>
             <td>${session.createdAt}</td><td>${session.expiresAt}</td>
             <td>${session.userAgent ?? ''} ${session.ip ? html`<br />${session.ip}` : ''}</td>
             <td>${

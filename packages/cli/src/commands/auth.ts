@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
 import { ApiError } from '@vrs/client';
 import { credentialsPath, readCredential, removeCredential, saveCredential } from '../credentials';
-import { runDeviceFlow, type Scope } from '../device-flow';
+import { revokeToken, runDeviceFlow, type Scope } from '../device-flow';
 import { UsageError } from '../exit-codes';
 import { action, scopeList } from './action';
-
-/** The label the approval page shows and the CLI session keeps. */
-const clientName = 'vrs CLI';
 
 async function readStdin(): Promise<string> {
   let text = '';
@@ -33,8 +30,7 @@ export function registerAuthCommands(program: Command) {
           return;
         }
         const token = await runDeviceFlow({
-          client: ctx.anonymousClient(),
-          clientName,
+          apiUrl: ctx.apiUrl,
           ...(options.scopes ? { scopes: options.scopes } : {}),
           onCode: (code) => {
             ctx.out.event(
@@ -47,7 +43,7 @@ export function registerAuthCommands(program: Command) {
               },
               [
                 `To sign in, open ${ctx.out.colors.bold(code.verification_uri)} and enter the code ${ctx.out.colors.bold(code.user_code)}`,
-                `(or open ${code.verification_uri_complete}).`,
+                `(or open ${code.verification_uri_complete ?? code.verification_uri}).`,
                 `Waiting for approval (the code expires in ${Math.round(code.expires_in / 60)} min)…`,
               ].join('\n'),
             );
@@ -56,13 +52,14 @@ export function registerAuthCommands(program: Command) {
         const scopes = token.scope.split(' ').filter(Boolean);
         await saveCredential(ctx.apiUrl, {
           token: token.access_token,
-          kind: 'cli_session',
+          kind: 'oauth',
           expiresAt: new Date(Date.now() + token.expires_in * 1000).toISOString(),
+          ...(token.refresh_token ? { refreshToken: token.refresh_token } : {}),
           scope: token.scope,
           savedAt: new Date().toISOString(),
         });
         ctx.out.result(
-          { apiUrl: ctx.apiUrl, kind: 'cli_session', scopes, path: credentialsPath() },
+          { apiUrl: ctx.apiUrl, kind: 'oauth', scopes, path: credentialsPath() },
           () => `Signed in to ${ctx.apiUrl} with ${scopes.join(', ') || 'no scopes'}.`,
         );
       }),
@@ -70,11 +67,16 @@ export function registerAuthCommands(program: Command) {
 
   program
     .command('logout')
-    .description('Revoke the stored CLI session on the server and forget it (an API key is only forgotten)')
+    .description('Revoke the stored sign-in on the server and forget it (an API key is only forgotten)')
     .action(
       action(async (ctx) => {
         const stored = await readCredential(ctx.apiUrl);
         let revoked = false;
+        if (stored?.kind === 'oauth') {
+          // RFC 7009: the refresh token ends the whole grant, access token included.
+          await revokeToken(ctx.apiUrl, stored.refreshToken ?? stored.token);
+          revoked = true;
+        }
         if (stored?.kind === 'cli_session') {
           // The stored token, even when VRS_API_KEY is set: it is the one being signed out.
           const client = ctx.anonymousClient();

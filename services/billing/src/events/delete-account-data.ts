@@ -38,9 +38,11 @@ export function createDeleteAccountDataHandler(deps: {
     const sessions = await repo.sessions.deleteAllOfAccount(accountId);
     const emailLinks = await repo.emailLinks.deleteAllOfAccount(accountId);
     const deviceCodes = await repo.deviceCodes.deleteAllOfAccount(accountId);
+    const oauthTokens =
+      (await repo.oauthCodes.deleteAllOfAccount(accountId)) + (await repo.oauthRefreshTokens.deleteAllOfAccount(accountId));
     const outbox = await deleteInBatches(deps.store.collection<OutboxDoc>(outboxCollection), { 'data.accountId': accountId });
     logger.info(
-      { accountId, released, reservations, ledgerLines, apiKeys, sessions, emailLinks, deviceCodes, outbox },
+      { accountId, released, reservations, ledgerLines, apiKeys, sessions, emailLinks, deviceCodes, oauthTokens, outbox },
       "deleted account's billing data removed",
     );
   };

@@ -27,6 +27,8 @@ export interface DeviceCodeDoc {
   /** The CLI session the code was exchanged for. */
   sessionId: string | null;
   ip: string | null;
+  /** Started at the OAuth endpoint (ADR 0095): the client that alone may exchange it. */
+  clientId?: string | null;
 }
 
 export function createDeviceCodesRepo(store: Store) {

@@ -12,6 +12,9 @@ import { topUp } from './top-up';
 import { createSessionsRepo } from './sessions';
 import { createEmailLinksRepo } from './email-links';
 import { createDeviceCodesRepo } from './device-codes';
+import { createOAuthClientsRepo } from './oauth-clients';
+import { createOAuthCodesRepo } from './oauth-codes';
+import { createOAuthRefreshTokensRepo } from './oauth-refresh-tokens';
 
 export interface BillingRepoOptions {
   /** Milliseconds since the epoch; injectable so tests can move time. */
@@ -44,6 +47,9 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const sessions = createSessionsRepo(store, clock);
   const emailLinks = createEmailLinksRepo(store, clock);
   const deviceCodes = createDeviceCodesRepo(store);
+  const oauthClients = createOAuthClientsRepo(store);
+  const oauthCodes = createOAuthCodesRepo(store);
+  const oauthRefreshTokens = createOAuthRefreshTokensRepo(store);
 
   return {
     accounts,
@@ -53,6 +59,9 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     sessions,
     emailLinks,
     deviceCodes,
+    oauthClients,
+    oauthCodes,
+    oauthRefreshTokens,
     /** Milliseconds since the epoch, as every repository sees it. */
     clock,
     ping: () => store.ping(),
@@ -66,6 +75,8 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         sessions.createIndexes(),
         emailLinks.createIndexes(),
         deviceCodes.createIndexes(),
+        oauthCodes.createIndexes(),
+        oauthRefreshTokens.createIndexes(),
       ]);
     },
 

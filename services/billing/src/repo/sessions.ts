@@ -22,6 +22,10 @@ export interface SessionDoc {
   userAgent: string | null;
   ip: string | null;
   label: string | null;
+  /** OAuth grants (ADR 0095): when the current access token stops working, before the grant's `expiresAt`. */
+  tokenExpiresAt?: string | null;
+  /** OAuth grants: the client the grant was made to. */
+  clientId?: string | null;
 }
 
 export function toSessionSummary(doc: SessionDoc): SessionSummary {
@@ -59,6 +63,8 @@ export function createSessionsRepo(store: Store, clock: () => number) {
     /** The live session whose current token, or whose previous token still in its grace, hashes to `hash`. */
     findLiveByTokenHash: async (hash: string) => {
       const current = await sessions.findOne({ tokenHash: hash, ...live() });
+      // An OAuth access token ends before its grant does (ADR 0095).
+      if (current?.tokenExpiresAt && current.tokenExpiresAt <= nowIso()) return null;
       if (current) return { session: current, current: true };
       const previous = await sessions.findOne({ previousTokenHash: hash, previousValidUntil: { $gt: nowIso() }, ...live() });
       return previous ? { session: previous, current: false } : null;
@@ -84,6 +90,16 @@ export function createSessionsRepo(store: Store, clock: () => number) {
         { returnDocument: 'after' },
       );
     },
+
+    /**
+     * An OAuth refresh (ADR 0095): the grant's access token becomes `newHash`, valid until
+     * `tokenExpiresAt`; the one it replaces stops at once. Null when the grant has ended.
+     */
+    replaceAccessToken: (sessionId: string, newHash: string, tokenExpiresAt: string) =>
+      sessions.findOneAndUpdate(
+        { _id: sessionId, kind: 'oauth', ...live() },
+        { $set: { tokenHash: newHash, tokenExpiresAt, lastRotatedAt: nowIso(), previousTokenHash: null, previousValidUntil: null } },
+      ),
 
     /** Live sessions of an account, newest first (ADR 0020). */
     page: async (accountId: string, page: PageRequest) =>

@@ -1,6 +1,12 @@
-import { pollDeviceAuthorizationInputSchema, polledDeviceAuthorizationSchema, slowDownStepSeconds } from '@vrs/contracts';
+import {
+  type OAuthTokenSet,
+  pollDeviceAuthorizationInputSchema,
+  polledDeviceAuthorizationSchema,
+  slowDownStepSeconds,
+} from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
+import { openOAuthGrant } from '../../identity/open-oauth-grant';
 import { openSession } from '../../identity/open-session';
 import { hashToken } from '../../identity/tokens';
 
@@ -21,6 +27,9 @@ export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
       const nowIso = new Date(now).toISOString();
       const code = await repo.deviceCodes.byDeviceCodeHash(hashToken(input.deviceCode));
       if (!code || code.status === 'consumed') throw new AppError('INVALID_DEVICE_CODE', undefined, { error: 'invalid_grant' });
+      // A code is exchanged only where it was asked for: by the client that started it (ADR 0095).
+      if ((code.clientId ?? null) !== (input.oauth?.clientId ?? null))
+        throw new AppError('INVALID_DEVICE_CODE', 'The device code was issued to another client.', { error: 'invalid_grant' });
       if (Date.parse(code.expiresAt) <= now) throw new AppError('EXPIRED_TOKEN', undefined, { error: 'expired_token' });
 
       const tooSoon = code.lastPolledAt !== null && now - Date.parse(code.lastPolledAt) < code.intervalSeconds * 1000;
@@ -44,6 +53,31 @@ export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
       const claimed = await repo.deviceCodes.claimApproved(code._id);
       if (!claimed?.accountId || !claimed.approvedScopes) {
         throw new AppError('INVALID_DEVICE_CODE', undefined, { error: 'invalid_grant' });
+      }
+      if (input.oauth) {
+        let tokens: OAuthTokenSet;
+        try {
+          tokens = await openOAuthGrant(repo, {
+            accountId: claimed.accountId,
+            clientId: input.oauth.clientId,
+            clientName: claimed.clientName,
+            scopes: claimed.approvedScopes,
+            accessTokenTtlSeconds: input.oauth.accessTokenTtlSeconds,
+            grantTtlSeconds: input.oauth.grantTtlSeconds,
+            ip: claimed.ip,
+          });
+        } catch (error) {
+          await repo.deviceCodes.unclaim(code._id);
+          throw error;
+        }
+        await repo.deviceCodes.recordSession(code._id, tokens.sessionId);
+        return {
+          token: tokens.accessToken,
+          refreshToken: tokens.refreshToken,
+          sessionId: tokens.sessionId,
+          expiresAt: tokens.accessTokenExpiresAt,
+          scopes: tokens.scopes,
+        };
       }
       let opened: Awaited<ReturnType<typeof openSession>>;
       try {

@@ -44,6 +44,7 @@ export function startDeviceAuthorization({ repo, logger }: BillingDeps) {
           decidedAt: null,
           sessionId: null,
           ip: input.ip,
+          clientId: input.clientId,
         };
         try {
           await repo.deviceCodes.insert(doc);

@@ -14,6 +14,8 @@ export function createSession({ repo, logger }: BillingDeps) {
     .mutation(async ({ input, ctx }) => {
       const account = await repo.accounts.findById(input.accountId);
       if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (input.kind === 'oauth')
+        throw new AppError('VALIDATION_FAILED', 'OAuth grants are opened by the token endpoint, not here (ADR 0095).');
       if (input.kind === 'web' && input.scopes !== null)
         throw new AppError('VALIDATION_FAILED', 'A web session acts as the owner: scopes must be null.');
       if (input.kind === 'cli' && input.scopes === null)

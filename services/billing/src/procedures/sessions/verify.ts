@@ -26,7 +26,8 @@ export function verifySession({ repo }: BillingDeps) {
         kind: session.kind,
         scopes: session.scopes,
         csrfToken: session.csrfToken,
-        expiresAt: session.expiresAt,
+        // An OAuth access token ends before its grant (ADR 0095); callers cache no longer than this.
+        expiresAt: session.tokenExpiresAt ?? session.expiresAt,
         rotate: session.kind === 'web' && current && input.rotateAfterMs !== undefined && age >= input.rotateAfterMs,
       };
     });

@@ -1,0 +1,29 @@
+import type { Request, Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { WindowCounter } from '@vrs/bus';
+import { WindowCounterStore } from '../rate-limit/window-counter-store';
+import { noStore } from './oauth-errors';
+
+/**
+ * Requests one client IP may send to an OAuth endpoint per window, counted in the shared window
+ * counter so every replica sees the same count (ADR 0095). Over it: 429 with Retry-After and an
+ * RFC 6749 style body.
+ */
+export function oauthEndpointLimiter(counter: WindowCounter, name: string, settings: { windowMs: number; perIp: number }) {
+  return rateLimit({
+    windowMs: settings.windowMs,
+    limit: settings.perIp,
+    standardHeaders: 'draft-6',
+    legacyHeaders: false,
+    passOnStoreError: true,
+    store: new WindowCounterStore(counter, `oauth-${name}:ip:`),
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+    handler: (_req: Request, res: Response) => {
+      noStore(res);
+      res.status(429).json({
+        error: 'temporarily_unavailable',
+        error_description: 'Too many OAuth requests from this network; retry after the time given in Retry-After.',
+      });
+    },
+  });
+}
