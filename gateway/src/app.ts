@@ -246,7 +246,17 @@ export function createGatewayApp(deps: GatewayDependencies) {
   );
   app.all('/mcp', mcpMethodNotAllowed);
   // The OAuth 2.1 authorization server and its metadata (ADR 0095).
-  app.use(createOAuthRouter({ config, services, ...deps.identity, counter: deps.rateLimitCounter, log, perIp: limiters.perIp }));
+  app.use(
+    createOAuthRouter({
+      config,
+      services,
+      ...deps.identity,
+      authCaches: deps.authCaches,
+      counter: deps.rateLimitCounter,
+      log,
+      perIp: limiters.perIp,
+    }),
+  );
   // The first-party web app, outside /v1 (ADR 0034), under the same per-IP limit as the API.
   app.use(
     limiters.perIp,
