@@ -93,6 +93,10 @@ const errorBoundary = t.middleware(async ({ next, path, ctx }) => {
     const appError = cause instanceof AppError ? cause : appErrorOfServiceCall(cause);
     if (appError) {
       result.error = toTRPCError(appError);
+      // An outage the operator must act on, where it happened (a service passing it on has no cause of its own).
+      if (appError === cause && appError.code === 'INSUFFICIENT_STORAGE') {
+        log.error({ err: cause.cause ?? cause, path, requestId: ctx.requestId, caller: ctx.caller }, 'out of storage');
+      }
     } else if (result.error.code === 'INTERNAL_SERVER_ERROR') {
       log.error({ err: cause ?? result.error, path, requestId: ctx.requestId, caller: ctx.caller }, 'procedure failed');
     }
