@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
 
 const stackEnv = inject('stackEnv');
@@ -92,6 +93,23 @@ describe('slow clients cannot hold connections (issue 37, item 9)', () => {
     expect(result.closedByServer, `closed after ${result.afterMs} ms`).toBe(true);
     expect(result.answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(result.answer).toContain('"code":"REQUEST_TIMEOUT"');
+  });
+
+  it('an idle keep-alive connection is not cut by them: a request after 3 s of quiet on it is answered', { timeout: 30_000 }, async () => {
+    const { hostname, port } = new URL(gateway.url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+    });
+    const answers = () => received.match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+    socket.write('GET /v1/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await vi.waitFor(() => expect(answers()).toBe(1), { timeout: 10_000 });
+    await sleep(3_000);
+    socket.write('GET /v1/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await vi.waitFor(() => expect(answers()).toBe(2), { timeout: 10_000 });
+    expect(received).not.toContain(' 408 ');
+    socket.destroy();
   });
 
   it('a client that sends its request at an ordinary pace is answered', async () => {
