@@ -103,6 +103,10 @@ describe.skipIf(noTmpfs !== undefined)('a full disk (issue 37, item 8)', () => {
     const listed = await call('GET', `/v1/projects/${projectId}/evidence?limit=5`);
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body.data.length).toBeGreaterThan(0);
+    // A search of the project's evidence (metered: billing, elsewhere, charges it) reads too.
+    const searched = await call('GET', `/v1/projects/${projectId}/search?q=disk`);
+    expect(searched.status, searched.text).toBe(200);
+    expect(searched.body.results.map((result: { text: string }) => result.text)).toContain('before the disk filled');
 
     // Room again: writes succeed without a restart, and what they stored reads back.
     await rm(filler);
