@@ -15,7 +15,7 @@ import { accessLog } from './access-log';
 import { canonicalPath } from './edge/canonical-path';
 import { securityHeaders } from './edge/security-headers';
 import { middlewareSeries } from './edge/middleware-series';
-import { assertJsonDepth, JsonTooDeepError } from './edge/json-depth';
+import { checkJsonBody } from './edge/json-body';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
 import { servicesFor, type GatewayServices } from './services';
@@ -96,7 +96,6 @@ function emptyBodyAsJson(req: Request, _res: Response, next: NextFunction) {
 function bodyParserError(error: unknown): AppError | undefined {
   // Our own refusals (a CSRF check) carry a 4xx status too, and are already what to answer.
   if (error instanceof AppError) return error;
-  if (error instanceof JsonTooDeepError) return new AppError('JSON_TOO_DEEP');
   const { type, status } = error as { type?: string; status?: number };
   if (type === 'entity.parse.failed') return new AppError('MALFORMED_JSON');
   if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE');
@@ -202,7 +201,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     assignRequestId,
     accessLog(createLogger('access')),
     canonicalPath,
-    express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body) => assertJsonDepth(body) }),
+    express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body, encoding) => checkJsonBody(body, encoding) }),
     emptyBodyAsJson,
   ];
   app.use(middlewareSeries(...edge));

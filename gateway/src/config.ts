@@ -59,6 +59,10 @@ export const gatewayEnvSchema = z.object({
    */
   RATE_LIMIT_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(10_000).default(100),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** A connection that has not sent a request's headers within this is answered 408 and closed (ADR 0088). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** A connection that has not sent a whole request, headers and body, within this is answered 408 and closed. */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   /** How long a verified API key is trusted before it is checked again (revocation takes effect within this). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often the API keys' last uses noted in memory are sent to billing (and once at shutdown). */
@@ -150,6 +154,11 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const config = loadConfig(gatewayEnvSchema, env);
   if (config.SEARCH_ENGINE === 'mongo' && !config.MONGODB_URL) {
     throw new Error('Invalid configuration:\n  - SEARCH_ENGINE: mongo needs MONGODB_URL');
+  }
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new Error(
+      'Invalid configuration:\n  - HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
   }
   if (config.DEMO_MODE && config.NODE_ENV === 'production') {
     throw new Error('Invalid configuration:\n  - DEMO_MODE: must not be on when NODE_ENV=production');

@@ -15,7 +15,7 @@ import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, w
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
 import { answerClientErrorsInEnvelope } from './edge/client-errors';
-import { expressServerOptions } from './edge/express-server-options';
+import { expressServerOptions, slowClientTimeouts } from './edge/express-server-options';
 import { connectServices } from './services-host';
 import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthenticator } from './auth/api-key-authenticators';
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
@@ -154,7 +154,13 @@ async function main() {
       }),
   });
 
-  const server = createServer(expressServerOptions(app), handleInTurns(app, config.REQUEST_TURN_BUDGET_MS));
+  const server = createServer(
+    {
+      ...expressServerOptions(app),
+      ...slowClientTimeouts({ headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS }),
+    },
+    handleInTurns(app, config.REQUEST_TURN_BUDGET_MS),
+  );
   answerClientErrorsInEnvelope(server, logger);
   await listen(server, { port: config.PORT, host: config.HOST, setting: 'PORT' });
   server.keepAliveTimeout = 65_000;

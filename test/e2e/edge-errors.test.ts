@@ -134,3 +134,61 @@ describe('every way into the gateway ends in the envelope (issue 12)', () => {
     expectEnvelope(await api('PROPFIND', '/v1/nowhere'), 404, 'ROUTE_NOT_FOUND');
   });
 });
+
+describe('a JSON body is taken exactly as sent, or refused (issue 37, item 7)', () => {
+  const user = `exact-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const exact = apiClient(gatewayUrl, { 'x-demo-user': user });
+  /** Posts bytes as they are: no client library re-encodes them. */
+  const postBytes = async (path: string, bytes: Buffer) => {
+    const response = await fetch(`${gatewayUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-demo-user': user },
+      body: bytes,
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) } as ApiResponse;
+  };
+  const projectNames = async () => ((await exact('GET', '/v1/projects?limit=100')).body.data as { name: string }[]).map((p) => p.name);
+
+  it('bytes that are not UTF-8 inside a string are 400 MALFORMED_JSON, and nothing is stored', async () => {
+    const invalid = Buffer.from([0xff, 0xfe, 0xc3, 0x28]);
+    const project = Buffer.concat([Buffer.from('{"name":"bad '), invalid, Buffer.from(' bytes"}')]);
+    expectEnvelope(await postBytes('/v1/projects', project), 400, 'MALFORMED_JSON');
+    expect(await projectNames()).toEqual([]);
+
+    const projectId = (await exact('POST', '/v1/projects', { json: { name: 'Exact' } })).body.id;
+    const evidence = Buffer.concat([Buffer.from('{"items":[{"text":"fine"},{"text":"x'), invalid, Buffer.from('"}]}')]);
+    expectEnvelope(await postBytes(`/v1/projects/${projectId}/evidence`, evidence), 400, 'MALFORMED_JSON');
+    expect((await exact('GET', `/v1/projects/${projectId}/evidence`)).body.data).toEqual([]);
+
+    // Valid UTF-8 of every width is stored as sent.
+    const text = 'Café ☕ 日本語 😀';
+    const added = await postBytes(`/v1/projects/${projectId}/evidence`, Buffer.from(JSON.stringify({ items: [{ text }] })));
+    expect(added.status, added.text).toBe(200);
+    expect((await exact('GET', `/v1/projects/${projectId}/evidence`)).body.data.map((item: { text: string }) => item.text)).toEqual([text]);
+  });
+
+  it('a key named twice in one object, at any depth, is 400 DUPLICATE_KEY naming it, and nothing is stored', async () => {
+    const projectId = (await exact('POST', '/v1/projects', { json: { name: 'Keys' } })).body.id;
+    const before = await projectNames();
+    const cases: [string, string, string, string][] = [
+      ['/v1/projects', '{"name":"first","name":"second"}', 'name', 'name'],
+      // The same key spelled with an escape is the same key.
+      ['/v1/projects', '{"name":"first", "\\u006eame" :"second"}', 'name', 'name'],
+      [`/v1/projects/${projectId}/evidence`, '{"items":[{"text":"a"}],"items":[{"text":"b"}]}', 'items', 'items'],
+      [`/v1/projects/${projectId}/evidence`, '{"items":[{"text":"a"},{"text":"b","sourceKey":"k","text":"c"}]}', 'text', 'items.1.text'],
+    ];
+    for (const [path, body, key, at] of cases) {
+      const response = await postBytes(path, Buffer.from(body));
+      expectEnvelope(response, 400, 'DUPLICATE_KEY');
+      expect(response.body.error.details, body).toEqual({ key, path: at });
+      expect(response.body.error.message).toContain(at);
+    }
+    expect(await projectNames()).toEqual(before);
+    expect((await exact('GET', `/v1/projects/${projectId}/evidence`)).body.data).toEqual([]);
+    // The same key in different objects is no duplicate; a duplicate in a body that is not JSON is MALFORMED_JSON.
+    const added = await postBytes(`/v1/projects/${projectId}/evidence`, Buffer.from('{"items":[{"text":"a"},{"text":"b"}]}'));
+    expect(added.status, added.text).toBe(200);
+    expectEnvelope(await postBytes('/v1/projects', Buffer.from('{"name":"a","name":"b"')), 400, 'MALFORMED_JSON');
+  });
+});

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { parse as parseCsvLibrary } from 'csv-parse/sync';
 import { describe, expect, inject, it } from 'vitest';
 import { apiClient, eventually, type ApiCall } from '@vrs/testing/api-client';
 
@@ -10,6 +12,35 @@ function demoUser(name: string) {
 const items = [
   { text: 'Plain note about grind size.', sourceKey: 'note:grind', entityId: 'vid1', startMs: 61_000 },
   { text: 'A note with "quotes", commas,\nand a line break.', sourceKey: 'note:tricky' },
+];
+
+const python3 = spawnSync('python3', ['--version']).status === 0;
+
+/**
+ * The rows a standard CSV reader makes of the bytes: Python's csv module (RFC 4180 dialect, UTF-8,
+ * `newline=''` as its documentation asks), or csv-parse where python3 is absent.
+ */
+function standardCsvRows(bytes: Buffer): string[][] {
+  if (!python3) return parseCsvLibrary(bytes, { encoding: 'utf8', relax_column_count: true });
+  const script =
+    'import csv, io, json, sys\nrows = list(csv.reader(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")))\nprint(json.dumps(rows))';
+  const run = spawnSync('python3', ['-c', script], { input: bytes, maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`python3 csv failed: ${run.stderr}`);
+  return JSON.parse(run.stdout.toString('utf8'));
+}
+
+/** Evidence a CSV writer can get wrong: line breaks of every kind, quotes, commas, formula-like text, non-ASCII. */
+const trickyItems = [
+  { text: 'A video description\nwith a line feed', sourceKey: 'tricky:lf' },
+  { text: 'Windows line\r\nbreak', sourceKey: 'tricky:crlf', entityId: 'vid,1', startMs: 0 },
+  { text: 'Old Mac\rbreak', sourceKey: 'tricky:cr' },
+  { text: 'He said "grind finer", then left', sourceKey: 'tricky:"quoted", key' },
+  { text: '=HYPERLINK("http://example.com","click")', sourceKey: '=key' },
+  { text: '+1+1', sourceKey: '+key' },
+  { text: '-2+3', sourceKey: '-key', startMs: 1_234_567 },
+  { text: '@SUM(A1:A9)', sourceKey: '@key' },
+  { text: 'Café ☕ — naïve 日本語 😀, "ok"\n\nend', sourceKey: 'tricky:ünïcödé' },
+  { text: 'tab\tinside; semi;colon', sourceKey: 'tricky:tab' },
 ];
 
 /** Creates an export and polls it until ready. */
@@ -105,6 +136,59 @@ describe('project exports', () => {
     expect(markdownFile.text).toContain('> A note with "quotes", commas,\n> and a line break.');
     expect(markdownFile.text).toContain('`note:grind` · video vid1 · at 1:01');
     expect(markdownFile.text).toContain('2 evidence items.');
+  });
+
+  it('exports evidence with line breaks, quotes, commas, formula-like and non-ASCII text that real parsers read back exactly (issue 37, item 6)', async () => {
+    const user = `exports-tricky-${Math.random().toString(36).slice(2)}`;
+    const api = apiClient(gatewayUrl, { 'x-demo-user': user });
+    const projectId = (await api('POST', '/v1/projects', { json: { name: 'Tricky, "text"' } })).body.id;
+    const added = await api('POST', `/v1/projects/${projectId}/evidence`, { json: { items: trickyItems } });
+    expect(added.status, added.text).toBe(200);
+    const stored = added.body.items as Record<string, string | number | undefined>[];
+    expect(stored.map((item) => item.text)).toEqual(trickyItems.map((item) => item.text));
+    const columns = ['id', 'sourceKey', 'provider', 'entityId', 'startMs', 'text', 'createdAt', 'updatedAt'];
+    const expected = stored.map((item) => Object.fromEntries(columns.map((column) => [column, item[column]])));
+    const byId = (rows: Record<string, unknown>[]) => [...rows].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+    const download = async (id: string) => {
+      const response = await fetch(`${gatewayUrl}/v1/exports/${id}/download`, { headers: { 'x-demo-user': user } });
+      expect(response.status).toBe(200);
+      return Buffer.from(await response.arrayBuffer());
+    };
+
+    const json = await readyExport(api, projectId, 'json');
+    expect(json.itemCount).toBe(trickyItems.length);
+    const jsonFile = JSON.parse((await download(json.id)).toString('utf8'));
+    expect(jsonFile.itemCount).toBe(json.itemCount);
+    expect(jsonFile.evidence).toHaveLength(json.itemCount);
+    expect(byId(jsonFile.evidence)).toEqual(byId(expected));
+
+    const csv = await readyExport(api, projectId, 'csv');
+    expect(csv.itemCount).toBe(trickyItems.length);
+    const [header, ...rows] = standardCsvRows(await download(csv.id));
+    expect(header).toEqual(columns);
+    expect(rows).toHaveLength(csv.itemCount);
+    for (const row of rows) expect(row).toHaveLength(columns.length);
+    // Every cell is the stored value exactly (a number as its digits, an absent one empty).
+    expect(byId(rows.map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]]))))).toEqual(
+      byId(
+        expected.map((item) =>
+          Object.fromEntries(columns.map((column) => [column, item[column] === undefined ? '' : String(item[column])])),
+        ),
+      ),
+    );
+
+    const markdown = await readyExport(api, projectId, 'markdown');
+    const markdownText = (await download(markdown.id)).toString('utf8');
+    expect(markdownText.match(/^## ev_/gm)).toHaveLength(markdown.itemCount);
+    for (const item of stored) {
+      const quoted = String(item.text)
+        .split(/\r\n|\r|\n/)
+        .map((line) => `> ${line}`)
+        .join('\n');
+      expect(markdownText).toContain(`## ${item.id}\n\n${quoted}\n`);
+    }
+    // No line of the file ends inside a quote with a bare CR that a Markdown reader would take as a line break.
+    expect(markdownText).not.toMatch(/\r/);
   });
 
   it('answers 404 for someone else’s export and project, 422 for an unknown format, and replays an Idempotency-Key', async () => {

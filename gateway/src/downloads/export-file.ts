@@ -86,7 +86,7 @@ export const exportFilePaths = {
       tags: ['Exports'],
       summary: 'Download an export',
       description:
-        "The export's file, streamed: `application/json` (`{project, exportedAt, evidence: [...], itemCount}`), `text/csv` (one row per evidence item, RFC 4180) or `text/markdown`, as an attachment. 404 for an unknown export or someone else's; 409 `EXPORT_NOT_READY` while it is pending (or when it failed); 410 `EXPORT_EXPIRED` once the file has passed the export's `expiresAt` (RESEARCH_EXPORT_TTL_MS after it was written) and was deleted.",
+        "The export's file, streamed: `application/json` (`{project, exportedAt, evidence: [...], itemCount}`), `text/csv` (one row per evidence item, RFC 4180: a cell holding a quote, comma, CR or LF is quoted; every cell is the stored value exactly, a leading `=`, `+`, `-` or `@` included) or `text/markdown`, as an attachment. 404 for an unknown export or someone else's; 409 `EXPORT_NOT_READY` while it is pending (or when it failed); 410 `EXPORT_EXPIRED` once the file has passed the export's `expiresAt` (RESEARCH_EXPORT_TTL_MS after it was written) and was deleted.",
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } }],
       security: ['bearerApiKey', 'sessionCookie', 'cliSession', 'apiKey', 'demoUser'].map((name) => ({ [name]: [] })),
       responses: {

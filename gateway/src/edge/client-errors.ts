@@ -3,9 +3,10 @@ import type { Socket } from 'node:net';
 import { AppError, newRequestId, type Logger } from '@vrs/kit';
 import { envelopeOf } from '../errors/envelope';
 
-/** What Node's parser rejected, in our codes: an over-long request line or headers, or anything else malformed. */
+/** What Node's parser rejected, in our codes: an over-long request line or headers, a request not sent in time, or anything else malformed. */
 function appErrorOf(error: NodeJS.ErrnoException): AppError {
   if (error.code === 'HPE_HEADER_OVERFLOW') return new AppError('HEADERS_TOO_LARGE');
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new AppError('REQUEST_TIMEOUT');
   if (error.code === 'HPE_INVALID_METHOD') return new AppError('MALFORMED_REQUEST', 'The request method is not a valid HTTP token.');
   return new AppError('MALFORMED_REQUEST');
 }

@@ -21,3 +21,18 @@ export function expressServerOptions(app: Express): http.ServerOptions {
   Object.assign(app, { request: AppRequest.prototype, response: AppResponse.prototype });
   return { IncomingMessage: AppRequest, ServerResponse: AppResponse };
 }
+
+/**
+ * How long a client may take to send a request (ADR 0088): its headers within `headersTimeoutMs`,
+ * all of it within `requestTimeoutMs`; past that Node answers 408 (in the envelope, see
+ * client-errors.ts) and closes the connection, so slow senders cannot hold connections. Node looks
+ * for expired requests every `connectionsCheckingInterval` (30 s by default, which would let one
+ * live 40 s past a 10 s limit): a quarter of the headers timeout, at most a second.
+ */
+export function slowClientTimeouts(options: { headersTimeoutMs: number; requestTimeoutMs: number }): http.ServerOptions {
+  return {
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(options.headersTimeoutMs / 4)),
+  };
+}

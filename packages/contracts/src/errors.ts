@@ -8,6 +8,11 @@ export const errorCodes = {
   MALFORMED_BODY: { status: 400, message: 'The request body could not be read: truncated, or not in its declared Content-Encoding.' },
   MALFORMED_PATH: { status: 400, message: 'The request path has a malformed percent-escape.' },
   MALFORMED_REQUEST: { status: 400, message: 'The request is not valid HTTP/1.1.' },
+  DUPLICATE_KEY: {
+    status: 400,
+    message: 'An object in the JSON body names the same key twice; `details.key` and `details.path` say which.',
+  },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time; send its headers and body without pausing.' },
   UNAUTHENTICATED: { status: 401, message: 'Authentication required: send an API key as `Authorization: Bearer aty_…` or `X-API-Key`.' },
   INVALID_API_KEY: { status: 401, message: 'The API key is not valid or has been revoked.' },
   API_KEY_EXPIRED: { status: 401, message: 'The API key has expired: create a new one.' },
@@ -82,6 +87,10 @@ export const errorCodes = {
   HEADERS_TOO_LARGE: { status: 431, message: 'The request line and headers exceed 16 KB.' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded. Retry after the time given in Retry-After.' },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+  INSUFFICIENT_STORAGE: {
+    status: 507,
+    message: 'The service is out of storage space and cannot save this; reads still work. Retry later.',
+  },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A service this operation depends on is unavailable.' },
   UPSTREAM_UNAVAILABLE: { status: 503, message: 'The video platform is unavailable.' },
   AI_UNAVAILABLE: { status: 503, message: 'The AI model service is unavailable.' },

@@ -5,7 +5,7 @@ import { AppError } from './app-error';
 import { createLogger } from './logger';
 import { createServiceClient, forRequest } from './service-client';
 import { startServiceServer, type ServiceServer } from './service-server';
-import { isAppErrorData, procedure, router } from './trpc';
+import { appErrorOfServiceCall, isAppErrorData, procedure, router } from './trpc';
 
 let release: (value: string) => void = () => {};
 const hung = new Promise<string>((resolve) => {
@@ -27,6 +27,14 @@ const exampleRouter = router({
     .query(({ input }) => Array.from({ length: input.count }, (_, id) => ({ id, name: `item ${id}`, tags: [] as string[] }))),
   fail: procedure.query(() => {
     throw new AppError('PROJECT_NOT_FOUND', 'no such project', { projectId: 'p1' });
+  }),
+  /** A bug, or a driver's failure nothing recognised: its words are for the service's log, not the caller. */
+  crash: procedure.mutation(() => {
+    throw new Error('database or disk is full');
+  }),
+  /** What the store throws when the disk is full (StorageFullError is an AppError of this code). */
+  full: procedure.mutation(() => {
+    throw new AppError('INSUFFICIENT_STORAGE');
   }),
 });
 
@@ -86,6 +94,15 @@ describe('service clients: in-process and HTTP behave the same', () => {
 
       const invalid = (await client.echo.query({ text: '' }).catch((error: unknown) => error)) as TRPCClientError<never>;
       expect(invalid.data, mode).toMatchObject({ appCode: 'VALIDATION_FAILED' });
+    }
+  });
+
+  it('passes a full disk on as 507 INSUFFICIENT_STORAGE, and an unexpected failure as INTERNAL_ERROR without its words (issue 37, item 8)', async () => {
+    for (const [mode, client] of Object.entries(clients())) {
+      const full = appErrorOfServiceCall(await client.full.mutate().catch((error: unknown) => error));
+      expect(full, mode).toMatchObject({ code: 'INSUFFICIENT_STORAGE', status: 507 });
+      const crash = appErrorOfServiceCall(await client.crash.mutate().catch((error: unknown) => error));
+      expect(crash, mode).toMatchObject({ code: 'INTERNAL_ERROR', status: 500, message: 'An unexpected error occurred.' });
     }
   });
 

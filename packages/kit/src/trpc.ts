@@ -79,11 +79,16 @@ const t = initTRPC.context<ServiceContext>().create({
   },
 });
 
-/** The AppError a downstream service call failed with (in-process or over HTTP), if it carried one. */
+/**
+ * The AppError a downstream service call failed with (in-process or over HTTP), if it carried one.
+ * An unexpected failure keeps the default message: its own words ("database or disk is full", a
+ * stack's first line) are in the service's log, not for the caller.
+ */
 export function appErrorOfServiceCall(error: unknown): AppError | undefined {
   if (!(error instanceof TRPCClientError)) return undefined;
   const data = (error.shape as { data?: unknown } | undefined)?.data ?? error.data;
-  return isAppErrorData(data) ? new AppError(data.appCode, error.message, data.details) : undefined;
+  if (!isAppErrorData(data)) return undefined;
+  return new AppError(data.appCode, data.appCode === 'INTERNAL_ERROR' ? undefined : error.message, data.details);
 }
 
 /**
@@ -104,6 +109,10 @@ const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
     const appError = cause instanceof AppError ? cause : appErrorOfServiceCall(cause);
     if (appError) {
       result.error = toTRPCError(appError);
+      // An outage the operator must act on, where it happened (a service passing it on has no cause of its own).
+      if (appError === cause && appError.code === 'INSUFFICIENT_STORAGE') {
+        log.error({ err: cause.cause ?? cause, path, requestId: ctx.requestId, caller: ctx.caller }, 'out of storage');
+      }
     } else if (result.error.code === 'INTERNAL_SERVER_ERROR') {
       log.error({ err: cause ?? result.error, path, requestId: ctx.requestId, caller: ctx.caller }, 'procedure failed');
     }

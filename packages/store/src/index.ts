@@ -10,7 +10,7 @@ export type {
   Update,
   UpdateResult,
 } from './port';
-export { DuplicateKeyError } from './errors';
+export { DuplicateKeyError, StorageFullError } from './errors';
 export { StoreLockedError } from './embedded/directory-lock';
 export { openStore, type OpenStoreOptions } from './open-store';
 export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store';

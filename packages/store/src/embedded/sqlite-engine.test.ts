@@ -4,6 +4,8 @@ import Database from 'libsql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { holdSqliteWriteLock } from '@vrs/testing/sqlite-write-lock';
 import { makeTempDir } from '@vrs/testing/temp-dir';
+import { AppError } from '@vrs/kit';
+import { StorageFullError } from '../errors';
 import { SqliteEngine } from './sqlite-engine';
 
 let engine: SqliteEngine | undefined;
@@ -92,5 +94,60 @@ describe('SqliteEngine batch', () => {
     });
     await lock.released;
     expect(store.first('SELECT text FROM t WHERE id = 1')).toBe('after a read');
+  });
+});
+
+describe('SqliteEngine out of space (issue 37, item 8)', () => {
+  /** An engine over a database SQLite lets grow to `pages` pages: past them it answers SQLITE_FULL, as on a full disk. */
+  function openLimited() {
+    const db = new Database(join(makeTempDir('sqlite-full-'), 'store.db'));
+    db.exec('PRAGMA journal_mode=WAL; CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+    const pages = (db.prepare('PRAGMA page_count').raw().get() as [number])[0] + 4;
+    db.pragma(`max_page_count = ${pages}`);
+    engine = new SqliteEngine(db, { pageCacheCheckMs: 60_000 });
+    return { engine, db, pages };
+  }
+  const big = (i: number) => `row ${i} `.repeat(400);
+  const count = (store: SqliteEngine) => store.first('SELECT count(*) FROM t');
+
+  it('fails a write with StorageFullError (507 INSUFFICIENT_STORAGE), leaves no transaction open, reads on, and writes again once there is room', async () => {
+    const { engine: store, db, pages } = openLimited();
+    let stored = 0;
+    let failure: unknown;
+    for (; stored < 1_000 && !failure; stored++) {
+      try {
+        store.run('INSERT INTO t (id, text) VALUES (?, ?)', [stored, big(stored)]);
+      } catch (error) {
+        failure = error;
+        stored--;
+      }
+    }
+    expect(failure).toBeInstanceOf(StorageFullError);
+    expect(failure).toMatchObject({ code: 'INSUFFICIENT_STORAGE', status: 507, cause: { code: 'SQLITE_FULL' } });
+    expect(failure).toBeInstanceOf(AppError);
+    expect(count(store)).toBe(stored);
+
+    // A batch fails the same way, and what it could not store is not left in an open transaction.
+    expect(() =>
+      store.batch(() => {
+        for (let i = 0; i < 50; i++) store.run('INSERT INTO t (id, text) VALUES (?, ?)', [10_000 + i, big(i)]);
+      }),
+    ).toThrow(StorageFullError);
+    expect(db.inTransaction).toBe(false);
+    // So is a transaction.
+    await expect(
+      store.transaction(async () => {
+        for (let i = 0; i < 50; i++) store.run('INSERT INTO t (id, text) VALUES (?, ?)', [20_000 + i, big(i)]);
+      }),
+    ).rejects.toBeInstanceOf(StorageFullError);
+    expect(db.inTransaction).toBe(false);
+    const before = count(store) as number;
+    expect(store.values('SELECT id FROM t ORDER BY id LIMIT 2')).toEqual([0, 1]);
+
+    db.pragma(`max_page_count = ${pages * 100}`);
+    store.batch(() => {
+      for (let i = 0; i < 50; i++) store.run('INSERT INTO t (id, text) VALUES (?, ?)', [30_000 + i, big(i)]);
+    });
+    expect(count(store)).toBe(before + 50);
   });
 });

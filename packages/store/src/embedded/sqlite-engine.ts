@@ -1,5 +1,6 @@
 import { nextTurnIfSpent } from '@vrs/kit';
 import type Database from 'libsql';
+import { sqliteStorageError } from '../errors';
 import { releasePageCacheAfterWrites } from './page-cache-release';
 
 /** The statements a store prepares differ by filter shape only; more than this means shapes are built from data. */
@@ -124,17 +125,46 @@ export class SqliteEngine {
     // IMMEDIATE takes the write lock at BEGIN, where the busy timeout waits for another connection's
     // moment with it; a deferred transaction that had read first would fail its first write at once.
     this.#db.exec('BEGIN IMMEDIATE');
+    let result: R;
     try {
-      return writes();
-    } finally {
+      result = writes();
+    } catch (error) {
+      // SQLite may have rolled the batch back itself (a full disk does); then there is nothing to commit.
+      if (this.#db.inTransaction) {
+        try {
+          this.#commit();
+        } catch {
+          // The failing statement's own error is the one to report.
+        }
+      }
+      throw error;
+    }
+    this.#commit();
+    return result;
+  }
+
+  /**
+   * Commits, or rolls back when the commit fails (a full disk fails it, leaving the transaction
+   * open): a connection left inside a transaction would take every later write into it, answered
+   * as done and never committed.
+   */
+  #commit(): void {
+    try {
       this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      throw sqliteStorageError(error);
     }
   }
 
   /** Runs a write; returns how many rows it changed. */
   run(sql: string, params: unknown[] = []): number {
     this.writes++;
-    return this.#statement(sql).run(...params).changes;
+    try {
+      return this.#statement(sql).run(...params).changes;
+    } catch (error) {
+      throw sqliteStorageError(error);
+    }
   }
 
   /** A cached prepared statement; reads return rows as arrays (libsql adds metadata to row objects). */
@@ -153,7 +183,11 @@ export class SqliteEngine {
 
   exec(sql: string): void {
     this.writes++;
-    this.#db.exec(sql);
+    try {
+      this.#db.exec(sql);
+    } catch (error) {
+      throw sqliteStorageError(error);
+    }
   }
 
   /**
@@ -215,7 +249,7 @@ export class SqliteEngine {
       this.#db.exec('BEGIN IMMEDIATE');
       try {
         const result = await work(() => state.open);
-        this.#db.exec('COMMIT');
+        this.#commit();
         return result;
       } catch (error) {
         if (this.#db.inTransaction) this.#db.exec('ROLLBACK');

@@ -9,7 +9,7 @@ import {
   type UpdateFilter,
 } from 'mongodb';
 import { requireStringId } from '../document-id';
-import { DuplicateKeyError } from '../errors';
+import { DuplicateKeyError, StorageFullError } from '../errors';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';
 import { explicitUpsertId } from '../upsert-seed';
 
@@ -133,6 +133,9 @@ async function translate<R>(operation: () => Promise<R>): Promise<R> {
       const source = error instanceof MongoBulkWriteError ? [error.writeErrors].flat()[0]?.err : error;
       throw new DuplicateKeyError(error.message, (source as { keyPattern?: Record<string, unknown> } | undefined)?.keyPattern);
     }
+    // 14031 OutOfDiskSpace: the server refuses writes while its disk is full (storage.freeSpaceCheck).
+    if (error instanceof MongoServerError && (error.code === 14031 || error.codeName === 'OutOfDiskSpace'))
+      throw new StorageFullError(error);
     throw error;
   }
 }

@@ -24,12 +24,16 @@ describe('CSV exports', () => {
     );
   });
 
-  it('defuses cells a spreadsheet would run as formulas', () => {
-    for (const text of ['=HYPERLINK("http://evil","click")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd']) {
-      const cell = csv.item(doc(text), 0).split(',').slice(5).join(',');
-      expect(cell.replace(/^"/, '').startsWith("'")).toBe(true);
+  it('quotes a cell holding a bare line feed or carriage return (issue 37, item 6)', () => {
+    expect(csv.item(doc('one\ntwo', { sourceKey: 'cr\rhere' }), 0)).toBe(
+      'ev_1,"cr\rhere",,,,"one\ntwo",2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.000Z\r\n',
+    );
+  });
+
+  it('keeps cells a spreadsheet would run as formulas exactly as they are (ADR 0086)', () => {
+    for (const text of ['=HYPERLINK("http://evil","click")', '+1+1', '-2+3', '@SUM(A1)']) {
+      const cell = csv.item(doc(text), 0).split(',').slice(5, -2).join(',');
+      expect(cell.replace(/^"|"$/g, '').replaceAll('""', '"')).toBe(text);
     }
-    // Numbers stay numbers; text that merely contains an operator is left alone.
-    expect(csv.item(doc('a = b', { startMs: 0 }), 0)).toContain(',0,a = b,');
   });
 });

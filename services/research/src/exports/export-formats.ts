@@ -34,10 +34,11 @@ function publicItem(doc: EvidenceDoc): Record<(typeof fields)[number], string | 
 }
 
 /**
- * One RFC 4180 record (CRLF). A text cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`,
- * tab, CR first) gets a leading `'`: evidence text comes from YouTube and from users.
+ * One RFC 4180 record (CRLF). Every cell holding a quote, a comma, CR or LF is quoted: csv-stringify
+ * quotes a cell holding the record delimiter, and with CRLF records a bare LF or CR is not it
+ * (`quoted_match`). Cells are the data exactly, a leading `=`, `+`, `-` or `@` included (ADR 0086).
  */
-const csvRecord = (cells: (string | number | undefined)[]) => stringify([cells], { escape_formulas: true, record_delimiter: 'windows' });
+const csvRecord = (cells: (string | number | undefined)[]) => stringify([cells], { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
 
 /** `1:02:03` from milliseconds, for people reading a Markdown export. */
 function timestamp(ms: number): string {
@@ -75,8 +76,9 @@ export const exportFormatters: Record<ExportFormat, ExportFormatter> = {
       ]
         .filter(Boolean)
         .join(' · ');
+      // CR, LF and CRLF each end a Markdown line; every line of the text stays inside the quote.
       return `\n## ${doc._id}\n\n${doc.text
-        .split('\n')
+        .split(/\r\n|\r|\n/)
         .map((line) => `> ${line}`)
         .join('\n')}\n${where ? `\n${where}\n` : ''}`;
     },
