@@ -18,6 +18,11 @@ export interface ReservationDoc {
   /** When the sweeper may return the hold if nobody settled or refunded it (ISO-8601). */
   expiresAt: string;
   closedAt: string | null;
+  /**
+   * False for a reservation made since ADR 0083, whose hold is not a ledger line: only what it
+   * charges is. Absent on older ones, which have a `reserve` line, closed with a `settle` or `refund` line.
+   */
+  heldInLedger?: boolean;
 }
 
 export function createReservationsRepo(store: StoreScope) {
@@ -31,6 +36,8 @@ export function createReservationsRepo(store: StoreScope) {
 
     insert: (reservation: ReservationDoc) => reservations.insertOne(reservation),
 
+    insertMany: (held: ReservationDoc[]) => reservations.insertMany(held),
+
     findById: (reservationId: string) => reservations.findOne({ _id: reservationId }),
 
     /**
@@ -39,7 +46,7 @@ export function createReservationsRepo(store: StoreScope) {
      */
     close: (
       reservationId: string,
-      from: 'reserved' | 'expired',
+      from: ReservationStatus,
       status: Exclude<ReservationStatus, 'reserved'>,
       charged: number,
       closedAt: string,
