@@ -66,6 +66,30 @@ describe('metering that tells the truth', () => {
     expect(JSON.stringify(ledger)).not.toContain('creditLease');
   });
 
+  it('the ledger a customer reads lists each operation charged, never lease mechanics', { timeout: 60_000 }, async () => {
+    const api = apiClient(gatewayUrl, { 'x-demo-user': `ledger-${Date.now()}` });
+    const project = await api('POST', '/v1/projects', { json: { name: 'ledger' } });
+    await api('POST', `/v1/projects/${project.body.id}/evidence`, { json: { items: [{ text: 'A line per charge.' }] } });
+    await api('GET', `/v1/projects/${project.body.id}/search?q=charge`);
+    await api('GET', `/v1/projects/${project.body.id}/search?q=line`);
+    expect(await settledCredits(api)).toMatchObject({ spent: 4 });
+    const { body: ledger } = await api('GET', '/v1/billing/ledger?limit=100');
+    expect(
+      ledger.data.map((entry: { kind: string; amount: number; operation: string | null; requestId: string | null }) => [
+        entry.kind,
+        entry.amount,
+        entry.operation,
+        entry.requestId === null ? null : 'request',
+      ]),
+    ).toEqual([
+      ['charge', -1, 'searchPrivateEvidence', 'request'],
+      ['charge', -1, 'searchPrivateEvidence', 'request'],
+      ['charge', -1, 'addProjectEvidence', 'request'],
+      ['charge', -1, 'createProject', 'request'],
+      ['grant', 1000, null, 'request'],
+    ]);
+  });
+
   it('X-Credits-Remaining after an import’s 202 is the balance GET /v1/billing then reports', { timeout: 60_000 }, async () => {
     const api = apiClient(gatewayUrl, { 'x-demo-user': `remaining-${Date.now()}` });
     const project = await api('POST', '/v1/projects', { json: { name: 'remaining' } });
