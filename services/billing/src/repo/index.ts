@@ -6,7 +6,7 @@ import { defaultPlanId, planCatalogue, type PlanCatalogue, type PlanId, type Set
 import { addMonthsClamped, periodContaining } from '../subscriptions/periods';
 import { createAccountsRepo, type AccountDoc, type SubscriptionDoc } from './accounts';
 import { createApiKeysRepo } from './api-keys';
-import { createLedgerRepo } from './ledger';
+import { createLedgerRepo, type NewLedgerEntry } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
 import { topUp } from './top-up';
 import { createSessionsRepo } from './sessions';
@@ -220,33 +220,42 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
         const now = clock();
-        const outcomes: ReserveOutcome[] = [];
+        const outcomes: ReserveOutcome[] = new Array(items.length);
         const held: ReservationDoc[] = [];
-        for (const { accountId, amount, operation, requestId } of items) {
-          const account = await repo.accounts.hold(accountId, amount);
-          if (!account) {
-            const current = await repo.accounts.findById(accountId);
-            outcomes.push({
-              refused: !current ? 'ACCOUNT_NOT_FOUND' : current.deletedAt ? 'ACCOUNT_DELETED' : 'INSUFFICIENT_CREDITS',
-              balance: current?.balance ?? 0,
-            });
-            continue;
+        // One read and one conditional update per account, however many of its items: the items are
+        // judged in order against its balance as a hold of each in turn would have judged them.
+        for (const [accountId, indices] of groupBy(items, (item) => item.accountId)) {
+          const account = await repo.accounts.findById(accountId);
+          let balance = account?.balance ?? 0;
+          let total = 0;
+          for (const i of indices) {
+            const { amount, operation, requestId } = items[i]!;
+            if (!account || account.deletedAt) {
+              outcomes[i] = { refused: account ? 'ACCOUNT_DELETED' : 'ACCOUNT_NOT_FOUND', balance };
+            } else if (amount > balance) {
+              outcomes[i] = { refused: 'INSUFFICIENT_CREDITS', balance };
+            } else {
+              balance -= amount;
+              total += amount;
+              const reservationId = newId('res');
+              held.push({
+                _id: reservationId,
+                accountId,
+                amount,
+                operation,
+                requestId,
+                status: 'reserved',
+                charged: null,
+                createdAt: new Date(now).toISOString(),
+                expiresAt: new Date(now + options.reservationTtlMs).toISOString(),
+                closedAt: null,
+                heldInLedger: false,
+              });
+              outcomes[i] = { reservationId, balance };
+            }
           }
-          const reservationId = newId('res');
-          held.push({
-            _id: reservationId,
-            accountId,
-            amount,
-            operation,
-            requestId,
-            status: 'reserved',
-            charged: null,
-            createdAt: new Date(now).toISOString(),
-            expiresAt: new Date(now + options.reservationTtlMs).toISOString(),
-            closedAt: null,
-            heldInLedger: false,
-          });
-          outcomes.push({ reservationId, balance: account.balance });
+          // The transaction saw the balance: the hold's condition only guards against a store that did not isolate it.
+          if (total > 0 && !(await repo.accounts.hold(accountId, total))) throw new Error(`account ${accountId} changed during its holds`);
         }
         if (held.length > 0) await repo.reservations.insertMany(held);
         return outcomes;
@@ -266,21 +275,97 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     closeReservation: (reservation: ReservationDoc, outcome: CloseOutcome, charged: number) =>
       store.withTransaction((tx) => closeIn(scoped(tx), reservation, outcome, charged, nowIso())),
 
-    /** Several closes in ONE transaction (ADR 0083), each as `closeReservation`; null for an unknown reservation. */
+    /**
+     * Several closes in ONE transaction (ADR 0083), each as `closeReservation` would close it, in
+     * order; null for an unknown reservation. Held reservations are closed together: one read of
+     * them all, one update per outcome and amount, one release per account, the ledger lines in
+     * one insert. Anything else (closed already, named twice) is closed one at a time afterwards.
+     */
     closeMany: (items: { reservationId: string; outcome: CloseOutcome; charged: number }[]) =>
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
-        const closed: ({ reservation: ReservationDoc; balance: number; held: number } | null)[] = [];
-        for (const { reservationId, outcome, charged } of items) {
-          const reservation = await repo.reservations.findById(reservationId);
-          if (!reservation) closed.push(null);
-          else if (outcome === 'settled' && charged > reservation.amount)
-            closed.push({ reservation, balance: 0, held: reservation.amount });
-          else closed.push({ ...(await closeIn(repo, reservation, outcome, charged, nowIso())), held: reservation.amount });
+        const closedAt = nowIso();
+        const found = new Map(
+          (await repo.reservations.findByIds([...new Set(items.map((item) => item.reservationId))])).map((r) => [r._id, r]),
+        );
+        type Closed = { reservation: ReservationDoc; balance: number; held: number } | null;
+        const closed: Closed[] = new Array(items.length);
+        const together: { i: number; reservation: ReservationDoc; status: 'settled' | 'refunded'; charged: number }[] = [];
+        const later: number[] = [];
+        const taken = new Set<string>();
+        for (const [i, { reservationId, outcome, charged }] of items.entries()) {
+          const reservation = found.get(reservationId);
+          if (!reservation) closed[i] = null;
+          else if (outcome === 'settled' && charged > reservation.amount) closed[i] = { reservation, balance: 0, held: reservation.amount };
+          else if (reservation.status !== 'reserved' || taken.has(reservationId) || outcome === 'expired') later.push(i);
+          else {
+            taken.add(reservationId);
+            together.push({
+              i,
+              reservation,
+              status: outcome === 'settled' ? 'settled' : 'refunded',
+              charged: outcome === 'settled' ? charged : 0,
+            });
+          }
+        }
+        for (const [key, group] of groupBy(together, (entry) => `${entry.status}:${entry.charged}`)) {
+          const [status, charged] = [together[group[0]!]!.status, Number(key.split(':')[1])];
+          const ids = group.map((g) => together[g]!.reservation._id);
+          const { modifiedCount } = await repo.reservations.closeAll(ids, status, charged, closedAt);
+          if (modifiedCount !== ids.length) throw new Error('reservations changed during their close');
+        }
+        const lines: NewLedgerEntry[] = [];
+        for (const [accountId, group] of groupBy(together, (entry) => entry.reservation.accountId)) {
+          let held = 0;
+          let charged = 0;
+          for (const g of group) {
+            const { reservation, status, charged: amount } = together[g]!;
+            held += reservation.amount;
+            charged += amount;
+            const { _id: reservationId, operation, requestId } = reservation;
+            if (reservation.heldInLedger !== false) {
+              lines.push({
+                accountId,
+                kind: status === 'settled' ? 'settle' : 'refund',
+                amount: reservation.amount - amount,
+                operation,
+                reservationId,
+                requestId,
+              });
+            } else if (amount > 0) lines.push({ accountId, kind: 'charge', amount: -amount, operation, reservationId, requestId });
+          }
+          const account = await repo.accounts.release(accountId, held, charged);
+          if (!account) throw new Error(`account ${accountId} of a reservation is missing`);
+          for (const g of group) {
+            const { i, reservation, status, charged: amount } = together[g]!;
+            closed[i] = {
+              reservation: { ...reservation, status, charged: amount, closedAt },
+              balance: account.balance,
+              held: reservation.amount,
+            };
+          }
+        }
+        if (lines.length > 0) await repo.ledger.appendMany(lines);
+        for (const i of later) {
+          const { reservationId, outcome, charged } = items[i]!;
+          const reservation = (await repo.reservations.findById(reservationId))!;
+          closed[i] = { ...(await closeIn(repo, reservation, outcome, charged, closedAt)), held: reservation.amount };
         }
         return closed;
       }),
   };
+}
+
+/** The indices of `items` by `keyOf`, in order. */
+function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (const [i, item] of items.entries()) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  return groups;
 }
 
 /** One item of `reserveMany`. */

@@ -40,6 +40,12 @@ export function createReservationsRepo(store: StoreScope) {
 
     findById: (reservationId: string) => reservations.findOne({ _id: reservationId }),
 
+    findByIds: (reservationIds: string[]) => reservations.find({ _id: { $in: reservationIds } }),
+
+    /** Closes the given reservations still `reserved` alike, in one update; answers how many it changed. */
+    closeAll: (reservationIds: string[], status: 'settled' | 'refunded', charged: number, closedAt: string) =>
+      reservations.updateMany({ _id: { $in: reservationIds }, status: 'reserved' }, { $set: { status, charged, closedAt } }),
+
     /**
      * Moves a reservation from `from` to a closed status only if it is still in `from`: of two
      * concurrent calls exactly one gets the document back, and only that one moves credits.

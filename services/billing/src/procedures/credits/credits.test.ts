@@ -224,7 +224,8 @@ describe('batches: reserveMany and closeMany (ADR 0083)', () => {
       ],
     });
     expect(results).toEqual([
-      { ok: true, charged: 2, balance: 11 },
+      // Held ones close together: each answers the balance after its account's part of the batch.
+      { ok: true, charged: 2, balance: 15 },
       { ok: true, charged: 0, balance: 15 },
       { ok: true, charged: 0, balance: 18 },
       { ok: false, code: 'VALIDATION_FAILED', message: expect.any(String), details: { reserved: 5, amount: 9 } },
