@@ -11,7 +11,7 @@ export const listLedgerEntries = protectedProcedure
       tags: ['Billing'],
       summary: 'Credit ledger, newest first',
       description:
-        'Every grant, every charge (one line per request or job charged, naming its operation and request id) and every refund of a charge; credits held by operations in progress are not lines (see `reserved` in `GET /v1/billing`). Lines written before ADR 0083 may be `reserve`/`settle` pairs. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
+        'Every grant, every charge (one line per request or job charged, naming its operation and request id) and every refund of a charge; credits held by operations in progress are not lines (see `reserved` in `GET /v1/billing`). Older lines may be `reserve`/`settle` pairs: a hold, and what its settle gave back. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },

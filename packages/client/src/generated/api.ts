@@ -343,7 +343,7 @@ export interface paths {
         };
         /**
          * Credit ledger, newest first
-         * @description Every grant, reservation, settlement and refund. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.
+         * @description Every grant, every charge (one line per request or job charged, naming its operation and request id) and every refund of a charge; credits held by operations in progress are not lines (see `reserved` in `GET /v1/billing`). Older lines may be `reserve`/`settle` pairs: a hold, and what its settle gave back. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.
          *
          *     Keys and CLI sessions need: `billing:read`.
          */
@@ -1800,7 +1800,7 @@ export interface components {
                  * @description Stable UPPER_SNAKE_CASE code.
                  * @enum {string}
                  */
-                code: "MALFORMED_JSON" | "JSON_TOO_DEEP" | "MALFORMED_BODY" | "MALFORMED_PATH" | "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "INVALID_API_KEY" | "API_KEY_EXPIRED" | "ACCOUNT_DELETED" | "DEMO_MODE_DISABLED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "VIDEO_AGE_RESTRICTED" | "VIDEO_PRIVATE" | "VIDEO_MEMBERS_ONLY" | "VIDEO_PAID" | "VIDEO_RESTRICTED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "PROJECT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "VIDEO_UNAVAILABLE" | "TRANSCRIPT_UNAVAILABLE" | "PLAYLIST_NOT_FOUND" | "CHANNEL_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VIDEO_LIVE_NOT_ENDED" | "CONFLICT" | "API_KEY_LIMIT_REACHED" | "JOB_NOT_FOUND" | "OPERATION_NOT_FOUND" | "EXPORT_NOT_FOUND" | "EVIDENCE_NOT_FOUND" | "COMPARISON_NOT_FOUND" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "MONITOR_DISABLED" | "MONITOR_QUERY_REQUIRED" | "MONITOR_INTERVAL_INVALID" | "WEBHOOK_URL_INVALID" | "TIMEZONE_INVALID" | "EXPORT_NOT_READY" | "JOB_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CURSOR" | "UNKNOWN_PARAMETER" | "DUPLICATE_IDS" | "QUERY_REQUIRED" | "PROVIDER_NOT_SUPPORTED" | "VIDEO_REGION_BLOCKED" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE" | "AI_UNAVAILABLE" | "AGENTS_NOT_ENABLED" | "AGENTS_ACCOUNT_NOT_VERIFIED" | "AGENT_SESSION_NOT_FOUND" | "AGENT_RUN_NOT_FOUND" | "AGENT_RUN_IN_PROGRESS" | "AGENT_RUN_NOT_CANCELLABLE" | "DETAILS_REQUIRE_COMPACT" | "DETAILS_INVALID" | "INVALID_CREDENTIALS" | "SESSION_INVALID" | "EMAIL_NOT_VERIFIED" | "CSRF_TOKEN_MISSING" | "CSRF_TOKEN_INVALID" | "CSRF_ORIGIN_MISMATCH" | "SESSION_NOT_FOUND" | "EMAIL_INVALID" | "PASSWORD_TOO_WEAK" | "LINK_INVALID" | "LINK_EXPIRED" | "SIGNIN_RATE_LIMITED" | "AUTHORIZATION_PENDING" | "SLOW_DOWN" | "ACCESS_DENIED" | "EXPIRED_TOKEN" | "INVALID_DEVICE_CODE" | "UNSUPPORTED_GRANT_TYPE" | "DEVICE_CODE_RATE_LIMITED" | "USER_CODE_INVALID" | "USER_CODE_EXPIRED" | "USER_CODE_USED" | "USER_CODE_RATE_LIMITED" | "SCOPES_NOT_CHOSEN" | "SCOPE_NOT_REQUESTED";
+                code: "MALFORMED_JSON" | "JSON_TOO_DEEP" | "MALFORMED_BODY" | "MALFORMED_PATH" | "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "INVALID_API_KEY" | "API_KEY_EXPIRED" | "ACCOUNT_DELETED" | "DEMO_MODE_DISABLED" | "INSUFFICIENT_CREDITS" | "FORBIDDEN" | "INSUFFICIENT_SCOPE" | "VIDEO_AGE_RESTRICTED" | "VIDEO_PRIVATE" | "VIDEO_MEMBERS_ONLY" | "VIDEO_PAID" | "VIDEO_RESTRICTED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "PROJECT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "VIDEO_UNAVAILABLE" | "TRANSCRIPT_UNAVAILABLE" | "PLAYLIST_NOT_FOUND" | "CHANNEL_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "VIDEO_LIVE_NOT_ENDED" | "CONFLICT" | "API_KEY_LIMIT_REACHED" | "JOB_NOT_FOUND" | "OPERATION_NOT_FOUND" | "EXPORT_NOT_FOUND" | "EVIDENCE_NOT_FOUND" | "COMPARISON_NOT_FOUND" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "MONITOR_DISABLED" | "MONITOR_QUERY_REQUIRED" | "MONITOR_INTERVAL_INVALID" | "WEBHOOK_URL_INVALID" | "TIMEZONE_INVALID" | "EXPORT_NOT_READY" | "JOB_NOT_CANCELLABLE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "EXPORT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "INVALID_CURSOR" | "UNKNOWN_PARAMETER" | "DUPLICATE_IDS" | "QUERY_REQUIRED" | "PROVIDER_NOT_SUPPORTED" | "VIDEO_REGION_BLOCKED" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UPSTREAM_UNAVAILABLE" | "AI_UNAVAILABLE" | "BILLING_UNAVAILABLE" | "AGENTS_NOT_ENABLED" | "AGENTS_ACCOUNT_NOT_VERIFIED" | "AGENT_SESSION_NOT_FOUND" | "AGENT_RUN_NOT_FOUND" | "AGENT_RUN_IN_PROGRESS" | "AGENT_RUN_NOT_CANCELLABLE" | "DETAILS_REQUIRE_COMPACT" | "DETAILS_INVALID" | "INVALID_CREDENTIALS" | "SESSION_INVALID" | "EMAIL_NOT_VERIFIED" | "CSRF_TOKEN_MISSING" | "CSRF_TOKEN_INVALID" | "CSRF_ORIGIN_MISMATCH" | "SESSION_NOT_FOUND" | "EMAIL_INVALID" | "PASSWORD_TOO_WEAK" | "LINK_INVALID" | "LINK_EXPIRED" | "SIGNIN_RATE_LIMITED" | "AUTHORIZATION_PENDING" | "SLOW_DOWN" | "ACCESS_DENIED" | "EXPIRED_TOKEN" | "INVALID_DEVICE_CODE" | "UNSUPPORTED_GRANT_TYPE" | "DEVICE_CODE_RATE_LIMITED" | "USER_CODE_INVALID" | "USER_CODE_EXPIRED" | "USER_CODE_USED" | "USER_CODE_RATE_LIMITED" | "SCOPES_NOT_CHOSEN" | "SCOPE_NOT_REQUESTED";
                 /** @description Structured detail, e.g. `issues` for validation errors. */
                 details?: unknown;
                 message: string;
@@ -1957,14 +1957,16 @@ export interface components {
             videoId: string;
         };
         LedgerEntry: {
-            /** @description Signed change to the balance: negative debits, positive credits; 0 for a settle that only confirms. */
+            /** @description Signed change to the balance: negative debits (a charge), positive credits (a grant, a refund). */
             amount: number;
             /** Format: date-time */
             createdAt: string;
             id: string;
             /** @enum {string} */
-            kind: "grant" | "reserve" | "settle" | "refund";
+            kind: "grant" | "charge" | "refund" | "reserve" | "settle";
+            /** @description The operation charged or refunded (its operation id); null for a grant. */
             operation: string | null;
+            /** @description The request charged: its X-Request-Id. */
             requestId: string | null;
             reservationId: string | null;
         };
