@@ -70,7 +70,10 @@ export function createCreditCalls(billing: GatewayServices['billing'], log: Logg
     }
   });
   type Close = { reservationId: string; outcome: 'settle'; amount: number } | { reservationId: string; outcome: 'cancel' };
-  const closeBatch = groupCommit(async (items: Close[]) => (await billing.credits.closeMany.mutate({ items })).results);
+  const close = async (items: Close[]) => (await billing.credits.closeMany.mutate({ items })).results;
+  const closeBatch = groupCommit(close);
+  // Cancels being retried go in calls of their own: one billing keeps failing on never holds up live settles.
+  const cancelBatch = groupCommit(close);
 
   /** Reservations to cancel: their settle or refund got no answer. */
   const toCancel = new Set<string>();
@@ -80,7 +83,7 @@ export function createCreditCalls(billing: GatewayServices['billing'], log: Logg
     await Promise.all(
       ids.map(async (reservationId) => {
         try {
-          answerOf(await closeBatch({ reservationId, outcome: 'cancel' }));
+          answerOf(await cancelBatch({ reservationId, outcome: 'cancel' }));
           toCancel.delete(reservationId);
         } catch (err) {
           // NOT_FOUND and the like will not change: only an unanswered call is tried again.
