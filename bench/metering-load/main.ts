@@ -1,6 +1,6 @@
 // bench/metering-load: issue 15 goal 4 at full size — 100 consumers for 60 s of metered search
-// through the whole system in one process (as `npm start` runs it, credit leases and batched rate
-// limits at their defaults) with an API key whose credits run out part-way, then the books: the
+// through the whole system in one process (as `npm start` runs it: batched billing calls, ADR 0083,
+// and batched rate limits at their defaults) with an API key whose credits run out part-way, then the books: the
 // ledger against the sum of X-Credits-Charged, the lowest balance seen, every 402's headers. Not a
 // test (test/e2e/metering-under-load.test.ts is its small, asserted twin): it prints the comparison.
 // Env: BENCH_SECONDS (60), BENCH_CONNECTIONS (100), BENCH_CREDITS (the account's credits; 5000).

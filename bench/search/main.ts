@@ -16,10 +16,9 @@
 // BENCH_DEV_SHAPE=0 leaves out the stack as docker compose runs it (each service its own process,
 // called over HTTP), measured by default with each process's RSS and event-loop delay;
 // BENCH_CODE=source runs both stacks' TypeScript through tsx instead of their bundles (ADR 0043);
-// BENCH_BEFORE=1 adds a second gateway configured as before ADR 0039, measured in the same run;
+// BENCH_BEFORE=1 adds a second gateway counting rate-limit hits as before ADR 0039, measured in the same run;
 // BENCH_GLIBC_DEFAULTS=1 adds one running with glibc's own malloc thresholds (ADR 0066), through the
 // same cached, distinct and common-word phases, and prints its RSS beside this gateway's;
-// BENCH_CREDIT_LEASE_CREDITS sets the gateway's CREDIT_LEASE_CREDITS (0: a billing reservation per request, as before ADR 0039),
 // BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
 // VRS_CPU_PROF_DIR writes a `--cpu-prof` profile of every process it starts there; BENCH_NODE_ARGS
 // adds Node flags (space-separated) to the `npm start`-shape gateways, e.g. `--trace-gc` (bench-gateway.ts).
@@ -223,7 +222,6 @@ async function main() {
   try {
     const gateway = await startBenchGateway('bench-search', runDir, {
       RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
-      ...(process.env.BENCH_CREDIT_LEASE_CREDITS ? { CREDIT_LEASE_CREDITS: process.env.BENCH_CREDIT_LEASE_CREDITS } : {}),
       ...(process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS
         ? { RATE_LIMIT_SYNC_INTERVAL_MS: process.env.BENCH_RATE_LIMIT_SYNC_INTERVAL_MS }
         : {}),
@@ -233,13 +231,12 @@ async function main() {
     const api = apiClient(gateway.url, headers);
     const seedStarted = performance.now();
     const { searchPath, sample } = await seed(api);
-    // BENCH_BEFORE=1: a second gateway as before ADR 0039 (a reservation per request, a NATS KV
-    // round trip per rate-limit hit), on its own data, measured in the same run.
+    // BENCH_BEFORE=1: a second gateway as before ADR 0039 (a NATS KV round trip per rate-limit hit),
+    // on its own data, measured in the same run.
     if (process.env.BENCH_BEFORE) await mkdir(join(runDir, 'before'));
     const before = process.env.BENCH_BEFORE
       ? await startBenchGateway('bench-search-before', join(runDir, 'before'), {
           RATE_LIMIT_STORE: 'nats',
-          CREDIT_LEASE_CREDITS: '0',
           RATE_LIMIT_SYNC_INTERVAL_MS: '0',
         })
       : undefined;

@@ -27,7 +27,7 @@ import type { SessionVerifier } from './auth/session-authenticators';
 import type { SessionCookieSettings } from './auth/session-cookie';
 import { rotateSessionCookie } from './auth/session-rotation';
 import type { Mailer } from './mail/mailer';
-import type { CreditLeases } from './metering/credit-leases';
+import type { CreditCalls } from './metering/credit-calls';
 import { createWebRouter } from './web/router';
 import { sendError } from './errors/envelope';
 import { toAppError } from './errors/to-app-error';
@@ -60,8 +60,8 @@ export interface GatewayDependencies {
   authCaches: AuthCaches;
   rateLimitCounter: WindowCounter;
   readiness: () => Promise<HealthReport>;
-  /** Metered requests hold credits from these leases when given (ADR 0039). */
-  creditLeases?: CreditLeases;
+  /** How metered requests reserve and settle their credits (ADR 0083). */
+  creditCalls: CreditCalls;
   /** Web and CLI sessions, the session cookie's settings, and outgoing mail (ADR 0034). */
   identity: { sessions: SessionVerifier; cookie: SessionCookieSettings; mailer: Mailer };
 }
@@ -152,7 +152,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     authError: request.authError,
     credits: {},
     services: servicesFor(services, { requestId: request.requestId }),
-    creditLeases: deps.creditLeases,
+    creditCalls: deps.creditCalls,
     authCaches: deps.authCaches,
     internalCaller: isInternalToken(request.get(internalTokenHeader), config.INTERNAL_TOKEN),
     readiness: deps.readiness,

@@ -39,20 +39,6 @@ export const gatewayEnvSchema = z.object({
   /** Where rate-limit counters live: `nats` (NATS KV, shared by every gateway replica) or `memory` (one process). */
   RATE_LIMIT_STORE: z.enum(['nats', 'memory']).default('nats'),
   /**
-   * Credits one credit lease holds (ADR 0039): metered requests are charged against it in memory
-   * and it is settled with billing in one call when used up, idle or old. 0: a reservation per request.
-   */
-  CREDIT_LEASE_CREDITS: z.coerce.number().int().min(0).default(50),
-  /**
-   * The most one lease grows to: an account whose lease is used up within a second gets one twice
-   * its size next, so a busy account's lease lasts about a second (ADR 0060).
-   */
-  CREDIT_LEASE_MAX_CREDITS: z.coerce.number().int().min(0).default(1_000),
-  /** A lease unused for this long goes back to billing, settled. */
-  CREDIT_LEASE_IDLE_MS: z.coerce.number().int().min(10).default(1_000),
-  /** A lease is settled at this age however busy (well inside BILLING_RESERVATION_TTL_MS). */
-  CREDIT_LEASE_MAX_AGE_MS: z.coerce.number().int().min(100).default(30_000),
-  /**
    * How often rate-limit hits counted in this process are added to the shared NATS KV counts (ADR
    * 0039); replicas may exceed a shared limit by what the others admit in one interval. 0: each hit
    * is counted in NATS KV before the request goes on.

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError, HealthReport, Logger } from '@vrs/kit';
 import type { PriceVariant, Scope } from '@vrs/contracts';
 import type { AuthCaches } from './auth/auth-caches';
-import type { CreditLeases } from './metering/credit-leases';
+import type { CreditCalls } from './metering/credit-calls';
 import type { GatewayServices } from './services';
 
 export type AuthScheme = 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'oauthToken' | 'demoUser';
@@ -55,8 +55,8 @@ export interface GatewayContext {
   authError?: AppError;
   credits: CreditFigures;
   services: GatewayServices;
-  /** This process's credit leases (ADR 0039); absent when CREDIT_LEASE_CREDITS is 0: a reservation per request. */
-  creditLeases?: CreditLeases;
+  /** This process's calls of billing's credit procedures, shared by its requests (ADR 0083). */
+  creditCalls: CreditCalls;
   /** This process's credential caches, dropped for an account deleted here (ADR 0033). */
   authCaches: AuthCaches;
   /** The caller presented the internal token (operators, orchestrators): it may see dependency details. */

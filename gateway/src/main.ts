@@ -24,7 +24,7 @@ import { createAuthCaches } from './auth/auth-caches';
 import { cliSessionAuthenticator, createSessionVerifier, sessionCookieAuthenticator } from './auth/session-authenticators';
 import { oauthAccessTokenAuthenticator } from './oauth/oauth-authenticator';
 import { createMailer } from './mail/mailer';
-import { createCreditLeases, leaseBillingOf } from './metering/credit-leases';
+import { createCreditCalls } from './metering/credit-calls';
 
 const logger = createLogger('gateway');
 
@@ -112,22 +112,13 @@ async function main() {
     { perProcess: true },
   );
   shutdown.onShutdown('account deletions', () => accountDeletions.stop());
-  const creditLeases =
-    config.CREDIT_LEASE_CREDITS > 0
-      ? createCreditLeases(leaseBillingOf(services.billing), {
-          credits: config.CREDIT_LEASE_CREDITS,
-          maxCredits: config.CREDIT_LEASE_MAX_CREDITS,
-          idleMs: config.CREDIT_LEASE_IDLE_MS,
-          maxAgeMs: config.CREDIT_LEASE_MAX_AGE_MS,
-          log: logger.child({ component: 'credit-leases' }),
-        })
-      : undefined;
-  // Like the key uses: settled once the server stopped taking requests, before the service clients close.
-  if (creditLeases) shutdown.onShutdown('credit leases', () => creditLeases.close());
+  const creditCalls = createCreditCalls(services.billing, logger.child({ component: 'credit-calls' }));
+  // Like the key uses: once the server stopped taking requests, before the service clients close.
+  shutdown.onShutdown('credit calls', () => creditCalls.close());
   const { app } = createGatewayApp({
     config,
     services,
-    creditLeases,
+    creditCalls,
     rateLimitCounter,
     identity: { sessions, cookie, mailer },
     authenticators: [

@@ -6,7 +6,7 @@ import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperat
 import { AppError } from '@vrs/kit';
 import type { GatewayContext, Principal } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
-import { debitForOperation, debitFromLease } from './metering/meter';
+import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
 import { undeclaredKeys } from './validation/declared-input';
 
@@ -46,7 +46,7 @@ export interface GatewayMeta {
   savedVariant?: (rawInput: Record<string, unknown>) => PriceVariant | undefined;
   /**
    * The operation hands what metering held to a job that settles it when it ends (imports,
-   * exports): it gets a reservation of its own, never a share of a credit lease (ADR 0039).
+   * exports): the request's reservation is the job's to settle (ADR 0019).
    */
   handsHoldToJob?: true;
   /**
@@ -168,10 +168,7 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
   if (price === 0 || !ctx.principal) return work();
   const savedVariant = meta?.savedVariant?.(rawInput);
   const savedPrice = savedVariant ? priceOf(operationId!, savedVariant) : undefined;
-  const debit =
-    ctx.creditLeases && !meta?.handsHoldToJob
-      ? await debitFromLease(ctx, ctx.creditLeases, operationId!, price, savedPrice)
-      : await debitForOperation(ctx, operationId!, price, savedPrice);
+  const debit = await debitForOperation(ctx, ctx.creditCalls, operationId!, price, savedPrice);
   const result = await work();
   if (result.ok && ctx.credits.heldByJob) debit.handedToJob();
   else if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));

@@ -63,18 +63,21 @@ export const billingStatusSchema = z
   .meta({ id: 'BillingStatus' });
 export type BillingStatus = z.infer<typeof billingStatusSchema>;
 
-export const ledgerEntryKindSchema = z.enum(['grant', 'reserve', 'settle', 'refund']);
+/**
+ * `grant` adds credits; `charge` is what one request (or job) of `operation` was charged; `refund`
+ * gives a charge back. Holds of operations in progress are not lines (they show as `reserved` in
+ * the status) (ADR 0083). `reserve` and `settle` are lines written before ADR 0083: a hold, and what
+ * its settle returned of it.
+ */
+export const ledgerEntryKindSchema = z.enum(['grant', 'charge', 'refund', 'reserve', 'settle']);
 export const ledgerEntrySchema = z
   .object({
     id: z.string(),
     kind: ledgerEntryKindSchema,
-    amount: z
-      .number()
-      .int()
-      .describe('Signed change to the balance: negative debits, positive credits; 0 for a settle that only confirms.'),
-    operation: z.string().nullable(),
+    amount: z.number().int().describe('Signed change to the balance: negative debits (a charge), positive credits (a grant, a refund).'),
+    operation: z.string().nullable().describe('The operation charged or refunded (its operation id); null for a grant.'),
     reservationId: z.string().nullable(),
-    requestId: z.string().nullable(),
+    requestId: z.string().nullable().describe('The request charged: its X-Request-Id.'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'LedgerEntry' });
@@ -184,6 +187,40 @@ export const settleCreditsInputSchema = z.object({
 export const settlementSchema = z.object({ charged: z.number().int(), balance: z.number().int() });
 export const refundCreditsInputSchema = z.object({ reservationId: z.string().min(1) });
 export const refundSchema = z.object({ refunded: z.number().int(), balance: z.number().int() });
+
+/** The most items one batched reserve or close carries (ADR 0083). */
+export const maxCreditBatch = 500;
+/** Many reservations in one call and one store transaction, each answered on its own (ADR 0083). */
+export const reserveManyInputSchema = z.object({ items: z.array(reserveCreditsInputSchema).min(1).max(maxCreditBatch) });
+/** Why one item of a batch was refused: the code of the error a single call would have thrown, its message and details. */
+const refusedItemSchema = z.object({
+  ok: z.literal(false),
+  code: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export const reserveManySchema = z.object({
+  results: z.array(z.discriminatedUnion('ok', [reservationSchema.extend({ ok: z.literal(true) }), refusedItemSchema])),
+});
+/**
+ * `settle` charges `amount` (at most what was held) as `credits.settle` does; `cancel` makes sure
+ * the reservation ends uncharged: a held one is refunded, a settled one's charge is given back
+ * (a settle whose answer never reached its caller, who answered its client "not charged").
+ */
+export const closeManyInputSchema = z.object({
+  items: z
+    .array(
+      z.discriminatedUnion('outcome', [
+        z.object({ reservationId: z.string().min(1), outcome: z.literal('settle'), amount: z.number().int().min(0) }),
+        z.object({ reservationId: z.string().min(1), outcome: z.literal('cancel') }),
+      ]),
+    )
+    .min(1)
+    .max(maxCreditBatch),
+});
+export const closeManySchema = z.object({
+  results: z.array(z.discriminatedUnion('ok', [settlementSchema.extend({ ok: z.literal(true) }), refusedItemSchema])),
+});
 
 export const listLedgerInputSchema = accountListInput();
 

@@ -94,6 +94,7 @@ export const errorCodes = {
   SERVICE_UNAVAILABLE: { status: 503, message: 'A service this operation depends on is unavailable.' },
   UPSTREAM_UNAVAILABLE: { status: 503, message: 'The video platform is unavailable.' },
   AI_UNAVAILABLE: { status: 503, message: 'The AI model service is unavailable.' },
+  BILLING_UNAVAILABLE: { status: 503, message: 'Billing did not answer: the request was not charged. Try again shortly.' },
   // Agents (ADR 0025).
   AGENTS_NOT_ENABLED: { status: 403, message: 'Agent runs are not enabled for this account.' },
   AGENTS_ACCOUNT_NOT_VERIFIED: {

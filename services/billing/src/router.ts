@@ -15,8 +15,10 @@ import { listApiKeys } from './procedures/api-keys/list';
 import { revokeApiKey } from './procedures/api-keys/revoke';
 import { touchApiKeys } from './procedures/api-keys/touch';
 import { verifyApiKey } from './procedures/api-keys/verify';
+import { closeManyCredits } from './procedures/credits/close-many';
 import { refundCredits } from './procedures/credits/refund';
 import { reserveCredits } from './procedures/credits/reserve';
+import { reserveManyCredits } from './procedures/credits/reserve-many';
 import { settleCredits } from './procedures/credits/settle';
 import { checkHealth } from './procedures/health/check';
 import { listLedgerEntries } from './procedures/ledger/list';
@@ -88,7 +90,13 @@ export function billingRouter(deps: BillingDeps) {
       refresh: refreshOAuthGrant(deps),
       revoke: revokeOAuthToken(deps),
     }),
-    credits: router({ reserve: reserveCredits(deps), settle: settleCredits(deps), refund: refundCredits(deps) }),
+    credits: router({
+      reserve: reserveCredits(deps),
+      settle: settleCredits(deps),
+      refund: refundCredits(deps),
+      reserveMany: reserveManyCredits(deps),
+      closeMany: closeManyCredits(deps),
+    }),
     status: router({ get: getBillingStatus(deps) }),
     plans: router({ list: listPlans(deps) }),
     subscriptions: router({ setPlan: setPlan(deps) }),

@@ -17,8 +17,4 @@ export const getBillingStatus = protectedProcedure
   })
   .input(z.object({}))
   .output(billingStatusSchema)
-  .query(async ({ ctx }) => {
-    // This process's lease of the account is settled first, so the figures include every charge made here (ADR 0039).
-    await ctx.creditLeases?.returnAccount(ctx.principal.accountId);
-    return ctx.services.billing.status.get.query({ accountId: ctx.principal.accountId });
-  });
+  .query(({ ctx }) => ctx.services.billing.status.get.query({ accountId: ctx.principal.accountId }));

@@ -11,15 +11,11 @@ export const listLedgerEntries = protectedProcedure
       tags: ['Billing'],
       summary: 'Credit ledger, newest first',
       description:
-        'Every grant, reservation, settlement and refund. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
+        'Every grant, every charge (one line per request or job charged, naming its operation and request id) and every refund of a charge; credits held by operations in progress are not lines (see `reserved` in `GET /v1/billing`). Older lines may be `reserve`/`settle` pairs: a hold, and what its settle gave back. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
       protect: true,
       errorResponses: [...authenticatedErrors, 422],
     },
   })
   .input(listQuery())
   .output(ledgerPageSchema)
-  .query(async ({ ctx, input }) => {
-    // This process's lease of the account is settled first, so the figures include every charge made here (ADR 0039).
-    await ctx.creditLeases?.returnAccount(ctx.principal.accountId);
-    return ctx.services.billing.ledger.list.query({ accountId: ctx.principal.accountId, ...input });
-  });
+  .query(({ ctx, input }) => ctx.services.billing.ledger.list.query({ accountId: ctx.principal.accountId, ...input }));

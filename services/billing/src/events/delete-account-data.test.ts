@@ -70,9 +70,9 @@ describe('account deletion in billing', () => {
     // The account stays for accounting, without its name; the open hold went back to the balance.
     const account = await accounts.findOne({ _id: deleted.accountId });
     expect(account).toMatchObject({ name: null, deletedAt: result.deletedAt, reserved: 0, spent: 3, balance: startingCredits - 3 });
-    // The ledger is kept, refund of the released hold included.
+    // The ledger is kept: the grant and the charge (the released hold charged nothing, ADR 0083).
     const ledger = await allLedgerEntries(billing.call, deleted.accountId);
-    expect(ledger.map((entry) => entry.kind).sort()).toEqual(['grant', 'refund', 'reserve', 'reserve', 'settle']);
+    expect(ledger.map((entry) => entry.kind).sort()).toEqual(['charge', 'grant']);
     expect(ledger.map((entry) => entry.requestId)).toEqual(ledger.map(() => null));
     expect((await allLedgerEntries(billing.call, kept.accountId)).every((entry) => entry.requestId === 'req_test')).toBe(true);
     expect((await billing.call.status.get({ accountId: kept.accountId })).credits).toMatchObject({ reserved: 7 });

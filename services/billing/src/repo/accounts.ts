@@ -137,6 +137,10 @@ export function createAccountsRepo(store: StoreScope) {
         { returnDocument: 'after' },
       ),
 
+    /** Gives back `amount` a settle charged (its caller never learnt of the charge, ADR 0083). */
+    uncharge: (accountId: string, amount: number) =>
+      accounts.findOneAndUpdate({ _id: accountId }, { $inc: { spent: -amount, balance: amount } }, { returnDocument: 'after' }),
+
     /**
      * Accounts whose period has ended by `now`, longest ended first, then accounts that have no
      * period yet (opened before subscriptions); both through the renewal index.

@@ -6,7 +6,7 @@ import { defaultPlanId, planCatalogue, type PlanCatalogue, type PlanId, type Set
 import { addMonthsClamped, periodContaining } from '../subscriptions/periods';
 import { createAccountsRepo, type AccountDoc, type SubscriptionDoc } from './accounts';
 import { createApiKeysRepo } from './api-keys';
-import { createLedgerRepo } from './ledger';
+import { createLedgerRepo, type NewLedgerEntry } from './ledger';
 import { createReservationsRepo, type ReservationDoc } from './reservations';
 import { topUp } from './top-up';
 import { createSessionsRepo } from './sessions';
@@ -30,7 +30,8 @@ export type RenewalOutcome =
   | { kind: 'renewed'; plan: PlanId; status: SubscriptionDoc['status']; granted: number | null }
   | { kind: 'skipped' };
 
-export type CloseOutcome = 'settled' | 'refunded' | 'expired';
+/** `cancel`: refunded if still held, its charge given back if settled (ADR 0083). */
+export type CloseOutcome = 'settled' | 'refunded' | 'expired' | 'cancel';
 
 export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const clock = options.clock ?? Date.now;
@@ -220,81 +221,226 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
       }),
 
     /**
-     * Holds `amount` credits for an operation: the conditional hold on the account, the reservation
-     * and its ledger line in one transaction, so a crash leaves all three or none. Null when the
-     * account is missing or short (the hold's condition decided it; nothing was written).
+     * Holds credits for several operations in ONE transaction (ADR 0083), each item on its own: the
+     * conditional hold on the account (balance ≥ amount, so no number of holds can overdraw it) and
+     * the reservation. An item the account cannot cover is refused with the account's balance at
+     * that point, which is what it can spend; a missing or deleted account is refused as such. A
+     * hold is not a ledger line: only what it charges becomes one.
      */
-    reserve: (input: { accountId: string; amount: number; operation: string; requestId: string }) =>
+    reserveMany: (items: ReserveItem[]): Promise<ReserveOutcome[]> =>
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
-        const { accountId, amount, operation, requestId } = input;
-        const account = await repo.accounts.hold(accountId, amount);
-        if (!account) return null;
         const now = clock();
-        const reservationId = newId('res');
-        await repo.reservations.insert({
-          _id: reservationId,
-          accountId,
-          amount,
-          operation,
-          requestId,
-          status: 'reserved',
-          charged: null,
-          createdAt: new Date(now).toISOString(),
-          expiresAt: new Date(now + options.reservationTtlMs).toISOString(),
-          closedAt: null,
-        });
-        await repo.ledger.append({ accountId, kind: 'reserve', amount: -amount, operation, reservationId, requestId });
-        return { reservationId, balance: account.balance };
+        const outcomes: ReserveOutcome[] = new Array(items.length);
+        const held: ReservationDoc[] = [];
+        // One read and one conditional update per account, however many of its items: the items are
+        // judged in order against its balance as a hold of each in turn would have judged them.
+        for (const [accountId, indices] of groupBy(items, (item) => item.accountId)) {
+          const account = await repo.accounts.findById(accountId);
+          let balance = account?.balance ?? 0;
+          let total = 0;
+          for (const i of indices) {
+            const { amount, operation, requestId } = items[i]!;
+            if (!account || account.deletedAt) {
+              outcomes[i] = { refused: account ? 'ACCOUNT_DELETED' : 'ACCOUNT_NOT_FOUND', balance };
+            } else if (amount > balance) {
+              outcomes[i] = { refused: 'INSUFFICIENT_CREDITS', balance };
+            } else {
+              balance -= amount;
+              total += amount;
+              const reservationId = newId('res');
+              held.push({
+                _id: reservationId,
+                accountId,
+                amount,
+                operation,
+                requestId,
+                status: 'reserved',
+                charged: null,
+                createdAt: new Date(now).toISOString(),
+                expiresAt: new Date(now + options.reservationTtlMs).toISOString(),
+                closedAt: null,
+                heldInLedger: false,
+              });
+              outcomes[i] = { reservationId, balance };
+            }
+          }
+          // The transaction saw the balance: the hold's condition only guards against a store that did not isolate it.
+          if (total > 0 && !(await repo.accounts.hold(accountId, total))) throw new Error(`account ${accountId} changed during its holds`);
+        }
+        if (held.length > 0) await repo.reservations.insertMany(held);
+        return outcomes;
       }),
 
     /**
-     * Settles (charging `charged`), refunds (charging 0) or expires (charging 0) a reservation
-     * exactly once, in one transaction: the reserved→closed transition is conditional, so of any
-     * number of concurrent or repeated calls only one moves credits and writes the ledger line; the
-     * others get the reservation as that one closed it (the caller decides whether that is a replay
-     * or a conflict) and the current balance.
+     * Settles (charging `charged`), refunds or expires (charging 0) a reservation exactly once, in
+     * one transaction: the reserved→closed transition is conditional, so of any number of concurrent
+     * or repeated calls only one moves credits and writes the ledger line; the others get the
+     * reservation as that one closed it (the caller decides whether that is a replay or a conflict)
+     * and the current balance. `cancel` is a refund of a held reservation and gives a settled one's
+     * charge back.
      *
      * A settle that arrives after the sweeper expired the hold charges the balance directly when it
      * covers the amount (the operation did run); otherwise the reservation stays expired (charged 0).
      */
     closeReservation: (reservation: ReservationDoc, outcome: CloseOutcome, charged: number) =>
+      store.withTransaction((tx) => closeIn(scoped(tx), reservation, outcome, charged, nowIso())),
+
+    /**
+     * Several closes in ONE transaction (ADR 0083), each as `closeReservation` would close it, in
+     * order; null for an unknown reservation. Held reservations are closed together: one read of
+     * them all, one update per outcome and amount, one release per account, the ledger lines in
+     * one insert. Anything else (closed already, named twice) is closed one at a time afterwards.
+     */
+    closeMany: (items: { reservationId: string; outcome: CloseOutcome; charged: number }[]) =>
       store.withTransaction(async (tx) => {
         const repo = scoped(tx);
-        const { _id: reservationId, accountId, amount: held, operation, requestId } = reservation;
         const closedAt = nowIso();
-        const closed = await repo.reservations.close(reservationId, 'reserved', outcome, charged, closedAt);
-        if (closed) {
-          const account = await repo.accounts.release(accountId, held, charged);
-          // A deleted account keeps its document (ADR 0033), so a reservation always has its account.
-          if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
-          await repo.ledger.append({
-            accountId,
-            kind: outcome === 'settled' ? 'settle' : 'refund',
-            amount: held - charged,
-            operation,
-            reservationId,
-            requestId,
-          });
-          return { reservation: closed, balance: account.balance };
-        }
-        const current = await repo.reservations.findById(reservationId);
-        if (!current) throw new Error(`reservation ${reservationId} is missing`);
-        if (outcome === 'settled' && current.status === 'expired' && charged > 0) {
-          const charge = await repo.accounts.charge(accountId, charged);
-          if (charge) {
-            // The transaction keeps the reservation as read: it is still expired here.
-            const late = await repo.reservations.close(reservationId, 'expired', 'settled', charged, closedAt);
-            if (!late) throw new Error(`reservation ${reservationId} changed during its settle`);
-            await repo.ledger.append({ accountId, kind: 'settle', amount: -charged, operation, reservationId, requestId });
-            return { reservation: late, balance: charge.balance };
+        const found = new Map(
+          (await repo.reservations.findByIds([...new Set(items.map((item) => item.reservationId))])).map((r) => [r._id, r]),
+        );
+        type Closed = { reservation: ReservationDoc; balance: number; held: number } | null;
+        const closed: Closed[] = new Array(items.length);
+        const together: { i: number; reservation: ReservationDoc; status: 'settled' | 'refunded'; charged: number }[] = [];
+        const later: number[] = [];
+        const taken = new Set<string>();
+        for (const [i, { reservationId, outcome, charged }] of items.entries()) {
+          const reservation = found.get(reservationId);
+          if (!reservation) closed[i] = null;
+          else if (outcome === 'settled' && charged > reservation.amount) closed[i] = { reservation, balance: 0, held: reservation.amount };
+          else if (reservation.status !== 'reserved' || taken.has(reservationId) || outcome === 'expired') later.push(i);
+          else {
+            taken.add(reservationId);
+            together.push({
+              i,
+              reservation,
+              status: outcome === 'settled' ? 'settled' : 'refunded',
+              charged: outcome === 'settled' ? charged : 0,
+            });
           }
         }
-        const account = await repo.accounts.findById(accountId);
-        if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
-        return { reservation: current, balance: account.balance };
+        for (const [key, group] of groupBy(together, (entry) => `${entry.status}:${entry.charged}`)) {
+          const [status, charged] = [together[group[0]!]!.status, Number(key.split(':')[1])];
+          const ids = group.map((g) => together[g]!.reservation._id);
+          const { modifiedCount } = await repo.reservations.closeAll(ids, status, charged, closedAt);
+          if (modifiedCount !== ids.length) throw new Error('reservations changed during their close');
+        }
+        const lines: NewLedgerEntry[] = [];
+        for (const [accountId, group] of groupBy(together, (entry) => entry.reservation.accountId)) {
+          let held = 0;
+          let charged = 0;
+          for (const g of group) {
+            const { reservation, status, charged: amount } = together[g]!;
+            held += reservation.amount;
+            charged += amount;
+            const { _id: reservationId, operation, requestId } = reservation;
+            if (reservation.heldInLedger !== false) {
+              lines.push({
+                accountId,
+                kind: status === 'settled' ? 'settle' : 'refund',
+                amount: reservation.amount - amount,
+                operation,
+                reservationId,
+                requestId,
+              });
+            } else if (amount > 0) lines.push({ accountId, kind: 'charge', amount: -amount, operation, reservationId, requestId });
+          }
+          const account = await repo.accounts.release(accountId, held, charged);
+          if (!account) throw new Error(`account ${accountId} of a reservation is missing`);
+          for (const g of group) {
+            const { i, reservation, status, charged: amount } = together[g]!;
+            closed[i] = {
+              reservation: { ...reservation, status, charged: amount, closedAt },
+              balance: account.balance,
+              held: reservation.amount,
+            };
+          }
+        }
+        if (lines.length > 0) await repo.ledger.appendMany(lines);
+        for (const i of later) {
+          const { reservationId, outcome, charged } = items[i]!;
+          const reservation = (await repo.reservations.findById(reservationId))!;
+          closed[i] = { ...(await closeIn(repo, reservation, outcome, charged, closedAt)), held: reservation.amount };
+        }
+        return closed;
       }),
   };
+}
+
+/** The indices of `items` by `keyOf`, in order. */
+function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (const [i, item] of items.entries()) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  return groups;
+}
+
+/** One item of `reserveMany`. */
+export interface ReserveItem {
+  accountId: string;
+  amount: number;
+  operation: string;
+  requestId: string;
+}
+/** A held item's reservation and the balance it left, or why it was refused and the balance then. */
+export type ReserveOutcome =
+  | { reservationId: string; balance: number; refused?: undefined }
+  | { refused: 'ACCOUNT_NOT_FOUND' | 'ACCOUNT_DELETED' | 'INSUFFICIENT_CREDITS'; balance: number };
+
+type ScopedRepos = {
+  accounts: ReturnType<typeof createAccountsRepo>;
+  reservations: ReturnType<typeof createReservationsRepo>;
+  ledger: ReturnType<typeof createLedgerRepo>;
+};
+
+/**
+ * The close of `closeReservation`, inside the caller's transaction. The ledger gets what was
+ * charged (a `charge` line) and what was given back of a charge (a `refund` line); a reservation
+ * made before ADR 0083 (its hold is a `reserve` line) is closed with the `settle`/`refund` line of
+ * what returned to the balance, as it was then.
+ */
+async function closeIn(repo: ScopedRepos, reservation: ReservationDoc, outcome: CloseOutcome, charged: number, closedAt: string) {
+  const { _id: reservationId, accountId, amount: held, operation, requestId } = reservation;
+  const heldInLedger = reservation.heldInLedger !== false;
+  const line = (kind: 'charge' | 'settle' | 'refund', amount: number) =>
+    repo.ledger.append({ accountId, kind, amount, operation, reservationId, requestId });
+  const release = outcome === 'cancel' ? 'refunded' : outcome;
+  const closed = await repo.reservations.close(reservationId, 'reserved', release, release === 'settled' ? charged : 0, closedAt);
+  if (closed) {
+    const account = await repo.accounts.release(accountId, held, closed.charged ?? 0);
+    // A deleted account keeps its document (ADR 0033), so a reservation always has its account.
+    if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
+    if (heldInLedger) await line(release === 'settled' ? 'settle' : 'refund', held - (closed.charged ?? 0));
+    else if (closed.charged) await line('charge', -closed.charged);
+    return { reservation: closed, balance: account.balance };
+  }
+  const current = await repo.reservations.findById(reservationId);
+  if (!current) throw new Error(`reservation ${reservationId} is missing`);
+  if (outcome === 'settled' && current.status === 'expired' && charged > 0) {
+    const charge = await repo.accounts.charge(accountId, charged);
+    if (charge) {
+      // The transaction keeps the reservation as read: it is still expired here.
+      const late = await repo.reservations.close(reservationId, 'expired', 'settled', charged, closedAt);
+      if (!late) throw new Error(`reservation ${reservationId} changed during its settle`);
+      await line(heldInLedger ? 'settle' : 'charge', -charged);
+      return { reservation: late, balance: charge.balance };
+    }
+  }
+  if (outcome === 'cancel' && current.status === 'settled' && current.charged) {
+    const given = await repo.reservations.close(reservationId, 'settled', 'refunded', 0, closedAt);
+    if (!given) throw new Error(`reservation ${reservationId} changed during its cancel`);
+    const account = await repo.accounts.uncharge(accountId, current.charged);
+    if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
+    await line('refund', current.charged);
+    return { reservation: given, balance: account.balance };
+  }
+  const account = await repo.accounts.findById(accountId);
+  if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
+  return { reservation: current, balance: account.balance };
 }
 
 export type BillingRepo = ReturnType<typeof createBillingRepo>;

@@ -27,6 +27,13 @@ export function createLedgerRepo(store: StoreScope, clock: () => number = Date.n
       return toEntry(doc);
     },
 
+    /** Several lines in one insert, in order. */
+    appendMany: async (entries: NewLedgerEntry[]): Promise<void> => {
+      const now = clock();
+      const createdAt = new Date(now).toISOString();
+      await ledger.insertMany(entries.map(({ id, ...entry }) => ({ _id: id ?? newLedgerId(now), ...entry, createdAt })));
+    },
+
     exists: async (id: string) => (await ledger.findOne({ _id: id })) !== null,
     /**
      * Removes what a deleted account's lines hold that a caller chose — the request ids, which may be

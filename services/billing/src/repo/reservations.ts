@@ -18,6 +18,11 @@ export interface ReservationDoc {
   /** When the sweeper may return the hold if nobody settled or refunded it (ISO-8601). */
   expiresAt: string;
   closedAt: string | null;
+  /**
+   * False for a reservation made since ADR 0083, whose hold is not a ledger line: only what it
+   * charges is. Absent on older ones, which have a `reserve` line, closed with a `settle` or `refund` line.
+   */
+  heldInLedger?: boolean;
 }
 
 export function createReservationsRepo(store: StoreScope) {
@@ -31,7 +36,15 @@ export function createReservationsRepo(store: StoreScope) {
 
     insert: (reservation: ReservationDoc) => reservations.insertOne(reservation),
 
+    insertMany: (held: ReservationDoc[]) => reservations.insertMany(held),
+
     findById: (reservationId: string) => reservations.findOne({ _id: reservationId }),
+
+    findByIds: (reservationIds: string[]) => reservations.find({ _id: { $in: reservationIds } }),
+
+    /** Closes the given reservations still `reserved` alike, in one update; answers how many it changed. */
+    closeAll: (reservationIds: string[], status: 'settled' | 'refunded', charged: number, closedAt: string) =>
+      reservations.updateMany({ _id: { $in: reservationIds }, status: 'reserved' }, { $set: { status, charged, closedAt } }),
 
     /**
      * Moves a reservation from `from` to a closed status only if it is still in `from`: of two
@@ -39,7 +52,7 @@ export function createReservationsRepo(store: StoreScope) {
      */
     close: (
       reservationId: string,
-      from: 'reserved' | 'expired',
+      from: ReservationStatus,
       status: Exclude<ReservationStatus, 'reserved'>,
       charged: number,
       closedAt: string,

@@ -15,11 +15,14 @@ async function credits(accountId: string) {
   return (await billing.call.status.get({ accountId })).credits;
 }
 
-/** balance = granted − spent − reserved, and the ledger adds up to the balance. */
+/**
+ * balance = granted − spent − reserved, and the ledger (grants, charges, refunds of charges: holds
+ * are not lines, ADR 0083) adds up to granted − spent: the balance once nothing is held.
+ */
 async function expectConsistent(accountId: string) {
   const status = await credits(accountId);
   expect(status.balance).toBe(status.granted - status.spent - status.reserved);
-  expect(sumOf(await allLedgerEntries(billing.call, accountId))).toBe(status.balance);
+  expect(sumOf(await allLedgerEntries(billing.call, accountId))).toBe(status.granted - status.spent);
   return status;
 }
 
@@ -60,9 +63,9 @@ describe('reserve, settle, refund', () => {
     });
     expect(await expectConsistent(accountId)).toEqual({ balance: startingCredits - 5, reserved: 0, granted: startingCredits, spent: 5 });
     const entries = await allLedgerEntries(billing.call, accountId);
+    // The hold is not a line; the charge is, naming its operation and request (ADR 0083).
     expect(entries.map(({ kind, amount }) => [kind, amount])).toEqual([
-      ['settle', 0],
-      ['reserve', -5],
+      ['charge', -5],
       ['grant', startingCredits],
     ]);
     expect(entries[0]).toMatchObject({ operation: 'createProject', requestId: 'req_a', reservationId: reservation.reservationId });
@@ -73,7 +76,7 @@ describe('reserve, settle, refund', () => {
     const { reservationId } = await billing.call.credits.reserve({ accountId, amount: 10, operation: 'searchPrivateEvidence' });
     expect(await billing.call.credits.settle({ reservationId, amount: 3 })).toEqual({ charged: 3, balance: startingCredits - 3 });
     expect(await expectConsistent(accountId)).toMatchObject({ reserved: 0, spent: 3 });
-    expect((await allLedgerEntries(billing.call, accountId))[0]).toMatchObject({ kind: 'settle', amount: 7 });
+    expect((await allLedgerEntries(billing.call, accountId))[0]).toMatchObject({ kind: 'charge', amount: -3 });
   });
 
   it('settling twice charges once and answers the same figures', async () => {
@@ -83,8 +86,8 @@ describe('reserve, settle, refund', () => {
     const second = await billing.call.credits.settle({ reservationId, amount: 2 });
     expect(second).toEqual(first);
     expect(await expectConsistent(accountId)).toMatchObject({ balance: startingCredits - 2, spent: 2, reserved: 0 });
-    const settles = (await allLedgerEntries(billing.call, accountId)).filter((entry) => entry.kind === 'settle');
-    expect(settles).toHaveLength(1);
+    const charges = (await allLedgerEntries(billing.call, accountId)).filter((entry) => entry.kind === 'charge');
+    expect(charges).toHaveLength(1);
   });
 
   it('concurrent settles of one reservation charge once', async () => {
@@ -112,8 +115,8 @@ describe('reserve, settle, refund', () => {
     expect(await billing.call.credits.refund({ reservationId })).toEqual({ refunded: 8, balance: startingCredits });
     expect(await billing.call.credits.refund({ reservationId })).toEqual({ refunded: 8, balance: startingCredits });
     expect(await expectConsistent(accountId)).toEqual({ balance: startingCredits, reserved: 0, granted: startingCredits, spent: 0 });
-    const refunds = (await allLedgerEntries(billing.call, accountId)).filter((entry) => entry.kind === 'refund');
-    expect(refunds).toMatchObject([{ amount: 8, reservationId }]);
+    // Nothing was charged, so nothing is in the ledger but the grant.
+    expect((await allLedgerEntries(billing.call, accountId)).map((entry) => entry.kind)).toEqual(['grant']);
   });
 
   it('a settled reservation cannot be refunded, nor a refunded one settled', async () => {
@@ -177,16 +180,92 @@ describe('insufficient credits', () => {
   });
 });
 
+describe('batches: reserveMany and closeMany (ADR 0083)', () => {
+  it('holds each item on its own in one call: what fits is held, the rest refused with the balance left', async () => {
+    const accountId = await newAccount(10);
+    const other = await newAccount(10);
+    const { results } = await billing.call.credits.reserveMany({
+      items: [
+        { accountId, amount: 4, operation: 'createProject', requestId: 'req_1' },
+        { accountId, amount: 7, operation: 'createExport', requestId: 'req_2' },
+        { accountId: other, amount: 3, operation: 'createProject', requestId: 'req_3' },
+        { accountId, amount: 6, operation: 'createProject', requestId: 'req_4' },
+        { accountId: 'acct_missing', amount: 1, operation: 'createProject' },
+      ],
+    });
+    expect(results).toEqual([
+      { ok: true, reservationId: expect.any(String), balance: 6 },
+      {
+        ok: false,
+        code: 'INSUFFICIENT_CREDITS',
+        message: 'This operation needs 7 credits; the account has 6.',
+        details: { balance: 6, required: 7 },
+      },
+      { ok: true, reservationId: expect.any(String), balance: 7 },
+      { ok: true, reservationId: expect.any(String), balance: 0 },
+      { ok: false, code: 'ACCOUNT_NOT_FOUND', message: expect.any(String) },
+    ]);
+    expect(await expectConsistent(accountId)).toEqual({ balance: 0, reserved: 10, granted: 10, spent: 0 });
+  });
+
+  it('settles and cancels in one call, each answered on its own, and a cancel gives back a charge already made', async () => {
+    const accountId = await newAccount(20);
+    const held = await Promise.all([5, 4, 3].map((amount) => billing.call.credits.reserve({ accountId, amount, operation: 'getVideo' })));
+    const [a, b, c] = held.map((reservation) => reservation.reservationId) as [string, string, string];
+    // `c` was settled, but its caller never learnt it: the cancel gives its charge back.
+    await billing.call.credits.settle({ reservationId: c, amount: 3 });
+    const { results } = await billing.call.credits.closeMany({
+      items: [
+        { reservationId: a, outcome: 'settle', amount: 2 },
+        { reservationId: b, outcome: 'cancel' },
+        { reservationId: c, outcome: 'cancel' },
+        { reservationId: a, outcome: 'settle', amount: 9 },
+        { reservationId: 'res_missing', outcome: 'settle', amount: 1 },
+      ],
+    });
+    expect(results).toEqual([
+      // Held ones close together: each answers the balance after its account's part of the batch.
+      { ok: true, charged: 2, balance: 15 },
+      { ok: true, charged: 0, balance: 15 },
+      { ok: true, charged: 0, balance: 18 },
+      { ok: false, code: 'VALIDATION_FAILED', message: expect.any(String), details: { reserved: 5, amount: 9 } },
+      { ok: false, code: 'NOT_FOUND', message: expect.any(String) },
+    ]);
+    expect(await expectConsistent(accountId)).toEqual({ balance: 18, reserved: 0, granted: 20, spent: 2 });
+    const lines = (await allLedgerEntries(billing.call, accountId)).map(({ kind, amount, reservationId }) => [kind, amount, reservationId]);
+    expect(lines).toEqual([
+      ['refund', 3, c],
+      ['charge', -2, a],
+      ['charge', -3, c],
+      ['grant', 20, null],
+    ]);
+    // A cancel again changes nothing; a settle after a cancel is a conflict.
+    const again = await billing.call.credits.closeMany({
+      items: [
+        { reservationId: c, outcome: 'cancel' },
+        { reservationId: b, outcome: 'settle', amount: 4 },
+      ],
+    });
+    expect(again.results).toMatchObject([
+      { ok: true, charged: 0 },
+      { ok: false, code: 'CONFLICT' },
+    ]);
+    expect(await expectConsistent(accountId)).toEqual({ balance: 18, reserved: 0, granted: 20, spent: 2 });
+  });
+});
+
 describe('ledger pages', () => {
   it('pages newest first with limit and nextCursor, without gaps or repeats', async () => {
     const accountId = await newAccount();
     for (let i = 1; i <= 3; i++) {
-      const { reservationId } = await billing.call.credits.reserve({ accountId, amount: i, operation: 'createProject' });
-      await billing.call.credits.refund({ reservationId });
+      for (const amount of [i, 1]) {
+        const { reservationId } = await billing.call.credits.reserve({ accountId, amount, operation: 'createProject' });
+        await billing.call.credits.settle({ reservationId, amount });
+      }
     }
     const all = (await billing.call.ledger.list({ accountId, limit: 100 })).data;
-    expect(all.map((entry) => entry.kind)).toEqual(['refund', 'reserve', 'refund', 'reserve', 'refund', 'reserve', 'grant']);
-    expect(all.map((entry) => entry.amount)).toEqual([3, -3, 2, -2, 1, -1, startingCredits]);
+    expect(all.map((entry) => entry.kind)).toEqual(['charge', 'charge', 'charge', 'charge', 'charge', 'charge', 'grant']);
+    expect(all.map((entry) => entry.amount)).toEqual([-1, -3, -1, -2, -1, -1, startingCredits]);
 
     const paged = [];
     const hasMores: boolean[] = [];

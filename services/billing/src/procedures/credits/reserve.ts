@@ -1,12 +1,22 @@
 import { reservationSchema, reserveCreditsInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
+import type { ReserveOutcome } from '../../repo';
+
+/** The error a refused hold is: INSUFFICIENT_CREDITS says what the account can spend now (its balance). */
+export function refusalOf(outcome: Extract<ReserveOutcome, { refused: string }>, amount: number): AppError {
+  if (outcome.refused !== 'INSUFFICIENT_CREDITS') return new AppError(outcome.refused);
+  return new AppError('INSUFFICIENT_CREDITS', `This operation needs ${amount} credits; the account has ${outcome.balance}.`, {
+    balance: outcome.balance,
+    required: amount,
+  });
+}
 
 /**
  * Holds credits before a metered operation runs. The hold is one conditional update on the account
  * (balance ≥ amount, then move amount to reserved), never a read followed by a write, so any number
  * of concurrent reservations can never overdraw the balance; it commits together with the
- * reservation and its ledger line. An unsettled reservation expires after BILLING_RESERVATION_TTL_MS.
+ * reservation. An unsettled reservation expires after BILLING_RESERVATION_TTL_MS.
  */
 export function reserveCredits({ repo }: BillingDeps) {
   return procedure
@@ -14,17 +24,8 @@ export function reserveCredits({ repo }: BillingDeps) {
     .output(reservationSchema)
     .mutation(async ({ input, ctx }) => {
       const { accountId, amount, operation } = input;
-      const reservation = await repo.reserve({ accountId, amount, operation, requestId: input.requestId ?? ctx.requestId });
-      if (!reservation) {
-        // Read only to explain the refusal; the decision was the conditional hold's.
-        const current = await repo.accounts.findById(accountId);
-        if (!current) throw new AppError('ACCOUNT_NOT_FOUND');
-        if (current.deletedAt) throw new AppError('ACCOUNT_DELETED');
-        throw new AppError('INSUFFICIENT_CREDITS', `This operation needs ${amount} credits; the account has ${current.balance}.`, {
-          balance: current.balance,
-          required: amount,
-        });
-      }
-      return reservation;
+      const [outcome] = await repo.reserveMany([{ accountId, amount, operation, requestId: input.requestId ?? ctx.requestId }]);
+      if (outcome!.refused) throw refusalOf(outcome!, amount);
+      return { reservationId: outcome!.reservationId, balance: outcome!.balance };
     });
 }

@@ -1,6 +1,23 @@
 import { settleCreditsInputSchema, settlementSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
+import type { ReservationDoc } from '../../repo/reservations';
+
+/** What a settle of `amount` answers once the reservation was closed as `closed` (by it or before it). */
+export function settlementOf(closed: ReservationDoc, balance: number, amount: number): { charged: number; balance: number } {
+  // Expired before this settle and the balance could not cover it afterwards: the operation ran free.
+  if (closed.status === 'expired') return { charged: 0, balance };
+  if (closed.status !== 'settled')
+    throw new AppError('CONFLICT', `The reservation was already ${closed.status}.`, { status: closed.status });
+  if (closed.charged !== amount) {
+    throw new AppError('CONFLICT', `The reservation was already settled for ${closed.charged} credits.`, { charged: closed.charged });
+  }
+  return { charged: amount, balance };
+}
+
+export function tooMuch(reserved: number, amount: number): AppError {
+  return new AppError('VALIDATION_FAILED', `Cannot settle ${amount} credits: only ${reserved} were reserved.`, { reserved, amount });
+}
 
 /**
  * Charges what a finished operation really cost (at most what was reserved) and returns the rest.
@@ -15,20 +32,8 @@ export function settleCredits({ repo }: BillingDeps) {
     .mutation(async ({ input: { reservationId, amount } }) => {
       const reservation = await repo.reservations.findById(reservationId);
       if (!reservation) throw new AppError('NOT_FOUND', 'Reservation not found.');
-      if (amount > reservation.amount) {
-        throw new AppError('VALIDATION_FAILED', `Cannot settle ${amount} credits: only ${reservation.amount} were reserved.`, {
-          reserved: reservation.amount,
-          amount,
-        });
-      }
+      if (amount > reservation.amount) throw tooMuch(reservation.amount, amount);
       const { reservation: closed, balance } = await repo.closeReservation(reservation, 'settled', amount);
-      // Expired before this settle and the balance could not cover it afterwards: the operation ran free.
-      if (closed.status === 'expired') return { charged: 0, balance };
-      if (closed.status !== 'settled')
-        throw new AppError('CONFLICT', `The reservation was already ${closed.status}.`, { status: closed.status });
-      if (closed.charged !== amount) {
-        throw new AppError('CONFLICT', `The reservation was already settled for ${closed.charged} credits.`, { charged: closed.charged });
-      }
-      return { charged: amount, balance };
+      return settlementOf(closed, balance, amount);
     });
 }
