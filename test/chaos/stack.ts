@@ -59,8 +59,6 @@ export async function startChaosStack(settings: { reservationTtlMs: number; swee
     BILLING_STARTING_CREDITS: '100000',
     BILLING_RESERVATION_TTL_MS: String(settings.reservationTtlMs),
     BILLING_SWEEP_INTERVAL_MS: String(settings.sweepIntervalMs),
-    // Leases end well within the reservation TTL, so a live lease is never swept as abandoned.
-    CREDIT_LEASE_MAX_AGE_MS: String(Math.floor(settings.reservationTtlMs / 3)),
     PLAN_FREE_REQUESTS_PER_MINUTE: '1000000',
     RATE_LIMIT_PER_IP: '1000000',
     BUS_ACK_WAIT_MS: '5000',
