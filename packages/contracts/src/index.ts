@@ -17,3 +17,4 @@ export * from './sessions';
 export * from './identity';
 export * from './device';
 export * from './storyboards';
+export * from './vocabulary';
