@@ -577,7 +577,7 @@ export interface paths {
         };
         /**
          * Get a job
-         * @description Status (`queued`, `running`, `completed`, `failed`, `cancelled`), `progress {done, total}` in videos, each handled video once, warnings and errors.
+         * @description Status (`pending` — `queued` before ADR 0092 —, `running`, `completed`, `failed`, `cancelled`), `creditsHeld` while it runs, `progress {done, total}` in videos, each handled video once, warnings and errors.
          *
          *     Keys and CLI sessions need: `data:read`.
          */
@@ -601,7 +601,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a job
-         * @description Stops a queued or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.
+         * @description Stops a pending or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.
          *
          *     Keys and CLI sessions need: `data:write`.
          */
@@ -1610,7 +1610,9 @@ export interface components {
             pagesFetched?: number;
             /** @description Continuations not followed (bound reached or page failed). */
             remainingContinuations?: number;
+            /** @description Replies in `comments` (items with a `parentId`), not the sum of the threads' own `replyCount`s, which the platform reports while their replies are not fetched. */
             replyCount?: number;
+            /** @description Threads (top-level comments) in `comments`. */
             topLevelCount?: number;
             /** @description Total reported by the platform, when available. */
             totalCount?: number;
@@ -8665,7 +8667,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The job, queued (or, for a replayed Idempotency-Key, the first response). */
+            /** @description The job, `pending` (or, for a replayed Idempotency-Key, the first response). */
             202: {
                 headers: {
                     /** @description Credits settled for this request. */
