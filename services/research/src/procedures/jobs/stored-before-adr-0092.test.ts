@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, newAccountId, type Harness } from '../../testing/research-harness';
+import type { JobDoc } from '../../repo/jobs-repo';
 
 /** Records saved before ADR 0092 read in today's names (issue 39). */
 describe('records saved before the shared vocabulary', () => {
@@ -14,7 +15,7 @@ describe('records saved before the shared vocabulary', () => {
     const project = await h.api.projects.create({ accountId, name: 'old records' });
     const now = new Date().toISOString();
     await h.store.collection('projects').updateOne({ _id: project.id }, { $unset: { updatedAt: '' } });
-    await h.store.collection('jobs').insertOne({
+    await h.store.collection<JobDoc>('jobs').insertOne({
       _id: 'job_saved_queued',
       accountId,
       projectId: project.id,
