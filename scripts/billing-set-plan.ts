@@ -6,7 +6,7 @@ import { connectToRunningService } from '@vrs/runtime';
 import { planSchema, settableSubscriptionStatusSchema } from '@vrs/contracts';
 import type { BillingRouter } from '@vrs/billing';
 
-const usage = 'usage: npm run billing:set-plan -- --account <accountId> --plan free|pro|team [--status active|past_due|canceled]';
+const usage = 'usage: npm run billing:set-plan -- --account <accountId> --plan free|pro|team [--status active|past_due|cancelled]';
 const { values } = parseArgs({ options: { account: { type: 'string' }, plan: { type: 'string' }, status: { type: 'string' } } });
 const plan = planSchema.safeParse(values.plan);
 const status = settableSubscriptionStatusSchema.optional().safeParse(values.status);

@@ -75,7 +75,7 @@ async function main() {
       const created = await api('POST', `/v1/projects/${project.body.id}/imports`, { json: { source: { type: 'videos', ids } } });
       if (created.status !== 202) throw new Error(`import not accepted: ${created.status} ${created.text}`);
       let job = created.body as Job;
-      while (job.status === 'queued' || job.status === 'running') {
+      while (job.status === 'pending' || job.status === 'running') {
         await new Promise((resolve) => setTimeout(resolve, 10));
         job = (await api<Job>('GET', `/v1/jobs/${job.id}`)).body;
       }

@@ -5,7 +5,9 @@ import type { Logger } from '@vrs/kit';
  * One line per request when its response is finished (or the connection closed before it was):
  * method, path, status, time, the request id the caller was given and, once authenticated, the
  * account. Headers and query strings are never logged: they carry API keys, cookies and what people
- * search for. Nothing is built for a request whose line the log level leaves out.
+ * search for. Nothing is built for a request whose line the log level leaves out. Only a 500 (a fault
+ * of ours) or a response never finished is an error; a 4xx is info, and an outage answered as such
+ * (503 `AI_UNAVAILABLE`, 502, 504, 507) a warning: expected answers, which operators count in metrics.
  */
 export function accessLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -14,8 +16,8 @@ export function accessLog(logger: Logger) {
       res.off('finish', done);
       res.off('close', done);
       const finished = res.writableFinished;
-      const failed = !finished || res.statusCode >= 500;
-      const level = failed ? 'error' : 'info';
+      const failed = !finished || res.statusCode === 500;
+      const level = failed ? 'error' : res.statusCode >= 500 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const accountId = req.principal?.accountId;
       logger[level](

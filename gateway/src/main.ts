@@ -89,7 +89,8 @@ async function main() {
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
     keep: config.DEV_MAIL_KEEP,
-    log: logger.child({ component: 'mail' }),
+    // Its own component, not a child of the gateway's: a child would repeat the `component` key.
+    log: createLogger('mail'),
   });
   const keyUses = createKeyUseRecorder({
     send: (uses) => services.billing.apiKeys.touch.mutate({ uses }),

@@ -151,7 +151,7 @@ async function makeOneOfEverything(api: ApiCall, accountId: string) {
     what: 'the import to complete',
   });
   const exported = ok(await api('POST', '/v1/exports', { json: { projectId, format: 'json' } }), 202);
-  await eventually(async () => (ok(await api('GET', `/v1/exports/${exported.id}`)).status === 'ready' ? true : undefined), {
+  await eventually(async () => (ok(await api('GET', `/v1/exports/${exported.id}`)).status === 'completed' ? true : undefined), {
     timeoutMs: 60_000,
     intervalMs: 250,
     what: 'the export file',

@@ -39,8 +39,13 @@ describe('agent runs: access', () => {
     expect((await accountOf(api)).balance).toBe(balance);
     // Stored by the operator procedure, effective at once (no restart).
     await operator.access.allow.mutate({ accountId });
+    const before = (await accountOf(api)).balance;
     const admitted = await api('POST', '/v1/agent/runs', { json: { message: 'hi' } });
     expect(admitted.status, admitted.text).toBe(202);
+    // The hold, told as the import's 202 tells it (ADR 0092): nothing charged yet, the balance it left.
+    expect(admitted.body.creditsHeld).toBeGreaterThan(0);
+    expect(admitted.headers.get('x-credits-charged')).toBe('0');
+    expect(Number(admitted.headers.get('x-credits-remaining'))).toBe(before - admitted.body.creditsHeld);
     await operator.access.allow.mutate({ accountId, allowed: false });
     expect((await api('POST', '/v1/agent/runs', { json: { message: 'hi', sessionId: admitted.body.sessionId } })).status).toBe(403);
   });

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '@vrs/kit';
-import { createApiKey, eventually } from '@vrs/testing/api-client';
+import { priceOf } from '@vrs/contracts';
+import { apiClient, createApiKey, eventually } from '@vrs/testing/api-client';
 import { makeTempDir } from '@vrs/testing/temp-dir';
 import { hasRecorded, hasSynthetic } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { agentsOperator, laryngealQuestion } from './agents-support';
@@ -84,9 +85,15 @@ describe('vrs: projects, import, search, transcript', slow, () => {
     importedProjectId = project.id;
     const imported = await vrs(['import', project.id, '--video', 'vrsFixture1', '--poll-ms', '100'], env);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stderr).toMatch(/Import job job_\S+ queued/);
-    // Without a terminal the progress is one line per change, ending at the finished count.
-    expect(imported.stderr).toMatch(/importing: 1\/1 completed/);
+    // The hold is the 202's own figures: the job's creditsHeld, and its headers' charge and balance.
+    const held = /Import job job_\S+ pending: (\d+) credits held until it ends \(charged now: 0, balance: (\d+)\)\./.exec(imported.stderr);
+    expect(held, imported.stderr).not.toBeNull();
+    expect(Number(held![1])).toBe(priceOf('createImport'));
+    expect(Number(held![1])).toBeGreaterThan(0);
+    // Without a terminal the progress is one line per change, ending at the finished count, and no
+    // count is printed before the job has one.
+    expect(imported.stderr).toMatch(/importing: 1\/1 videos \(completed\)/);
+    expect(imported.stderr).not.toMatch(/0\/0/);
     expect(imported.stdout).toMatch(/Job job_\S+: completed \(1\/1 videos\)/);
 
     const hits = await eventually(
@@ -121,14 +128,50 @@ describe('vrs: projects, import, search, transcript', slow, () => {
     expect(saved).toContain('captions are timed word by word');
   });
 
-  it.skipIf(!hasRecorded)('prints trends as a table of score, band, views/hour and acceleration', async () => {
-    const trends = await vrs(['trends', 'cirque du soleil', '--mode', 'deterministic'], env);
-    expect(trends.code, trends.stderr).toBe(0);
-    const [title, header, ...rows] = trends.stdout.split('\n').filter((line) => line.trim() && !/^[┌└─]/.test(line));
-    expect(title).toMatch(/^cirque du soleil · \d+ videos · confidence (low|medium|high)$/);
-    expect(header).toMatch(/#.+title.+channel.+score.+band.+views\/h.+accel\./);
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows[0]).toMatch(/│ 1 .+(Breakout|Rising|Steady|Cooling)/);
+  it.skipIf(!hasRecorded)(
+    'prints trends as a table of score, band, views/hour and acceleration, by score, counting the report’s videos',
+    async () => {
+      const trends = await vrs(['trends', 'cirque du soleil', '--mode', 'deterministic'], env);
+      expect(trends.code, trends.stderr).toBe(0);
+      const [title, header, ...rows] = trends.stdout.split('\n').filter((line) => line.trim() && !/^[┌└─]/.test(line));
+      const counted = /^cirque du soleil · (\d+) videos, by trend score · confidence (low|medium|high)$/.exec(title!);
+      expect(counted, title).not.toBeNull();
+      expect(header).toMatch(/#.+title.+channel.+score.+band.+views\/h.+accel\./);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows[0]).toMatch(/│ 1 .+(Breakout|Rising|Steady|Cooling)/);
+      // The count is the report's, not the sample size asked for; the rows go by score, highest first.
+      const report = json(await vrs(['trends', 'cirque du soleil', '--mode', 'deterministic', '--json'], env));
+      expect(Number(counted![1])).toBe(report.videos.length);
+      // One table row per video (a row starts with its number); a long title may wrap onto more lines.
+      const numbered = rows.filter((row) => /^│ \d+ /.test(row));
+      expect(numbered).toHaveLength(report.videos.length);
+      const scores = numbered.map((row) => Number(row.split('│')[4]!.trim()));
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(scores).toEqual(
+        report.videos.map((video: { trendScore: number }) => Number(video.trendScore.toFixed(1))).sort((a: number, b: number) => b - a),
+      );
+    },
+  );
+
+  it('indents the further lines of a multi-line evidence item under its number', async () => {
+    const project = json(await vrs(['projects', 'create', 'cli multi-line', '--json'], env));
+    const text = 'zebrafinch first line\nzebrafinch second line\nthird line';
+    const added = await apiClient(gatewayUrl, { authorization: `Bearer ${env.VRS_API_KEY}` })(
+      'POST',
+      `/v1/projects/${project.id}/evidence`,
+      {
+        json: { items: [{ text }] },
+      },
+    );
+    expect(added.status, added.text).toBeLessThan(300);
+    const found = await eventually(
+      async () => {
+        const run = await vrs(['search', 'zebrafinch', '--project', project.id], env);
+        return run.stdout.includes('zebrafinch') ? run : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the added evidence to be searchable' },
+    );
+    expect(found.stdout).toContain('1. zebrafinch first line\n   zebrafinch second line\n   third line');
   });
 
   it('shows credits and the account as JSON', async () => {
@@ -150,6 +193,15 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('vrs agent ask', slow, () => {
     expect(events.some((line) => line.startsWith('  › '))).toBe(true);
     expect(events.findIndex((line) => /• completed/.test(line))).toBeGreaterThan(events.findIndex((line) => /• running/.test(line)));
     expect(asked.stdout).toMatch(/\[1\] .+ https:\/\/www\.youtube\.com\/watch\?v=/);
+    // The hold, from the 202's body and headers.
+    expect(asked.stderr).toMatch(/Run [0-9a-f-]{36} pending: [1-9]\d* credits held until it ends \(charged now: 0, balance: \d+\)\./);
+    // Every [n] the answer cites is listed, each once, even when two cite one source.
+    const [answer] = asked.stdout.split('\n\n');
+    const cited = [...new Set([...answer!.matchAll(/\[(\d+)\]/g)].map((match) => match[1]))];
+    expect(cited.length).toBeGreaterThan(0);
+    for (const n of cited) expect(asked.stdout.split('\n').filter((line) => line.startsWith(`[${n}] `))).toHaveLength(1);
+    // Warnings print as `! CODE: message`, never as JSON.
+    for (const line of asked.stdout.split('\n').filter((line) => line.startsWith('! '))) expect(line).toMatch(/^! [A-Z_]+: \S/);
     expect(asked.stdout).toMatch(/session [0-9a-f-]{36} · run [0-9a-f-]{36} · answered/);
 
     const asJson = await vrs(['agent', 'ask', laryngealQuestion, '--json'], env);
@@ -190,6 +242,15 @@ describe('vrs: exit codes per error class, each error with its message and reque
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/code: INSUFFICIENT_CREDITS \(HTTP 402\)/);
     expect(refused.stderr).toMatch(/requestId: \S+/);
+  });
+
+  it('3 with what to do when agent runs are not enabled for the account', async () => {
+    const notAllowed = await createApiKey(stackEnv, { credits: 50 });
+    const refused = await vrs(['agent', 'ask', 'anything'], { ...env, VRS_API_KEY: notAllowed.key });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/code: AGENTS_NOT_ENABLED \(HTTP 403\)/);
+    expect(refused.stderr).toContain('npm run agents:allow -- --account <accountId>');
+    expect((await vrs(['agent', 'ask', '--help'], env)).stdout).toContain('npm run agents:allow');
   });
 
   it('5 for not found', async () => {

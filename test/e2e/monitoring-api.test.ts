@@ -148,7 +148,11 @@ describe('monitors over HTTP', () => {
     expect(await notifications()).toHaveLength(3);
     const checks = await checksOf(search);
     expect(checks.map((check) => check.outcome)).toEqual(['unchanged', 'changed', 'unchanged', 'baseline']);
-    expect(checks[1]).toMatchObject({ creditsCharged: 2, notificationId: byMonitor(search)[0]!.id, checkedAt: t0 + 120 * minute });
+    expect(checks[1]).toMatchObject({
+      creditsCharged: 2,
+      notificationId: byMonitor(search)[0]!.id,
+      checkedAt: new Date(t0 + 120 * minute).toISOString(),
+    });
   });
 
   it('a new playlist on the channel and a new comment on the video: one notification each, once', async () => {
@@ -206,7 +210,7 @@ describe('monitors over HTTP', () => {
     expect(response.status, response.text).toBe(202);
     expect(response.body).toMatchObject({ id: channel.id, nextCheckAt: t0 + 300 * minute });
     await runDue();
-    expect((await checksOf(channel))[0]).toMatchObject({ outcome: 'unchanged', checkedAt: t0 + 300 * minute });
+    expect((await checksOf(channel))[0]).toMatchObject({ outcome: 'unchanged', checkedAt: new Date(t0 + 300 * minute).toISOString() });
     const disabled = await api('POST', `/v1/monitors/${topic.id}/check`);
     expect(disabled.status).toBe(409);
     expect(disabled.body.error.code).toBe('MONITOR_DISABLED');
@@ -299,8 +303,8 @@ describe('monitors over HTTP', () => {
     const nextDigestAt = Date.parse('2026-03-02T04:30:00.000Z');
     const saved = await api('PUT', '/v1/digests/preferences', { json: valid });
     expect(saved.status, saved.text).toBe(200);
-    expect(saved.body).toEqual({ ...valid, nextDigestAt });
-    expect((await api('GET', '/v1/digests/preferences')).body).toEqual({ ...valid, nextDigestAt });
+    expect(saved.body).toEqual({ ...valid, nextDigestAt: new Date(nextDigestAt).toISOString() });
+    expect((await api('GET', '/v1/digests/preferences')).body).toEqual({ ...valid, nextDigestAt: new Date(nextDigestAt).toISOString() });
 
     const unread = (await notifications()).filter((notification) => !notification.read);
     await monitoring.clock.set.mutate({ now: nextDigestAt });
@@ -313,7 +317,7 @@ describe('monitors over HTTP', () => {
       createdAt: new Date(nextDigestAt).toISOString(),
     });
     expect(digest!.data.items.map((item) => item.id).sort()).toEqual(unread.flatMap((n) => n.data.items.map((item) => item.id)).sort());
-    expect((await api('GET', '/v1/digests/preferences')).body.nextDigestAt).toBe(nextDigestAt + 24 * 3_600_000);
+    expect((await api('GET', '/v1/digests/preferences')).body.nextDigestAt).toBe(new Date(nextDigestAt + 24 * 3_600_000).toISOString());
   });
 
   it('webhooks: a signed delivery of a new notification, retried after a 500; 422 for bad URLs; 404 for others', async () => {
@@ -357,7 +361,12 @@ describe('monitors over HTTP', () => {
       await runDue();
       const deliveries = async () => (await api('GET', `/v1/webhooks/${created.body.id}/deliveries`)).body.data;
       const [pending] = await deliveries();
-      expect(pending).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: 500, nextAttemptAt: now + 60_000 });
+      expect(pending).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastResponseStatus: 500,
+        nextAttemptAt: new Date(now + 60_000).toISOString(),
+      });
       await monitoring.clock.set.mutate({ now: now + 60_000 });
       await runDue();
       expect((await deliveries())[0]).toMatchObject({ id: pending.id, status: 'succeeded', attempts: 2, lastResponseStatus: 200 });

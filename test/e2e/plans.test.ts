@@ -81,7 +81,7 @@ describe('plans and subscriptions', () => {
     const canceled = await call('GET', '/v1/billing');
     expect(canceled.body).toMatchObject({
       plan: 'pro',
-      subscription: { status: 'canceled', cancelAtPeriodEnd: true, currentPeriodEnd: after.body.subscription.currentPeriodEnd },
+      subscription: { status: 'cancelled', cancelAtPeriodEnd: true, currentPeriodEnd: after.body.subscription.currentPeriodEnd },
     });
 
     await expect(setPlan('--account', accountId, '--plan', 'gold')).rejects.toMatchObject({ code: 64 });

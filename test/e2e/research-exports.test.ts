@@ -55,7 +55,7 @@ async function readyExport(api: ApiCall, projectId: string, format: string) {
   const ready = await eventually(
     async () => {
       const record = await api('GET', `/v1/exports/${created.body.id}`);
-      return record.body.status === 'ready' ? record.body : undefined;
+      return record.body.status === 'completed' ? record.body : undefined;
     },
     { what: 'the export to be ready' },
   );
@@ -108,7 +108,7 @@ describe('project exports', () => {
     }[];
 
     const json = await readyExport(api, projectId, 'json');
-    expect(json).toMatchObject({ status: 'ready', itemCount: 2 });
+    expect(json).toMatchObject({ status: 'completed', itemCount: 2 });
     const jsonFile = await api('GET', `/v1/exports/${json.id}/download`);
     expect(jsonFile.status, jsonFile.text).toBe(200);
     expect(jsonFile.headers.get('content-type')).toBe('application/json; charset=utf-8');

@@ -52,7 +52,7 @@ describe('imports into projects, as jobs', () => {
       id: expect.stringMatching(/^job_/),
       type: 'import',
       projectId,
-      status: 'queued',
+      status: 'pending',
       progress: { done: 0, total: 0 },
       include: { metadata: true, transcript: true, comments: false },
       warnings: [],

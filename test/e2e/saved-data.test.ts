@@ -178,7 +178,7 @@ describe('everything saved can be browsed and removed, by its owner only (issue 
     );
     const exported = await api('POST', '/v1/exports', { json: { projectId, format: 'json' } });
     expect(exported.status, exported.text).toBeLessThan(300);
-    await eventually(async () => ((await api('GET', `/v1/exports/${exported.body.id}`)).body.status === 'ready' ? true : undefined), {
+    await eventually(async () => ((await api('GET', `/v1/exports/${exported.body.id}`)).body.status === 'completed' ? true : undefined), {
       what: 'the export to be ready',
     });
     const keptExport = await api('POST', '/v1/exports', { json: { projectId: keptId, format: 'csv' } });

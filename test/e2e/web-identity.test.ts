@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { allScopes } from '@vrs/contracts';
 import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
 import { linkIn, mailTo, waitForMail } from '@vrs/testing/smtp-inbox';
 import { postJson, sessionCookieOf, signIn, signUpVerified, uniqueEmail, type WebSession } from '@vrs/testing/web-session';
@@ -92,7 +93,9 @@ describe('email sign-up, verification and sign-in over real SMTP', () => {
 
     const sessions = await withCookie(session, 'GET', '/v1/auth/sessions');
     expect(sessions.status).toBe(200);
-    expect(sessions.body.data).toEqual([expect.objectContaining({ id: session.sessionId, kind: 'web', current: true, scopes: null })]);
+    expect(sessions.body.data).toEqual([
+      expect.objectContaining({ id: session.sessionId, kind: 'session_cookie', current: true, scopes: [...allScopes] }),
+    ]);
 
     // Sign-out revokes the session server-side: the same cookie no longer authenticates.
     const signedOut = await fetch(`${gatewayUrl}/signout`, {

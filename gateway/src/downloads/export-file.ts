@@ -45,7 +45,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
     let file: Awaited<ReturnType<ReturnType<typeof exportForDownload.createCaller>['get']>>;
     try {
       file = await exportForDownload.createCaller(ctx).get({ id });
-      if (file.export.status !== 'ready') throw new AppError('EXPORT_NOT_READY', undefined, { status: file.export.status });
+      if (file.export.status !== 'completed') throw new AppError('EXPORT_NOT_READY', undefined, { status: file.export.status });
       if (file.expired) throw new AppError('EXPORT_EXPIRED', undefined, { expiresAt: file.export.expiresAt });
     } catch (error) {
       const appError = toAppError(error, { input: { id } });

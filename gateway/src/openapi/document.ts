@@ -66,6 +66,8 @@ const statusDescriptions: Record<number, string> = {
   503: 'A dependency (AI model, video platform or internal service) is unavailable',
 };
 
+/** Free by the price table, yet they hold credits (an agent run's budget) and say so in the credit headers (ADR 0092). */
+export const creditHoldingOperations = new Set(['createAgentRun']);
 const creditHeaders = {
   'X-Credits-Charged': { description: 'Credits settled for this request.', schema: { type: 'integer', minimum: 0 } },
   'X-Credits-Remaining': { description: 'Balance after metering.', schema: { type: 'integer' } },
@@ -222,7 +224,7 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
       if (!operation.security) operation.security = [];
       documentScopes(operation);
       closeObjects(operation.requestBody?.content?.['application/json']?.schema);
-      const metered = priceOf(operation.operationId ?? '') > 0;
+      const metered = priceOf(operation.operationId ?? '') > 0 || creditHoldingOperations.has(operation.operationId ?? '');
       for (const [status, generated] of Object.entries(operation.responses)) {
         // The generator shares one response object between statuses it has no tRPC code for (451
         // and 500 alike) and between operations: each gets its own before it is finished.

@@ -36,7 +36,7 @@ describe('memory bus', () => {
           duplicate: false,
         }),
       {
-        timeout: 5_000,
+        timeout: 20_000,
         interval: 20,
       },
     );
@@ -54,7 +54,7 @@ describe('memory bus', () => {
     await bus.publish(probeSent, { n: 7, tag: 'while-away' });
     await bus.subscribe('probe-durable', probeSent, async (event) => void seen.push(event.data.n));
 
-    await vi.waitFor(() => expect(seen).toEqual([7]), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(seen).toEqual([7]), { timeout: 20_000, interval: 20 });
     await bus.close();
   });
 });

@@ -88,6 +88,7 @@ export function formatError(error: unknown, colors: ReturnType<typeof createColo
       colors.dim(`  code: ${error.code}${error.status ? ` (HTTP ${error.status})` : ''}`),
     ];
     if (error.requestId) lines.push(colors.dim(`  requestId: ${error.requestId}`));
+    if (errorHints[error.code]) lines.push(`  ${errorHints[error.code]}`);
     const issues = (error.details as { issues?: { path: string; message: string }[] } | undefined)?.issues;
     for (const issue of issues ?? []) lines.push(colors.dim(`  ${issue.path || '(input)'}: ${issue.message}`));
     return lines.join('\n');
@@ -117,6 +118,19 @@ export function errorJson(error: unknown) {
   }
   return { error: { code: cliErrorCodes[(error as Error)?.name] ?? 'CLI_ERROR', message: (error as Error)?.message ?? String(error) } };
 }
+
+/** Every line after the first indented by `spaces`, so a multi-line item stays under its marker. */
+export const indentLines = (text: string, spaces: number) => text.replace(/\r?\n/g, `\n${' '.repeat(spaces)}`);
+
+/** A warning as `CODE: message` (the API's `{code, message}`), or the text of a plain one. */
+export const warningText = (warning: string | { code: string; message: string }) =>
+  typeof warning === 'string' ? warning : `${warning.code}: ${warning.message}`;
+
+/** What to do about an error the caller cannot fix by retrying. */
+const errorHints: Record<string, string> = {
+  AGENTS_NOT_ENABLED:
+    'An operator must allow this account to run agents: `npm run agents:allow -- --account <accountId>` (the id is in `vrs auth whoami`).',
+};
 
 /** Numbers as people read them: 1234567 → 1,234,567; null as a dash. */
 export const count = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toLocaleString('en-US'));

@@ -29,7 +29,8 @@ export function progressBar(out: Output, label: string) {
   let last = '';
   return {
     update(done: number, total: number, status: string) {
-      const line = `${label}: ${done}/${total} ${status}`;
+      // Before the job has resolved its videos there is no total to show: only its state.
+      const line = total === 0 ? `${label}: ${status}` : `${label}: ${done}/${total} videos (${status})`;
       if (line !== last) out.note(line);
       last = line;
     },

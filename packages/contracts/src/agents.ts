@@ -4,10 +4,11 @@ import { defineEvent } from './events';
 import { providerIdSchema } from './shapes';
 import { idempotencyKey } from './research';
 import { listPage, listQuery } from './lists';
+import { workStateSchema } from './vocabulary';
 
 /* Agent runs (issue 8, ADRs 0025 and 0026): enumerations the contract leaves open are fixed here. */
 
-export const agentRunStatusSchema = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
+export const agentRunStatusSchema = workStateSchema;
 export type AgentRunStatus = z.infer<typeof agentRunStatusSchema>;
 export const activeAgentRunStatuses: readonly AgentRunStatus[] = ['pending', 'running'];
 
@@ -70,6 +71,12 @@ export const agentRunAdmissionSchema = z
     agentMessageId: z.uuid(),
     conversationTurn: z.number().int().min(1),
     status: z.literal('pending'),
+    creditsHeld: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("The run's credit budget, held at admission: tool calls are charged against it and the rest goes back when the run ends."),
   })
   .meta({ id: 'AgentRunAdmission' });
 export type AgentRunAdmission = z.infer<typeof agentRunAdmissionSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listPage, listQuery } from './lists';
 import { planDefinitionSchema, planSchema } from './plans';
+import { currentStateName } from './vocabulary';
 
 /**
  * Permissions an API key or CLI session can hold (ADR 0031); `operationScopes` in `scopes.ts` says
@@ -24,14 +25,17 @@ export const accountIdSchema = z.string().min(1).max(64);
 export const accountListInput = () => listQuery().extend({ accountId: accountIdSchema });
 
 /**
- * `active`, `past_due` (payment missing: no renewal grant until active again) and `canceled` (the
+ * `active`, `past_due` (payment missing: no renewal grant until active again) and `cancelled` (the
  * plan runs to the period end, then the account is on free) are in use (ADR 0032); `none` is an
  * account opened before subscriptions existed, until the renewal sweeper gives it a period, and
  * `trialing` is kept for a payment provider.
  */
-export const subscriptionStatusSchema = z.enum(['none', 'trialing', 'active', 'past_due', 'canceled']);
+export const subscriptionStatusSchema = z.enum(['none', 'trialing', 'active', 'past_due', 'cancelled']);
 /** The statuses an operator may set (the others are reached by the system). */
-export const settableSubscriptionStatusSchema = z.enum(['active', 'past_due', 'canceled']);
+export const settableSubscriptionStatusSchema = z
+  .enum(['active', 'past_due', 'cancelled', 'canceled'])
+  .describe('`canceled`, the name before ADR 0092, is read as `cancelled` until 2027-06-30.')
+  .transform((status) => currentStateName<'active' | 'past_due' | 'cancelled'>(status));
 export type SettableSubscriptionStatus = z.infer<typeof settableSubscriptionStatusSchema>;
 
 export const billingStatusSchema = z

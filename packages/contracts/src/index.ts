@@ -18,3 +18,4 @@ export * from './identity';
 export * from './device';
 export * from './oauth';
 export * from './storyboards';
+export * from './vocabulary';

@@ -71,7 +71,7 @@ export const monitorSchema = z
       ),
     statusReason: z.string().nullable(),
     consecutiveFailures: z.number().int().min(0),
-    lastCheckedAt: z.number().int().nullable().describe('Epoch milliseconds of the last finished check; null before the first.'),
+    lastCheckedAt: z.iso.datetime().nullable().describe('When the last check finished; null before the first.'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Monitor' });
@@ -81,7 +81,11 @@ export const monitorListSchema = listPage(monitorSchema, 'MonitorList');
 
 /** PATCH answers exactly these three (issue 9). */
 export const monitorScheduleSchema = z
-  .object({ intervalMinutes: z.number().int(), enabled: z.boolean(), nextCheckAt: z.number().int() })
+  .object({
+    intervalMinutes: z.number().int(),
+    enabled: z.boolean(),
+    nextCheckAt: z.number().int().describe('Epoch milliseconds of the next scheduled check (a number, as the contract fixes it).'),
+  })
   .meta({ id: 'MonitorSchedule' });
 export type MonitorSchedule = z.infer<typeof monitorScheduleSchema>;
 
@@ -112,7 +116,7 @@ export const monitorCheckSchema = z
   .object({
     id: z.string(),
     monitorId: z.string(),
-    checkedAt: z.number().int().describe('Epoch milliseconds (the service clock) the check ran at.'),
+    checkedAt: z.iso.datetime().describe('When (the service clock) the check ran.'),
     outcome: z
       .enum(checkOutcomes)
       .describe(
@@ -203,7 +207,7 @@ export const digestPreferencesBody = () =>
 
 export const digestPreferencesSchema = digestPreferencesBody()
   .extend({
-    nextDigestAt: z.number().int().nullable().describe('Epoch milliseconds of the next digest; null while `frequency` is `off`.'),
+    nextDigestAt: z.iso.datetime().nullable().describe('When the next digest is due; null while `frequency` is `off`.'),
   })
   .meta({ id: 'DigestPreferences' });
 export type DigestPreferences = z.infer<typeof digestPreferencesSchema>;
@@ -246,7 +250,7 @@ export const webhookDeliverySchema = z
     attempts: z.number().int().min(0),
     lastResponseStatus: z.number().int().nullable(),
     lastError: z.string().nullable(),
-    nextAttemptAt: z.number().int().nullable().describe('Epoch ms of the next attempt while pending.'),
+    nextAttemptAt: z.iso.datetime().nullable().describe('When the next attempt is due, while pending.'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'WebhookDelivery' });

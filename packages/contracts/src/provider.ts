@@ -173,8 +173,15 @@ export const commentsSchema = z
       .optional()
       .describe("Newest-first collection: every continuation was followed and the threads account for the platform's totalCount."),
     pagesFetched: z.number().int().min(0).optional(),
-    topLevelCount: z.number().int().min(0).optional(),
-    replyCount: z.number().int().min(0).optional(),
+    topLevelCount: z.number().int().min(0).optional().describe('Threads (top-level comments) in `comments`.'),
+    replyCount: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Replies in `comments` (items with a `parentId`), not the sum of the threads' own `replyCount`s, which the platform reports while their replies are not fetched.",
+      ),
     remainingContinuations: z.number().int().min(0).optional().describe('Continuations not followed (bound reached or page failed).'),
   })
   .meta({ id: 'Comments' });

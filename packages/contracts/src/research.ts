@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { evidenceSchema, projectSchema } from './shapes';
 import { accountIdSchema, accountListInput } from './billing';
 import { listPage } from './lists';
+import { workStateSchema } from './vocabulary';
 
 /*
  * Schemas the gateway hands to trpc-to-openapi are built by factories: that library switches on
@@ -128,7 +129,8 @@ export type ImportInclude = z.infer<typeof importIncludeSchema>;
 
 export const createImportBody = () => z.object({ source: importSource(), include: importInclude() });
 
-export const jobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+/** The shared states (ADR 0092): a new job is `pending` (before ADR 0092 it was `queued`). */
+export const jobStatusSchema = workStateSchema;
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 export const jobVideoSchema = z
@@ -148,6 +150,12 @@ export const jobSchema = z
     projectId: z.string(),
     status: jobStatusSchema,
     progress: z.object({ done: z.number().int().min(0), total: z.number().int().min(0) }),
+    creditsHeld: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Credits held for the job while it is `pending` or `running`; when it ends they are charged or refunded (see the ledger).'),
     source: importSourceSchema,
     include: importIncludeSchema,
     videos: z.array(jobVideoSchema).describe('Each video handled so far, once, in the order it finished.'),
@@ -232,7 +240,9 @@ export const exportSchema = z
     id: z.string(),
     projectId: z.string(),
     format: exportFormatSchema,
-    status: z.enum(['pending', 'ready', 'failed']),
+    status: z
+      .enum(['pending', 'completed', 'failed'])
+      .describe('Of the shared states (ADR 0092): `completed` once the file is written (before ADR 0092 it was `ready`).'),
     itemCount: z.number().int().min(0).optional().describe('Evidence items in the file, once ready.'),
     sizeBytes: z.number().int().min(0).optional().describe('Size of the file, once ready.'),
     error: z.string().optional().describe('Why the export failed.'),

@@ -89,8 +89,20 @@ export const sessionSummaryPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 
-/** A session as the public API lists it: `current` marks the one making the request. */
-export const sessionSchema = sessionSummarySchema.extend({ current: z.boolean() }).meta({ id: 'Session' });
+/**
+ * A session as the public API lists it: `current` marks the one making the request. Its `kind` and
+ * `scopes` are named as `GET /v1/auth/session` names the credential (ADR 0092): `session_cookie` for
+ * a web session, `cli_session`; a web session acts with every scope and lists them all.
+ */
+export const sessionSchema = sessionSummarySchema
+  .extend({
+    kind: z.enum(['session_cookie', 'cli_session']).describe('Before ADR 0092: `web` and `cli`.'),
+    scopes: z.array(scopeSchema).describe('What the session may do (a web session: every scope).'),
+    current: z.boolean(),
+  })
+  .meta({ id: 'Session' });
+/** The public name of each stored session kind. */
+export const sessionCredentialKinds = { web: 'session_cookie', cli: 'cli_session' } as const satisfies Record<SessionKind, string>;
 export const sessionListSchema = listPage(sessionSchema, 'SessionList');
 
 export const listSessionsInputSchema = accountListInput();

@@ -48,6 +48,7 @@ export const projectSchema = z
     id: z.uuid(),
     name: z.string(),
     createdAt: z.iso.datetime().describe('When the project was created.'),
+    updatedAt: z.iso.datetime().describe('When the project itself (its name) last changed; its evidence has dates of its own.'),
   })
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof projectSchema>;

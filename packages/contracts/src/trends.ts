@@ -78,7 +78,7 @@ function trendReport() {
   return z.object({
     provider: providerIdSchema,
     query: z.string().min(1).max(200),
-    generatedAt: z.string(),
+    generatedAt: z.iso.datetime(),
     sampleSize: z.number().int().min(0),
     methodologyVersion: z.string(),
     methodology: z.string(),
@@ -155,7 +155,7 @@ export const videoPlanSchema = z
   .object({
     provider: providerIdSchema,
     model: z.string().describe('The model that wrote the plan: the primary, or the fallback when the primary failed.'),
-    generatedAt: z.string(),
+    generatedAt: z.iso.datetime(),
     angle: z.string(),
     audience: z.string(),
     hook: z.string(),

@@ -20,7 +20,7 @@ describe('listenOnFreePort', () => {
   });
 
   // server.close() alone waits for a response in progress; this one is never ended.
-  it('closes while a response is still open, ending its connection', { timeout: 5_000 }, async () => {
+  it('closes while a response is still open, ending its connection', { timeout: 60_000 }, async () => {
     const served = await listenOnFreePort((_req, res) => res.writeHead(200).write('a first part'));
     const response = await fetch(served.url);
     await served.close();

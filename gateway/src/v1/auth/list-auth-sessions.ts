@@ -1,4 +1,4 @@
-import { listQuery, sessionListSchema } from '@vrs/contracts';
+import { listQuery, scopeSchema, sessionCredentialKinds, sessionListSchema } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -18,5 +18,13 @@ export const listAuthSessions = protectedProcedure
   .output(sessionListSchema)
   .query(async ({ ctx: { principal, services }, input }) => {
     const page = await services.billing.sessions.list.query({ accountId: principal.accountId, ...input });
-    return { ...page, data: page.data.map((session) => ({ ...session, current: session.id === principal.sessionId })) };
+    return {
+      ...page,
+      data: page.data.map((session) => ({
+        ...session,
+        kind: sessionCredentialKinds[session.kind],
+        scopes: session.scopes ?? [...scopeSchema.options],
+        current: session.id === principal.sessionId,
+      })),
+    };
   });

@@ -14,7 +14,7 @@ export const createExport = protectedProcedure
       tags: ['Exports'],
       summary: 'Create a project export',
       description:
-        "Starts writing the project's evidence as a `json`, `csv` or `markdown` file and answers 202 with the export. Its price is held (`X-Credits-Charged: 0`) and charged once the file is ready, refunded if writing it failed. The export is `pending` until its file is written (`ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.",
+        "Starts writing the project's evidence as a `json`, `csv` or `markdown` file and answers 202 with the export. Its price is held (`X-Credits-Charged: 0`) and charged once the file is ready, refunded if writing it failed. The export is `pending` until its file is written (`completed`; before ADR 0092 `ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.",
       successDescription: 'The export, pending (or, for a replayed Idempotency-Key, the first response).',
       requestHeaders: idempotencyHeaders(),
       protect: true,

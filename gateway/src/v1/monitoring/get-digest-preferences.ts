@@ -12,7 +12,7 @@ export const getDigestPreferences = protectedProcedure
       tags: ['Monitoring'],
       summary: 'Digest preferences',
       description:
-        'How often a digest of unread notifications is produced, at which local hour, and `nextDigestAt` (epoch ms). Off until set.',
+        'How often a digest of unread notifications is produced, at which local hour, and `nextDigestAt` (ISO 8601). Off until set.',
       protect: true,
       errorResponses: [...authenticatedErrors],
     },

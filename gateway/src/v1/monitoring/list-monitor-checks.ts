@@ -12,7 +12,7 @@ export const listMonitorChecks = protectedProcedure
       tags: ['Monitoring'],
       summary: "A monitor's check history",
       description:
-        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): when (`checkedAt`, epoch ms), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.',
+        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): when (`checkedAt`, ISO 8601), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },

@@ -12,7 +12,7 @@ export const listWebhookDeliveries = protectedProcedure
       tags: ['Monitoring'],
       summary: "A webhook's deliveries",
       description:
-        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): `status` (`pending`, `succeeded`, `failed`), attempts, the last response status or error, and `nextAttemptAt` (epoch ms) while pending.',
+        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): `status` (`pending`, `succeeded`, `failed`), attempts, the last response status or error, and `nextAttemptAt` (ISO 8601) while pending.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 422],
     },

@@ -12,7 +12,7 @@ export const cancelJob = protectedProcedure
       tags: ['Research'],
       summary: 'Cancel a job',
       description:
-        'Stops a queued or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.',
+        'Stops a pending or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404, 409],
     },

@@ -15,7 +15,7 @@ export const createImport = protectedProcedure
       summary: 'Import videos into a project',
       description:
         "Queues a job that imports a video, a list of videos, a playlist or a channel's recent uploads, or a search's top results into the project: metadata, transcript chunks (a few sentences each, with `startMs`) and optionally top comments, as evidence with `provider`, `entityId` and a `sourceKey` naming the unit (`youtube:video:<id>:metadata`, `…:transcript:<startMs>`, `…:comment:<commentId>`). Re-importing updates those items in place. Answers 202 with the job; follow it with `GET /v1/jobs/{id}`. Its price is held (`X-Credits-Charged: 0`) and settled when the job ends: charged in full if it imported at least one video, refunded if it imported nothing. Accepts `Idempotency-Key`.",
-      successDescription: 'The job, queued (or, for a replayed Idempotency-Key, the first response).',
+      successDescription: 'The job, `pending` (or, for a replayed Idempotency-Key, the first response).',
       requestHeaders: idempotencyHeaders(),
       protect: true,
       errorResponses: [...meteredErrors, 404, 409, 422],

@@ -12,7 +12,7 @@ export const getJob = protectedProcedure
       tags: ['Research'],
       summary: 'Get a job',
       description:
-        'Status (`queued`, `running`, `completed`, `failed`, `cancelled`), `progress {done, total}` in videos, each handled video once, warnings and errors.',
+        'Status (`pending` — `queued` before ADR 0092 —, `running`, `completed`, `failed`, `cancelled`), `creditsHeld` while it runs, `progress {done, total}` in videos, each handled video once, warnings and errors.',
       protect: true,
       errorResponses: [...authenticatedErrors, 404],
     },

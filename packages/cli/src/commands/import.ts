@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { components } from '@vrs/client';
 import { FailedWorkError, UsageError } from '../exit-codes';
+import { indentLines } from '../output';
 import { progressBar } from '../progress';
 import { action, wholeNumber } from './action';
 
@@ -55,7 +56,10 @@ export function registerImportCommand(program: Command) {
             body: { source, ...(options.comments ? { include: { comments: true } } : {}) },
           }),
         );
-        ctx.out.note(`Import job ${queued.id} queued (credits held: ${meta.credits?.charged ?? 0}).`);
+        ctx.out.note(
+          `Import job ${queued.id} ${queued.status}: ${queued.creditsHeld ?? 0} credits held until it ends` +
+            (meta.credits ? ` (charged now: ${meta.credits.charged}, balance: ${meta.credits.remaining}).` : '.'),
+        );
         let job = queued;
         if (options.wait) {
           const bar = progressBar(ctx.out, 'importing');
@@ -73,8 +77,11 @@ export function registerImportCommand(program: Command) {
         ctx.out.result(job, (final) =>
           [
             `Job ${final.id}: ${final.status} (${final.progress.done}/${final.progress.total} videos)`,
-            ...final.errors.map((error) => `  ${ctx.out.colors.yellow('!')} ${JSON.stringify(error)}`),
-            ...final.warnings.map((warning) => `  ${ctx.out.colors.yellow('!')} ${warning}`),
+            ...final.errors.map(
+              (error) =>
+                `  ${ctx.out.colors.yellow('!')} ${error.code}: ${indentLines(`${error.videoId ? `${error.videoId}: ` : ''}${error.message}`, 4)}`,
+            ),
+            ...final.warnings.map((warning) => `  ${ctx.out.colors.yellow('!')} ${indentLines(warning, 4)}`),
           ].join('\n'),
         );
         if (job.status === 'failed' || job.status === 'cancelled') throw new FailedWorkError(`The import job ${job.status}.`);

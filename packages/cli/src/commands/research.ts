@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { components } from '@vrs/client';
 import { FailedWorkError } from '../exit-codes';
-import { clock, count, type Output } from '../output';
+import { clock, count, indentLines, type Output, warningText } from '../output';
 import { progressBar, withSpinner } from '../progress';
 import { action, wholeNumber } from './action';
 
@@ -21,8 +21,10 @@ export function renderCitedAnswer(answer: CitedAnswer, out: Output): string {
   return [
     answer.answer,
     '',
-    ...answer.citations.map((citation, n) => `${out.colors.cyan(`[${n + 1}]`)} ${evidenceLine(citation)}`),
-    ...answer.warnings.map((warning) => out.colors.yellow(`! ${warning}`)),
+    ...answer.citations.map(
+      (citation, n) => `${out.colors.cyan(`[${n + 1}]`)} ${indentLines(evidenceLine(citation), `[${n + 1}] `.length)}`,
+    ),
+    ...answer.warnings.map((warning) => out.colors.yellow(`! ${indentLines(warningText(warning), 2)}`)),
   ].join('\n');
 }
 
@@ -44,7 +46,9 @@ export function registerResearchCommands(program: Command) {
           ctx.out.result(data, (found) =>
             found.results.length === 0
               ? 'No matches.'
-              : found.results.map((item, n) => `${ctx.out.colors.cyan(`${n + 1}.`)} ${evidenceLine(item)}`).join('\n'),
+              : found.results
+                  .map((item, n) => `${ctx.out.colors.cyan(`${n + 1}.`)} ${indentLines(evidenceLine(item), `${n + 1}. `.length)}`)
+                  .join('\n'),
           );
           return;
         }
@@ -102,7 +106,7 @@ export function registerResearchCommands(program: Command) {
           }
           return current;
         });
-        if (exported.status !== 'ready') throw new FailedWorkError(`The export failed: ${exported.error ?? 'no reason given'}.`);
+        if (exported.status !== 'completed') throw new FailedWorkError(`The export failed: ${exported.error ?? 'no reason given'}.`);
         const response = await client.raw(`/exports/${encodeURIComponent(exported.id)}/download`);
         const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
         const file = options.output ?? named ?? `${exported.id}.${options.format === 'markdown' ? 'md' : options.format}`;

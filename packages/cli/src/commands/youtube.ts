@@ -182,18 +182,20 @@ export function registerYouTubeCommands(program: Command) {
         );
         ctx.out.result(data, (report) =>
           [
-            `${ctx.out.colors.bold(report.query)} · ${report.sampleSize} videos · confidence ${report.confidence.level}`,
+            `${ctx.out.colors.bold(report.query)} · ${report.videos.length} videos, by trend score · confidence ${report.confidence.level}`,
             ctx.out.table(
               ['#', 'title', 'channel', 'score', 'band', 'views/h', 'accel.'],
-              report.videos.map((video, n) => [
-                n + 1,
-                video.title.length > 50 ? `${video.title.slice(0, 49)}…` : video.title,
-                video.channel.name,
-                video.trendScore.toFixed(1),
-                video.trendBand,
-                count(Math.round(video.viewsPerHour)),
-                video.accelerationPercent === undefined ? '–' : `${video.accelerationPercent.toFixed(0)}%`,
-              ]),
+              [...report.videos]
+                .sort((a, b) => b.trendScore - a.trendScore)
+                .map((video, n) => [
+                  n + 1,
+                  video.title.length > 50 ? `${video.title.slice(0, 49)}…` : video.title,
+                  video.channel.name,
+                  video.trendScore.toFixed(1),
+                  video.trendBand,
+                  count(Math.round(video.viewsPerHour)),
+                  video.accelerationPercent === undefined ? '–' : `${video.accelerationPercent.toFixed(0)}%`,
+                ]),
             ),
             ...report.warnings.map((warning) => ctx.out.colors.yellow(`! ${warning}`)),
           ].join('\n'),

@@ -129,7 +129,7 @@ export interface paths {
         put?: never;
         /**
          * Admit a durable agent run
-         * @description Admits a research question as a run that executes in the background: without `sessionId` it opens a new session, with one of yours it is that session's next turn (earlier turns are its context). Answers 202 with the ids; follow the run with `GET /v1/agent/{sessionId}/runs/{runId}` or its event stream. The run's credit budget is held now and each tool call is charged as it completes; what is not used goes back when the run ends. 403 `AGENTS_NOT_ENABLED` unless agents are enabled for the account (nothing is charged); 409 `AGENT_RUN_IN_PROGRESS` while the session's previous run is pending or running; 404 for an unknown session or project. Accepts `Idempotency-Key`.
+         * @description Admits a research question as a run that executes in the background: without `sessionId` it opens a new session, with one of yours it is that session's next turn (earlier turns are its context). Answers 202 with the ids and `creditsHeld`, and `X-Credits-Charged: 0` and `X-Credits-Remaining` (the balance the hold left); follow the run with `GET /v1/agent/{sessionId}/runs/{runId}` or its event stream. The run's credit budget is held now and each tool call is charged as it completes; what is not used goes back when the run ends. 403 `AGENTS_NOT_ENABLED` unless agents are enabled for the account (nothing is charged); 409 `AGENT_RUN_IN_PROGRESS` while the session's previous run is pending or running; 404 for an unknown session or project. Accepts `Idempotency-Key`.
          *
          *     Keys and CLI sessions need: `agents:run`.
          */
@@ -437,7 +437,7 @@ export interface paths {
         };
         /**
          * Digest preferences
-         * @description How often a digest of unread notifications is produced, at which local hour, and `nextDigestAt` (epoch ms). Off until set.
+         * @description How often a digest of unread notifications is produced, at which local hour, and `nextDigestAt` (ISO 8601). Off until set.
          *
          *     Keys and CLI sessions need: `data:read`.
          */
@@ -473,7 +473,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project export
-         * @description Starts writing the project's evidence as a `json`, `csv` or `markdown` file and answers 202 with the export. Its price is held (`X-Credits-Charged: 0`) and charged once the file is ready, refunded if writing it failed. The export is `pending` until its file is written (`ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.
+         * @description Starts writing the project's evidence as a `json`, `csv` or `markdown` file and answers 202 with the export. Its price is held (`X-Credits-Charged: 0`) and charged once the file is ready, refunded if writing it failed. The export is `pending` until its file is written (`completed`; before ADR 0092 `ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.
          *
          *     Keys and CLI sessions need: `data:write`.
          */
@@ -577,7 +577,7 @@ export interface paths {
         };
         /**
          * Get a job
-         * @description Status (`queued`, `running`, `completed`, `failed`, `cancelled`), `progress {done, total}` in videos, each handled video once, warnings and errors.
+         * @description Status (`pending` — `queued` before ADR 0092 —, `running`, `completed`, `failed`, `cancelled`), `creditsHeld` while it runs, `progress {done, total}` in videos, each handled video once, warnings and errors.
          *
          *     Keys and CLI sessions need: `data:read`.
          */
@@ -601,7 +601,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a job
-         * @description Stops a queued or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.
+         * @description Stops a pending or running job before its next video; evidence already imported stays. Cancelling a cancelled job answers it again; a finished job is 409 `JOB_NOT_CANCELLABLE`.
          *
          *     Keys and CLI sessions need: `data:write`.
          */
@@ -705,7 +705,7 @@ export interface paths {
         };
         /**
          * A monitor's check history
-         * @description Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): when (`checkedAt`, epoch ms), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.
+         * @description Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): when (`checkedAt`, ISO 8601), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.
          *
          *     Keys and CLI sessions need: `data:read`.
          */
@@ -1287,7 +1287,7 @@ export interface paths {
         };
         /**
          * A webhook's deliveries
-         * @description Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): `status` (`pending`, `succeeded`, `failed`), attempts, the last response status or error, and `nextAttemptAt` (epoch ms) while pending.
+         * @description Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): `status` (`pending`, `succeeded`, `failed`), attempts, the last response status or error, and `nextAttemptAt` (ISO 8601) while pending.
          *
          *     Keys and CLI sessions need: `data:read`.
          */
@@ -1371,6 +1371,8 @@ export interface components {
             /** Format: uuid */
             agentMessageId: string;
             conversationTurn: number;
+            /** @description The run's credit budget, held at admission: tool calls are charged against it and the rest goes back when the run ends. */
+            creditsHeld?: number;
             /** Format: uuid */
             runId: string;
             /** Format: uuid */
@@ -1503,7 +1505,7 @@ export interface components {
                 /** @description Start of the current billing period (UTC); null before the account has one. */
                 currentPeriodStart: string | null;
                 /** @enum {string} */
-                status: "none" | "trialing" | "active" | "past_due" | "canceled";
+                status: "none" | "trialing" | "active" | "past_due" | "cancelled";
             };
         };
         CaptionTrack: {
@@ -1608,7 +1610,9 @@ export interface components {
             pagesFetched?: number;
             /** @description Continuations not followed (bound reached or page failed). */
             remainingContinuations?: number;
+            /** @description Replies in `comments` (items with a `parentId`), not the sum of the threads' own `replyCount`s, which the platform reports while their replies are not fetched. */
             replyCount?: number;
+            /** @description Threads (top-level comments) in `comments`. */
             topLevelCount?: number;
             /** @description Total reported by the platform, when available. */
             totalCount?: number;
@@ -1789,8 +1793,8 @@ export interface components {
             frequency: "off" | "daily" | "weekly";
             /** @description Local hour (0–23) the digest is produced at. */
             hourOfDay: number;
-            /** @description Epoch milliseconds of the next digest; null while `frequency` is `off`. */
-            nextDigestAt: number | null;
+            /** @description When the next digest is due; null while `frequency` is `off`. */
+            nextDigestAt: string | null;
             /** @description IANA time zone name. */
             timezone: string;
         };
@@ -1851,8 +1855,11 @@ export interface components {
             projectId: string;
             /** @description Size of the file, once ready. */
             sizeBytes?: number;
-            /** @enum {string} */
-            status: "pending" | "ready" | "failed";
+            /**
+             * @description Of the shared states (ADR 0092): `completed` once the file is written (before ADR 0092 it was `ready`).
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -1875,6 +1882,8 @@ export interface components {
         Job: {
             /** Format: date-time */
             createdAt: string;
+            /** @description Credits held for the job while it is `pending` or `running`; when it ends they are charged or refunded (see the ledger). */
+            creditsHeld?: number;
             errors: components["schemas"]["JobError"][];
             id: string;
             /**
@@ -1928,7 +1937,7 @@ export interface components {
                 type: "search";
             };
             /** @enum {string} */
-            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
             /** @enum {string} */
             type: "import";
             /** Format: date-time */
@@ -2044,8 +2053,8 @@ export interface components {
             enabled: boolean;
             id: string;
             intervalMinutes: number;
-            /** @description Epoch milliseconds of the last finished check; null before the first. */
-            lastCheckedAt: number | null;
+            /** @description When the last check finished; null before the first. */
+            lastCheckedAt: string | null;
             /** @description Epoch milliseconds of the next scheduled check. While the monitor is disabled no check runs and this keeps the instant the next check was due when it was disabled; enabling sets it to now + interval. */
             nextCheckAt: number;
             query: components["schemas"]["MonitorQuery"];
@@ -2058,8 +2067,11 @@ export interface components {
         };
         MonitorCheck: {
             changes: components["schemas"]["ChangedItem"][];
-            /** @description Epoch milliseconds (the service clock) the check ran at. */
-            checkedAt: number;
+            /**
+             * Format: date-time
+             * @description When (the service clock) the check ran.
+             */
+            checkedAt: string;
             creditsCharged: number;
             error: {
                 code: string;
@@ -2125,6 +2137,7 @@ export interface components {
         MonitorSchedule: {
             enabled: boolean;
             intervalMinutes: number;
+            /** @description Epoch milliseconds of the next scheduled check (a number, as the contract fixes it). */
             nextCheckAt: number;
         };
         Notification: {
@@ -2196,6 +2209,7 @@ export interface components {
                 claim: string;
                 videoIds: string[];
             }[];
+            /** Format: date-time */
             generatedAt: string;
             hashtags: string[];
             hook: string;
@@ -2296,6 +2310,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            /**
+             * Format: date-time
+             * @description When the project itself (its name) last changed; its evidence has dates of its own.
+             */
+            updatedAt: string;
         };
         ProjectList: {
             /** @description The items of this page, newest first. */
@@ -2364,13 +2383,16 @@ export interface components {
             expiresAt: string;
             id: string;
             ip: string | null;
-            /** @enum {string} */
-            kind: "web" | "cli" | "oauth";
+            /**
+             * @description Before ADR 0092: `web` and `cli`.
+             * @enum {string}
+             */
+            kind: "session_cookie" | "cli_session";
             label: string | null;
             /** Format: date-time */
             lastRotatedAt: string;
-            /** @description null: the account owner (web sessions act with every scope). */
-            scopes: ("data:read" | "data:write" | "account:access" | "billing:read" | "account:manage" | "agents:run" | "monitors:write")[] | null;
+            /** @description What the session may do (a web session: every scope). */
+            scopes: ("data:read" | "data:write" | "account:access" | "billing:read" | "account:manage" | "agents:run" | "monitors:write")[];
             userAgent: string | null;
         };
         SessionList: {
@@ -2525,6 +2547,7 @@ export interface components {
                 medianVelocity: number;
                 share: number;
             }[];
+            /** Format: date-time */
             generatedAt: string;
             hashtags: {
                 count: number;
@@ -2665,6 +2688,7 @@ export interface components {
                 medianVelocity: number;
                 share: number;
             }[];
+            /** Format: date-time */
             generatedAt: string;
             hashtags: {
                 count: number;
@@ -2812,6 +2836,7 @@ export interface components {
                 claim: string;
                 videoIds: string[];
             }[];
+            /** Format: date-time */
             generatedAt: string;
             hashtags: string[];
             hook: string;
@@ -2858,8 +2883,8 @@ export interface components {
             id: string;
             lastError: string | null;
             lastResponseStatus: number | null;
-            /** @description Epoch ms of the next attempt while pending. */
-            nextAttemptAt: number | null;
+            /** @description When the next attempt is due, while pending. */
+            nextAttemptAt: string | null;
             notificationId: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
@@ -3670,6 +3695,10 @@ export interface operations {
             /** @description The run, admitted (or, for a replayed Idempotency-Key, the first response). */
             202: {
                 headers: {
+                    /** @description Credits settled for this request. */
+                    "X-Credits-Charged"?: number;
+                    /** @description Balance after metering. */
+                    "X-Credits-Remaining"?: number;
                     /** @description Identifies this request in logs and support requests. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -3692,6 +3721,10 @@ export interface operations {
             /** @description Insufficient credits (code INSUFFICIENT_CREDITS); carries both credit headers */
             402: {
                 headers: {
+                    /** @description Credits settled for this request. */
+                    "X-Credits-Charged"?: number;
+                    /** @description Balance after metering. */
+                    "X-Credits-Remaining"?: number;
                     /** @description Identifies this request in logs and support requests. */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
@@ -8636,7 +8669,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The job, queued (or, for a replayed Idempotency-Key, the first response). */
+            /** @description The job, `pending` (or, for a replayed Idempotency-Key, the first response). */
             202: {
                 headers: {
                     /** @description Credits settled for this request. */

@@ -32,13 +32,13 @@ describe('SqliteEngine page cache', () => {
   it('is let go once a burst of writes ends, and what was written still reads', async () => {
     const store = openEngine();
     writeRows(store, 0, 2_000);
-    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(1), { timeout: 2_000 });
+    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(1), { timeout: 20_000 });
     expect(store.first('SELECT count(*) FROM t')).toBe(2_000);
     // Reads are not writes: the cache they fill is kept.
     await sleep(100);
     expect(store.pageCacheReleases).toBe(1);
     writeRows(store, 2_000, 10);
-    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(2), { timeout: 2_000 });
+    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(2), { timeout: 20_000 });
   });
 
   it('is kept while a transaction is open, and let go after it ends', async () => {
@@ -48,7 +48,7 @@ describe('SqliteEngine page cache', () => {
       await sleep(150);
       expect(store.pageCacheReleases).toBe(0);
     });
-    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(1), { timeout: 2_000 });
+    await vi.waitFor(() => expect(store.pageCacheReleases).toBe(1), { timeout: 20_000 });
     expect(store.first('SELECT count(*) FROM t')).toBe(100);
   });
 });

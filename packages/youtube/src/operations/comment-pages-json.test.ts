@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Parser } from 'youtubei.js';
+import '../transport/youtubei-log';
 import { loadRecordings, type Recording } from '@vrs/testing/upstreams/youtube/recordings';
 import { parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { hasRecorded, projectDir, recordedDir, reportMissingShared } from '@vrs/testing/upstreams/youtube/fixture-dirs';

@@ -1,4 +1,5 @@
 import { HTTPClient, Innertube, NavigateAction, Parser } from 'youtubei.js';
+import './youtubei-log';
 import { upstreamError } from '../errors';
 import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ExchangeOptions, type ResilienceOptions } from './resilience';

@@ -6,7 +6,8 @@ import type { StoreScope } from '@vrs/store';
  * 'none'` and `currentPeriodEnd: null` until the renewal sweeper gives them a period.
  */
 export interface SubscriptionDoc {
-  status: BillingStatus['subscription']['status'];
+  /** `canceled`: the name of `cancelled` in accounts saved before ADR 0092, read as `cancelled`. */
+  status: BillingStatus['subscription']['status'] | 'canceled';
   currentPeriodStart?: string | null;
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd?: boolean;

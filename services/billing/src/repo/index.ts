@@ -2,7 +2,14 @@ import { billingAccountDeleted } from '@vrs/contracts';
 import { recordOutboxEvent } from '@vrs/bus';
 import type { Store, StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
-import { defaultPlanId, planCatalogue, type PlanCatalogue, type PlanId, type SettableSubscriptionStatus } from '@vrs/contracts';
+import {
+  currentStateName,
+  defaultPlanId,
+  planCatalogue,
+  type PlanCatalogue,
+  type PlanId,
+  type SettableSubscriptionStatus,
+} from '@vrs/contracts';
 import { addMonthsClamped, periodContaining } from '../subscriptions/periods';
 import { createAccountsRepo, type AccountDoc, type SubscriptionDoc } from './accounts';
 import { createApiKeysRepo } from './api-keys';
@@ -100,9 +107,9 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         const legacy = currentPeriodEnd === null;
         if (!legacy && Date.parse(currentPeriodEnd) > now) return { kind: 'skipped' };
         const period = periodContaining(Date.parse(account.createdAt), now);
-        const fallsBack = status === 'canceled' || cancelAtPeriodEnd === true;
+        const fallsBack = currentStateName(status) === 'cancelled' || cancelAtPeriodEnd === true;
         const plan = fallsBack ? defaultPlanId : account.plan;
-        const nextStatus = legacy || fallsBack ? 'active' : status;
+        const nextStatus = legacy || fallsBack ? 'active' : currentStateName(status);
         const renewed = await repo.accounts.replaceSubscription(accountId, currentPeriodEnd, plan, {
           status: nextStatus,
           currentPeriodStart: new Date(period.start).toISOString(),
@@ -120,7 +127,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     /**
      * The operator's plan change (ADR 0032), in one transaction. `active` after `past_due` grants
      * the current period's renewal if it was skipped; an upgrade tops the balance up to the new
-     * plan's allowance now (once per plan and period); a downgrade takes nothing away. `canceled`
+     * plan's allowance now (once per plan and period); a downgrade takes nothing away. `cancelled`
      * keeps the plan until the period ends. An account without a period gets its current one.
      * Null when the account does not exist.
      */
@@ -137,7 +144,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           status,
           currentPeriodStart,
           currentPeriodEnd: hasPeriod ? before.currentPeriodEnd! : new Date(period.end).toISOString(),
-          cancelAtPeriodEnd: status === 'canceled',
+          cancelAtPeriodEnd: status === 'cancelled',
         });
         // Inside the transaction nothing else can move the period between the read and this update.
         if (!changed) throw new Error(`account ${accountId} changed during its plan change`);

@@ -145,7 +145,7 @@ describe('monthly renewal', () => {
     expect(await grantLines(accountId, 'upgrade')).toEqual([[`led_upgrade_pro_${accountId}_${opened}`, proCredits - 50]]);
 
     const canceled = await billing.call.subscriptions.setPlan({ accountId, plan: 'pro', status: 'canceled' });
-    expect(canceled).toMatchObject({ plan: 'pro', subscription: { status: 'canceled', cancelAtPeriodEnd: true } });
+    expect(canceled).toMatchObject({ plan: 'pro', subscription: { status: 'cancelled', cancelAtPeriodEnd: true } });
     now = secondPeriod;
     expect(await sweeper.sweepOnce()).toBe(1);
     const fellBack = await consistentStatus(accountId);

@@ -1,8 +1,10 @@
-import type { MonitorCheck } from '@vrs/contracts';
+import { isoInstant, type MonitorCheck } from '@vrs/contracts';
 import { deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 
-export interface CheckDoc extends Omit<MonitorCheck, 'id'> {
+export interface CheckDoc extends Omit<MonitorCheck, 'id' | 'checkedAt'> {
   _id: string;
+  /** Epoch ms (the service clock); answered as an ISO string. */
+  checkedAt: number;
   accountId: string;
   /** `checkedAt` as an ISO instant: the key every list pages on (ADR 0020). */
   createdAt: string;
@@ -36,6 +38,6 @@ export function createChecksRepo(store: Store) {
 
 export type ChecksRepo = ReturnType<typeof createChecksRepo>;
 
-export function toMonitorCheck({ _id, accountId: _owner, createdAt: _position, ...check }: CheckDoc): MonitorCheck {
-  return { id: _id, ...check };
+export function toMonitorCheck({ _id, accountId: _owner, createdAt: _position, checkedAt, ...check }: CheckDoc): MonitorCheck {
+  return { id: _id, checkedAt: isoInstant(checkedAt), ...check };
 }

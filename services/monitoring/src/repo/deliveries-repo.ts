@@ -1,8 +1,10 @@
-import type { WebhookDelivery } from '@vrs/contracts';
+import { isoInstant, type WebhookDelivery } from '@vrs/contracts';
 import { deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 
-export interface DeliveryDoc extends Omit<WebhookDelivery, 'id'> {
+export interface DeliveryDoc extends Omit<WebhookDelivery, 'id' | 'nextAttemptAt'> {
   _id: string;
+  /** Epoch ms, which the lease query compares; answered as an ISO string. */
+  nextAttemptAt: number | null;
   accountId: string;
   /** The JSON body sent on every attempt (the same bytes, so the signature covers the same content). */
   payload: string;
@@ -55,7 +57,8 @@ export function toDelivery({
   payload: _payload,
   leaseUntil: _lease,
   leaseToken: _token,
+  nextAttemptAt,
   ...delivery
 }: DeliveryDoc): WebhookDelivery {
-  return { id: _id, ...delivery };
+  return { id: _id, nextAttemptAt: isoInstant(nextAttemptAt), ...delivery };
 }

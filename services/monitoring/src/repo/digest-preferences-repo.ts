@@ -1,9 +1,11 @@
 import type { DigestPreferences } from '@vrs/contracts';
 import type { Store } from '@vrs/store';
 
-export interface DigestPreferencesDoc extends DigestPreferences {
+export interface DigestPreferencesDoc extends Omit<DigestPreferences, 'nextDigestAt'> {
   /** The account id: one document per account. */
   _id: string;
+  /** Epoch ms, which the due query compares; answered as an ISO string. */
+  nextDigestAt: number | null;
   /** Epoch ms of the last digest sent; what the next one summarizes starts there. */
   lastDigestAt: number | null;
   leaseUntil: number;
@@ -29,7 +31,7 @@ export function createDigestPreferencesRepo(store: Store) {
     /** A deleted account's preferences: no digest is due for it afterwards (ADR 0033). */
     delete: async (accountId: string): Promise<number> => (await preferences.deleteOne({ _id: accountId })).deletedCount,
 
-    put: (accountId: string, set: DigestPreferences) =>
+    put: (accountId: string, set: Omit<DigestPreferencesDoc, '_id' | 'lastDigestAt' | 'leaseUntil' | 'leaseToken'>) =>
       preferences.findOneAndUpdate(
         { _id: accountId },
         { $set: set, $setOnInsert: { lastDigestAt: null, leaseUntil: 0, leaseToken: null } },

@@ -75,7 +75,7 @@ describe('monitoring checks over in-process provider, trends and billing', () =>
     expect(await credits(accountId)).toBe(1000 - 8);
     expect(await h.call.monitors.get({ accountId, monitorId: monitor.id })).toMatchObject({
       status: 'active',
-      lastCheckedAt: harnessNow + 180 * minute,
+      lastCheckedAt: new Date(harnessNow + 180 * minute).toISOString(),
       nextCheckAt: harnessNow + 240 * minute,
     });
   });

@@ -138,13 +138,12 @@ describe.skipIf(!hasRecorded)('capturing the storyboard of a recorded video thro
 
   it('ends a capture whose sheets hang at its deadline with failureKind timeout', async () => {
     fake.addFault({ match: { endpoint: 'storyboard' }, kind: 'timeout' });
-    const started = Date.now();
-    const capture = await captureStoryboard(testClient(fake, { retries: 0, timeoutMs: 10_000 }), {
+    // The client's own timeout is beyond the test's: only the capture's deadline can end it in time.
+    const capture = await captureStoryboard(testClient(fake, { retries: 0, timeoutMs: 600_000 }), {
       videoId: 'rCAS2eD-mcw',
       maxSheets: 3,
       timeoutMs: 400,
     });
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(capture).toMatchObject({ outcome: 'failure', failureKind: 'timeout', sheets: [] });
     expect(capture.elapsedMs).toBeGreaterThanOrEqual(400);
   });
@@ -153,7 +152,9 @@ describe.skipIf(!hasRecorded)('capturing the storyboard of a recorded video thro
     fake.addFault({ match: { endpoint: 'reel/reel_item_watch', videoId: 'rCAS2eD-mcw' }, kind: 'status', status: 503 });
     const failed = await captureStoryboard(testClient(fake, { retries: 0 }), { videoId: 'rCAS2eD-mcw', ...defaults });
     expect(failed).toMatchObject({ outcome: 'failure', capture: 'unavailable', failureKind: 'http_error', status: 503 });
-    expect(fake.hits().byEndpoint.storyboard).toBeUndefined();
+    // Read from the capture's own record: on a loaded machine the fake may still be receiving sheet
+    // requests another case abandoned at its deadline, so its hit counts cannot say.
+    expect(failed.events.filter((event) => event.stage === 'sheet_fetch')).toEqual([]);
 
     const restricted = await captureStoryboard(testClient(fake, { retries: 0 }), { videoId: '8VajtrESJzA', ...defaults });
     expect(restricted).toMatchObject({ outcome: 'skipped', capture: 'unavailable', sheets: [] });

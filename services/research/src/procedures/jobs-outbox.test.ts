@@ -77,7 +77,7 @@ describe('job-creating writes and evidence go through the outbox (ADR 0030)', ()
     // The service's own exporter got them too: every export is written.
     await vi.waitFor(async () => {
       const { data } = await h.api.exports.list({ accountId, projectId: project.id });
-      expect(data.map((item) => item.status)).toEqual(created.exports.map(() => 'ready'));
+      expect(data.map((item) => item.status)).toEqual(created.exports.map(() => 'completed'));
     }, poll);
     const pending = await h.store.collection('outbox').countDocuments({ status: 'pending' });
     expect(pending).toBe(0);

@@ -2,7 +2,9 @@ import type { CreditHold, Export } from '@vrs/contracts';
 import { deleteInBatches, expiresAt, expiryIndex, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 
-export interface ExportDoc extends Omit<Export, 'id'> {
+export interface ExportDoc extends Omit<Export, 'id' | 'status'> {
+  /** Stored `ready` once written, answered as `completed` (ADR 0092). */
+  status: 'pending' | 'ready' | 'failed';
   _id: string;
   accountId: string;
   /** For the file name. */

@@ -11,7 +11,8 @@ export interface JobDoc {
   accountId: string;
   projectId: string;
   type: 'import';
-  status: JobStatus;
+  /** `queued`: the name of `pending` in jobs saved before ADR 0092, read as `pending`. */
+  status: JobStatus | 'queued';
   source: ImportSource;
   include: ImportInclude;
   /** The videos the source resolved to, fixed once so a resumed job works on the same list. */
@@ -28,7 +29,7 @@ export interface JobDoc {
 }
 
 /** States a job can still leave; the others are final. */
-export const activeJobStatuses: JobStatus[] = ['queued', 'running'];
+export const activeJobStatuses: JobDoc['status'][] = ['pending', 'queued', 'running'];
 
 export function newJobId(): string {
   return newId('job');
@@ -54,7 +55,7 @@ export function createJobsRepo(store: Store) {
       const job: JobDoc = {
         ...fields,
         type: 'import',
-        status: 'queued',
+        status: 'pending',
         progress: { done: 0, total: 0 },
         videos: [],
         warnings: [],

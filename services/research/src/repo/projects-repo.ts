@@ -6,6 +6,8 @@ export interface ProjectDoc {
   accountId: string;
   name: string;
   createdAt: string;
+  /** Absent on projects saved before ADR 0092: read as `createdAt`. */
+  updatedAt?: string;
   /**
    * The highest index version whose evidence is guaranteed marked (see `advanceIndexVersion`).
    * Search caches compare themselves against it; it only ever grows.
@@ -27,7 +29,8 @@ export function createProjectsRepo(store: Store) {
     ensureIndexes: () => projects.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first' }]),
 
     async create(accountId: string, name: string): Promise<ProjectDoc> {
-      const project: ProjectDoc = { _id: newUuid(), accountId, name, createdAt: new Date().toISOString(), indexVersion: 0 };
+      const now = new Date().toISOString();
+      const project: ProjectDoc = { _id: newUuid(), accountId, name, createdAt: now, updatedAt: now, indexVersion: 0 };
       await projects.insertOne(project);
       return project;
     },
@@ -51,7 +54,11 @@ export function createProjectsRepo(store: Store) {
     findById: (projectId: string) => projects.findOne({ _id: projectId }),
 
     rename: (accountId: string, projectId: string, name: string) =>
-      projects.findOneAndUpdate({ _id: projectId, accountId }, { $set: { name } }, { returnDocument: 'after' }),
+      projects.findOneAndUpdate(
+        { _id: projectId, accountId },
+        { $set: { name, updatedAt: new Date().toISOString() } },
+        { returnDocument: 'after' },
+      ),
 
     async deleteOwned(accountId: string, projectId: string): Promise<boolean> {
       return (await projects.deleteOne({ _id: projectId, accountId })).deletedCount === 1;

@@ -17,6 +17,7 @@ const admissionOf = (run: RunDoc): AgentRunAdmission => ({
   agentMessageId: run.agentMessageId,
   conversationTurn: run.conversationTurn,
   status: 'pending',
+  creditsHeld: run.creditBudget,
 });
 
 /**
@@ -27,7 +28,7 @@ const admissionOf = (run: RunDoc): AgentRunAdmission => ({
 export const createAgentRun = (unscoped: AgentsDeps) =>
   procedure
     .input(createAgentRunInputSchema)
-    .mutation(async ({ input, ctx }): Promise<{ admission: AgentRunAdmission; replayed: boolean }> => {
+    .mutation(async ({ input, ctx }): Promise<{ admission: AgentRunAdmission; replayed: boolean; balanceAfterHold: number }> => {
       const deps = { ...unscoped, billing: forRequest(unscoped.billing, ctx), research: forRequest(unscoped.research, ctx) };
       const { runs, sessions, runEvents, billing, bus, research, settings } = deps;
       await requireAgentAccess(deps, input);
@@ -38,7 +39,7 @@ export const createAgentRun = (unscoped: AgentsDeps) =>
         const earlier = await runs.findById(ids.runId);
         if (earlier) {
           if (earlier.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-          return { admission: admissionOf(earlier), replayed: true };
+          return { admission: admissionOf(earlier), replayed: true, balanceAfterHold: earlier.balanceAtAdmission };
         }
       }
       if (sessionId && !(await sessions.findOwned(accountId, sessionId))) throw new AppError('AGENT_SESSION_NOT_FOUND');
@@ -104,7 +105,7 @@ export const createAgentRun = (unscoped: AgentsDeps) =>
           await endRun(deps, run._id, { status: 'failed', error: 'The run could not be queued for execution.' });
           throw new AppError('SERVICE_UNAVAILABLE', 'The run could not be queued; nothing was charged. Retry shortly.');
         }
-        return { admission: admissionOf(run), replayed: false };
+        return { admission: admissionOf(run), replayed: false, balanceAfterHold: hold.balance };
       } catch (error) {
         // Nothing ran: the whole hold goes back. (A run already written stays; its work event or a cancel ends it.)
         if (!(await runs.findById(ids.runId))) await billing.credits.refund.mutate({ reservationId: hold.reservationId });

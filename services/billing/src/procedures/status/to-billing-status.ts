@@ -1,4 +1,4 @@
-import type { BillingStatus, PlanCatalogue } from '@vrs/contracts';
+import { type BillingStatus, currentStateName, type PlanCatalogue } from '@vrs/contracts';
 import type { AccountDoc } from '../../repo/accounts';
 
 /** The public billing status of an account; an account opened before subscriptions reads as having no period. */
@@ -9,7 +9,7 @@ export function toBillingStatus(account: AccountDoc, plans: PlanCatalogue): Bill
     accountId: _id,
     plan,
     subscription: {
-      status: subscription.status,
+      status: currentStateName(subscription.status),
       currentPeriodStart: subscription.currentPeriodStart ?? null,
       currentPeriodEnd: subscription.currentPeriodEnd,
       cancelAtPeriodEnd: subscription.cancelAtPeriodEnd ?? false,

@@ -1,4 +1,4 @@
-import { digestPreferencesSchema, listNotificationsInputSchema, type DigestPreferences } from '@vrs/contracts';
+import { digestPreferencesSchema, isoInstant, listNotificationsInputSchema, type DigestPreferences } from '@vrs/contracts';
 import { procedure } from '@vrs/kit';
 import type { z } from 'zod';
 import type { MonitoringDeps } from '../../monitoring-deps';
@@ -15,7 +15,7 @@ export async function getDigestPreferencesHandler({
   const found = await ctx.digestPreferences.find(input.accountId);
   if (!found) return { ...defaultDigestPreferences, channels: [...defaultDigestPreferences.channels] };
   const { frequency, hourOfDay, timezone, channels, nextDigestAt } = found;
-  return { frequency, hourOfDay, timezone, channels, nextDigestAt };
+  return { frequency, hourOfDay, timezone, channels, nextDigestAt: isoInstant(nextDigestAt) };
 }
 
 export const getDigestPreferences = (deps: MonitoringDeps) =>

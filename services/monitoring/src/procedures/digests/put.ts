@@ -1,4 +1,4 @@
-import { digestPreferencesSchema, putDigestPreferencesInputSchema, type DigestPreferences } from '@vrs/contracts';
+import { digestPreferencesSchema, isoInstant, putDigestPreferencesInputSchema, type DigestPreferences } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { z } from 'zod';
 import { nextDigestAt } from '../../digests/next-digest-at';
@@ -16,7 +16,7 @@ export async function putDigestPreferencesHandler({
   const next = nextDigestAt(preferences, ctx.clock.now().getTime());
   const saved = await ctx.digestPreferences.put(accountId, { ...preferences, nextDigestAt: next });
   if (!saved) throw new AppError('INTERNAL_ERROR');
-  return { ...preferences, nextDigestAt: next };
+  return { ...preferences, nextDigestAt: isoInstant(next) };
 }
 
 export const putDigestPreferences = (deps: MonitoringDeps) =>

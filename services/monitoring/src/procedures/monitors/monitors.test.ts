@@ -82,7 +82,7 @@ describe('monitor procedures', () => {
     expect(await h.call.monitors.check({ accountId, monitorId })).toMatchObject({ nextCheckAt: harnessNow + 5 * minute });
     await h.call.scheduler.runDue();
     const { data: checks } = await h.call.monitors.listChecks({ accountId, monitorId, limit: 10 });
-    expect(checks.map((check) => check.checkedAt)).toEqual([harnessNow + 5 * minute, harnessNow]);
+    expect(checks.map((check) => check.checkedAt)).toEqual([harnessNow + 5 * minute, harnessNow].map((ms) => new Date(ms).toISOString()));
   });
 
   it("lists newest first with limit + cursor; a cursor pages only the caller's own monitors; another account sees 404s", async () => {

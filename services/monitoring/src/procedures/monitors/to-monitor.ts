@@ -1,4 +1,4 @@
-import type { Monitor } from '@vrs/contracts';
+import { isoInstant, type Monitor } from '@vrs/contracts';
 import type { MonitorDoc } from '../../repo/monitors-repo';
 
 export function toMonitor(doc: MonitorDoc): Monitor {
@@ -11,7 +11,7 @@ export function toMonitor(doc: MonitorDoc): Monitor {
     status: doc.status,
     statusReason: doc.statusReason,
     consecutiveFailures: doc.consecutiveFailures,
-    lastCheckedAt: doc.lastCheckedAt,
+    lastCheckedAt: isoInstant(doc.lastCheckedAt),
     createdAt: doc.createdAt,
   };
 }

@@ -72,7 +72,7 @@ describe('webhooks', () => {
         status: 'pending',
         attempts: 1,
         lastResponseStatus: 500,
-        nextAttemptAt: h.clock.now().getTime() + 60_000,
+        nextAttemptAt: new Date(h.clock.now().getTime() + 60_000).toISOString(),
       });
 
       // Not before its time; then the retry succeeds.

@@ -43,7 +43,7 @@ describe('export files expire', () => {
     const { export: created } = await api.exports.create({ accountId, projectId: project.id, format: 'json' });
     const ready = await eventually(async () => {
       const found = await api.exports.get({ accountId, exportId: created.id });
-      return found.export.status === 'ready' ? found : undefined;
+      return found.export.status === 'completed' ? found : undefined;
     });
     expect(ready.export.expiresAt).toBe('2026-03-01T14:00:00.000Z');
     expect(ready.expired).toBe(false);
@@ -62,6 +62,6 @@ describe('export files expire', () => {
     research = await start();
     const chunks = store.collection('export_chunks');
     await eventually(async () => ((await chunks.countDocuments({ exportId: created.id })) === 0 ? true : undefined));
-    expect((await research.api.exports.get({ accountId, exportId: created.id })).export.status).toBe('ready');
+    expect((await research.api.exports.get({ accountId, exportId: created.id })).export.status).toBe('completed');
   });
 });

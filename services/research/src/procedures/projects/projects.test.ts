@@ -20,6 +20,7 @@ describe('projects', () => {
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       name: 'Shorts research',
       createdAt: expect.any(String),
+      updatedAt: first.createdAt,
     });
     const alicesList = await h.api.projects.list({ accountId: alice });
     expect(alicesList.hasMore).toBe(false);
