@@ -92,17 +92,22 @@ export const sessionSummaryPageSchema = z.object({
 /**
  * A session as the public API lists it: `current` marks the one making the request. Its `kind` and
  * `scopes` are named as `GET /v1/auth/session` names the credential (ADR 0092): `session_cookie` for
- * a web session, `cli_session`; a web session acts with every scope and lists them all.
+ * a web session, `cli_session`, `oauth`; a web session acts with every scope and lists them all.
  */
 export const sessionSchema = sessionSummarySchema
   .extend({
-    kind: z.enum(['session_cookie', 'cli_session']).describe('Before ADR 0092: `web` and `cli`.'),
+    kind: z
+      .enum(['session_cookie', 'cli_session', 'oauth'])
+      .describe('Before ADR 0092: `web` and `cli`. `oauth`: a grant of the OAuth authorization server (ADR 0095).'),
     scopes: z.array(scopeSchema).describe('What the session may do (a web session: every scope).'),
     current: z.boolean(),
   })
   .meta({ id: 'Session' });
 /** The public name of each stored session kind. */
-export const sessionCredentialKinds = { web: 'session_cookie', cli: 'cli_session' } as const satisfies Record<SessionKind, string>;
+export const sessionCredentialKinds = { web: 'session_cookie', cli: 'cli_session', oauth: 'oauth' } as const satisfies Record<
+  SessionKind,
+  string
+>;
 export const sessionListSchema = listPage(sessionSchema, 'SessionList');
 
 export const listSessionsInputSchema = accountListInput();

@@ -2384,10 +2384,10 @@ export interface components {
             id: string;
             ip: string | null;
             /**
-             * @description Before ADR 0092: `web` and `cli`.
+             * @description Before ADR 0092: `web` and `cli`. `oauth`: a grant of the OAuth authorization server (ADR 0095).
              * @enum {string}
              */
-            kind: "session_cookie" | "cli_session";
+            kind: "session_cookie" | "cli_session" | "oauth";
             label: string | null;
             /** Format: date-time */
             lastRotatedAt: string;
