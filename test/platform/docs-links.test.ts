@@ -47,4 +47,12 @@ describe('the README and docs/', () => {
       .filter((page) => !readme.some((target) => page === target || relative(target, page).split('/')[0] !== '..'));
     expect(unlinked).toEqual([]);
   });
+
+  it('list every decision in docs/decisions/README.md, with its status', () => {
+    const index = readFileSync(join(root, 'docs/decisions/README.md'), 'utf8');
+    const unlisted = readdirSync(join(root, 'docs/decisions'))
+      .filter((name) => /^\d{4}-.*\.md$/.test(name))
+      .filter((name) => !new RegExp(`\\]\\(${name.replace('.', '\\.')}\\) \\|[^|]+\\| (accepted|superseded)`).test(index));
+    expect(unlisted).toEqual([]);
+  });
 });
