@@ -79,26 +79,27 @@ describe('process figures at /ops/process', () => {
     "report the main thread's time on a CPU, and waiting for one while more threads are busy than there are cores",
     async () => {
       const before = (await figures()).mainThread!;
-      // One busy thread more than there are cores, beside this one, for 300 ms.
+      // One busy thread more than there are cores, beside this one, each for 300 ms once it started;
+      // each counts itself done in shared memory, which this thread reads while it spins.
+      const finished = new Int32Array(new SharedArrayBuffer(4));
       const busy = Array.from(
         { length: availableParallelism() + 1 },
         () =>
           new Worker(
-            'const until = Date.now() + 300; while (Date.now() < until) {} require("node:worker_threads").parentPort.postMessage("done");',
-            {
-              eval: true,
-            },
+            `const { workerData } = require('node:worker_threads');
+            const until = Date.now() + 300; while (Date.now() < until) {}
+            Atomics.add(new Int32Array(workerData), 0, 1);`,
+            { eval: true, workerData: finished.buffer },
           ),
       );
-      const done = Promise.all(busy.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
-      // 60 ms on a CPU by this thread's own count, not of the clock: on a loaded machine the thread
-      // may get a small share of 300 ms. The first field of schedstat is nanoseconds run.
+      // Until every busy thread is done, and for at least 60 ms on a CPU by this thread's own count
+      // (the first field of schedstat, in nanoseconds), not of the clock: on a loaded machine the
+      // thread may get a small share of the time.
       const ranNanos = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
       const spinFrom = ranNanos();
-      while (ranNanos() - spinFrom < 60_000_000) {
+      while (Atomics.load(finished, 0) < busy.length || ranNanos() - spinFrom < 60_000_000) {
         // busy
       }
-      await done;
       const after = (await figures()).mainThread!;
       expect(after.runningMicros - before.runningMicros).toBeGreaterThanOrEqual(50_000);
       // With more runnable threads than cores, this one cannot have run all of its 300 ms.
