@@ -10,7 +10,16 @@ import {
   type EventBus,
   type WindowCounter,
 } from '@vrs/bus';
-import { applyHeapGrowth, checkDependencies, createLogger, createShutdown, handleInTurns, listen, type HealthReport } from '@vrs/kit';
+import {
+  applyHeapGrowth,
+  checkDependencies,
+  componentLogger,
+  createLogger,
+  createShutdown,
+  handleInTurns,
+  type HealthReport,
+  listen,
+} from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
@@ -113,7 +122,7 @@ async function main() {
     { perProcess: true },
   );
   shutdown.onShutdown('account deletions', () => accountDeletions.stop());
-  const creditCalls = createCreditCalls(services.billing, logger.child({ component: 'credit-calls' }));
+  const creditCalls = createCreditCalls(services.billing, componentLogger(logger, 'credit-calls'));
   // Like the key uses: once the server stopped taking requests, before the service clients close.
   shutdown.onShutdown('credit calls', () => creditCalls.close());
   const { app } = createGatewayApp({

@@ -16,3 +16,13 @@ export const rootLogger: Logger = pino({
 export function createLogger(component: string): Logger {
   return rootLogger.child({ component });
 }
+
+/**
+ * A logger for a part of `parent`'s component (a consumer, the outbox): its lines name the part as
+ * their one `component`, beside `parent`'s other bindings, at `parent`'s level. `parent.child` would
+ * write the key twice.
+ */
+export function componentLogger(parent: Logger, component: string): Logger {
+  const { component: _parentComponent, ...bindings } = parent.bindings();
+  return rootLogger.child({ ...bindings, component }, { level: parent.level });
+}

@@ -1,5 +1,5 @@
 import { createLlm } from '@vrs/ai';
-import { createServiceClient } from '@vrs/kit';
+import { componentLogger, createServiceClient } from '@vrs/kit';
 import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
 import type { ResearchRouter } from '@vrs/research';
@@ -25,7 +25,7 @@ await runServiceProcess({
       research: createServiceClient<ResearchRouter>({ ...http, url: config.RESEARCH_SERVICE_URL }),
       billing: createServiceClient<BillingRouter>({ ...http, url: config.BILLING_SERVICE_URL }),
       trends: createServiceClient<TrendsRouter>({ ...http, url: config.TRENDS_SERVICE_URL }),
-      llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
+      llm: createLlm(config, { logger: componentLogger(deps.logger, 'llm') }),
       settings: agentsSettingsOf(config),
     });
   },

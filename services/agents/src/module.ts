@@ -1,3 +1,4 @@
+import { componentLogger } from '@vrs/kit';
 import type { Llm } from '@vrs/ai';
 import { agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
 import type { EventBus, Subscription } from '@vrs/bus';
@@ -78,12 +79,12 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
       executor = await bus.subscribe(
         executorConsumerName,
         agentsRunRequested,
-        createExecuteRunHandler({ ...deps, logger: logger.child({ component: executorConsumerName }), stopping: () => stopping }),
+        createExecuteRunHandler({ ...deps, logger: componentLogger(logger, executorConsumerName), stopping: () => stopping }),
       );
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,
         billingAccountDeleted,
-        createDeleteAccountDataHandler({ ...deps, logger: logger.child({ component: accountDeletionConsumerName }) }),
+        createDeleteAccountDataHandler({ ...deps, logger: componentLogger(logger, accountDeletionConsumerName) }),
       );
     },
     async stop() {

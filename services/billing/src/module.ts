@@ -1,3 +1,4 @@
+import { componentLogger } from '@vrs/kit';
 import { billingAccountDeleted } from '@vrs/contracts';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
@@ -38,7 +39,7 @@ export async function createBillingModule({
     store,
     bus,
     definitions: [billingAccountDeleted],
-    logger: logger.child({ component: 'billing-outbox' }),
+    logger: componentLogger(logger, 'billing-outbox'),
     clock,
   });
   // Sent outbox rows expire after a day (the relay's default); this deletes them.
@@ -46,7 +47,7 @@ export async function createBillingModule({
     collections: outbox.expiring,
     clock,
     intervalMs: config.sweepIntervalMs,
-    logger: logger.child({ component: 'billing-retention' }),
+    logger: componentLogger(logger, 'billing-retention'),
   });
   let accountDeletion: Subscription | undefined;
   return {
@@ -64,7 +65,7 @@ export async function createBillingModule({
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,
         billingAccountDeleted,
-        createDeleteAccountDataHandler({ repo, store, logger: logger.child({ component: accountDeletionConsumerName }) }),
+        createDeleteAccountDataHandler({ repo, store, logger: componentLogger(logger, accountDeletionConsumerName) }),
       );
       logger.info(
         { startingCredits: config.startingCredits, reservationTtlMs: config.reservationTtlMs, sweepIntervalMs: config.sweepIntervalMs },

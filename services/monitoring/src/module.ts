@@ -1,6 +1,6 @@
 import { billingAccountDeleted, monitoringCheckCompleted, monitoringNotificationCreated } from '@vrs/contracts';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
-import { createClock, type ControllableClock, type Logger, type ServiceModule } from '@vrs/kit';
+import { componentLogger, type ControllableClock, createClock, type Logger, type ServiceModule } from '@vrs/kit';
 import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
@@ -44,14 +44,14 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     store,
     bus,
     definitions: [monitoringNotificationCreated, monitoringCheckCompleted],
-    logger: logger.child({ component: 'monitoring-outbox' }),
+    logger: componentLogger(logger, 'monitoring-outbox'),
     retryDelayMs: options.outboxRetryDelayMs,
   });
   const retention = createRetentionSweeper({
     collections: outbox.expiring,
     clock: Date.now,
     intervalMs: retentionSweepMs,
-    logger: logger.child({ component: 'monitoring-retention' }),
+    logger: componentLogger(logger, 'monitoring-retention'),
   });
   const checkDeps = {
     monitors,
@@ -90,7 +90,7 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,
         billingAccountDeleted,
-        createDeleteAccountDataHandler({ ...checkDeps, logger: logger.child({ component: accountDeletionConsumerName }) }),
+        createDeleteAccountDataHandler({ ...checkDeps, logger: componentLogger(logger, accountDeletionConsumerName) }),
       );
       logger.info({ tickMs: config.tickMs, concurrency: config.concurrency, clockControl: config.clockControl }, 'monitoring started');
     },

@@ -1,5 +1,5 @@
 import { createLlm } from '@vrs/ai';
-import { createServiceClient } from '@vrs/kit';
+import { componentLogger, createServiceClient } from '@vrs/kit';
 import type { BillingRouter } from '@vrs/billing';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
@@ -36,7 +36,7 @@ await runServiceProcess({
         caller: 'research',
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
-      llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
+      llm: createLlm(config, { logger: componentLogger(deps.logger, 'llm') }),
       retention: researchRetentionConfigOf(config),
       imports: researchImportConfigOf(config),
     });

@@ -1,3 +1,4 @@
+import { componentLogger } from '@vrs/kit';
 import { billingAccountDeleted, researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
 import type { Llm } from '@vrs/ai';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
@@ -73,7 +74,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     store,
     bus,
     definitions: [researchImportRequested, researchExportRequested, researchEvidenceAdded],
-    logger: logger.child({ component: 'research-outbox' }),
+    logger: componentLogger(logger, 'research-outbox'),
     retryDelayMs: options.outboxRetryDelayMs,
     sentTtlMs: retention.outboxSentTtlMs,
     clock,
@@ -98,7 +99,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     collections: { ...idempotency.expiring, ...exports.expiring, ...outbox.expiring },
     clock,
     intervalMs: retention.sweepIntervalMs,
-    logger: logger.child({ component: 'research-retention' }),
+    logger: componentLogger(logger, 'research-retention'),
   });
   let indexer: Subscription | undefined;
   let importer: Subscription | undefined;
@@ -127,7 +128,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
       indexer = await bus.subscribe(
         indexerConsumerName,
         researchEvidenceAdded,
-        createIndexEvidenceHandler({ projects, evidence, search, logger: logger.child({ component: indexerConsumerName }) }),
+        createIndexEvidenceHandler({ projects, evidence, search, logger: componentLogger(logger, indexerConsumerName) }),
       );
       importer = await bus.subscribe(
         importerConsumerName,
@@ -139,7 +140,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           outbox,
           provider,
           billing: options.billing,
-          logger: logger.child({ component: importerConsumerName }),
+          logger: componentLogger(logger, importerConsumerName),
           stopping: () => stopping,
           videosAtOnce: imports.videosAtOnce,
         }),
@@ -152,7 +153,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           exports,
           evidence,
           billing: options.billing,
-          logger: logger.child({ component: exporterConsumerName }),
+          logger: componentLogger(logger, exporterConsumerName),
         }),
       );
       accountDeletion = await bus.subscribe(
@@ -168,7 +169,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
           comparisons,
           operations,
           idempotency,
-          logger: logger.child({ component: accountDeletionConsumerName }),
+          logger: componentLogger(logger, accountDeletionConsumerName),
         }),
       );
     },

@@ -1,5 +1,5 @@
 import { createLlm } from '@vrs/ai';
-import { createServiceClient } from '@vrs/kit';
+import { componentLogger, createServiceClient } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
 import { clockControlOf, trendsEnvSchema, type TrendsConfig } from './config';
@@ -20,7 +20,7 @@ await runServiceProcess({
         caller: 'trends',
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
-      llm: createLlm(config, { logger: deps.logger.child({ component: 'llm' }) }),
+      llm: createLlm(config, { logger: componentLogger(deps.logger, 'llm') }),
       config: {
         clockControl: clockControlOf(config),
         enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,

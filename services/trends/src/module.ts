@@ -2,7 +2,7 @@ import type { TRPCClient } from '@trpc/client';
 import type { Llm } from '@vrs/ai';
 import { billingAccountDeleted } from '@vrs/contracts';
 import { createAnnouncer, type EventBus, type Subscription } from '@vrs/bus';
-import { createClock, type Logger, type ServiceModule } from '@vrs/kit';
+import { componentLogger, createClock, type Logger, type ServiceModule } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
@@ -40,7 +40,7 @@ export async function createTrendsModule({
     collections: snapshots.expiring,
     clock: () => clock.now().getTime(),
     intervalMs: config.retentionSweepIntervalMs ?? 60 * 60_000,
-    logger: logger.child({ component: 'trends-retention' }),
+    logger: componentLogger(logger, 'trends-retention'),
   });
   let accountDeletion: Subscription | undefined;
   return {
@@ -52,7 +52,7 @@ export async function createTrendsModule({
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,
         billingAccountDeleted,
-        createDeleteAccountDataHandler({ plans, logger: logger.child({ component: accountDeletionConsumerName }) }),
+        createDeleteAccountDataHandler({ plans, logger: componentLogger(logger, accountDeletionConsumerName) }),
       );
       logger.info({ models: llm?.models ?? [], clockControl: config.clockControl }, 'trends started');
     },
