@@ -140,9 +140,9 @@ describe.skipIf(!hasSynthetic)('chaos in the production shape: services, a gatew
     for (const created of acknowledged.exports) {
       const done = await eventually(`export ${created.id} to be ready`, async () => {
         const read = await call(gateway, created.user, 'GET', `/v1/exports/${created.id}`);
-        return ['ready', 'failed'].includes(read.body?.status) ? read.body : undefined;
+        return ['completed', 'failed'].includes(read.body?.status) ? read.body : undefined;
       });
-      expect(done.status, `export ${created.id}`).toBe('ready');
+      expect(done.status, `export ${created.id}`).toBe('completed');
     }
 
     // Nothing stays reserved once the reservation TTL (and a sweep) has passed.
