@@ -7,18 +7,8 @@ import { signedInOrRedirect } from '../web/forms';
 import { csrfField, html, page, sendPage, wantsJson } from '../web/html';
 import type { WebDeps } from '../web/web-deps';
 import { checkResource, findClient, issuerOf, parseScope } from './clients';
+import { scopeHelp } from '../web/pages/device';
 import { oauthPaths } from './metadata';
-
-/** What each scope lets the client do, as /device words it. */
-const scopeHelp: Record<Scope, string> = {
-  'data:read': 'read YouTube data and your research data',
-  'data:write': 'create, change and delete your research data',
-  'account:access': "use your account's private material (private evidence search)",
-  'billing:read': 'see your billing status, ledger and plans',
-  'account:manage': 'manage your API keys, sessions and account',
-  'agents:run': 'start and cancel agent runs',
-  'monitors:write': 'create and change monitors, webhooks and digests',
-};
 
 /** The request's parameters, from the query (GET) or the consent form (POST). */
 type Params = Record<string, string | undefined>;

@@ -8,8 +8,8 @@ import { csrfField, html, page, sendFormError, sendPage, wantsJson } from '../ht
 import { userCodeAttempts } from '../user-code-attempts';
 import type { WebDeps } from '../web-deps';
 
-/** What each scope lets the client do, in the words of SCOPES.md; a scope without one shows its name. */
-const scopeHelp: Partial<Record<string, string>> = {
+/** What each scope lets the client do, in the words of SCOPES.md, for /device and the OAuth consent page. */
+export const scopeHelp: Partial<Record<string, string>> = {
   'data:read': 'read YouTube data and your research data',
   'data:write': 'create, change and delete your research data',
   'account:access': "use your account's private material (private evidence search)",
