@@ -193,14 +193,15 @@ describe('generateObject against the fake LLM', () => {
   it('throws AI_UNAVAILABLE (503) with every attempt when both models fail', async () => {
     fake.setBehaviour('primary', 'fail');
     fake.setBehaviour('fallback', 'timeout');
-    const error = await rejection(llmWith({ LLM_TIMEOUT_MS: '100' }).generateObject(request));
+    // Long enough that the failing primary's answer always arrives first, however loaded the machine.
+    const error = await rejection(llmWith({ LLM_TIMEOUT_MS: '5000' }).generateObject(request));
 
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'AI_UNAVAILABLE', status: 503 });
     expect((error as AppError).details).toEqual({
       attempts: [
         { model: 'primary', outcome: 'error', reason: 'HTTP 500', statusCode: 500 },
-        { model: 'fallback', outcome: 'timeout', reason: 'no answer within 100 ms' },
+        { model: 'fallback', outcome: 'timeout', reason: 'no answer within 5000 ms' },
       ],
     });
   });
