@@ -43,7 +43,9 @@ describe('trends service over an in-process provider, without a model', () => {
 
   it("asks for the first search page's sampled videos while the second page is out, and each video once", async () => {
     await trends.call.clock.set({ now });
-    trends.fake.setLatency(100);
+    // Every answer takes a second, so the first page's video reads reach the fake while the second page
+    // is out however loaded the machine (at 100 ms, a run at load 30 sent them after it had answered).
+    trends.fake.setLatency(1000);
     const report = await trends.call.reports.generate({ q: 'cold brew', sampleSize: 20, mode: 'deterministic' });
     trends.fake.setLatency(0);
     const exchanges = trends.fake.exchanges();
