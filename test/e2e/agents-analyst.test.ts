@@ -54,7 +54,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
     started.push(gateway);
     gatewayUrl = gateway.url;
     api = apiClient(gateway.url, headers);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await Promise.all(started.map((running) => running.stop()));
@@ -148,7 +148,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
     const analyses = events.filter((event) => event.event === 'step' && event.data.kind === 'transcript_analysis');
     expect(analyses.map((event) => event.data.key).sort()).toEqual(videos.map((videoId) => `analyze:${videoId}`).sort());
     expect(analyses.every((event) => event.data.status === 'completed' && event.data.credits === 0)).toBe(true);
-  }, 60_000);
+  });
 
   it('drops the findings of an analyst that never grounds them: insufficient evidence, with a warning', async () => {
     llm.reset();
@@ -163,5 +163,5 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('the transcript analyst in an age
     expect(outcomes).toContainEqual(['repair', 'failed', 'GROUNDING_REJECTED']);
     expect(outcomes).not.toContainEqual(expect.arrayContaining(['repaired']));
     expect(outcomes).not.toContainEqual(expect.arrayContaining(['accepted']));
-  }, 60_000);
+  });
 });

@@ -65,7 +65,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a durable agent run survives kil
     const gateway = await startGatewayProcess('gateway-agents-restart', env, logDir);
     started.push(provider, agents, gateway);
     api = apiClient(gateway.url, { 'x-demo-user': `agents-restart-${Date.now()}` });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await Promise.all(started.map((running) => running.stop()));
@@ -112,5 +112,5 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a durable agent run survives kil
     // Charged once: the balance moved by exactly what the run's steps cost.
     expect(done.billing.creditsCharged).toBeGreaterThan(0);
     expect(balance - (await accountOf(api)).balance).toBe(done.billing.creditsCharged);
-  }, 90_000);
+  });
 });

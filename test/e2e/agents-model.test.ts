@@ -85,7 +85,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with a model: the too
     const gateway = await startGatewayProcess('gateway-agents-model', env, logDir);
     gatewayUrl = gateway.url;
     started.push(provider, agents, gateway);
-  }, 90_000);
+  });
 
   beforeEach(() => {
     llm.reset();
@@ -140,7 +140,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with a model: the too
       ['model:3', primary],
     ]);
     expect(steps.filter((step) => step.kind === 'tool_call')).toHaveLength(4);
-  }, 60_000);
+  });
 
   it('gives a failing tool call back to the model, which recovers and answers; the failed call costs nothing', async () => {
     llm.setBehaviour(primary, 'tool-error');
@@ -154,7 +154,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with a model: the too
     const toolMessage = asked[1]!.body.messages.find((message) => message.role === 'tool');
     expect(String(toolMessage?.content)).toContain('TOOL_INPUT_INVALID');
     expect(asked[1]!.answer?.toolCalls.map((call) => call.name)).toEqual(['search_videos']);
-  }, 60_000);
+  });
 
   it('answers through the fallback model when the primary fails', async () => {
     llm.setBehaviour(primary, 'fail');
@@ -169,7 +169,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with a model: the too
     const events = await readEventStream(await fetch(`${gatewayUrl}${runPathOf(run)}/events`, { headers }));
     const models = events.filter((event) => event.event === 'step' && event.data.kind === 'model_step').map((event) => event.data.model);
     expect(models).toEqual([fallback, fallback, fallback]);
-  }, 60_000);
+  });
 
   it('drops a citation the model made up and says so; every [n] left resolves', async () => {
     llm.setBehaviour(primary, 'cite-unknown');
@@ -182,7 +182,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with a model: the too
     const markers = [...done.result.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
     expect(markers.length).toBeGreaterThan(0);
     for (const n of markers) expect(n).toBeLessThanOrEqual(done.result.evidence.length);
-  }, 60_000);
+  });
 
   it('survives kill -9 after a model step: the same run completes, no persisted model step or tool call is made again, charged once', async () => {
     const { api } = newUser();
@@ -217,5 +217,5 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with a model: the too
     const startedAgain = logged(agents, 'agent tool call started', run.runId).map((entry) => entry.step);
     expect(startedAgain.filter((step) => resumed!.reusedSteps!.includes(step!))).toEqual([]);
     expect(balance - (await accountOf(api)).balance).toBe(done.billing.creditsCharged);
-  }, 90_000);
+  });
 });

@@ -93,7 +93,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs: the deterministic pl
     });
     run = admitted;
     compact = await ended(api, run);
-  }, 30_000);
+  });
 
   it('completes a topic question with an extractive, cited answer (compact by default, details omitted)', async () => {
     expect(compact).toMatchObject({

@@ -70,7 +70,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('agent runs with useStoryboard an
       inject('logDir'),
     );
     // A whole gateway hosting every service starts here: on a loaded 2-core machine that takes a while.
-  }, 180_000);
+  });
   beforeEach(() => {
     fake.reset();
     llm.reset();

@@ -58,7 +58,7 @@ describe.skipIf(noTmpfs !== undefined)('a full disk (issue 37, item 8)', () => {
     const gateway = await startGatewayProcess('gateway-full-disk', { ...env, RESEARCH_SERVICE_URL: research.url }, logDir);
     started.push(gateway);
     api = apiClient(gateway.url, { 'x-demo-user': `full-disk-${Date.now()}` });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await Promise.all(started.map((running) => running.stop()));

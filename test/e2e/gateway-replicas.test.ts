@@ -25,7 +25,7 @@ describe('two gateway replicas in front of the same services', () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
   });
 
-  it('enforce one per-account limit together (shared NATS KV counters), with 429 in the envelope', { timeout: 90_000 }, async () => {
+  it('enforce one per-account limit together (shared NATS KV counters), with 429 in the envelope', async () => {
     const user = { 'x-demo-user': `limited-${Date.now()}` };
     const [a, b] = replicas.map((replica) => apiClient(replica.url, user));
     // Fixed windows aligned to the clock (ADR 0005): start early in one, so all the requests count in the same window.
@@ -107,7 +107,7 @@ describe('a gateway with demo mode off', () => {
   });
 
   // Each refused start still loads the whole gateway first: on a loaded 2-core machine that takes a while.
-  it('will not start with demo mode in production, naming the variable', { timeout: 120_000 }, async () => {
+  it('will not start with demo mode in production, naming the variable', async () => {
     await expect(startGatewayProcess('gateway-bad', { ...stackEnv, DEMO_MODE: 'true', NODE_ENV: 'production' }, logDir)).rejects.toThrow(
       /DEMO_MODE/,
     );

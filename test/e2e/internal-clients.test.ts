@@ -123,7 +123,7 @@ beforeAll(async () => {
       { timeoutMs: 60_000, what: `${service} to take the new credentials` },
     );
   }
-}, 120_000);
+});
 
 describe('a stock @trpc/client with a named internal credential', () => {
   it('billing: batched queries in one request, our appCode in a failure, the allow list and read-only enforced, the client named in the log', async () => {

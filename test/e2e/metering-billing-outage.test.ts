@@ -46,7 +46,7 @@ describe('billing killed with -9 under metered load', () => {
     env.BILLING_SERVICE_URL = billing.url;
     gateway = await startGatewayProcess('gateway-billing-outage', env, logDir);
     started.push(gateway);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all(started.map((running) => running.stop()));

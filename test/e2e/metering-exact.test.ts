@@ -66,7 +66,7 @@ describe('metering that tells the truth', () => {
     expect(JSON.stringify(ledger)).not.toContain('creditLease');
   });
 
-  it('the ledger a customer reads lists each operation charged, never lease mechanics', { timeout: 60_000 }, async () => {
+  it('the ledger a customer reads lists each operation charged, never lease mechanics', async () => {
     const api = apiClient(gatewayUrl, { 'x-demo-user': `ledger-${Date.now()}` });
     const project = await api('POST', '/v1/projects', { json: { name: 'ledger' } });
     await api('POST', `/v1/projects/${project.body.id}/evidence`, { json: { items: [{ text: 'A line per charge.' }] } });
@@ -90,7 +90,7 @@ describe('metering that tells the truth', () => {
     ]);
   });
 
-  it('X-Credits-Remaining after an import’s 202 is the balance GET /v1/billing then reports', { timeout: 60_000 }, async () => {
+  it('X-Credits-Remaining after an import’s 202 is the balance GET /v1/billing then reports', async () => {
     const api = apiClient(gatewayUrl, { 'x-demo-user': `remaining-${Date.now()}` });
     const project = await api('POST', '/v1/projects', { json: { name: 'remaining' } });
     expect(remainingOf(project)).toBe(999);

@@ -80,5 +80,5 @@ describe('npm start (the built bundle)', () => {
     }
     // It builds the bundles and starts every service before its first answer: slower than a test of a
     // running stack, most of all beside the rest of the suite on two cores.
-  }, 120_000);
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
   callbackUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   callbackServer?.close();
@@ -75,7 +75,7 @@ class MemoryProvider implements OAuthClientProvider {
 }
 
 describe('an MCP client that knows only the /mcp URL', () => {
-  it('discovers, registers, is approved in chromium, and lists and calls tools', { timeout: 120_000 }, async () => {
+  it('discovers, registers, is approved in chromium, and lists and calls tools', async () => {
     const mcpUrl = new URL('/mcp', gatewayUrl);
     const provider = new MemoryProvider();
     // What a host does: connect; the 401 sends the SDK through discovery, registration and PKCE to the browser.

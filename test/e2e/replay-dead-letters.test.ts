@@ -39,7 +39,7 @@ describe('npm run events:replay-dead-letters (ADR 0030)', () => {
     });
   }
 
-  it('republishes a consumer’s dead letters with their original ids, up to --limit, and removes them', { timeout: 60_000 }, async () => {
+  it('republishes a consumer’s dead letters with their original ids, up to --limit, and removes them', async () => {
     let broken = true;
     const handled: string[] = [];
     await bus.subscribe('evidence-probe', researchEvidenceAdded, async (event) => {

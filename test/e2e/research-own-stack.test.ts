@@ -58,7 +58,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     gateway = await startGatewayProcess('gateway-job-restart', env, logDir);
     started.push(provider, research, gateway);
     api = apiClient(gateway.url, { 'x-demo-user': `job-restart-${Date.now()}` });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await Promise.all(started.map((running) => running.stop()));
@@ -128,7 +128,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
       { what: 'every video’s metadata to be searchable' },
     );
     expect(new Set(hits.map((hit) => hit.sourceKey)).size).toBe(videos.length);
-  }, 60_000);
+  });
 
   it('stops a cancelled job before its next video', async () => {
     const projectId = (await api('POST', '/v1/projects', { json: { name: 'Cancel' } })).body.id;
@@ -152,7 +152,7 @@ describe.skipIf(!hasRecorded || !hasSynthetic)('a research service of its own: r
     const final = await jobOf(jobId);
     expect(final.status).toBe('cancelled');
     expect(final.progress.done).toBeLessThan(videos.length);
-  }, 60_000);
+  });
 
   it('answers extractively, and says so, when no model is configured', async () => {
     const projectId = (await api('POST', '/v1/projects', { json: { name: 'Offline' } })).body.id;

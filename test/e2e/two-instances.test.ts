@@ -88,7 +88,7 @@ describe('two local instances on one nats-server', () => {
     dataDirs.push(join(workDir, 'a'), join(workDir, 'b'));
     // Started together, as two terminals would.
     instances.push(...(await Promise.all(dataDirs.map((dir, n) => startInstance(`instance-${'ab'[n]}`, dir, workDir)))));
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
@@ -96,7 +96,7 @@ describe('two local instances on one nats-server', () => {
     await rm(workDir, { recursive: true, force: true });
   });
 
-  it('keep their events apart: the demo works on both, however often it runs', { timeout: 120_000 }, async () => {
+  it('keep their events apart: the demo works on both, however often it runs', async () => {
     const [a, b] = instances;
     for (let round = 0; round < 3; round++) {
       await Promise.all([readmeDemo(a!.url, `alice-${round}`), readmeDemo(b!.url, `bob-${round}`)]);
@@ -104,7 +104,7 @@ describe('two local instances on one nats-server', () => {
     for (const instance of instances) expect(instance.output()).not.toMatch(/project this store does not have|EADDRINUSE/);
   });
 
-  it('record their own internal endpoints, and the key script talks to the instance of its DATA_DIR', { timeout: 120_000 }, async () => {
+  it('record their own internal endpoints, and the key script talks to the instance of its DATA_DIR', async () => {
     const [recordA, recordB] = await Promise.all(
       dataDirs.map(async (dir) => JSON.parse(await readFile(join(dir, 'runtime.json'), 'utf8'))),
     );
@@ -118,7 +118,7 @@ describe('two local instances on one nats-server', () => {
     expect((await apiClient(b!.url, { authorization: `Bearer ${key}` })('GET', '/v1/projects')).status).toBe(401);
   });
 
-  it('reindex rebuilds a project of the instance of its DATA_DIR from the store', { timeout: 120_000 }, async () => {
+  it('reindex rebuilds a project of the instance of its DATA_DIR from the store', async () => {
     const projectId = await readmeDemo(instances[0]!.url, 'carol');
     const env = { ...process.env, ...instanceEnv(dataDirs[0]!) };
     const { stdout } = await run(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/reindex.ts'), '--project', projectId], {

@@ -9,7 +9,7 @@ const inboxUrl = inject('mailInboxUrl');
 let browser: BrowserHandle;
 beforeAll(async () => {
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(() => browser?.close());
 
 describe('the web app in a real browser (chromium)', () => {
@@ -65,5 +65,5 @@ describe('the web app in a real browser (chromium)', () => {
     await page.goto(`${gatewayUrl}/`);
     await page.waitForURL(/\/signin\?next=%2F$/);
     await context.close();
-  }, 120_000);
+  });
 });

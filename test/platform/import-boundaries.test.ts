@@ -93,7 +93,7 @@ describe('import boundaries (biome noRestrictedImports) and declared dependencie
       (failed: { stdout: string }) => failed.stdout,
     );
     diagnostics = (JSON.parse(output.slice(output.indexOf('{'))) as { diagnostics: Diagnostic[] }).diagnostics;
-  }, 30_000);
+  });
 
   afterAll(() => rm(scratch, { recursive: true, force: true }));
 
