@@ -3,7 +3,7 @@ import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
-import { AppError } from '@vrs/kit';
+import { AppError, definitionOf, proceduresOf } from '@vrs/kit';
 import type { GatewayContext, Principal } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
@@ -49,13 +49,6 @@ export interface GatewayMeta {
    * exports): the request's reservation is the job's to settle (ADR 0019).
    */
   handsHoldToJob?: true;
-  /**
-   * The service that builds this operation's answer in the contract's shape, field by field, and
-   * keeps a test saying the output schema would leave it unchanged: the REST face then writes it
-   * without parsing it again (the schema still documents it). Only for a hot path whose builder
-   * owns every field (ADR 0056).
-   */
-  outputShapedBy?: string;
 }
 
 const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create({ isDev: false });
@@ -77,11 +70,11 @@ export function operationOf(meta: OpenApiMeta<GatewayMeta> | undefined): string 
  * startup rather than serve an operation whose scopes nobody wrote down.
  */
 function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
-  type Procedure = { _def: { meta?: OpenApiMeta<GatewayMeta>; inputs: z.ZodType[]; middlewares: unknown[] } };
-  for (const [path, procedure] of Object.entries(built._def.procedures as Record<string, Procedure>)) {
-    const meta = procedure._def.meta;
-    if (meta) inputsByMeta.set(meta, procedure._def.inputs);
-    const needsCredential = protectedEdge._middlewares.some((middleware) => procedure._def.middlewares.includes(middleware));
+  for (const [path, procedure] of Object.entries(proceduresOf(built))) {
+    const definition = definitionOf(procedure);
+    const meta = definition.meta as OpenApiMeta<GatewayMeta> | undefined;
+    if (meta) inputsByMeta.set(meta, definition.inputs as z.ZodType[]);
+    const needsCredential = definition.middlewares.includes(protectedEdgeFn);
     if (needsCredential && !scopesOf(operationOf(meta) ?? '')) {
       throw new Error(`procedure ${path} (operation ${operationOf(meta) ?? 'unnamed'}) has no entry in operationScopes`);
     }
@@ -191,11 +184,12 @@ const publicEdge = t.middleware(async (options) => {
 });
 
 /** A credential with its operation's scopes, input checked, then metered around the work. */
-const protectedEdge = t.middleware(async (options) => {
+const protectedEdgeFn = async (options: MiddlewareOptions) => {
   const principal = authorize(options);
   await checkInput(options);
   return withServiceErrors(await metered(options, () => options.next({ ctx: { principal } })));
-});
+};
+const protectedEdge = t.middleware(protectedEdgeFn);
 
 /** `t.router`, recording each procedure's declared input for `checkInput`. */
 export const router: typeof t.router = ((procedures: Parameters<typeof t.router>[0]) =>

@@ -4,7 +4,8 @@ import { createLogger } from '@vrs/kit';
 import type { CreditFigures, GatewayContext } from '../context';
 import { sendError } from '../errors/envelope';
 import { toAppError } from '../errors/to-app-error';
-import { router, type GatewayMeta } from '../trpc';
+import { router } from '../trpc';
+import { providerFieldCodes } from '../v1/providers/provider-params';
 import { getVideoTranscript } from '../v1/videos/get-video-transcript';
 import { subtitleContentTypes, toSrt, toVtt, type SubtitleFormat } from './subtitles';
 
@@ -50,7 +51,7 @@ export function transcriptFileRoute(contextOf: (req: Request, res: Response) => 
         })
         .send(body);
     } catch (error) {
-      const appError = toAppError(error, { input, fieldCodes: (getVideoTranscript._def.meta as GatewayMeta | undefined)?.fieldCodes });
+      const appError = toAppError(error, { input, fieldCodes: providerFieldCodes });
       if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
       sendError(res, appError, req.requestId, creditHeaders(ctx.credits));
     }

@@ -1,28 +1,22 @@
 import type { NextFunction, Request, Response } from 'express';
-import { getTRPCErrorFromUnknown, type AnyProcedure, type AnyRouter } from '@trpc/server/unstable-core-do-not-import';
-import { TRPCError } from '@trpc/server';
+import { callTRPCProcedure, getTRPCErrorFromUnknown, TRPCError, type AnyRouter, type ProcedureType } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { isSharedJson, middlewaresWithoutOutputParse, runProcedure, type AppError, type ProcedureMiddleware } from '@vrs/kit';
+import { z } from 'zod';
+import { definitionOf, proceduresOf, type AppError } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import type { GatewayMeta } from '../trpc';
 import { sendError } from '../errors/envelope';
-
-type ZodLike = { _zod?: { def: Record<string, unknown> & { type?: string } } } & Record<string, unknown>;
 
 /** One operation of the router, as the REST face finds and calls it. */
 interface Operation {
   method: string;
   pattern: RegExp;
   path: string;
-  procedure: AnyProcedure;
-  /** What runs the call: the procedure's own middlewares, less the output parse where the meta says a service shapes the answer. */
-  middlewares: ProcedureMiddleware[] | undefined;
+  type: ProcedureType;
   /** No input at all (a void schema): nothing is read from the query or body. */
   takesNoInput: boolean;
   /** Input fields that are arrays: one query value of theirs becomes a one-element array. */
   arrayFields: string[];
-  /** Query strings are strings: number, boolean and date fields are coerced, as the document promises. */
-  coerce: () => void;
 }
 
 export interface RestHandlerOptions {
@@ -34,65 +28,28 @@ export interface RestHandlerOptions {
   responseMeta: (ctx: GatewayContext | undefined, failed: boolean) => { status?: number; headers?: Record<string, string> };
 }
 
-const kind = (schema: unknown) => (schema as ZodLike | undefined)?._zod?.def.type;
-
-/** The schema under optional, nullable, default, lazy and pipes: what decides how a field is read. */
-function unwrap(schema: ZodLike): ZodLike {
-  const def = schema._zod?.def;
-  switch (def?.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-      return unwrap(def.innerType as ZodLike);
-    case 'lazy':
-      return unwrap((def.getter as () => ZodLike)());
-    case 'pipe':
-      return unwrap((kind(def.out) === 'transform' ? def.in : def.out) as ZodLike);
-    default:
-      return schema;
-  }
-}
-
-/** Marks the object's number, boolean, bigint and date fields (at any depth, in arrays too) as coerced. */
-function coerceFields(object: ZodLike): void {
-  for (const field of Object.values((object._zod!.def.shape ?? {}) as Record<string, ZodLike>)) {
-    let leaf = unwrap(field);
-    while (kind(leaf) === 'array') leaf = unwrap(leaf._zod!.def.element as ZodLike);
-    const type = kind(leaf);
-    if (type === 'number' || type === 'boolean' || type === 'bigint' || type === 'date') leaf._zod!.def.coerce = true;
-    else if (type === 'object') coerceFields(leaf);
-  }
-}
+const isArrayField = (field: z.ZodType) =>
+  field instanceof z.ZodArray || (field instanceof z.ZodOptional && field.unwrap() instanceof z.ZodArray);
 
 function operationsOf(router: AnyRouter): Map<string, Operation[]> {
   const byMethod = new Map<string, Operation[]>();
-  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, AnyProcedure>)) {
-    const meta = procedure._def.meta as OpenApiMeta<GatewayMeta> | undefined;
-    const openapi = meta?.openapi;
-    if (!openapi || procedure._def.type === 'subscription') continue;
-    const inputs = (procedure._def as unknown as { inputs: ZodLike[] }).inputs;
-    const input = inputs.length === 1 ? unwrap(inputs[0]!) : undefined;
-    const shape = (kind(input) === 'object' ? input!._zod!.def.shape : {}) as Record<string, ZodLike>;
+  for (const [path, procedure] of Object.entries(proceduresOf(router))) {
+    const { type, meta, inputs } = definitionOf(procedure);
+    const openapi = (meta as OpenApiMeta<GatewayMeta> | undefined)?.openapi;
+    if (!openapi || type === 'subscription') continue;
+    const input = inputs.length === 1 ? inputs[0] : undefined;
+    const shape: Record<string, z.ZodType> = input instanceof z.ZodObject ? input.shape : {};
     const source = `/${openapi.path.replace(/^\/|\/$/g, '')}`.replace(/\{(.+?)\}/g, (_, key: string) => `(?<${key}>[^/]+)`);
-    let coerced = false;
     const operations = byMethod.get(openapi.method) ?? [];
     operations.push({
       method: openapi.method,
       pattern: new RegExp(`^${source}$`, 'i'),
       path,
-      procedure,
-      middlewares: meta?.outputShapedBy ? middlewaresWithoutOutputParse(procedure) : undefined,
-      takesNoInput: ['void', 'undefined', 'never'].includes(kind(input) ?? ''),
+      type,
+      takesNoInput: input instanceof z.ZodVoid || input instanceof z.ZodUndefined || input instanceof z.ZodNever,
       arrayFields: Object.entries(shape)
-        .filter(([, field]) => kind(field) === 'array' || (kind(field) === 'optional' && kind(field._zod!.def.innerType) === 'array'))
+        .filter(([, field]) => isArrayField(field))
         .map(([name]) => name),
-      // On first use, as the document generator reads the schemas untouched.
-      coerce: () => {
-        if (coerced) return;
-        coerced = true;
-        if (kind(input) === 'object') coerceFields(input!);
-      },
     });
     byMethod.set(openapi.method, operations);
   }
@@ -110,19 +67,8 @@ function queryInput(req: Request, arrayFields: string[]): Record<string, unknown
   return input;
 }
 
-/** The JSON of each shared answer (`shareJson`), written once: the same object always holds the same JSON. */
-const sharedBodies = new WeakMap<object, Buffer>();
-
 /** An answer's JSON, as the bytes written. */
 function jsonBody(data: unknown): Buffer | undefined {
-  if (isSharedJson(data)) {
-    let body = sharedBodies.get(data);
-    if (!body) {
-      body = Buffer.from(JSON.stringify(data));
-      sharedBodies.set(data, body);
-    }
-    return body;
-  }
   const text = JSON.stringify(data);
   // Encoded once here: given a string, Node measures its UTF-8 length for Content-Length and then
   // encodes it again to write it, ≈ 5 ms for a 550 KB page of comments against ≈ 1 ms (ADR 0045).
@@ -135,7 +81,8 @@ function jsonBody(data: unknown): Buffer | undefined {
  * through tRPC's own pipeline (middlewares, input parsing, resolver) and writes its JSON or the error
  * envelope. It serves what trpc-to-openapi's runtime adapter served, which also built a Fetch
  * Request per call for an abort signal nothing read and a caller proxy per call; trpc-to-openapi
- * still writes the OpenAPI document from the same procedures.
+ * still writes the OpenAPI document from the same procedures. Query values are strings: the
+ * schemas coerce the fields that are not (`z.coerce`).
  */
 export function createRestHandler(options: RestHandlerOptions) {
   const operations = operationsOf(options.router);
@@ -165,23 +112,19 @@ export function createRestHandler(options: RestHandlerOptions) {
       const takesBody = req.method !== 'GET' && req.method !== 'DELETE';
       const contentType = req.headers['content-type'];
       if (takesBody && !contentType?.startsWith('application/json')) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE' });
-      operation.coerce();
       if (!operation.takesNoInput) {
         input = { ...(takesBody ? (req.body as Record<string, unknown> | undefined) : queryInput(req, operation.arrayFields)), ...params };
       }
       ctx = options.createContext(req, res);
-      const data = await runProcedure(
-        operation.procedure,
-        {
-          path: operation.path,
-          getRawInput: async () => input,
-          ctx,
-          type: operation.procedure._def.type,
-          signal: undefined,
-          batchIndex: 0,
-        },
-        operation.middlewares,
-      );
+      const data = await callTRPCProcedure({
+        router: options.router,
+        path: operation.path,
+        getRawInput: async () => input,
+        ctx,
+        type: operation.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
       const meta = options.responseMeta(ctx, false);
       send(meta.status ?? 200, meta.headers, jsonBody(data));
     } catch (cause) {

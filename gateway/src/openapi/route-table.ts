@@ -1,5 +1,6 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { AnyRouter } from '@trpc/server';
+import { definitionOf, proceduresOf } from '@vrs/kit';
 import type { GatewayMeta } from '../trpc';
 
 type ProcedureMeta = OpenApiMeta<GatewayMeta>;
@@ -14,8 +15,8 @@ export interface RouteTable {
 export function buildRouteTable(router: AnyRouter): RouteTable {
   const metas = new Map<string, ProcedureMeta>();
   const routes: { method: string; pattern: RegExp }[] = [];
-  for (const [path, procedure] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } }>)) {
-    const meta = procedure._def.meta;
+  for (const [path, procedure] of Object.entries(proceduresOf(router))) {
+    const meta = definitionOf(procedure).meta as ProcedureMeta | undefined;
     if (!meta) continue;
     metas.set(path, meta);
     if (meta.openapi) {

@@ -11,11 +11,11 @@ export const maxCursorLength = 500;
 
 const cursorDescription = 'The `nextCursor` of the previous page, unchanged; leave it out for the first page.';
 
-/** Query parameters of a public list (a factory: the gateway's copy is mutated by its OpenAPI adapter). */
+/** Query parameters of a public list; `limit` is coerced, as a query string carries it. */
 export const listQuery = () =>
   z.object({
-    limit: z
-      .number()
+    limit: z.coerce
+      .number<number>()
       .int()
       .min(1)
       .max(maxListLimit)

@@ -79,10 +79,19 @@ export const addEvidenceInputSchema = projectRefInputSchema.extend(addEvidenceBo
 /** How many results a project search answers: `limit`'s default and most. */
 export const defaultEvidenceSearchLimit = 20;
 export const maxEvidenceSearchLimit = 100;
-export const searchEvidenceInputSchema = projectRefInputSchema.extend({
+/** searchPrivateEvidence's parameters: the gateway reads them from the path and query, research adds the account. */
+export const searchEvidenceParams = z.object({
+  projectId: projectIdSchema,
   q: z.string().trim().min(1).max(500),
-  limit: z.number().int().min(1).max(maxEvidenceSearchLimit).default(defaultEvidenceSearchLimit),
+  limit: z.coerce
+    .number<number>()
+    .int()
+    .min(1)
+    .max(maxEvidenceSearchLimit)
+    .default(defaultEvidenceSearchLimit)
+    .describe(`The most results to answer, best first (default ${defaultEvidenceSearchLimit}, at most ${maxEvidenceSearchLimit}).`),
 });
+export const searchEvidenceInputSchema = searchEvidenceParams.extend({ accountId: accountIdSchema });
 
 /* Imports and jobs (issue 4, ADR 0011). */
 

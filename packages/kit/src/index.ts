@@ -19,5 +19,5 @@ export * from './json-copy';
 export * from './heap-growth';
 export * from './request-turns';
 export * from './turn-budget';
-export * from './run-procedure';
+export * from './trpc-internals';
 export * from './entry-lru-cache';

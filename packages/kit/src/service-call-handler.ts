@@ -1,13 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AnyRouter } from '@trpc/server';
-import {
-  getErrorShape,
-  getHTTPStatusCodeFromError,
-  getTRPCErrorFromUnknown,
-  TRPCError,
-  type AnyProcedure,
-} from '@trpc/server/unstable-core-do-not-import';
-import { runProcedure } from './run-procedure';
+import { callTRPCProcedure, getErrorShape, getTRPCErrorFromUnknown, TRPCError, type AnyRouter } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { definitionOf, errorConfigOf, proceduresOf } from './trpc-internals';
 
 const basePath = '/trpc/';
 
@@ -35,20 +29,21 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 /**
  * Serves one unbatched call in tRPC's HTTP protocol (what the services' own clients send: `GET
  * /trpc/<path>?input=<json>` for a query, `POST /trpc/<path>` with the JSON input for a mutation)
- * straight through the procedure, answering tRPC's own `{result: {data}}` or `{error}` with tRPC's
+ * straight through tRPC's procedure caller (`callTRPCProcedure`), answering tRPC's own `{result: {data}}` or `{error}` with tRPC's
  * status. Anything else (a batch, a subscription, a method the procedure does not take, an unknown
  * path) gets `false` and goes to tRPC's adapter, which also turns the request into a Fetch Request
  * and the answer into a Response: more than an internal call's own work on the hot path.
  */
 export function createServiceCallHandler<TContext extends object>(router: AnyRouter, createContext: (req: IncomingMessage) => TContext) {
-  const procedures = router._def.procedures as Record<string, AnyProcedure>;
+  const procedures = proceduresOf(router);
+  const config = errorConfigOf(router);
   return (req: IncomingMessage, res: ServerResponse): Promise<void> | false => {
     const url = req.url ?? '';
     if (!url.startsWith(basePath)) return false;
     const queryStart = url.indexOf('?');
     const path = url.slice(basePath.length, queryStart === -1 ? undefined : queryStart);
     const procedure = Object.hasOwn(procedures, path) ? procedures[path] : undefined;
-    const type = procedure?._def.type;
+    const type = procedure && definitionOf(procedure).type;
     if (!procedure || !((req.method === 'GET' && type === 'query') || (req.method === 'POST' && type === 'mutation'))) return false;
     const query = new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
     if (query.has('batch')) return false;
@@ -57,12 +52,12 @@ export function createServiceCallHandler<TContext extends object>(router: AnyRou
       let input: unknown;
       try {
         input = parseInput(req.method === 'GET' ? query.get('input') : await readBody(req));
-        const data = await runProcedure(procedure, { path, getRawInput: async () => input, ctx, type, signal: undefined });
+        const data = await callTRPCProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
         send(res, 200, { result: { data } });
       } catch (cause) {
         const error = getTRPCErrorFromUnknown(cause);
         send(res, getHTTPStatusCodeFromError(error), {
-          error: getErrorShape({ config: router._def._config, error, type, path, input, ctx }),
+          error: getErrorShape({ config, error, type, path, input, ctx }),
         });
       }
     })();

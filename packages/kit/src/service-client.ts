@@ -1,10 +1,9 @@
 import { TRPCClientError, type TRPCClient, type TRPCRequestOptions } from '@trpc/client';
-import type { AnyRouter } from '@trpc/server';
+import { callTRPCProcedure, getErrorShape, getTRPCErrorFromUnknown, type AnyRouter } from '@trpc/server';
 import { request } from 'undici';
-import { getErrorShape, getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import { jsonCopyCounted } from './json-copy';
 import { nextTurn } from './turn-budget';
-import { callRouterProcedure } from './run-procedure';
+import { errorConfigOf } from './trpc-internals';
 import { newRequestId, type RequestContext } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
 import type { ServiceContext } from './trpc';
@@ -129,8 +128,9 @@ const largeAnswerValues = 8_192;
 const callsOfClients = new WeakMap<object, Call>();
 
 /**
- * A client of a colocated router that calls its procedures directly: the whole procedure pipeline
- * (input and output validation, middlewares, error formatting), but no sockets and none of the
+ * A client of a colocated router that calls its procedures through tRPC's procedure caller
+ * (`callTRPCProcedure`): the whole pipeline (input and output validation, middlewares, error
+ * formatting), but no sockets and none of the
  * client runtime's per-call observables and AbortControllers, which showed up on the hot path.
  * Results are copied as JSON would copy them (`jsonCopy`) and errors carry the same shape as over
  * HTTP, so callers cannot tell the two apart. The exception is an answer the service shared
@@ -139,17 +139,18 @@ const callsOfClients = new WeakMap<object, Call>();
  * service's work and the caller's on it would otherwise hold the loop as one chain.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
+  const config = errorConfigOf(router);
   return clientOf<TRouter>(async (path, type, input, options) => {
     const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller };
     try {
-      const data = await callRouterProcedure(router, { path, getRawInput: async () => input, ctx, type, signal: undefined });
+      const data = await callTRPCProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
       if (data === undefined) return undefined;
       const { copy, values } = jsonCopyCounted(data);
       if (values >= largeAnswerValues) await nextTurn();
       return copy;
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
-      const shape = getErrorShape({ config: router._def._config, ctx, error, input, path, type });
+      const shape = getErrorShape({ config, ctx, error, input, path, type });
       throw TRPCClientError.from({ error: shape } as never, { cause: cause instanceof Error ? cause : undefined });
     }
   });

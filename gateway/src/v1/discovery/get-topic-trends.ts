@@ -32,8 +32,8 @@ export const getTopicTrends = protectedProcedure
     z.object({
       provider: providerParam(),
       q: trendTopic().describe('The topic to research.'),
-      sampleSize: z
-        .number()
+      sampleSize: z.coerce
+        .number<number>()
         .int()
         .describe(
           `Videos to enrich: values outside ${minTrendSampleSize}–${maxTrendSampleSize} are clamped into that range (default ${defaultTrendSampleSize}).`,

@@ -50,8 +50,8 @@ export const getVideoComments = protectedProcedure
             "Extension, a first page's order: `top` (YouTube's default ranking, the default) or `newest` (newest first, one page at a page's price). Not with `continuation` (the token carries its order) nor with `newest=true`.",
           ),
         newest: queryFlag('Collect newest first, following continuations, up to `limit` comments.'),
-        limit: z
-          .number()
+        limit: z.coerce
+          .number<number>()
           .int()
           .min(1)
           .max(maxNewestCommentsLimit)
