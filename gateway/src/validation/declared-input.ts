@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-/** The parts of a zod 4 schema's definition this walk reads. */
+/** The parts of a zod 4 schema's definition (its public `.def`) this walk reads. */
 interface SchemaDef {
   type: string;
   shape?: Record<string, z.ZodType>;
@@ -13,9 +13,10 @@ interface SchemaDef {
   values?: unknown[];
   left?: z.ZodType;
   right?: z.ZodType;
+  getter?: () => z.ZodType;
 }
 
-const defOf = (schema: z.ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+const defOf = (schema: z.ZodType): SchemaDef => schema.def as SchemaDef;
 
 /** Wrappers that do not change which keys an input may carry. */
 const transparent = new Set(['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch', 'nonoptional']);
@@ -26,7 +27,7 @@ function unwrapped(schema: z.ZodType): z.ZodType {
     const def = defOf(current);
     if (transparent.has(def.type) && def.innerType) current = def.innerType;
     else if (def.type === 'pipe' && def.in) current = def.in;
-    else if (def.type === 'lazy') current = (current as unknown as { _zod: { def: { getter: () => z.ZodType } } })._zod.def.getter();
+    else if (def.type === 'lazy' && def.getter) current = def.getter();
     else return current;
   }
 }
