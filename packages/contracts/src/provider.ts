@@ -4,8 +4,7 @@ import { metaSchema, providerIdSchema, thumbnailSchema } from './shapes';
 /*
  * Shapes of the provider service: the items YouTube's pages are normalized into (also the output
  * of @vrs/youtube), the public resources (each with the contract's `meta`), and the internal
- * procedure I/O. Schemas the gateway hands to trpc-to-openapi are built by factories (see
- * research.ts): that library mutates the schemas it is given.
+ * procedure I/O.
  */
 
 /** `{provider}` of every provider path: an enum in the OpenAPI document; anything else is PROVIDER_NOT_SUPPORTED. */

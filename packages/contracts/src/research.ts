@@ -4,10 +4,6 @@ import { accountIdSchema, accountListInput } from './billing';
 import { listPage } from './lists';
 import { workStateSchema } from './vocabulary';
 
-/*
- * Schemas the gateway hands to trpc-to-openapi are built by factories: that library switches on
- * coercion by mutating the schema objects it is given, which must never leak into a service.
- */
 export const projectName = () => z.string().trim().min(1, 'name must not be blank').max(200);
 export const projectNameSchema = projectName();
 export const projectIdSchema = z.string().min(1).max(100);

@@ -131,8 +131,7 @@ export type TitlePatternName = (typeof titlePatternNames)[number];
 /**
  * A report given back to the plan operation: the trends response, with every enumeration a plain
  * string (a value a later methodology adds is kept, not refused) and the fields only the trends
- * response carries (signalSource, trendBand, confidence.level) optional, and what an older report lacks (sample.searchCardVideos). A factory:
- * trpc-to-openapi mutates the schemas it serves.
+ * response carries (signalSource, trendBand, confidence.level) optional, and what an older report lacks (sample.searchCardVideos).
  */
 export const trendReportInput = () => {
   const report = trendReport();

@@ -3,10 +3,7 @@ import type { PriceVariant, Served } from '@vrs/contracts';
 import type { FieldCodes } from '../../errors/to-app-error';
 import type { GatewayContext } from '../../context';
 
-/*
- * What every provider read shares. Factories, not shared instances: the REST handler mutates the
- * schemas it serves (query coercion).
- */
+/* What every provider read shares. */
 
 /** A `{provider}` that is not in the enum is its own error, not a generic validation failure. */
 export const providerFieldCodes: FieldCodes = { provider: { invalid: 'PROVIDER_NOT_SUPPORTED' } };
