@@ -13,7 +13,7 @@ const searchInputSchema = searchEvidenceInputSchema.extend({ q: searchQuerySchem
  * results are built in the contract's shape here, and parsing them again would cost every search.
  */
 export const searchEvidence = ({ projects, search }: ResearchDeps) => {
-  /** The answer of each cached page (a page is read for one query), shared: written to JSON once by the gateway. */
+  /** The answer of each cached page (a page is read for one query), shared: an in-process caller gets it without a copy. */
   const answers = new WeakMap<readonly Evidence[], SearchResult>();
   return procedure.input(searchInputSchema).query(async ({ input }): Promise<SearchResult> => {
     const query = input.q?.trim();
