@@ -97,7 +97,6 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     engine: config.SEARCH_ENGINE,
     dataDir: config.DATA_DIR,
     mongodbUrl: config.MONGODB_URL,
-    threadNice: config.SEARCH_THREAD_NICE,
   });
   closers.push(() => researchSearch.close());
   const researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) =>

@@ -9,13 +9,11 @@ export interface OpenSearchOptions {
   engine: 'embedded' | 'mongo';
   dataDir: string;
   mongodbUrl?: string;
-  /** The embedded engine's worker thread, this many steps below the event loop's CPU priority (ADR 0068). */
-  threadNice?: number;
 }
 
 /** The engine a service's configuration names; the Mongo driver is loaded only when it is used. */
-export async function openSearch({ service, engine, dataDir, mongodbUrl, threadNice }: OpenSearchOptions): Promise<SearchIndex> {
-  if (engine === 'embedded') return openEmbeddedSearch(join(dataDir, `${service}-search`), { threadNice });
+export async function openSearch({ service, engine, dataDir, mongodbUrl }: OpenSearchOptions): Promise<SearchIndex> {
+  if (engine === 'embedded') return openEmbeddedSearch(join(dataDir, `${service}-search`));
   if (!mongodbUrl) throw new Error('SEARCH_ENGINE=mongo needs MONGODB_URL');
   const { openMongoSearch } = await import('./mongo/mongo-search');
   return openMongoSearch(mongodbUrl, { database: service });

@@ -6,11 +6,6 @@ import { baseEnvShape } from '@vrs/kit';
 export const searchEnvShape = {
   /** `embedded`: SQLite FTS5 under DATA_DIR/research-search; `mongo`: Mongo Search (`$search`) in MONGODB_URL's research database. */
   SEARCH_ENGINE: z.enum(['embedded', 'mongo']).default('embedded'),
-  /**
-   * On Linux, how many steps below the event loop's CPU priority the embedded engine's worker thread
-   * runs (a nice increment, ADR 0068); 0 keeps them equal.
-   */
-  SEARCH_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(10),
 };
 
 /** How much import work one replica takes on (ADR 0038); read by the gateway too when it hosts research. */

@@ -17,7 +17,6 @@ await runServiceProcess({
       engine: config.SEARCH_ENGINE,
       dataDir: config.DATA_DIR,
       mongodbUrl: config.MONGODB_URL,
-      threadNice: config.SEARCH_THREAD_NICE,
     });
     const module = await createResearchModule({
       ...deps,

@@ -1,6 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { hostCheckpoints } from '@vrs/store/embedded/wal-checkpointer';
 import type { SearchDocument, SearchHit, SearchIndex, VersionMove } from '../port';
 import { SqliteSearchCore, type SqliteSearchOptions } from './sqlite-search-core';
 import { deliverInTurns } from './deliver-in-turns';
@@ -8,12 +7,6 @@ import { deliverInTurns } from './deliver-in-turns';
 export interface EmbeddedSearchOptions extends SqliteSearchOptions {
   /** Documents per write transaction: bounds how long one write holds the engine (ADR 0024). */
   batchSize?: number;
-  /**
-   * On Linux, how many steps lower than the process's the worker thread's CPU priority is (a nice
-   * increment, 0–19; none by default): where threads outnumber free cores, the event loop that
-   * serves every request runs before the engine's queries (ADR 0068).
-   */
-  threadNice?: number;
 }
 
 /** The core's calls, as the worker protocol names them. */
@@ -70,15 +63,10 @@ interface Reply {
 /**
  * The embedded engine on a worker thread of its own: queries and writes never block the caller's
  * event loop, whatever the size of a project (ADR 0024). Calls are served in order; each costs a
- * message round trip (tens of microseconds). The worker also runs the WAL checkpoints of the
- * process's embedded stores, on a port of their own, instead of a worker of theirs (ADR 0062).
+ * message round trip (tens of microseconds).
  */
 export function openEmbeddedSearch(dir: string, options: EmbeddedSearchOptions = {}): SearchIndex {
-  const checkpoints = hostCheckpoints();
-  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
-    workerData: { dir, options, checkpoints },
-    transferList: [checkpoints.port],
-  });
+  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), { workerData: { dir, options } });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
