@@ -17,8 +17,6 @@ const entryPoints = {
   ...Object.fromEntries(services.map((service) => [service, `services/${service}/src/main.ts`])),
   // Beside the bundles, where `new URL('./search-worker.mjs', import.meta.url)` in them looks for it.
   'search-worker': 'packages/search/src/embedded/search-worker-main.ts',
-  // Likewise for the embedded store's WAL checkpointer (`new URL('./checkpoint-worker.mjs', …)`).
-  'checkpoint-worker': 'packages/store/src/embedded/checkpoint-worker.mjs',
 };
 
 /**

@@ -22,17 +22,7 @@ describe('npm run build', async () => {
   const code = Object.fromEntries(await Promise.all(files.map(async (name) => [name, await readFile(join(dist, name), 'utf8')] as const)));
 
   it('writes the gateway, every service and the workers beside each other', () => {
-    for (const entry of [
-      'gateway',
-      'billing',
-      'research',
-      'provider',
-      'trends',
-      'monitoring',
-      'agents',
-      'search-worker',
-      'checkpoint-worker',
-    ])
+    for (const entry of ['gateway', 'billing', 'research', 'provider', 'trends', 'monitoring', 'agents', 'search-worker'])
       expect(files, entry).toContain(`${entry}.mjs`);
   });
 

@@ -18,6 +18,5 @@ export * from './process-figures';
 export * from './json-copy';
 export * from './heap-growth';
 export * from './request-turns';
-export * from './turn-budget';
 export * from './trpc-internals';
 export * from './entry-lru-cache';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSharedJson, jsonCopy, jsonCopyCounted, shareJson } from './json-copy';
+import { isSharedJson, jsonCopy, shareJson } from './json-copy';
 
 const throughJson = (value: unknown) => {
   const text = JSON.stringify(value);
@@ -97,18 +97,6 @@ describe('jsonCopy', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(() => jsonCopy(cycle)).toThrow();
-  });
-});
-
-describe('jsonCopyCounted', () => {
-  it("answers jsonCopy's copy and how many array items and object fields it walked, nested ones included", () => {
-    const value = { a: 1, list: [{ b: 2 }, 'c', [3, 4]], gone: undefined };
-    expect(jsonCopyCounted(value)).toEqual({ copy: jsonCopy(value), values: 9 });
-    expect(jsonCopyCounted('text')).toEqual({ copy: 'text', values: 0 });
-    // Each copy counts its own values only.
-    expect(jsonCopyCounted([1, 2]).values).toBe(2);
-    const shared = shareJson(value);
-    expect(jsonCopyCounted(shared)).toEqual({ copy: shared, values: 0 });
   });
 });
 

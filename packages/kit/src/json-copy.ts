@@ -12,17 +12,6 @@ export function jsonCopy<T>(value: T): T {
   return copyValue(value) as T;
 }
 
-/** `jsonCopy`, with how many array items and object fields it walked: a measure of the answer's size (0 for a shared value, not copied). */
-export function jsonCopyCounted<T>(value: T): { copy: T; values: number } {
-  if (isSharedJson(value)) return { copy: value, values: 0 };
-  copiedValues = 0;
-  const copy = copyValue(value) as T;
-  return { copy, values: copiedValues };
-}
-
-/** Items and fields copied since `jsonCopyCounted` set it to 0 (copies never run concurrently). */
-let copiedValues = 0;
-
 /** Values `shareJson` made: JSON's copies already, and deep-frozen. */
 const sharedJson = new WeakSet<object>();
 
@@ -69,7 +58,6 @@ function copyValue(value: unknown): unknown {
 }
 
 function copyArray(array: unknown[]): unknown[] {
-  copiedValues += array.length;
   const copy = new Array<unknown>(array.length);
   for (let i = 0; i < array.length; i++) {
     const item = array[i];
@@ -81,7 +69,6 @@ function copyArray(array: unknown[]): unknown[] {
 function copyObject(object: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   const keys = Object.keys(object);
-  copiedValues += keys.length;
   for (const key of keys) {
     const item = object[key];
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;

@@ -21,10 +21,6 @@ const exampleRouter = router({
   increment: procedure.input(z.object({ by: z.number().int() })).mutation(({ input }) => ({ value: 1 + input.by, at: new Date(0) })),
   /** Never answers until the test lets it go: a hung service. */
   hang: procedure.query(() => hung),
-  /** `count` items of three fields each. */
-  items: procedure
-    .input(z.object({ count: z.number().int() }))
-    .query(({ input }) => Array.from({ length: input.count }, (_, id) => ({ id, name: `item ${id}`, tags: [] as string[] }))),
   fail: procedure.query(() => {
     throw new AppError('PROJECT_NOT_FOUND', 'no such project', { projectId: 'p1' });
   }),
@@ -132,28 +128,6 @@ describe('service clients: in-process and HTTP behave the same', () => {
     // No answer, so no error data: the caller reports the service as unavailable.
     expect((failure as TRPCClientError<never>).data).toBeUndefined();
     expect((failure as Error).message).toMatch(/timeout|aborted/i);
-  });
-
-  it('hands a large answer to its caller in a later turn of the event loop, a small one in the same turn (ADR 0071)', async () => {
-    const { inprocess } = clients();
-    // A timer set before the call: the client's own wait for a later turn is a timer too (ADR 0074), set after it.
-    const turnEnded = () => {
-      let ended = false;
-      setTimeout(() => {
-        ended = true;
-      }, 0);
-      return () => ended;
-    };
-    // 3,000 items of 3 fields and an empty list: 12,000 values, past the 8,192 that make an answer large.
-    let ended = turnEnded();
-    const large = await inprocess.items.query({ count: 3_000 });
-    expect(ended()).toBe(true);
-    expect(large).toHaveLength(3_000);
-    expect(large[2_999]).toEqual({ id: 2_999, name: 'item 2999', tags: [] });
-    // 1,000 items: 4,000 values.
-    ended = turnEnded();
-    expect(await inprocess.items.query({ count: 1_000 })).toHaveLength(1_000);
-    expect(ended()).toBe(false);
   });
 
   it('is not mistaken for a promise', async () => {

@@ -1,8 +1,7 @@
 import { TRPCClientError, type TRPCClient, type TRPCRequestOptions } from '@trpc/client';
 import { callTRPCProcedure, getErrorShape, getTRPCErrorFromUnknown, type AnyRouter } from '@trpc/server';
 import { request } from 'undici';
-import { jsonCopyCounted } from './json-copy';
-import { nextTurn } from './turn-budget';
+import { jsonCopy } from './json-copy';
 import { errorConfigOf } from './trpc-internals';
 import { newRequestId, type RequestContext } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
@@ -118,12 +117,6 @@ function clientOf<TRouter extends AnyRouter>(call: Call, context?: Record<string
   return client;
 }
 
-/**
- * An answer holding at least this many array items and object fields is large (ADR 0071): a
- * newest-first collection of 1,000 comments holds about 15,000, a page of 20 search hits about 150.
- */
-const largeAnswerValues = 8_192;
-
 /** The `Call` of each client made here, so `forRequest` binds it without a second proxy (and never reads the client). */
 const callsOfClients = new WeakMap<object, Call>();
 
@@ -134,9 +127,7 @@ const callsOfClients = new WeakMap<object, Call>();
  * client runtime's per-call observables and AbortControllers, which showed up on the hot path.
  * Results are copied as JSON would copy them (`jsonCopy`) and errors carry the same shape as over
  * HTTP, so callers cannot tell the two apart. The exception is an answer the service shared
- * (`shareJson`): it already is JSON's copy, and comes as it is, frozen. A large answer reaches its
- * caller in the next turn of the event loop (ADR 0071, ADR 0074), as one read from a socket would: the
- * service's work and the caller's on it would otherwise hold the loop as one chain.
+ * (`shareJson`): it already is JSON's copy, and comes as it is, frozen.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
   const config = errorConfigOf(router);
@@ -144,10 +135,7 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
     const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller };
     try {
       const data = await callTRPCProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
-      if (data === undefined) return undefined;
-      const { copy, values } = jsonCopyCounted(data);
-      if (values >= largeAnswerValues) await nextTurn();
-      return copy;
+      return data === undefined ? undefined : jsonCopy(data);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const shape = getErrorShape({ config, ctx, error, input, path, type });

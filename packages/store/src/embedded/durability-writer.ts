@@ -8,9 +8,8 @@ import { openEmbeddedStore } from './embedded-store';
 
 const WRITERS = 8;
 
-// A small threshold: the background checkpointer copies the WAL while the writes go on, so the kill
-// also lands in the middle of checkpoints.
-const store = await openEmbeddedStore(process.argv[2], { checkpointAtBytes: 16 * 1024 });
+// A small threshold: SQLite checkpoints every few commits, so the kill also lands in the middle of checkpoints.
+const store = await openEmbeddedStore(process.argv[2], { autocheckpointPages: 4 });
 const docs = store.collection<StoreDocument & { payload: string }>('acks');
 const counters = store.collection<StoreDocument & { n: number }>('counters');
 const run = process.pid;

@@ -10,7 +10,6 @@ import { importLegacyCollections } from './legacy-import';
 import { SqliteCollection } from './sqlite-collection';
 import { SqliteEngine } from './sqlite-engine';
 import { quoteIdentifier, valueKindSql } from './sql-paths';
-import { checkpointInBackground, checkpointSettings } from './wal-checkpointer';
 
 export interface EmbeddedStoreOptions {
   /**
@@ -22,8 +21,11 @@ export interface EmbeddedStoreOptions {
   synchronous?: 'normal' | 'full';
   /** Page cache per store, in MiB: what SQLite keeps in memory whatever the size of the data. */
   cacheMiB?: number;
-  /** WAL size from which the background checkpointer copies it into the database (ADR 0044); 4 MiB. */
-  checkpointAtBytes?: number;
+  /**
+   * SQLite's `wal_autocheckpoint`: the commit that takes the WAL past this many pages copies it into
+   * the database (ADR 0106); SQLite's default, 1,000 (about 4 MiB).
+   */
+  autocheckpointPages?: number;
   /**
    * How long an operation waits for a transaction that runs no statement meanwhile before it fails
    * (a transaction calling the store's own collections instead of `tx`'s); 10 s.
@@ -52,7 +54,6 @@ export async function openEmbeddedStore(dir: string, options: EmbeddedStoreOptio
   try {
     const engine = new SqliteEngine(openDatabase(dir, options), { stallMs: options.transactionStallMs });
     store = new EmbeddedStore(dir, engine, unlock);
-    store.stopCheckpoints = checkpointInBackground(join(dir, DATABASE_FILE), options.checkpointAtBytes, (during) => engine.hold(during));
   } catch (error) {
     await unlock();
     throw error;
@@ -71,15 +72,14 @@ function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Data
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-    // This connection is the store's only writer, but the checkpointer's connection (a worker thread)
-    // takes the write lock for a moment when it reads the WAL's header mid-update. Waiting that out
-    // beats failing the write with SQLITE_BUSY; past this, the write fails as before.
+    // This connection is the store's only writer; another one (an operator's sqlite3 shell) may take
+    // the write lock for a moment. Waiting that out beats failing the write with SQLITE_BUSY.
     db.pragma(`busy_timeout = ${WRITE_LOCK_WAIT_MS}`);
     db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? DEFAULT_CACHE_MIB) * 1024)}`);
     // After a checkpoint the WAL file is cut back to this size instead of keeping its peak.
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-    // The checkpointer's worker copies the WAL into the database; this connection only if it falls far behind.
-    db.pragma(`wal_autocheckpoint = ${checkpointSettings.fallbackPages}`);
+    // The only connection checkpoints the WAL itself, with no writer beside it, so it always starts over.
+    if (options.autocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${options.autocheckpointPages}`);
     db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
       CREATE TABLE IF NOT EXISTS _complex_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));
       CREATE TABLE IF NOT EXISTS _boolean_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));`);
@@ -126,8 +126,6 @@ class EmbeddedStore implements Store {
   readonly #schemas = new Map<string, CollectionSchema>();
   readonly #unlock: () => Promise<void>;
   readonly #readCollection = (name: string) => this.#open(name).all() as unknown as AnyObject[];
-  /** Set once the store is open: the background checkpoints of its file stop before it closes. */
-  stopCheckpoints: () => Promise<void> = async () => undefined;
 
   constructor(dir: string, engine: SqliteEngine, unlock: () => Promise<void>) {
     this.#dir = dir;
@@ -161,7 +159,6 @@ class EmbeddedStore implements Store {
 
   async close(): Promise<void> {
     if (this.#engine.closed) return;
-    await this.stopCheckpoints();
     await this.#engine.close();
     await this.#unlock();
   }

@@ -1,6 +1,5 @@
 import { Aggregator, Query } from 'mingo';
 import type { AnyObject } from 'mingo/types';
-import { nextTurn, nextTurnIfSpent } from '@vrs/kit';
 import { requireStringId } from '../document-id';
 import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, StoreDocument, Update, UpdateResult } from '../port';
 import { type PreparedUpdate, prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
@@ -9,15 +8,7 @@ import { checkStorable } from './json-value';
 import { numericMaxInSql } from './numeric-max-update';
 import { planFilter, planSort } from './query-plan';
 import { compileSimpleFilter } from './simple-filter';
-import { OPERATION_TURN_BUDGET_MS, type SqliteEngine } from './sqlite-engine';
-
-/**
- * An insert whose JSON is at least this long takes three turns of the event loop (ADR 0071): its JSON
- * in the caller's, its write in the next, and its caller goes on in a third. Each of them takes
- * milliseconds for such a document (≈ 400 KB for a collection of 1,000 comments): run on in one
- * turn, with the caller's work before and after, they held the loop as one chain.
- */
-const largeDocumentChars = 256 * 1024;
+import type { SqliteEngine } from './sqlite-engine';
 
 /** Every document of a collection, for `$lookup` and friends in another collection's pipeline. */
 export type CollectionReader = (name: string) => AnyObject[];
@@ -41,17 +32,8 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     this.#isOpen = isOpen;
   }
 
-  async insertOne(doc: T): Promise<void> {
-    // Written at once unless large; inside a transaction always, which holds the connection meanwhile.
-    const deferred = await this.#run(() => {
-      const text = this.#storedText(doc);
-      if (this.#isOpen || text.length < largeDocumentChars) return this.#write(doc, text);
-      return text;
-    });
-    if (deferred === undefined) return;
-    await nextTurn();
-    await this.#run(() => this.#write(doc, deferred));
-    await nextTurn();
+  insertOne(doc: T): Promise<void> {
+    return this.#run(() => this.#insert(doc));
   }
 
   insertMany(docs: T[]): Promise<void> {
@@ -191,8 +173,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   /**
    * Runs an operation once the connection is free (outside a transaction) or in its transaction. The
    * last check and the operation run in one synchronous stretch, so nothing can take the connection
-   * in between. Outside a transaction, once this turn of the event loop has run long, the caller
-   * goes on in the next turn (ADR 0074); the operation itself has run, on its arguments as they were.
+   * in between.
    */
   async #run<R>(operation: () => R): Promise<R> {
     if (this.#isOpen) {
@@ -202,10 +183,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     }
     while (this.#engine.busy || this.#engine.closed) await this.#engine.whenFree();
     this.#schema.ensure();
-    const result = operation();
-    const later = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
-    if (later) await later;
-    return result;
+    return operation();
   }
 
   /** SQLite's plan for a find (EXPLAIN QUERY PLAN), to check which index serves it. */
@@ -292,25 +270,13 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
     };
   }
 
+  /** Checks `doc` (not copied: only its JSON is kept), notes the kinds of its indexed values, writes it. */
   #insert(doc: T): void {
-    this.#write(doc, this.#storedText(doc));
-  }
-
-  /**
-   * The JSON `doc` is stored as, checked (not copied: only its JSON is kept), with the kinds of its
-   * indexed values noted: taken together, so the stored text and what the schema knows of it agree
-   * even when the caller changes `doc` before the write.
-   */
-  #storedText(doc: T): string {
     checkStorable(doc);
     requireStringId(doc);
     this.#schema.noteValues(doc);
-    return JSON.stringify(doc);
-  }
-
-  #write(doc: T, text: string): void {
     try {
-      this.#engine.run(`INSERT INTO ${this.#schema.table} (id, doc) VALUES (?, ?)`, [doc._id, text]);
+      this.#engine.run(`INSERT INTO ${this.#schema.table} (id, doc) VALUES (?, ?)`, [doc._id, JSON.stringify(doc)]);
     } catch (error) {
       throw this.#schema.duplicateKeyError(error, doc) ?? error;
     }

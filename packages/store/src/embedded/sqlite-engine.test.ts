@@ -53,33 +53,6 @@ describe('SqliteEngine page cache', () => {
   });
 });
 
-describe('SqliteEngine hold (ADR 0073)', () => {
-  it('keeps operations waiting until what it runs ends, and runs nothing once closed', async () => {
-    const store = openEngine();
-    let release!: () => void;
-    const held = store.hold(() => new Promise<void>((resolve) => (release = resolve)));
-    expect(store.busy).toBe(true);
-    let written = false;
-    const write = store.whenFree().then(() => {
-      store.run('INSERT INTO t (id, text) VALUES (?, ?)', [1, 'one']);
-      written = true;
-    });
-    await sleep(30);
-    expect(written).toBe(false);
-    release();
-    await Promise.all([held, write]);
-    expect(written).toBe(true);
-    expect(store.busy).toBe(false);
-
-    await store.close();
-    let ran = false;
-    await store.hold(async () => {
-      ran = true;
-    });
-    expect(ran).toBe(false);
-  });
-});
-
 describe('SqliteEngine batch', () => {
   it('takes the write lock at its start, so a batch that reads before it writes waits out another connection holding it', async () => {
     const file = join(makeTempDir('sqlite-engine-'), 'store.db');

@@ -1,16 +1,9 @@
-import { nextTurnIfSpent } from '@vrs/kit';
 import type Database from 'libsql';
 import { sqliteStorageError } from '../errors';
 import { releasePageCacheAfterWrites } from './page-cache-release';
 
 /** The statements a store prepares differ by filter shape only; more than this means shapes are built from data. */
 const STATEMENT_CACHE_LIMIT = 500;
-/**
- * Once this turn of the event loop has run this long, an operation (or transaction) outside a
- * transaction answers its caller in the next turn (ADR 0074): operations are synchronous, so chains
- * of them awaiting one another never gave the loop back.
- */
-export const OPERATION_TURN_BUDGET_MS = 4;
 /** See `SqliteEngine.whenFree`: far above any transaction's pause between two statements. */
 const DEFAULT_STALL_MS = 10_000;
 
@@ -220,28 +213,10 @@ export class SqliteEngine {
   }
 
   /**
-   * Keeps every other operation waiting (as a transaction does, without one) while `during` runs: the
-   * WAL checkpointer's quiet moment, in which no frame is added (ADR 0073). Nothing runs if closed.
-   */
-  async hold(during: () => Promise<void>): Promise<void> {
-    while (this.busy) await this.whenFree();
-    if (this.closed) return;
-    return this.#occupy(during);
-  }
-
-  /**
    * Runs `work` in one SQLite transaction: committed when it resolves, rolled back when it throws.
    * `work` receives a check that the transaction is still open, for the collections it hands out.
-   * Once this turn of the event loop has run long, the caller goes on in the next (ADR 0074).
    */
   async transaction<R>(work: (isOpen: () => boolean) => Promise<R>): Promise<R> {
-    const result = await this.#transaction(work);
-    const later = nextTurnIfSpent(OPERATION_TURN_BUDGET_MS);
-    if (later) await later;
-    return result;
-  }
-
-  async #transaction<R>(work: (isOpen: () => boolean) => Promise<R>): Promise<R> {
     while (this.busy) await this.whenFree();
     this.#assertOpen();
     const state = { open: true };
