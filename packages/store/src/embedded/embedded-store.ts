@@ -78,7 +78,8 @@ function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Data
     db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? DEFAULT_CACHE_MIB) * 1024)}`);
     // After a checkpoint the WAL file is cut back to this size instead of keeping its peak.
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-    // The only connection checkpoints the WAL itself, with no writer beside it, so it always starts over.
+    // SQLite's auto-checkpoint (ADR 0106): the only connection on the file checkpoints with no writer
+    // beside it, so every checkpoint copies the whole WAL and the next write starts it over.
     if (options.autocheckpointPages !== undefined) db.pragma(`wal_autocheckpoint = ${options.autocheckpointPages}`);
     db.exec(`CREATE TABLE IF NOT EXISTS _indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name));
       CREATE TABLE IF NOT EXISTS _complex_paths (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path));
