@@ -438,7 +438,7 @@ describe('embedded store contract', () => {
   it("keeps its WAL to about SQLite's checkpoint threshold while written without pause (ADR 0106)", async () => {
     const store = await openEmbeddedStore(dir);
     const notes = store.collection<Note>('notes');
-    // 4,000 commits of 1 KB, awaited one after another: well over 8,000 frames (32 MiB) without checkpoints.
+    // 4,000 commits of 1 KB, awaited one after another: 44 MiB of WAL without checkpoints.
     for (let i = 0; i < 4_000; i++) await notes.insertOne({ _id: `n${i}`, text: 'x'.repeat(1_000) });
     // The only connection checkpoints at 1,000 pages (4 MiB) with no writer beside it, so the WAL
     // starts over each time instead of growing; the documents are in the database file.
