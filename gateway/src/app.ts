@@ -14,7 +14,6 @@ import type { WindowCounter } from '@vrs/bus';
 import { accessLog } from './access-log';
 import { canonicalPath } from './edge/canonical-path';
 import { securityHeaders } from './edge/security-headers';
-import { middlewareSeries } from './edge/middleware-series';
 import { checkJsonBody } from './edge/json-body';
 import type { GatewayConfig } from './config';
 import type { GatewayContext } from './context';
@@ -196,15 +195,14 @@ export function createGatewayApp(deps: GatewayDependencies) {
     if (!isInternalToken(req.get(internalTokenHeader), config.INTERNAL_TOKEN)) return next();
     sendProcessFigures(req.url, res);
   });
-  // What every request passes, each list as one layer of Express's router (ADR 0057).
-  const edge = [
+  // What every request passes, in order.
+  app.use(
     assignRequestId,
     accessLog(createLogger('access')),
     canonicalPath,
     express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body, encoding) => checkJsonBody(body, encoding) }),
     emptyBodyAsJson,
-  ];
-  app.use(middlewareSeries(...edge));
+  );
 
   const v1 = express.Router();
   v1.get('/openapi.json', (_req, res) => {
@@ -216,13 +214,12 @@ export function createGatewayApp(deps: GatewayDependencies) {
     '/auth/device/code',
     deviceCodeLimiter(deps.rateLimitCounter, { windowMs: config.DEVICE_RATE_LIMIT_WINDOW_MS, perIp: config.DEVICE_CODE_RATE_LIMIT_PER_IP }),
   );
-  const callerChecks = [
+  v1.use(
     resolvePrincipal(deps.authenticators),
     limiters.perAccount,
     rotateSessionCookie(services, deps.identity.sessions, { cookie: deps.identity.cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }),
     csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }),
-  ];
-  v1.use(middlewareSeries(...callerChecks));
+  );
   v1.get('/providers/:provider/videos/:id/transcript', transcriptFileRoute(contextOf));
   v1.get('/exports/:id/download', exportFileRoute(contextOf));
   v1.get('/agent/:sessionId/runs/:runId/events', agentRunEventsRoute(contextOf));
