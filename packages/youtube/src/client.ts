@@ -16,7 +16,7 @@ import type { SearchResults } from './shapes/search';
 import type { Transcript } from './shapes/transcript';
 import type { VideoRecord } from './shapes/video';
 import type { FetchFunction } from './transport/upstream-fetch';
-import { createUpstream, type ShapeFallback } from './transport/upstream';
+import { createUpstream } from './transport/upstream';
 import { defaultClientOptions } from './client-options';
 
 export interface YouTubeClientOptions {
@@ -33,12 +33,6 @@ export interface YouTubeClientOptions {
   /** Upstream requests in flight at once through this client, to each upstream host. */
   maxConcurrency?: number;
   fetch?: FetchFunction;
-  /**
-   * Hears every comment page read through youtubei.js's parser because the JSON reading did not know
-   * its shape (ADR 0054): the answer is the same, only slower, so a change of YouTube's shapes shows
-   * here first.
-   */
-  onShapeFallback?: (fallback: ShapeFallback) => void;
 }
 
 export interface YouTubeClient {
@@ -72,7 +66,6 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
     retryBaseDelayMs: options.retryBaseDelayMs ?? defaultClientOptions.retryBaseDelayMs,
     breaker: options.breaker ?? defaultClientOptions.breaker,
     maxConcurrency: options.maxConcurrency ?? defaultClientOptions.maxConcurrency,
-    onShapeFallback: options.onShapeFallback,
   });
   return {
     getVideo: (videoId) => getVideo(upstream, videoId),

@@ -1,5 +1,4 @@
 export { createYouTubeClient, defaultClientOptions, type YouTubeClient, type YouTubeClientOptions } from './client';
-export type { ShapeFallback } from './transport/upstream';
 export { YouTubeError, type YouTubeErrorCode, type YouTubeErrorReason } from './errors';
 export type { NewestCommentsOptions } from './operations/get-newest-comments';
 export type { CaptionFormat, TranscriptOptions } from './operations/get-transcript';

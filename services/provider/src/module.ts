@@ -7,7 +7,6 @@ import { defaultVersionsKept } from './config';
 import { createVersionsRepo } from './repo/versions-repo';
 import { createProviderRouter, type ProviderRouter } from './router';
 import { createVersionedReads } from './versions/versioned-reads';
-import { logShapeFallbacks } from './upstream/log-shape-fallbacks';
 
 export interface ProviderModuleOptions {
   store: Store;
@@ -18,7 +17,7 @@ export interface ProviderModuleOptions {
 
 export async function createProviderModule({ store, bus, logger, config }: ProviderModuleOptions): Promise<ServiceModule<ProviderRouter>> {
   const versions = createVersionsRepo(store, { kept: config.versionsKept ?? defaultVersionsKept });
-  const youtube = createYouTubeClient({ ...config.youtube, onShapeFallback: logShapeFallbacks(logger) });
+  const youtube = createYouTubeClient(config.youtube);
   const reads = createVersionedReads({ versions, bus, logger });
   return {
     name: 'provider',

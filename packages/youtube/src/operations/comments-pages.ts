@@ -1,6 +1,5 @@
-import { type IParsedResponse, Parser, YTNodes } from 'youtubei.js';
+import { Parser, YTNodes } from 'youtubei.js';
 import { normalizeComment } from '../normalize/comment';
-import { commentsSectionFromJson, type OnUnknownShape, replyPageFromJson, threadPageFromJson } from './comment-pages-json';
 import { continuationContents, nextToken, tokenOf } from '../normalize/continuations';
 import { parseCount } from '../normalize/numbers';
 import type { Comment } from '../shapes/comments';
@@ -37,42 +36,19 @@ export interface ReplyPage {
  * its typed error instead of passing for a video without comments.
  */
 export async function commentsSectionToken(upstream: Upstream, videoId: string): Promise<string | undefined> {
-  const raw = await upstream.raw('/next', { videoId });
-  // Read from the JSON where the watch page puts it; a ~500 KB answer parsed whole by youtubei.js
-  // held the event loop for ~40 ms at the start of every collection (ADR 0054).
-  const section = commentsSectionFromJson(raw, (reason) => upstream.noteShapeFallback({ page: 'comments-section', reason }));
-  const token = section ? section.token : commentsSectionTokenOfNodes(await upstream.parse(raw));
-  if (!token) await fetchPlayer(upstream, videoId);
-  return token;
-}
-
-/** The same token through youtubei.js's nodes: the fallback of `commentsSectionToken`, and its oracle in tests. */
-export function commentsSectionTokenOfNodes(next: IParsedResponse): string | undefined {
+  const next = await upstream.parsed('/next', { videoId });
   const sections = next.contents_memo?.getType(YTNodes.ItemSection) ?? [];
   // youtubei.js keeps targetId ("comments-section") over sectionIdentifier ("comment-item-section").
   const section = sections.find((s) => s.target_id === 'comments-section' || s.target_id === 'comment-item-section');
-  return tokenOf(section?.contents?.firstOfType(YTNodes.ContinuationItem));
+  const token = tokenOf(section?.contents?.firstOfType(YTNodes.ContinuationItem));
+  if (!token) await fetchPlayer(upstream, videoId);
+  return token;
 }
 
 /** A page of /next as YouTube sent it, before youtubei.js parses it. */
 export type RawPage = Record<string, unknown>;
 
-/**
- * A page of threads, read from its JSON; through youtubei.js's node tree when the JSON has a shape
- * that reading does not know, which `onUnknown` hears.
- */
-export function parseThreadPage(raw: RawPage, onUnknown?: OnUnknownShape): CommentThreadPage {
-  return threadPageFromJson(raw, onUnknown) ?? parseThreadPageNodes(raw);
-}
-
-/** What a thread page the JSON reading does not know tells the client. */
-const threadPageFallback =
-  (upstream: Upstream): OnUnknownShape =>
-  (reason) =>
-    upstream.noteShapeFallback({ page: 'comment-threads', reason });
-
-/** The same page through youtubei.js's nodes: the fallback of `parseThreadPage`, and its oracle in tests. */
-export function parseThreadPageNodes(raw: RawPage): CommentThreadPage {
+export function parseThreadPage(raw: RawPage): CommentThreadPage {
   const nodes = continuationContents(Parser.parseResponse(raw));
   const header = nodes.find((node): node is CommentsHeader => node.is(YTNodes.CommentsHeader));
   const threads = nodes
@@ -96,7 +72,7 @@ function headerFactsOf(header: CommentsHeader): CommentsHeaderFacts {
 }
 
 export async function fetchThreadPage(upstream: Upstream, token: string): Promise<CommentThreadPage> {
-  return parseThreadPage(await upstream.raw('/next', { continuation: token }), threadPageFallback(upstream));
+  return parseThreadPage(await upstream.raw('/next', { continuation: token }));
 }
 
 /**
@@ -182,19 +158,13 @@ export function createThreadPageReader(upstream: Upstream, wantsNext: (threads: 
       // upstream still saw it only once the parse was done (0.9 ms later, bench/comments, ADR 0041).
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
-    return parseThreadPage(JSON.parse(textOf({ body: bytes })) as RawPage, threadPageFallback(upstream));
+    return parseThreadPage(JSON.parse(textOf({ body: bytes })) as RawPage);
   };
 }
 
-/** Replies come back as CommentView items plus a "Show more replies" continuation; read like thread pages. */
+/** Replies come back as CommentView items plus a "Show more replies" continuation. */
 export async function fetchReplyPage(upstream: Upstream, token: string, parentId: string): Promise<ReplyPage> {
-  const raw = await upstream.raw('/next', { continuation: token });
-  const onUnknown: OnUnknownShape = (reason) => upstream.noteShapeFallback({ page: 'comment-replies', reason });
-  return replyPageFromJson(raw, parentId, onUnknown) ?? replyPageOfNodes(await upstream.parse(raw), parentId);
-}
-
-/** A reply page through youtubei.js's nodes: the fallback of `fetchReplyPage`, and its oracle in tests. */
-export function replyPageOfNodes(page: IParsedResponse, parentId: string): ReplyPage {
+  const page = await upstream.parsed('/next', { continuation: token });
   const nodes = continuationContents(page);
   const replies = nodes
     .filter((node) => node.is(YTNodes.CommentView))

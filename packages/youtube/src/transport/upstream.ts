@@ -5,16 +5,7 @@ import type { IParsedResponse } from 'youtubei.js';
 import { createResilience, type ExchangeOptions, type ResilienceOptions } from './resilience';
 import { createUpstreamCall, textOf, type UpstreamFetchOptions } from './upstream-fetch';
 
-/** A page read through youtubei.js because our JSON reading did not know its shape (ADR 0054): `reason` names what it met. */
-export interface ShapeFallback {
-  page: 'comment-threads' | 'comment-replies' | 'comments-section';
-  reason: string;
-}
-
-export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {
-  /** Hears every page read through youtubei.js's parser instead of the JSON reading: how a change of YouTube's shapes shows. */
-  onShapeFallback?: (fallback: ShapeFallback) => void;
-}
+export interface UpstreamOptions extends UpstreamFetchOptions, ResilienceOptions {}
 
 /** What the operations use to reach YouTube; every exchange is guarded the same way. */
 export interface Upstream {
@@ -24,10 +15,6 @@ export interface Upstream {
   rawBytes(endpoint: string, body: Record<string, unknown>): Promise<Uint8Array>;
   /** The same, parsed by youtubei.js into its node classes. */
   parsed(endpoint: string, body: Record<string, unknown>): Promise<IParsedResponse>;
-  /** A `raw` answer parsed as `parsed` parses its own, for callers that read it themselves first. */
-  parse(page: Record<string, unknown>): Promise<IParsedResponse>;
-  /** Tells the client's `onShapeFallback` that a page went to youtubei.js's parser (ADR 0054). */
-  noteShapeFallback(fallback: ShapeFallback): void;
   /** A plain GET (caption bodies), answered as text. */
   text(url: string): Promise<string>;
   /** A plain GET of a binary body (storyboard sheets), at most `maxBytes` long. */
@@ -150,22 +137,18 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const raw: Upstream['raw'] = async (endpoint, body, options) =>
     JSON.parse(textOf({ body: await rawBytes(endpoint, body, options) })) as Record<string, unknown>;
 
-  // Parsed as youtubei.js's `actions.execute` parses an answer, following a browse answer that only
-  // names where to navigate the same way.
-  async function parse(answer: Record<string, unknown>): Promise<IParsedResponse> {
-    const page = Parser.parseResponse(answer);
-    const navigate = 'on_response_received_actions' in page ? page.on_response_received_actions?.[0] : undefined;
-    if (navigate?.type !== 'navigateAction') return page;
-    const innertube = await session;
-    return navigate.as(NavigateAction).endpoint.call(innertube.actions, { parse: true });
-  }
-
   return {
     rawBytes,
     raw,
-    parsed: async (endpoint, body) => parse(await raw(endpoint, body)),
-    parse,
-    noteShapeFallback: (fallback) => options.onShapeFallback?.(fallback),
+    // Sent as `raw` sends it, then parsed as youtubei.js's `actions.execute` parses it, following a
+    // browse answer that only names where to navigate the same way.
+    async parsed(endpoint, body) {
+      const page = Parser.parseResponse(await raw(endpoint, body));
+      const navigate = 'on_response_received_actions' in page ? page.on_response_received_actions?.[0] : undefined;
+      if (navigate?.type !== 'navigateAction') return page;
+      const innertube = await session;
+      return navigate.as(NavigateAction).endpoint.call(innertube.actions, { parse: true });
+    },
     text: (url) => guarded(hostOf(url), async (signal) => textOf(await call(url, { method: 'GET' }, signal))),
     bytes: (url, maxBytes) =>
       guarded(hostOf(url), async (signal) => {
