@@ -1,12 +1,12 @@
 // `npm run build`: each entry point bundled into dist/ as ESM, so production, `npm start` and the
 // benchmarks run plain JavaScript instead of compiling TypeScript through tsx at run time (ADR 0043).
 // Our workspace packages (@vrs/*) and youtubei.js are bundled; other third-party packages stay
-// external, resolved from node_modules at run time.
+// external, resolved from node_modules at run time. `npm run build` and `npm start` run it through
+// turbo's cache (the `//#bundle` task), which skips it when no input changed; run alone, it always bundles.
+import { build } from 'esbuild';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fingerprint, manifestName, readFiles, upToDate, writeManifest } from './build-inputs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist');
@@ -36,20 +36,6 @@ const thirdPartyExternal = {
 };
 
 const started = performance.now();
-// What else decides the output: esbuild's version and this script (its options, entries, plugin).
-const settings = {
-  esbuild: createRequire(import.meta.url)('esbuild/package.json').version,
-  ...fingerprint(root, ['scripts/build.mjs', 'scripts/build-inputs.mjs']),
-};
-const unchanged = process.argv.includes('--force') ? false : await upToDate(root, outdir, settings);
-if (unchanged) {
-  console.log(
-    `dist/ is up to date: none of the ${unchanged} files it was built from changed (checked in ${Math.round(performance.now() - started)} ms)`,
-  );
-  process.exit(0);
-}
-
-const { build } = await import('esbuild');
 const result = await build({
   absWorkingDir: root,
   entryPoints,
@@ -67,7 +53,6 @@ const result = await build({
   plugins: [thirdPartyExternal],
   logLevel: 'warning',
   write: false,
-  metafile: true,
 });
 
 // A process may be running (or starting from) these files while another builds: unchanged files are
@@ -85,17 +70,10 @@ for (const file of result.outputFiles) {
   written++;
 }
 // Files of earlier builds (chunks of code since changed, entries since removed) must not linger.
-built.add(join(outdir, manifestName));
 for (const name of await readdir(outdir)) {
   const path = join(outdir, name);
   if (!built.has(path) && !name.endsWith('.partial')) await rm(path, { force: true });
 }
-// Last, so a build that stopped halfway leaves no manifest that vouches for its files.
-await writeManifest(root, outdir, {
-  settings,
-  inputs: readFiles(Object.keys(result.metafile.inputs)),
-  outputs: result.outputFiles.map((file) => relative(outdir, file.path)),
-});
 console.log(
   `built ${Object.keys(entryPoints).length} entry points into dist/ (${written} of ${built.size} files changed) in ${Math.round(performance.now() - started)} ms`,
 );

@@ -1,8 +1,8 @@
 // `npm start`: the whole system in one process on embedded defaults (no database server needed;
 // NATS is used when it answers, otherwise an in-process bus). Node built-ins only until installed.
-// It builds the bundles first (`npm run build`: about a second, or a check of the last build's inputs
-// when none changed, ADR 0065), so it never runs a stale one, then runs dist/gateway.mjs in this very
-// process (ADR 0043).
+// It builds the bundles first (`npm run build`: turbo's cached `//#bundle` task, which restores dist/
+// from its cache or leaves it be when no input changed), so it never runs a stale one, then runs
+// dist/gateway.mjs in this very process (ADR 0043).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,6 +25,7 @@ for (const [name, value] of Object.entries(defaults)) if (value !== undefined) p
 process.chdir(root);
 
 // Its own process, so esbuild's service process does not outlive the build beside the gateway.
-const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+const turbo = join(root, 'node_modules', '.bin', 'turbo');
+const build = spawnSync(turbo, ['run', '//#bundle', '--output-logs=new-only'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 await import(pathToFileURL(join(root, 'dist', 'gateway.mjs')).href);
