@@ -17,8 +17,6 @@
 // called over HTTP), measured by default with each process's RSS and event-loop delay;
 // BENCH_CODE=source runs both stacks' TypeScript through tsx instead of their bundles (ADR 0043);
 // BENCH_BEFORE=1 adds a second gateway counting rate-limit hits as before ADR 0039, measured in the same run;
-// BENCH_GLIBC_DEFAULTS=1 adds one running with glibc's own malloc thresholds (ADR 0066), through the
-// same cached, distinct and common-word phases, and prints its RSS beside this gateway's;
 // BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
 // VRS_CPU_PROF_DIR writes a `--cpu-prof` profile of every process it starts there; BENCH_NODE_ARGS
 // adds Node flags (space-separated) to the `npm start`-shape gateways, e.g. `--trace-gc` (bench-gateway.ts).
@@ -26,7 +24,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { productionMallocSettings, startProcess, type RunningProcess } from '@vrs/testing/processes';
+import { startProcess, type RunningProcess } from '@vrs/testing/processes';
 import { processFiguresOf, startBenchGateway } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
 import { stackFigures, startDevShapeStack, type DevShapeStack } from '../support/dev-stack';
@@ -320,34 +318,6 @@ async function main() {
       // The bare route once more, right after, so each stack run has its baseline next to it.
       figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0]!.url}${searchPath}`, {}));
     }
-    // BENCH_GLIBC_DEFAULTS=1: the same gateway without `productionMallocSettings` (undefined unsets
-    // them in the child), on its own data, after this one's phases.
-    let glibcDefaults: Figures[] | undefined;
-    if (process.env.BENCH_GLIBC_DEFAULTS === '1') {
-      await mkdir(join(runDir, 'glibc-defaults'));
-      const unset = Object.fromEntries(Object.keys(productionMallocSettings).map((name) => [name, undefined]));
-      const other = await startBenchGateway('bench-search-glibc', join(runDir, 'glibc-defaults'), {
-        RATE_LIMIT_STORE: process.env.BENCH_RATE_LIMIT_STORE ?? 'nats',
-        ...unset,
-      });
-      processes.push(other);
-      const otherApi = apiClient(other.url, headers);
-      const otherSearch = await seed(otherApi);
-      const otherKey = await apiKeyHeaders(otherApi);
-      const url = `${other.url}${otherSearch.searchPath}`;
-      glibcDefaults = [
-        await measure("glibc's malloc thresholds, API key: searchPrivateEvidence", url, otherKey, { gatewayUrl: other.url }),
-        await measure("glibc's malloc thresholds, a distinct query every request", url, otherKey, {
-          gatewayUrl: other.url,
-          requests: distinctQueryRequests(otherSearch.searchPath),
-        }),
-        await measure("glibc's malloc thresholds, a common-word query every request", url, otherKey, {
-          gatewayUrl: other.url,
-          requests: commonWordQueryRequests(otherSearch.searchPath),
-        }),
-      ];
-      figures.push(...glibcDefaults);
-    }
     console.log(
       `\nbench/search — ${process.env.BENCH_CODE === 'source' ? 'TypeScript through tsx' : 'bundles (npm run build)'}, ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
     );
@@ -386,12 +356,6 @@ async function main() {
       const [beforeStack, bareAgain] = figures.slice(-2) as [Figures, Figures];
       console.log(
         `before ADR 0039 (API key) / bare Express (run right after it): ${(beforeStack.requestsPerSecond / bareAgain.requestsPerSecond).toFixed(2)}; p99 ${(beforeStack.p99 / bareAgain.p99).toFixed(2)} ×`,
-      );
-    }
-    if (glibcDefaults) {
-      const rss = (list: Figures[]) => list.map((f) => f.process!.rssMb.toFixed(0)).join(' / ');
-      console.log(
-        `gateway RSS, cached / distinct / common-word: ${rss([stack, distinct, common])} MB with the fixed malloc thresholds, ${rss(glibcDefaults)} MB with glibc's (ADR 0066)`,
       );
     }
     console.log(`full stack (X-Demo-User) / bare Express: ${(demoStack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)}`);

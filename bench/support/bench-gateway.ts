@@ -62,8 +62,8 @@ export async function startBenchGateway(
     name,
     { ...settings, LOG_LEVEL: 'warn', SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', ...env },
     runDir,
-    // BENCH_NODE_ARGS (space-separated Node flags: `--trace-gc`, an `--import` probe) reach every bench's gateway,
-    // after production's flags (`productionNodeFlags`), so a flag given again there wins. Empty: none.
+    // BENCH_NODE_ARGS (space-separated Node flags: `--trace-gc`, an `--import` probe, the image's V8 flags)
+    // reach every bench's gateway. Empty: none.
     { code: run.code ?? (await benchCode()), nodeArgs: run.nodeArgs ?? process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) },
   );
   return {

@@ -10,16 +10,7 @@ import {
   type EventBus,
   type WindowCounter,
 } from '@vrs/bus';
-import {
-  applyHeapGrowth,
-  checkDependencies,
-  componentLogger,
-  createLogger,
-  createShutdown,
-  handleInTurns,
-  type HealthReport,
-  listen,
-} from '@vrs/kit';
+import { checkDependencies, componentLogger, createLogger, createShutdown, handleInTurns, type HealthReport, listen } from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
@@ -71,7 +62,6 @@ async function main() {
   } catch (error) {
     exitOnConfigError(error);
   }
-  applyHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
 

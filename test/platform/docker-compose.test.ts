@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +7,6 @@ import { parse } from 'yaml';
 import { repoRoot } from '@vrs/kit';
 import { serviceNames } from '@vrs/contracts';
 import { buildBundles } from '@vrs/testing/build-bundles';
-import { productionMallocSettings, productionNodeFlags } from '@vrs/testing/processes';
 
 // No Docker engine runs on our build machines, so the compose file is checked here instead of
 // being run: it must keep describing the system the code actually is.
@@ -97,30 +97,35 @@ describe('docker-compose.yml', async () => {
     expect(copyAll).toBeGreaterThan(0);
     expect(build).toBeGreaterThan(copyAll);
     const command = JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[];
-    expect(command).toEqual(['node', 'dist/gateway.mjs']);
-    expect(existsSync(join(repoRoot, command.at(-1)!))).toBe(true);
+    expect(command).toEqual(['dist/gateway.mjs']);
+    expect(existsSync(join(repoRoot, command[0]!))).toBe(true);
     // NODE_ENV=production before npm ci leaves devDependencies out: the build needs esbuild installed anyway.
     const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(manifest.dependencies.esbuild).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('runs every process with the V8 flags and malloc settings `npm start` and the test and bench processes run with', async () => {
+  it("sets every process's runtime settings once, in the image: node's flags in its entry point, glibc's in its environment", async () => {
     const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
-    // Quoted, as a value with spaces must be.
-    expect(/^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile)?.[1]).toBe(JSON.stringify(productionNodeFlags.join(' ')));
-    const mallocLine = Object.entries(productionMallocSettings).map(([name, value]) => `${name}=${value}`);
-    expect(/^ENV (MALLOC_.+)$/m.exec(dockerfile)?.[1]).toBe(mallocLine.join(' '));
+    const [node, ...flags] = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)![1]!) as string[];
+    expect(node).toBe('node');
+    expect(flags).toEqual(['--max-semi-space-size=8', '--v8-pool-size=2', '--heap-growing-percent=30']);
+    // This Node takes them (a misspelt V8 flag stops node before it runs anything).
+    expect(spawnSync(process.execPath, [...flags, '-e', '0']).status).toBe(0);
+    expect(/^ENV (MALLOC_.+)$/m.exec(dockerfile)?.[1]).toBe('MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072');
     // Set after the build, which runs without them.
     const build = dockerfile.search(/^RUN node scripts\/build\.mjs$/m);
-    expect(dockerfile.indexOf('ENV NODE_OPTIONS')).toBeGreaterThan(build);
     expect(dockerfile.indexOf('ENV MALLOC_')).toBeGreaterThan(build);
-    const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    // Each may be set by whoever runs `npm start`; the script supplies the default.
-    const mallocDefaults = Object.entries(productionMallocSettings).map(([name, value]) => `${name}=\${${name}:-${value}}`);
-    expect(manifest.scripts.start).toBe(`${mallocDefaults.join(' ')} node ${productionNodeFlags.join(' ')} scripts/start.mjs`);
+    // Every container runs through that entry point, naming only its bundle, and sets none of its own.
     for (const name of Object.keys(services).filter((name) => services[name].build === '.')) {
-      expect(services[name].environment.NODE_OPTIONS, name).toBeUndefined();
-      for (const setting of Object.keys(productionMallocSettings)) expect(services[name].environment[setting], name).toBeUndefined();
+      expect(services[name].entrypoint, name).toBeUndefined();
+      expect(services[name].command, name).toEqual([expect.stringMatching(/^dist\/[a-z-]+\.mjs$/)]);
+      expect(
+        Object.keys(services[name].environment).filter((setting) => /^(NODE_OPTIONS|MALLOC_)/.test(setting)),
+        name,
+      ).toEqual([]);
     }
+    // `npm start` runs on Node's and glibc's defaults.
+    const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.start).toBe('node scripts/start.mjs');
   });
 });

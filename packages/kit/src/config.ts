@@ -63,12 +63,6 @@ export const baseEnvShape = {
    * event-loop turn (ADR 0047). 0 starts each in the read of its socket, as Node does.
    */
   REQUEST_TURN_BUDGET_MS: z.coerce.number().min(0).max(1_000).default(1),
-  /**
-   * How far past what the last full garbage collection kept V8 lets the heap grow before the next,
-   * in percent (ADR 0044; 30 since ADR 0077). 0 leaves it to V8, which lets a busy process grow to about four times its
-   * live heap.
-   */
-  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(30),
 } as const;
 
 export const baseEnvSchema = z.object(baseEnvShape);

@@ -16,7 +16,6 @@ export * from './clock';
 export * from './periodic-sweep';
 export * from './process-figures';
 export * from './json-copy';
-export * from './heap-growth';
 export * from './request-turns';
 export * from './trpc-internals';
 export * from './entry-lru-cache';

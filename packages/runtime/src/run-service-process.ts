@@ -2,7 +2,6 @@ import { openStore, StoreLockedError, type Store } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
 import {
-  applyHeapGrowth,
   createLogger,
   createShutdown,
   loadConfig,
@@ -61,7 +60,6 @@ export async function runServiceProcess<S extends z.ZodObject, C extends BaseCon
     exitOnConfigError(error);
   }
   if (!config.INTERNAL_TOKEN) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
-  applyHeapGrowth(config.HEAP_GROWTH_PERCENT);
 
   try {
     await startServiceProcess(options, config, logger);

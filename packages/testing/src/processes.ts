@@ -20,25 +20,6 @@ export interface RunningProcess {
 export type ProcessCode = 'source' | 'bundle';
 
 /**
- * V8 flags production runs every process with (`npm start`'s script, the image's NODE_OPTIONS): a
- * young generation of 2 × 8 MiB instead of 2 × 16, about 16 MB less RSS at the same speed since
- * requests stopped being promoted (ADR 0063); two helper threads for V8's background work (garbage
- * collection, compilation) instead of Node's four, for two cores (ADR 0070). Test and bench
- * processes run with them too, so they measure what production runs; test/platform holds the three
- * places equal.
- */
-export const productionNodeFlags = ['--max-semi-space-size=8', '--v8-pool-size=2'];
-
-/**
- * glibc malloc settings production runs every process with (`npm start`'s script, the image's ENV):
- * fixed thresholds, so a free at the top of a heap past 128 KiB goes back to the OS and blocks of
- * 128 KiB or more are mapped on their own. Unset, glibc raises both thresholds (up to 32 and 64 MiB)
- * each time a large mapped block is freed, and keeps what was freed (ADR 0066). glibc reads them when
- * the process starts, so they are environment, not flags; test/platform holds the places equal.
- */
-export const productionMallocSettings: Record<string, string> = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
-
-/**
  * Starts one of our entry points as its own process and resolves once its listening log line names
  * its URL: a TypeScript entry through tsx (`node --import tsx`), a built bundle (dist/*.mjs, see
  * `buildBundles`) with plain node. Output goes to a log file per process for post-mortems.
@@ -60,10 +41,10 @@ export function startProcess(options: {
   // Node refuses --cpu-prof in NODE_OPTIONS; benchmarks profile the processes they start through this.
   const profile = process.env.VRS_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.VRS_CPU_PROF_DIR}`] : [];
   const loader = options.entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const nodeArgs = [...productionNodeFlags, ...profile, ...(options.nodeArgs ?? []), ...loader];
+  const nodeArgs = [...profile, ...(options.nodeArgs ?? []), ...loader];
   const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, options.entry)], {
     cwd: repoRoot,
-    env: { ...productionMallocSettings, ...process.env, ...options.env },
+    env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
