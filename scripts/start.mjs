@@ -24,8 +24,12 @@ const defaults = {
 for (const [name, value] of Object.entries(defaults)) if (value !== undefined) process.env[name] = value;
 process.chdir(root);
 
-// Its own process, so esbuild's service process does not outlive the build beside the gateway.
+// Its own process, so esbuild's service process does not outlive the build beside the gateway. turbo's
+// own warnings (stderr) are shown only if the build fails: the gateway's first line of output stays its own.
 const turbo = join(root, 'node_modules', '.bin', 'turbo');
-const build = spawnSync(turbo, ['run', '//#bundle', '--output-logs=new-only'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+const build = spawnSync(turbo, ['run', '//#bundle', '--output-logs=new-only'], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+if (build.status !== 0) {
+  process.stderr.write(build.stderr ?? '');
+  process.exit(build.status ?? 1);
+}
 await import(pathToFileURL(join(root, 'dist', 'gateway.mjs')).href);

@@ -7,10 +7,14 @@ const run = promisify(execFile);
 let building: Promise<void> | undefined;
 
 /**
- * Runs `npm run build` (scripts/build.mjs) once per process, so bundles started afterwards run the
- * source as it is now; the script leaves unchanged files alone, so bundles already running are safe.
+ * Runs `npm run build` (turbo's cached `//#bundle` task) once per process, so bundles started
+ * afterwards run the source as it is now, and a later `npm start` finds the build in turbo's cache.
+ * scripts/build.mjs leaves unchanged files alone, and turbo leaves dist/ alone when it matches its
+ * cache, so bundles already running are safe.
  */
 export function buildBundles(): Promise<void> {
-  building ??= run(process.execPath, [join(repoRoot, 'scripts/build.mjs')], { cwd: repoRoot }).then(() => undefined);
+  building ??= run(join(repoRoot, 'node_modules/.bin/turbo'), ['run', '//#bundle', '--output-logs=errors-only'], { cwd: repoRoot }).then(
+    () => undefined,
+  );
   return building;
 }
