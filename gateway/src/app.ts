@@ -4,7 +4,13 @@ import {
   createLogger,
   internalTokenHeader,
   isInternalToken,
+  clientMayReadMetrics,
+  metricsPath,
+  metricsRefusal,
+  metricsSecretOf,
   newRequestId,
+  openInternalClients,
+  sendMetrics,
   processFiguresPath,
   sendProcessFigures,
   watchEventLoop,
@@ -12,6 +18,7 @@ import {
 } from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
 import { accessLog } from './access-log';
+import { requestMetrics } from './edge/request-metrics';
 import { canonicalPath } from './edge/canonical-path';
 import { securityHeaders } from './edge/security-headers';
 import { checkJsonBody } from './edge/json-body';
@@ -183,6 +190,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
     },
   });
 
+  const metricsReaders = openInternalClients({ inline: config.INTERNAL_CLIENTS, file: config.INTERNAL_CLIENTS_FILE }, log);
   const app = express();
   watchEventLoop();
   app.disable('x-powered-by');
@@ -195,10 +203,17 @@ export function createGatewayApp(deps: GatewayDependencies) {
     if (!isInternalToken(req.get(internalTokenHeader), config.INTERNAL_TOKEN)) return next();
     sendProcessFigures(req.url, res);
   });
+  // Prometheus's view (ADR 0101): the internal token or a named internal client allowed `metrics`.
+  app.get(metricsPath, (req, res) => {
+    const secret = metricsSecretOf(req);
+    if (isInternalToken(secret, config.INTERNAL_TOKEN) || clientMayReadMetrics(metricsReaders.identify(secret))) void sendMetrics(res);
+    else res.status(401).type('application/json').send(metricsRefusal);
+  });
   // What every request passes, in order.
   app.use(
     assignRequestId,
     accessLog(createLogger('access')),
+    requestMetrics,
     canonicalPath,
     express.json({ limit: config.BODY_LIMIT_BYTES, verify: (_req, _res, body, encoding) => checkJsonBody(body, encoding) }),
     emptyBodyAsJson,

@@ -1,5 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
-import { createServiceClient, startServiceServer, type Logger, type ServiceModule } from '@vrs/kit';
+import { createServiceClient, nameServiceRouter, startServiceServer, type Logger, type ServiceModule } from '@vrs/kit';
 import { openStore } from '@vrs/store';
 import type { EventBus } from '@vrs/bus';
 import type { ServiceName } from '@vrs/contracts';
@@ -30,8 +30,9 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
   const closers: (() => Promise<void>)[] = [];
   /** Where each hosted service answers internal calls, as bound (free ports unless configured). */
   const internalUrls: Partial<Record<ServiceName, string>> = {};
-  const client = <TRouter extends AnyRouter>(module: ServiceModule<TRouter>) =>
-    createServiceClient<TRouter>({ mode: 'inprocess', router: module.router, caller: 'gateway' });
+  /** A client of `module` for `caller` (the name its calls carry in logs and metrics, as over HTTP). */
+  const client = <TRouter extends AnyRouter>(module: ServiceModule<TRouter>, caller = 'gateway') =>
+    createServiceClient<TRouter>({ mode: 'inprocess', router: module.router, caller });
 
   async function host<TRouter extends AnyRouter>(
     service: ServiceName,
@@ -46,6 +47,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     });
     closers.push(() => store.close());
     const module = await create(store);
+    nameServiceRouter(service, module.router);
     await module.start();
     hosted.push(module);
     await serveInternally(service, url, module.router);
@@ -91,7 +93,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     }),
   );
   // Research imports read through the provider, so the provider is hosted first.
-  const providerForResearch = client(providerModule);
+  const providerForResearch = client(providerModule, 'research');
   const researchSearch = await openSearch({
     service: 'research',
     engine: config.SEARCH_ENGINE,
@@ -106,7 +108,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       bus,
       logger: options.logger.child({ service: 'research' }),
       provider: providerForResearch,
-      billing: client(billingModule),
+      billing: client(billingModule, 'research'),
       llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
       retention: researchRetentionConfigOf(config),
       imports: researchImportConfigOf(config),
@@ -117,7 +119,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       store,
       bus,
       logger: options.logger.child({ service: 'trends' }),
-      provider: client(providerModule),
+      provider: client(providerModule, 'trends'),
       llm: createLlm(config, { logger: options.logger.child({ service: 'trends', component: 'llm' }) }),
       config: {
         clockControl: clockControlOf(config),
@@ -132,10 +134,10 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       store,
       bus,
       logger: options.logger.child({ service: 'agents' }),
-      provider: client(providerModule),
-      research: client(researchModule),
-      billing: client(billingModule),
-      trends: client(trendsModule),
+      provider: client(providerModule, 'agents'),
+      research: client(researchModule, 'agents'),
+      billing: client(billingModule, 'agents'),
+      trends: client(trendsModule, 'agents'),
       llm: createLlm(config, { logger: options.logger.child({ service: 'agents', component: 'llm' }) }),
       settings: agentsSettingsOf(config),
     }),
@@ -146,9 +148,9 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       store,
       bus,
       logger: options.logger.child({ service: 'monitoring' }),
-      provider: client(providerModule),
-      trends: client(trendsModule),
-      billing: client(billingModule),
+      provider: client(providerModule, 'monitoring'),
+      trends: client(trendsModule, 'monitoring'),
+      billing: client(billingModule, 'monitoring'),
       config: monitoringModuleConfigOf(config),
     }),
   );

@@ -9,6 +9,7 @@ import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
 import { undeclaredKeys } from './validation/declared-input';
+import { noteOperation } from './edge/request-metrics';
 
 export interface FieldCodes {
   missing?: ErrorCode;
@@ -179,12 +180,14 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
 
 /** No credential (health probes, sign-in): input checked, service errors as the service threw them. */
 const publicEdge = t.middleware(async (options) => {
+  noteOperation(options.ctx.res, operationOf(options.meta));
   await checkInput(options);
   return withServiceErrors(await options.next());
 });
 
 /** A credential with its operation's scopes, input checked, then metered around the work. */
 const protectedEdgeFn = async (options: MiddlewareOptions) => {
+  noteOperation(options.ctx.res, operationOf(options.meta));
   const principal = authorize(options);
   await checkInput(options);
   return withServiceErrors(await metered(options, () => options.next({ ctx: { principal } })));

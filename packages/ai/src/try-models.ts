@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { AppError, type Logger } from '@vrs/kit';
+import { AppError, observeUpstreamCall, type Logger, type UpstreamOutcome } from '@vrs/kit';
 import type { AiSdk } from './ai-sdk';
-import { describeAttemptFailure } from './attempt-failure';
+import { describeAttemptFailure, type AttemptFailure } from './attempt-failure';
 import type { LlmConfig } from './config';
 import type { LlmAttempt } from './create-llm';
 
@@ -23,6 +23,13 @@ export interface TryModelsOptions<R> {
   turn: (model: string, abortSignal: AbortSignal) => Promise<ModelTurn<R>>;
 }
 
+/** A failed attempt as an upstream outcome: an error answer by its status class, no answer at all as 5xx. */
+function llmOutcomeOf(failure: AttemptFailure): UpstreamOutcome {
+  if (failure.outcome === 'timeout') return 'timeout';
+  if (failure.outcome === 'invalid-output') return 'invalid_output';
+  return failure.statusCode !== undefined && failure.statusCode < 500 ? '4xx' : '5xx';
+}
+
 /**
  * The fallback policy of ADR 0009, once for every kind of call: the models in order (primary, then
  * fallback), each with its own `LLM_TIMEOUT_MS`; an error, a timeout or an unusable answer moves on
@@ -32,6 +39,8 @@ export interface TryModelsOptions<R> {
 export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise<{ result: R; model: string; attempts: LlmAttempt[] }> {
   const { sdk, config, models, logger, signal, what } = options;
   const attempts: LlmAttempt[] = [];
+  // The metrics' operation: `llm attempt` is a structured answer, `llm step` an agent's step with tools.
+  const operation = what === 'llm step' ? 'step' : 'generate';
   for (const model of models) {
     const timeout = AbortSignal.timeout(config.LLM_TIMEOUT_MS);
     const started = performance.now();
@@ -39,10 +48,12 @@ export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise
       const turn = await options.turn(model, signal ? AbortSignal.any([signal, timeout]) : timeout);
       const latencyMs = Math.round(performance.now() - started);
       if ('invalid' in turn) {
+        observeUpstreamCall('llm', operation, 'invalid_output', latencyMs / 1000);
         attempts.push({ model, outcome: 'invalid-output', latencyMs, reason: turn.invalid });
         logger.warn({ model, latencyMs, outcome: 'invalid-output', reason: turn.invalid }, `${what} failed`);
         continue;
       }
+      observeUpstreamCall('llm', operation, 'ok', latencyMs / 1000);
       attempts.push({ model, outcome: 'ok', latencyMs });
       logger.info({ model, latencyMs, outcome: 'ok', ...turn.log }, what);
       return { result: turn.result, model, attempts };
@@ -51,6 +62,7 @@ export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise
       const latencyMs = Math.round(performance.now() - started);
       const failure = describeAttemptFailure(sdk, error, timeout.aborted, config.LLM_TIMEOUT_MS);
       attempts.push({ model, latencyMs, ...failure });
+      observeUpstreamCall('llm', operation, llmOutcomeOf(failure), latencyMs / 1000);
       // Name and message only: the SDK's errors carry the whole response, prompt text included.
       logger.warn(
         { model, latencyMs, ...failure, error: { name: (error as Error).name, message: String((error as Error).message).slice(0, 500) } },

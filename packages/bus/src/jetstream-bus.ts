@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, nanos } from '@nats-io/transport-node';
 import { DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
-import { createLogger } from '@vrs/kit';
+import { countPublished, createLogger } from '@vrs/kit';
 import { trackConnection } from './connection-state';
 import { resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope } from './envelope';
@@ -152,8 +152,10 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
       const subject = subjectFor(namespace, definition);
       try {
         const ack = await js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id });
+        countPublished(definition.type, ack.duplicate ? 'duplicate' : 'ok');
         return { eventId: envelope.id, duplicate: ack.duplicate };
       } catch (error) {
+        countPublished(definition.type, 'failed');
         // Without a stream the server answers "no responders", which the client reports as "JetStream not enabled".
         throw new Error(
           `Publishing ${definition.type} to ${subject} failed (has ensureStreams(['${definition.service}']) run?): ${(error as Error).message}`,

@@ -11,7 +11,7 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { EventDefinition } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import { consumerLabel, countDelivered, observeHandled, type Logger } from '@vrs/kit';
 import { redeliveryDelayMs, type BusTimings } from './bus-timings';
 import { decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter } from './dead-letter';
@@ -107,6 +107,7 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
 ): Promise<Subscription> {
   const { js, definition, handler, timings, durable, concurrency } = options;
   const logger = options.logger.child({ consumer: durable, eventType: definition.type });
+  const metricsName = consumerLabel(options.consumer, options.perProcess);
   let info = await ensureConsumer(options);
   let stopping = false;
   let messages: ConsumerMessages | undefined;
@@ -166,12 +167,18 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     // Tells the server we are still at it, so a slow handler's event is not handed to another replica meanwhile.
     const keepAlive = setInterval(() => msg.working(), Math.max(timings.ackWaitMs / 2, 100));
     const context = eventRequestContext(envelope);
+    countDelivered(definition.type, metricsName, attempt);
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       await handler(envelope, context);
       msg.ack();
       rememberAck(msg.seq);
+      observeHandled(definition.type, metricsName, 'acked', seconds());
     } catch (error) {
-      if (attempt >= timings.maxDeliver) {
+      const last = attempt >= timings.maxDeliver;
+      observeHandled(definition.type, metricsName, last ? 'dead_lettered' : 'retry', seconds());
+      if (last) {
         await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);
       } else {
         const delayMs = redeliveryDelayMs(timings, attempt);

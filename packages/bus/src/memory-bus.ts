@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
-import { createLogger } from '@vrs/kit';
+import { consumerLabel, countDelivered, countPublished, createLogger, observeHandled } from '@vrs/kit';
 import { redeliveryDelayMs, resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope, decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter, type DeadLetterQuery } from './dead-letter';
@@ -40,6 +40,8 @@ interface Member {
 /** One named consumer: its queue survives its members, like a durable consumer on the server. */
 interface ConsumerGroup {
   consumer: string;
+  /** The consumer's name in metrics (`consumerLabel`). */
+  metricsName: string;
   type: string;
   queue: Delivery[];
   members: Member[];
@@ -115,10 +117,16 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
     }
     const { envelope } = decoded;
     const context = eventRequestContext(envelope);
+    countDelivered(group.type, group.metricsName, delivery.attempts);
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       await member.handler(envelope, context);
+      observeHandled(group.type, group.metricsName, 'acked', seconds());
     } catch (error) {
-      if (delivery.attempts >= timings.maxDeliver) {
+      const last = delivery.attempts >= timings.maxDeliver;
+      observeHandled(group.type, group.metricsName, last ? 'dead_lettered' : 'retry', seconds());
+      if (last) {
         logger.error(
           { err: error, eventId: envelope.id, requestId: context.requestId, attempt: delivery.attempts },
           'event handler failed on its last delivery; event moved to the dead letters',
@@ -161,9 +169,13 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID(), publishOptions?.requestId);
       const now = Date.now();
       forgetExpiredIds(now);
-      if (seenEventIds.has(envelope.id)) return { eventId: envelope.id, duplicate: true };
+      if (seenEventIds.has(envelope.id)) {
+        countPublished(definition.type, 'duplicate');
+        return { eventId: envelope.id, duplicate: true };
+      }
       seenEventIds.set(envelope.id, now + dedupeWindowMs);
       enqueue(definition.type, JSON.stringify(envelope));
+      countPublished(definition.type, 'ok');
       return { eventId: envelope.id, duplicate: false };
     },
 
@@ -181,7 +193,14 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         throw new Error(`Consumer ${consumer} already consumes ${group.type}, not ${definition.type}: use one consumer name per event`);
       }
       if (!group) {
-        group = { consumer, type: definition.type, queue: [], members: [], nextMember: 0 };
+        group = {
+          consumer,
+          metricsName: consumerLabel(consumer, subscribeOptions?.perProcess),
+          type: definition.type,
+          queue: [],
+          members: [],
+          nextMember: 0,
+        };
         groups.set(key, group);
       }
       const member: Member = {

@@ -1,5 +1,5 @@
 import type { EventData, EventDefinition } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import { readAtScrape, type Logger } from '@vrs/kit';
 import { expiresAt, expiryIndex, type Collection, type Store, type StoreDocument, type StoreScope } from '@vrs/store';
 import { createEnvelope } from './envelope';
 import type { EventBus } from './event-bus';
@@ -131,16 +131,40 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     });
   }
 
+  // Read when Prometheus scrapes, through the index the relay reads by.
+  const labels = { service: options.definitions[0]?.service ?? 'unknown' };
+  const pendingCount = async () => [{ labels, value: await outbox.countDocuments({ status: 'pending' }) }];
+  const oldestPendingAge = async () => {
+    const [oldest] = await outbox.find({ status: 'pending' }, { sort: { createdAt: 1, _id: 1 }, limit: 1 });
+    return [{ labels, value: oldest ? Math.max(0, (clock() - Date.parse(oldest.createdAt)) / 1000) : 0 }];
+  };
+  let unwatch: (() => void)[] = [];
+
   return {
     async start() {
       stopped = false;
       await outbox.createIndexes([{ key: { status: 1, createdAt: 1 }, name: 'pending_oldest_first' }, expiryIndex]);
+      unwatch = [
+        readAtScrape(
+          { name: 'vrs_outbox_pending', help: 'Outbox events recorded but not yet published, by service.', labelNames: ['service'] },
+          pendingCount,
+        ),
+        readAtScrape(
+          {
+            name: 'vrs_outbox_oldest_pending_age_seconds',
+            help: 'Age of the oldest outbox event not yet published, by service (0 when none is pending).',
+            labelNames: ['service'],
+          },
+          oldestPendingAge,
+        ),
+      ];
       run();
     },
     notify: run,
     expiring: { [outboxCollection]: outbox },
     async stop() {
       stopped = true;
+      for (const remove of unwatch) remove();
       clearTimeout(retryTimer);
       await running;
     },

@@ -2,6 +2,7 @@ import { TRPCClientError, type TRPCClient, type TRPCRequestOptions } from '@trpc
 import { callTRPCProcedure, getErrorShape, getTRPCErrorFromUnknown, type AnyRouter } from '@trpc/server';
 import { request } from 'undici';
 import { jsonCopy } from './json-copy';
+import { serviceNameOf } from './metrics';
 import { errorConfigOf } from './trpc-internals';
 import { newRequestId, type RequestContext } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
@@ -132,7 +133,7 @@ const callsOfClients = new WeakMap<object, Call>();
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
   const config = errorConfigOf(router);
   return clientOf<TRouter>(async (path, type, input, options) => {
-    const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller };
+    const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller, service: serviceNameOf(router) };
     try {
       const data = await callTRPCProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
       return data === undefined ? undefined : jsonCopy(data);

@@ -11,6 +11,8 @@ import { processFiguresPath, sendProcessFigures, watchEventLoop } from './proces
 import { handleInTurns } from './request-turns';
 import { clientAllows, openInternalClients, type InternalClient, type InternalClientsSource } from './internal-clients';
 import { AppError } from './app-error';
+import { metricsPath, sendMetrics } from './metrics';
+import { clientMayReadMetrics, metricsRefusal, metricsSecretOf } from './metrics-access';
 import { toTRPCError, type ServiceContext } from './trpc';
 
 export const internalTokenHeader = 'x-internal-token';
@@ -66,8 +68,8 @@ export async function startServiceServer(options: {
   const contextOf = (req: http.IncomingMessage): ServiceContext => {
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
     const client = clientOfRequest.get(req);
-    if (!client) return { requestId, caller: headerValue(req, callerHeader) ?? 'unknown' };
-    return { requestId, caller: client.name, allows: (path, type) => clientAllows(client, service, path, type) };
+    if (!client) return { requestId, caller: headerValue(req, callerHeader) ?? 'unknown', service };
+    return { requestId, caller: client.name, service, allows: (path, type) => clientAllows(client, service, path, type) };
   };
   const serviceCall = createServiceCallHandler(router, contextOf);
   const trpcHandler = createHTTPHandler({ router, basePath: '/trpc/', createContext: ({ req }) => contextOf(req) });
@@ -102,6 +104,12 @@ export async function startServiceServer(options: {
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.url === '/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, service: options.service }));
+      return;
+    }
+    if (req.method === 'GET' && req.url === metricsPath) {
+      const secret = metricsSecretOf(req);
+      if (sameSecret(secret, internalToken) || clientMayReadMetrics(clients.identify(secret))) void sendMetrics(res);
+      else res.writeHead(401, { 'content-type': 'application/json' }).end(metricsRefusal);
       return;
     }
     const secret = headerValue(req, internalTokenHeader);

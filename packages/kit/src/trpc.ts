@@ -4,12 +4,15 @@ import { isErrorCode, type ErrorCode } from '@vrs/contracts';
 import { ZodError } from 'zod';
 import { AppError } from './app-error';
 import { createLogger } from './logger';
+import { observeProcedureCall } from './metrics';
 
 /** Context of every service procedure call, whether it came in-process or over HTTP. */
 export interface ServiceContext {
   requestId: string;
   /** Who called: `gateway`, another service's name, `event:<type>`, or a named internal client's name. */
   caller: string;
+  /** The service whose router answers (its procedures' metrics name it); unset for a router no host named. */
+  service?: string;
   /**
    * Set for a named internal client's call over HTTP (see `internal-clients.ts`): whether its
    * credential allows the procedure at `path`. Unset, every procedure may be called.
@@ -103,6 +106,7 @@ const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
       new AppError('INSUFFICIENT_SCOPE', `The internal client ${ctx.caller} is not allowed to call ${path}.`, { procedure: path }),
     );
   }
+  const started = performance.now();
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
@@ -117,6 +121,8 @@ const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
       log.error({ err: cause ?? result.error, path, requestId: ctx.requestId, caller: ctx.caller }, 'procedure failed');
     }
   }
+  const outcome = result.ok ? 'ok' : result.error.code;
+  observeProcedureCall(ctx.service ?? 'unknown', path, ctx.caller, outcome, (performance.now() - started) / 1000);
   return result;
 });
 

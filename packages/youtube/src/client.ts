@@ -17,6 +17,7 @@ import type { Transcript } from './shapes/transcript';
 import type { VideoRecord } from './shapes/video';
 import type { FetchFunction } from './transport/upstream-fetch';
 import { createUpstream } from './transport/upstream';
+import type { BreakerState } from './transport/resilience';
 import { defaultClientOptions } from './client-options';
 
 export interface YouTubeClientOptions {
@@ -33,6 +34,8 @@ export interface YouTubeClientOptions {
   /** Upstream requests in flight at once through this client, to each upstream host. */
   maxConcurrency?: number;
   fetch?: FetchFunction;
+  /** Hears the client's circuit breaker change state: closed at once, then each change. */
+  onBreakerState?: (state: BreakerState) => void;
 }
 
 export interface YouTubeClient {
@@ -66,6 +69,7 @@ export function createYouTubeClient(options: YouTubeClientOptions = {}): YouTube
     retryBaseDelayMs: options.retryBaseDelayMs ?? defaultClientOptions.retryBaseDelayMs,
     breaker: options.breaker ?? defaultClientOptions.breaker,
     maxConcurrency: options.maxConcurrency ?? defaultClientOptions.maxConcurrency,
+    onBreakerState: options.onBreakerState,
   });
   return {
     getVideo: (videoId) => getVideo(upstream, videoId),

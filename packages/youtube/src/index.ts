@@ -1,4 +1,5 @@
 export { createYouTubeClient, defaultClientOptions, type YouTubeClient, type YouTubeClientOptions } from './client';
+export type { BreakerState } from './transport/resilience';
 export { YouTubeError, type YouTubeErrorCode, type YouTubeErrorReason } from './errors';
 export type { NewestCommentsOptions } from './operations/get-newest-comments';
 export type { CaptionFormat, TranscriptOptions } from './operations/get-transcript';

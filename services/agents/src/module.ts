@@ -1,6 +1,6 @@
-import { componentLogger } from '@vrs/kit';
+import { componentLogger, readCountsByStatus } from '@vrs/kit';
 import type { Llm } from '@vrs/ai';
-import { agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
+import { activeAgentRunStatuses, agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
 import type { EventBus, Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
 import type { Store } from '@vrs/store';
@@ -63,6 +63,7 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
   let executor: Subscription | undefined;
   let accountDeletion: Subscription | undefined;
   let stopping = false;
+  let stopMetrics = () => {};
 
   return {
     name: 'agents',
@@ -76,6 +77,11 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
         deps.runEvents.ensureIndexes(),
         bus.ensureStreams(['agents']),
       ]);
+      stopMetrics = readCountsByStatus(
+        { name: 'vrs_agent_runs', help: 'Agent runs not yet finished, by status.' },
+        activeAgentRunStatuses,
+        deps.runs.countWithStatus,
+      );
       executor = await bus.subscribe(
         executorConsumerName,
         agentsRunRequested,
@@ -89,6 +95,7 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
     },
     async stop() {
       stopping = true;
+      stopMetrics();
       await Promise.all([executor?.stop(), accountDeletion?.stop()]);
       executor = undefined;
       accountDeletion = undefined;

@@ -1,4 +1,4 @@
-import { componentLogger } from '@vrs/kit';
+import { componentLogger, readAtScrape } from '@vrs/kit';
 import { billingAccountDeleted } from '@vrs/contracts';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
 import type { Logger, ServiceModule } from '@vrs/kit';
@@ -50,6 +50,7 @@ export async function createBillingModule({
     logger: componentLogger(logger, 'billing-retention'),
   });
   let accountDeletion: Subscription | undefined;
+  let stopMetrics = () => {};
   return {
     name: 'billing',
     router: billingRouter({ repo, config, plans, logger, outbox }),
@@ -60,6 +61,13 @@ export async function createBillingModule({
       sweeper.start();
       renewals.start();
       retention.start();
+      stopMetrics = readAtScrape(
+        {
+          name: 'vrs_credit_reservations_outstanding',
+          help: 'Credit reservations still holding credits (not settled, refunded or expired).',
+        },
+        async () => [{ value: await repo.reservations.countOpen() }],
+      );
       // Publishes deletions recorded before a crash or while NATS was away, then each new one.
       await outbox.start();
       accountDeletion = await bus.subscribe(
@@ -74,6 +82,7 @@ export async function createBillingModule({
     },
     // The store and bus belong to the host, which closes them; billing's own are the sweepers, relay and consumer.
     async stop() {
+      stopMetrics();
       await Promise.all([accountDeletion?.stop(), sweeper.stop(), renewals.stop(), retention.stop(), outbox.stop()]);
       accountDeletion = undefined;
     },

@@ -1,6 +1,6 @@
 import { billingAccountDeleted, monitoringCheckCompleted, monitoringNotificationCreated } from '@vrs/contracts';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
-import { componentLogger, type ControllableClock, createClock, type Logger, type ServiceModule } from '@vrs/kit';
+import { componentLogger, type ControllableClock, createClock, type Logger, readAtScrape, type ServiceModule } from '@vrs/kit';
 import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
@@ -71,6 +71,7 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
   };
   const scheduler = createScheduler(checkDeps);
   let accountDeletion: Subscription | undefined;
+  let stopMetrics = () => {};
   return {
     name: 'monitoring',
     router: createMonitoringRouter({ ...checkDeps, scheduler }),
@@ -87,6 +88,10 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
       await outbox.start();
       retention.start();
       scheduler.start();
+      stopMetrics = readAtScrape(
+        { name: 'vrs_monitors_due', help: 'Enabled monitors whose check is due now (a backlog grows here).' },
+        async () => [{ value: await monitors.countDue(clock.now().getTime()) }],
+      );
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,
         billingAccountDeleted,
@@ -96,6 +101,7 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     },
     // The store, bus and clients belong to the host; checks in flight finish first.
     async stop() {
+      stopMetrics();
       await Promise.all([accountDeletion?.stop(), scheduler.stop()]);
       await Promise.all([outbox.stop(), retention.stop()]);
       accountDeletion = undefined;

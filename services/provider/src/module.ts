@@ -7,6 +7,7 @@ import { defaultVersionsKept } from './config';
 import { createVersionsRepo } from './repo/versions-repo';
 import { createProviderRouter, type ProviderRouter } from './router';
 import { createVersionedReads } from './versions/versioned-reads';
+import { withYouTubeMetrics, youtubeBreakerMetric } from './upstream/youtube-metrics';
 
 export interface ProviderModuleOptions {
   store: Store;
@@ -17,7 +18,7 @@ export interface ProviderModuleOptions {
 
 export async function createProviderModule({ store, bus, logger, config }: ProviderModuleOptions): Promise<ServiceModule<ProviderRouter>> {
   const versions = createVersionsRepo(store, { kept: config.versionsKept ?? defaultVersionsKept });
-  const youtube = createYouTubeClient(config.youtube);
+  const youtube = withYouTubeMetrics(createYouTubeClient({ ...config.youtube, onBreakerState: youtubeBreakerMetric }));
   const reads = createVersionedReads({ versions, bus, logger });
   return {
     name: 'provider',

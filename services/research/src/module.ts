@@ -1,4 +1,4 @@
-import { componentLogger } from '@vrs/kit';
+import { componentLogger, readCountsByStatus } from '@vrs/kit';
 import { billingAccountDeleted, researchEvidenceAdded, researchExportRequested, researchImportRequested } from '@vrs/contracts';
 import type { Llm } from '@vrs/ai';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
@@ -16,7 +16,7 @@ import { createComparisonsRepo } from './repo/comparisons-repo';
 import { createEvidenceRepo } from './repo/evidence-repo';
 import { createExportsRepo } from './repo/exports-repo';
 import { createIdempotencyRepo } from './repo/idempotency-repo';
-import { createJobsRepo } from './repo/jobs-repo';
+import { activeJobStatuses, createJobsRepo } from './repo/jobs-repo';
 import { createOperationsRepo } from './repo/operations-repo';
 import { createProjectsRepo } from './repo/projects-repo';
 import { createResearchRouter, type ResearchRouter } from './router';
@@ -106,6 +106,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
   let exporter: Subscription | undefined;
   let accountDeletion: Subscription | undefined;
   let stopping = false;
+  let stopMetrics = () => {};
 
   return {
     name: 'research',
@@ -123,6 +124,11 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
         bus.ensureStreams(['research']),
       ]);
       sweeper.start();
+      stopMetrics = readCountsByStatus(
+        { name: 'vrs_jobs', help: 'Research jobs (imports) not yet finished, by status.' },
+        activeJobStatuses,
+        jobs.countWithStatus,
+      );
       // Publishes what was recorded before a crash or while NATS was away, then what each write records.
       await outbox.start();
       indexer = await bus.subscribe(
@@ -175,6 +181,7 @@ export async function createResearchModule(options: ResearchModuleOptions): Prom
     },
     async stop() {
       stopping = true;
+      stopMetrics();
       await Promise.all([indexer?.stop(), importer?.stop(), exporter?.stop(), accountDeletion?.stop(), sweeper.stop(), outbox.stop()]);
       indexer = undefined;
       accountDeletion = undefined;

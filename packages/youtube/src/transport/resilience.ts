@@ -21,7 +21,11 @@ export interface ResilienceOptions {
   breaker: { failureThreshold: number; halfOpenAfterMs: number };
   /** Requests in flight at once to each upstream host (www.youtube.com, youtubei.googleapis.com, ...). */
   maxConcurrency: number;
+  /** Hears the circuit breaker open, half-open and close (the provider's breaker-state metric). */
+  onBreakerState?: (state: BreakerState) => void;
 }
+
+export type BreakerState = 'closed' | 'half_open' | 'open';
 
 export interface ExchangeOptions {
   /**
@@ -56,6 +60,13 @@ export function createResilience(options: ResilienceOptions): Guarded {
     halfOpenAfter: options.breaker.halfOpenAfterMs,
     breaker: new ConsecutiveBreaker(options.breaker.failureThreshold),
   });
+  if (options.onBreakerState) {
+    const hear = options.onBreakerState;
+    hear('closed');
+    breakerPolicy.onStateChange((state) =>
+      hear(state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half_open' : 'open'),
+    );
+  }
   // An attempt returns only once its body is read whole, so there is nothing left to abort then, and
   // aborting builds a DOMException (with its stack) per exchange for nothing (ADR 0040).
   const timeoutPolicy = timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });

@@ -69,10 +69,15 @@ export function createRunsRepo(store: Store) {
   const runs = store.collection<RunDoc>('agent_runs');
 
   return {
+    /** Runs in `status` (the metrics' agent runs by status). */
+    countWithStatus: (status: AgentRunStatus) => runs.countDocuments({ status }),
+
     ensureIndexes: () =>
       runs.createIndexes([
         { key: { sessionId: 1, createdAt: -1, _id: -1 }, name: 'session_newest_first' },
         { key: { accountId: 1, status: 1 }, name: 'account_status' },
+        // Counted by status for the metrics at each scrape.
+        { key: { status: 1 }, name: 'status' },
       ]),
 
     insert: (run: RunDoc) => runs.insertOne(run),

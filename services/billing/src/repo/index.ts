@@ -1,7 +1,7 @@
 import { billingAccountDeleted } from '@vrs/contracts';
 import { recordOutboxEvent } from '@vrs/bus';
 import type { Store, StoreScope } from '@vrs/store';
-import { newId } from '@vrs/kit';
+import { countLedgerLine, newId } from '@vrs/kit';
 import {
   currentStateName,
   defaultPlanId,
@@ -45,12 +45,23 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const plans = options.plans ?? planCatalogue();
   const nowIso = () => new Date(clock()).toISOString();
   /** The repositories a transaction's writes go through. */
-  const scoped = (scope: StoreScope) => ({
+  const scoped = (scope: StoreScope, written?: NewLedgerEntry[]) => ({
     accounts: createAccountsRepo(scope),
     apiKeys: createApiKeysRepo(scope, clock),
     reservations: createReservationsRepo(scope),
-    ledger: createLedgerRepo(scope, clock),
+    ledger: createLedgerRepo(scope, clock, written),
   });
+  /** A transaction through the scoped repositories; the ledger lines it wrote count in metrics once it commits. */
+  const transaction = async <T>(work: (repo: ReturnType<typeof scoped>, tx: StoreScope) => Promise<T>): Promise<T> => {
+    let written: NewLedgerEntry[] = [];
+    const result = await store.withTransaction((tx) => {
+      // A retried attempt starts afresh: only the committed one's lines are counted.
+      written = [];
+      return work(scoped(tx, written), tx);
+    });
+    for (const line of written) countLedgerLine(line.kind, line.amount);
+    return result;
+  };
   const { accounts, reservations, ledger, apiKeys } = scoped(store);
   const sessions = createSessionsRepo(store, clock);
   const emailLinks = createEmailLinksRepo(store, clock);
@@ -98,8 +109,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * grant (it had its starting credits).
      */
     renew: (accountId: string): Promise<RenewalOutcome> =>
-      store.withTransaction(async (tx) => {
-        const repo = scoped(tx);
+      transaction(async (repo) => {
         const now = clock();
         const account = await repo.accounts.findById(accountId);
         if (!account) return { kind: 'skipped' };
@@ -132,8 +142,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * Null when the account does not exist.
      */
     changePlan: (accountId: string, plan: PlanId, status: SettableSubscriptionStatus) =>
-      store.withTransaction(async (tx) => {
-        const repo = scoped(tx);
+      transaction(async (repo) => {
         const account = await repo.accounts.findById(accountId);
         if (!account) return null;
         const before = account.subscription;
@@ -173,8 +182,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
       grant: number;
       requestId: string;
     }): Promise<AccountDoc> =>
-      store.withTransaction(async (tx) => {
-        const repo = scoped(tx);
+      transaction(async (repo) => {
         const createdAt = nowIso();
         const account: AccountDoc = {
           _id: newId('acct'),
@@ -216,8 +224,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * account or it was deleted already (a second deletion changes nothing).
      */
     deleteAccount: (accountId: string): Promise<{ accountId: string; deletedAt: string; keysRevoked: number } | null> =>
-      store.withTransaction(async (tx) => {
-        const repo = scoped(tx);
+      transaction(async (repo, tx) => {
         const deletedAt = nowIso();
         const account = await repo.accounts.markDeleted(accountId, deletedAt);
         if (!account) return null;
@@ -235,8 +242,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * hold is not a ledger line: only what it charges becomes one.
      */
     reserveMany: (items: ReserveItem[]): Promise<ReserveOutcome[]> =>
-      store.withTransaction(async (tx) => {
-        const repo = scoped(tx);
+      transaction(async (repo) => {
         const now = clock();
         const outcomes: ReserveOutcome[] = new Array(items.length);
         const held: ReservationDoc[] = [];
@@ -291,7 +297,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * covers the amount (the operation did run); otherwise the reservation stays expired (charged 0).
      */
     closeReservation: (reservation: ReservationDoc, outcome: CloseOutcome, charged: number) =>
-      store.withTransaction((tx) => closeIn(scoped(tx), reservation, outcome, charged, nowIso())),
+      transaction((repo) => closeIn(repo, reservation, outcome, charged, nowIso())),
 
     /**
      * Several closes in ONE transaction (ADR 0083), each as `closeReservation` would close it, in
@@ -300,8 +306,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * one insert. Anything else (closed already, named twice) is closed one at a time afterwards.
      */
     closeMany: (items: { reservationId: string; outcome: CloseOutcome; charged: number }[]) =>
-      store.withTransaction(async (tx) => {
-        const repo = scoped(tx);
+      transaction(async (repo) => {
         const closedAt = nowIso();
         const found = new Map(
           (await repo.reservations.findByIds([...new Set(items.map((item) => item.reservationId))])).map((r) => [r._id, r]),

@@ -15,7 +15,8 @@ function toEntry({ _id, accountId: _accountId, ...entry }: LedgerDoc): LedgerEnt
   return { id: _id, ...entry };
 }
 
-export function createLedgerRepo(store: StoreScope, clock: () => number = Date.now) {
+/** `written` (a transaction's) collects each line appended, for metrics once the transaction commits. */
+export function createLedgerRepo(store: StoreScope, clock: () => number = Date.now, written?: NewLedgerEntry[]) {
   const ledger = store.collection<LedgerDoc>('ledger');
   return {
     createIndexes: () => ledger.createIndexes([{ key: { accountId: 1, createdAt: -1, _id: -1 }, name: 'account_newest_first_by_time' }]),
@@ -24,6 +25,7 @@ export function createLedgerRepo(store: StoreScope, clock: () => number = Date.n
       const now = clock();
       const doc: LedgerDoc = { _id: id ?? newLedgerId(now), ...entry, createdAt: new Date(now).toISOString() };
       await ledger.insertOne(doc);
+      written?.push(entry);
       return toEntry(doc);
     },
 
@@ -32,6 +34,7 @@ export function createLedgerRepo(store: StoreScope, clock: () => number = Date.n
       const now = clock();
       const createdAt = new Date(now).toISOString();
       await ledger.insertMany(entries.map(({ id, ...entry }) => ({ _id: id ?? newLedgerId(now), ...entry, createdAt })));
+      written?.push(...entries);
     },
 
     exists: async (id: string) => (await ledger.findOne({ _id: id })) !== null,

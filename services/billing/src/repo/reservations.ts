@@ -67,6 +67,9 @@ export function createReservationsRepo(store: StoreScope) {
     expiredBy: (now: string, limit: number) =>
       reservations.find({ status: 'reserved', expiresAt: { $lte: now } }, { sort: { expiresAt: 1 }, limit }),
 
+    /** Reservations still holding credits, of every account (the metrics' reservations outstanding). */
+    countOpen: () => reservations.countDocuments({ status: 'reserved' }),
+
     /** Reservations of the account still holding credits. */
     openOfAccount: (accountId: string, limit: number) => reservations.find({ accountId, status: 'reserved' }, { limit }),
 

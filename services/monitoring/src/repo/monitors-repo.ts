@@ -84,6 +84,9 @@ export function createMonitorsRepo(store: Store) {
       return deletedCount === 1;
     },
 
+    /** Enabled monitors whose check is due at `now`, leased or not (the metrics' monitors due). */
+    countDue: (now: number) => monitors.countDocuments({ enabled: true, nextCheckAt: { $lte: now } }),
+
     /** Ids of due, unleased monitors, soonest first: candidates, each still to be claimed. */
     async dueCandidates(now: number, limit: number): Promise<string[]> {
       const docs = await monitors.find(

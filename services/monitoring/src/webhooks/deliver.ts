@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { countWebhookDelivery } from '@vrs/kit';
 import { Agent, fetch } from 'undici';
 import { publishNotification } from '../events/publish-notification';
 import type { CheckDeps } from '../monitoring-deps';
@@ -26,10 +27,12 @@ export async function runDelivery(deps: CheckDeps, delivery: DeliveryDoc, leaseT
       nextAttemptAt: null,
       lastError: 'The webhook was disabled or deleted.',
     });
+    countWebhookDelivery('dropped');
     return;
   }
   const attempts = delivery.attempts + 1;
   const outcome = await attempt(deps, webhook.url, webhook.secret, delivery);
+  countWebhookDelivery(outcome.ok ? 'succeeded' : attempts >= settings.maxAttempts ? 'failed' : 'retry');
   if (outcome.ok) {
     await deps.deliveries.finish(delivery._id, leaseToken, {
       status: 'succeeded',

@@ -40,10 +40,15 @@ export function createJobsRepo(store: Store) {
   const now = () => new Date().toISOString();
 
   return {
+    /** Jobs in `status` (the metrics' jobs by status). */
+    countWithStatus: (status: JobDoc['status']) => jobs.countDocuments({ status }),
+
     ensureIndexes: () =>
       jobs.createIndexes([
         { key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' },
         { key: { projectId: 1, createdAt: -1, _id: -1 }, name: 'project_newest_first' },
+        // Counted by status for the metrics at each scrape.
+        { key: { status: 1 }, name: 'status' },
       ]),
 
     /** Through `tx` when given, so the job commits with what else that transaction writes (its outbox event). */
