@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { repoRoot } from '@vrs/kit';
 import { serviceNames } from '@vrs/contracts';
 import { buildBundles } from '@vrs/testing/build-bundles';
+import { makeTempDir } from '@vrs/testing/temp-dir';
 
 // No Docker engine runs on our build machines, so the compose file is checked here instead of
 // being run: it must keep describing the system the code actually is.
@@ -127,5 +128,48 @@ describe('docker-compose.yml', async () => {
     // `npm start` runs on Node's and glibc's defaults.
     const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(manifest.scripts.start).toBe('node scripts/start.mjs');
+  });
+
+  it('has an optional Prometheus (profile observability) scraping every process where it listens, with a valid config and alerts', async () => {
+    const prometheus = services.prometheus;
+    expect(prometheus.profiles).toEqual(['observability']);
+    expect(prometheus.volumes).toContain('./docs/prometheus:/etc/prometheus:ro');
+    const configDir = join(repoRoot, 'docs', 'prometheus');
+    const config = parse(await readFile(join(configDir, 'prometheus.yml'), 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: { authorization: { credentials_file: string }; static_configs: { targets: string[] }[] }[];
+    };
+    const targets = config.scrape_configs.flatMap((job) => job.static_configs.flatMap((group) => group.targets));
+    const processes = Object.keys(services).filter((name) => services[name].build === '.');
+    const listening = processes.map((name) =>
+      name === 'gateway'
+        ? `gateway:${services.gateway.environment.PORT}`
+        : `${name}:${new URL(services.gateway.environment[`${name.toUpperCase()}_SERVICE_URL`]).port}`,
+    );
+    expect(targets.sort()).toEqual(listening.sort());
+    // The bearer token each scrape sends is the file the container writes from METRICS_TOKEN before it starts.
+    for (const job of config.scrape_configs) expect(prometheus.command.join(' ')).toContain(`> ${job.authorization.credentials_file}`);
+
+    // promtool (Debian's prometheus package) checks the config and its rule files, with the token file made here.
+    const dir = makeTempDir('vrs-prometheus-');
+    const token = join(dir, 'metrics-token');
+    await writeFile(token, 'token');
+    await writeFile(
+      join(dir, 'prometheus.yml'),
+      (await readFile(join(configDir, 'prometheus.yml'), 'utf8')).replaceAll('/prometheus/metrics-token', token),
+    );
+    for (const file of config.rule_files) await copyFile(join(configDir, file), join(dir, file));
+    const checked = spawnSync('promtool', ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8' });
+    if (checked.error) {
+      // No promtool here: at least every rule names an alert and an expression.
+      for (const file of config.rule_files) {
+        const rules = parse(await readFile(join(configDir, file), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
+        for (const rule of rules.groups.flatMap((group) => group.rules))
+          expect(rule).toMatchObject({ alert: expect.any(String), expr: expect.any(String) });
+      }
+      return;
+    }
+    expect({ status: checked.status, output: checked.stdout + checked.stderr }).toMatchObject({ status: 0 });
+    expect(checked.stdout).toMatch(/SUCCESS: \d+ rules found/);
   });
 });
