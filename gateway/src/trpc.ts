@@ -3,7 +3,7 @@ import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
-import { AppError, definitionOf, proceduresOf } from '@vrs/kit';
+import { activeSpan, AppError, definitionOf, proceduresOf } from '@vrs/kit';
 import type { GatewayContext, Principal } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
@@ -177,14 +177,29 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
 // middleware: tRPC copies a call's options twice for every middleware it passes through, which
 // on the metered hot path cost more than the steps themselves.
 
+/**
+ * With tracing on, names the request's HTTP span by its route (HTTP semantic conventions) and
+ * operation id, which only the router knows (ADR 0102).
+ */
+function nameRequestSpan({ ctx, meta }: MiddlewareOptions): void {
+  const span = activeSpan();
+  const openapi = meta?.openapi;
+  if (!span || !openapi) return;
+  const route = `/v1${openapi.path}`;
+  span.updateName(`${openapi.method} ${route}`);
+  span.setAttributes({ 'http.route': route, 'vrs.operation_id': openapi.operationId, 'vrs.request_id': ctx.requestId });
+}
+
 /** No credential (health probes, sign-in): input checked, service errors as the service threw them. */
 const publicEdge = t.middleware(async (options) => {
+  nameRequestSpan(options);
   await checkInput(options);
   return withServiceErrors(await options.next());
 });
 
 /** A credential with its operation's scopes, input checked, then metered around the work. */
 const protectedEdgeFn = async (options: MiddlewareOptions) => {
+  nameRequestSpan(options);
   const principal = authorize(options);
   await checkInput(options);
   return withServiceErrors(await metered(options, () => options.next({ ctx: { principal } })));

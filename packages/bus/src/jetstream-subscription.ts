@@ -11,8 +11,9 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { EventDefinition } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import { markFailed, type Logger } from '@vrs/kit';
 import { redeliveryDelayMs, type BusTimings } from './bus-timings';
+import { tracedProcess } from './bus-tracing';
 import { decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter } from './dead-letter';
 import type { EventHandler, Subscription } from './event-bus';
@@ -166,24 +167,27 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     // Tells the server we are still at it, so a slow handler's event is not handed to another replica meanwhile.
     const keepAlive = setInterval(() => msg.working(), Math.max(timings.ackWaitMs / 2, 100));
     const context = eventRequestContext(envelope);
-    try {
-      await handler(envelope, context);
-      msg.ack();
-      rememberAck(msg.seq);
-    } catch (error) {
-      if (attempt >= timings.maxDeliver) {
-        await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);
-      } else {
-        const delayMs = redeliveryDelayMs(timings, attempt);
-        logger.warn(
-          { err: error, eventId: envelope.id, requestId: context.requestId, attempt, retryInMs: delayMs },
-          'event handler failed; event will be redelivered',
-        );
-        msg.nak(delayMs);
+    await tracedProcess(msg, durable, envelope, context.requestId, async (span) => {
+      try {
+        await handler(envelope, context);
+        msg.ack();
+        rememberAck(msg.seq);
+      } catch (error) {
+        markFailed(span, error);
+        if (attempt >= timings.maxDeliver) {
+          await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);
+        } else {
+          const delayMs = redeliveryDelayMs(timings, attempt);
+          logger.warn(
+            { err: error, eventId: envelope.id, requestId: context.requestId, attempt, retryInMs: delayMs },
+            'event handler failed; event will be redelivered',
+          );
+          msg.nak(delayMs);
+        }
+      } finally {
+        clearInterval(keepAlive);
       }
-    } finally {
-      clearInterval(keepAlive);
-    }
+    });
   }
 
   async function moveToDeadLetters(msg: JsMsg, letter: DeadLetter, error: unknown, requestId: string): Promise<void> {

@@ -19,3 +19,4 @@ export * from './json-copy';
 export * from './request-turns';
 export * from './trpc-internals';
 export * from './entry-lru-cache';
+export * from './tracing';

@@ -6,6 +6,7 @@ import {
   createShutdown,
   loadConfig,
   startServiceServer,
+  startTracing,
   ConfigError,
   PortInUseError,
   type BaseConfig,
@@ -80,6 +81,9 @@ async function startServiceProcess<C extends BaseConfig>(
 ): Promise<void> {
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
+  // First started, so last stopped: spans of the shutdown itself are flushed too.
+  const stopTracing = await startTracing(options.service);
+  if (stopTracing) shutdown.onShutdown('tracing', stopTracing);
   const store = await openStore({
     service: options.service,
     mongodbUrl: config.MONGODB_URL,
