@@ -1,4 +1,4 @@
-import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Span, SpanKind, Tracer } from '@opentelemetry/api';
 
 /**
  * OpenTelemetry tracing (ADR 0102). Off unless an OTLP endpoint is configured, and then nothing of
@@ -23,7 +23,7 @@ export interface SpanOptions {
   parent?: TraceCarrier;
 }
 
-let started: { api: Api; tracer: Tracer } | undefined;
+let started: { api: Api; tracer: Tracer; kinds: Record<SpanKindName, SpanKind> } | undefined;
 
 /** Whether this process traces: OTEL_EXPORTER_OTLP_ENDPOINT (or its traces-only form) set, and OTEL_SDK_DISABLED not true. */
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -39,7 +39,12 @@ export async function startTracing(service: string): Promise<(() => Promise<void
   if (!tracingConfigured() || started) return undefined;
   const { startTracingSdk } = await import('./tracing-sdk');
   const sdk = startTracingSdk(service);
-  started = { api: sdk.api, tracer: sdk.api.trace.getTracer('vrs') };
+  const { SpanKind: kind } = sdk.api;
+  started = {
+    api: sdk.api,
+    tracer: sdk.api.trace.getTracer('vrs'),
+    kinds: { server: kind.SERVER, client: kind.CLIENT, producer: kind.PRODUCER, consumer: kind.CONSUMER, internal: kind.INTERNAL },
+  };
   return sdk.shutdown;
 }
 
@@ -49,16 +54,9 @@ export async function startTracing(service: string): Promise<(() => Promise<void
  */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span?: TraceSpan) => Promise<T>): Promise<T> {
   if (!started) return work();
-  const { api, tracer } = started;
+  const { api, tracer, kinds } = started;
   const parent = options.parent ? api.propagation.extract(api.ROOT_CONTEXT, options.parent) : api.context.active();
-  const kind = {
-    server: api.SpanKind.SERVER,
-    client: api.SpanKind.CLIENT,
-    producer: api.SpanKind.PRODUCER,
-    consumer: api.SpanKind.CONSUMER,
-    internal: api.SpanKind.INTERNAL,
-  }[options.kind];
-  return tracer.startActiveSpan(name, { kind, attributes: options.attributes }, parent, async (span) => {
+  return tracer.startActiveSpan(name, { kind: kinds[options.kind], attributes: options.attributes }, parent, async (span) => {
     try {
       return await work(span);
     } catch (error) {
