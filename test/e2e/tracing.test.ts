@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -131,11 +131,17 @@ describe('traces across gateway, research, NATS and the import job', () => {
     expect(jobCalls.length).toBeGreaterThan(0);
 
     // Goal 4: the job's log lines carry the trace beside the request id.
-    const lines = (await readFile(research!.logFile, 'utf8'))
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const jobLine = lines.find((line) => line.requestId === requestId && line.msg === 'import job credits settled');
+    const jobLine = await eventually(
+      async () =>
+        research!
+          .output()
+          .split('\n')
+          // Whole lines only: the last may still be arriving.
+          .filter((line) => line.startsWith('{') && line.endsWith('}'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((line) => line.requestId === requestId && line.msg === 'import job credits settled'),
+      { what: 'the job’s log line' },
+    );
     expect(jobLine).toMatchObject({ trace_id: root.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 });
