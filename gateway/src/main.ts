@@ -10,7 +10,16 @@ import {
   type EventBus,
   type WindowCounter,
 } from '@vrs/bus';
-import { checkDependencies, componentLogger, createLogger, createShutdown, handleInTurns, type HealthReport, listen, startTracing } from '@vrs/kit';
+import {
+  checkDependencies,
+  componentLogger,
+  createLogger,
+  createShutdown,
+  handleInTurns,
+  type HealthReport,
+  listen,
+  startTracing,
+} from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
