@@ -118,7 +118,8 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
 
   function rememberAck(seq: number): void {
     ackedSeqs.add(seq);
-    if (ackedSeqs.size > rememberedAcks) ackedSeqs.delete(ackedSeqs.values().next().value!);
+    const oldest = ackedSeqs.values().next();
+    if (ackedSeqs.size > rememberedAcks && !oldest.done) ackedSeqs.delete(oldest.value);
   }
 
   /** Starts handling `msg` beside the others in flight; resolves once a slot is free for the next one. */
