@@ -60,10 +60,11 @@ export async function runServiceProcess<S extends z.ZodObject, C extends BaseCon
   } catch (error) {
     exitOnConfigError(error);
   }
-  if (!config.INTERNAL_TOKEN) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
+  const internalToken = config.INTERNAL_TOKEN;
+  if (!internalToken) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
 
   try {
-    await startServiceProcess(options, config, logger);
+    await startServiceProcess(options, config, internalToken, logger);
   } catch (error) {
     exitOnOperatorError(error);
     throw error;
@@ -77,6 +78,7 @@ async function startServiceProcess<C extends BaseConfig>(
     createModule: (deps: ServiceDependencies, config: C) => Promise<ServiceModule>;
   },
   config: C,
+  internalToken: string,
   logger: Logger,
 ): Promise<void> {
   const shutdown = createShutdown(logger);
@@ -104,7 +106,7 @@ async function startServiceProcess<C extends BaseConfig>(
     port,
     host: config.HOST,
     portSetting: config.SERVICE_PORT === undefined ? `${options.service.toUpperCase()}_SERVICE_URL` : 'SERVICE_PORT',
-    internalToken: config.INTERNAL_TOKEN!,
+    internalToken,
     internalClients: { inline: config.INTERNAL_CLIENTS, file: config.INTERNAL_CLIENTS_FILE },
     logger,
     turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,
