@@ -1,5 +1,3 @@
-import type { LlmConfig } from './config';
-
 export type AiSdk = typeof import('./ai-sdk-modules');
 
 /** The chat models of the configured endpoint, as the AI SDK's OpenAI-compatible provider serves them. */
