@@ -197,7 +197,8 @@ export class SqliteEngine {
     this.#assertOpen();
     if (!this.#busy) return;
     // Re-checked after each wake-up: another waiting transaction may have taken the connection first.
-    for (let busy = this.#busy; busy; busy = this.#busy) {
+    // Typed as the field is: the narrowing above does not survive the awaits in the loop.
+    for (let busy: Promise<void> | undefined = this.#busy; busy; busy = this.#busy) {
       const before = this.#statementsRun;
       if (!(await settlesWithin(busy, this.#stallMs)) && this.#statementsRun === before) {
         throw new Error(
