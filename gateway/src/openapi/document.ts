@@ -208,7 +208,9 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
     paths: added,
   });
   for (const [path, method, extension] of extensions) {
-    extendOperation((document.paths as Record<string, Record<string, ExtraOperation>>)[path][method], extension);
+    const operation = (document.paths as Record<string, Record<string, ExtraOperation>>)[path]?.[method];
+    if (!operation) throw new Error(`The document has no ${method} ${path} to extend`);
+    extendOperation(operation, extension);
   }
 
   // The generator's own error schemas are replaced by the envelope below, so they go.
