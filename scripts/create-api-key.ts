@@ -21,8 +21,7 @@ const scopes = scopeSchema.array().parse(scopeList.split(',').map((scope) => sco
 try {
   const accountId =
     values.account ??
-    (await billing.accounts.create.mutate({ name, initialCredits: values.credits ? Number(values.credits) : undefined }))
-      .accountId;
+    (await billing.accounts.create.mutate({ name, initialCredits: values.credits ? Number(values.credits) : undefined })).accountId;
   const key = await billing.apiKeys.create.mutate({ accountId, name, scopes });
   console.log(
     `account: ${accountId}\nscopes:  ${key.scopes.join(', ')}\napi key: ${key.key}\n\nThis key is shown once; only its hash is stored.`,
