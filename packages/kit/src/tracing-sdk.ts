@@ -19,7 +19,7 @@ export function startTracingSdk(service: string): { api: typeof api; shutdown: (
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => probePaths.has((request.url ?? '').split('?')[0]!),
+        ignoreIncomingRequestHook: (request) => probePaths.has((request.url ?? '').split('?', 1)[0] ?? ''),
         // Every answer carries the request's id (the gateway's own, or the one a service was called with).
         applyCustomAttributesOnSpan(span, _request, response) {
           const requestId = 'getHeader' in response ? response.getHeader('x-request-id') : undefined;
