@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/.data/**', '**/.turbo/**', '**/fixtures/**', 'packages/client/src/generated/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', '**/.data/**', '**/.turbo/**', '**/fixtures/**', 'packages/client/src/generated/**'] },
   {
     files: ['**/*.ts'],
     languageOptions: {
