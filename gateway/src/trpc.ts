@@ -8,7 +8,7 @@ import type { GatewayContext, Principal } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
-import { undeclaredKeys } from './validation/declared-input';
+import { unknownKeys } from './validation/unknown-keys';
 
 export interface FieldCodes {
   missing?: ErrorCode;
@@ -83,48 +83,51 @@ function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
 }
 
 /**
- * What the request sent, as one object to hold against the declared input: the raw input, plus
- * the query parameters it does not carry (the adapter drops empty values, and `__proto__`). An
- * operation that takes a body never reads its query, so there every query parameter is undeclared.
+ * What the request sent, as one object to parse with the declared input: the raw input, plus the
+ * query parameters it does not carry (the adapter drops empty values and `__proto__`, and a plain
+ * route may pass only its path), as undefined: absent to every declared field, unknown to a strict
+ * object. An operation that takes a body never reads its query, so there every query parameter is
+ * unknown.
  */
 function sentParameters(ctx: GatewayContext, rawInput: unknown): { sent: unknown; ignoredQuery: string[] } {
   const query = new URL(ctx.req.url ?? '/', 'http://gateway.invalid').searchParams;
   const names = [...new Set(query.keys())];
   if (ctx.req.method !== 'GET' && ctx.req.method !== 'DELETE') return { sent: rawInput, ignoredQuery: names };
   const received = typeof rawInput === 'object' && rawInput !== null ? (rawInput as Record<string, unknown>) : {};
+  const hidden = names.filter((name) => !Object.hasOwn(received, name));
+  if (hidden.length === 0) return { sent: rawInput, ignoredQuery: [] };
   const sent: Record<string, unknown> = Object.create(null);
-  for (const name of names) sent[name] = query.get(name);
-  Object.assign(sent, received);
-  return { sent, ignoredQuery: [] };
+  for (const name of hidden) sent[name] = undefined;
+  return { sent: Object.assign(sent, received), ignoredQuery: [] };
 }
 
 type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
 
 /**
- * Every input is checked before the work and before metering: parameters the operation does not
- * declare (in the query, the body, at any depth) are 422 UNKNOWN_PARAMETER naming them, and the
- * declared input must parse (422 VALIDATION_FAILED or its field's own code), so a rejected request
- * reserves nothing. The procedure's own input parser runs again on the same schema afterwards.
+ * Every input is checked before the work and before metering: the declared input must parse, so a
+ * rejected request reserves nothing. Keys no strict object declares (in the query, the body, at any
+ * depth) are 422 UNKNOWN_PARAMETER naming them, before any other failure (422 VALIDATION_FAILED or
+ * its field's own code). The procedure's own input parser runs again on the same schema afterwards.
  */
 async function checkInput({ ctx, meta, getRawInput }: MiddlewareOptions): Promise<void> {
   const inputs = meta ? inputsByMeta.get(meta) : undefined;
   if (!inputs) return;
-  const rawInput = await getRawInput();
-  const { sent, ignoredQuery } = sentParameters(ctx, rawInput);
-  const undeclared = [
-    ...ignoredQuery,
-    ...(inputs.length === 0 ? [] : inputs.map((input) => undeclaredKeys(input, sent)).reduce((a, b) => a.filter((key) => b.includes(key)))),
-  ];
-  if (undeclared.length > 0) {
-    const unique = [...new Set(undeclared)];
+  const { sent, ignoredQuery } = sentParameters(ctx, await getRawInput());
+  let unknown = ignoredQuery;
+  let failure: z.ZodError | undefined;
+  for (const input of inputs) {
+    const parsed = await input.safeParseAsync(sent);
+    if (parsed.success) continue;
+    unknown = [...unknown, ...unknownKeys(parsed.error)];
+    failure ??= parsed.error;
+  }
+  if (unknown.length > 0) {
+    const unique = [...new Set(unknown)];
     throw new AppError('UNKNOWN_PARAMETER', `Unknown parameter${unique.length > 1 ? 's' : ''}: ${unique.join(', ')}.`, {
       parameters: unique,
     });
   }
-  for (const input of inputs) {
-    const parsed = await input.safeParseAsync(rawInput);
-    if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Input validation failed', cause: parsed.error });
-  }
+  if (failure) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Input validation failed', cause: failure });
 }
 
 /** Service errors arrive as tRPC client errors; turn them back into the AppError the service threw. */
