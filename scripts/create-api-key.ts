@@ -8,21 +8,21 @@ import type { BillingRouter } from '@vrs/billing';
 
 const { values } = parseArgs({
   options: {
-    name: { type: 'string', default: 'API key' },
+    name: { type: 'string' },
     account: { type: 'string' },
-    scopes: { type: 'string', default: allScopes.join(',') },
+    scopes: { type: 'string' },
     credits: { type: 'string' },
   },
 });
 
 const { client: billing, unreachable } = await connectToRunningService<BillingRouter>('billing', { caller: 'create-api-key' });
-const scopes = scopeSchema.array().parse(values.scopes!.split(',').map((scope) => scope.trim()));
+const { name = 'API key', scopes: scopeList = allScopes.join(',') } = values;
+const scopes = scopeSchema.array().parse(scopeList.split(',').map((scope) => scope.trim()));
 try {
   const accountId =
     values.account ??
-    (await billing.accounts.create.mutate({ name: values.name, initialCredits: values.credits ? Number(values.credits) : undefined }))
-      .accountId;
-  const key = await billing.apiKeys.create.mutate({ accountId, name: values.name!, scopes });
+    (await billing.accounts.create.mutate({ name, initialCredits: values.credits ? Number(values.credits) : undefined })).accountId;
+  const key = await billing.apiKeys.create.mutate({ accountId, name, scopes });
   console.log(
     `account: ${accountId}\nscopes:  ${key.scopes.join(', ')}\napi key: ${key.key}\n\nThis key is shown once; only its hash is stored.`,
   );

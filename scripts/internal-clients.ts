@@ -56,14 +56,14 @@ try {
     console.log(`secret: ${secret}`);
     console.log('(shown once: give it to the client, who sends it as X-Internal-Token; only its SHA-256 is stored)');
     console.log(file ? `added to ${file}` : `entry for INTERNAL_CLIENTS / INTERNAL_CLIENTS_FILE:\n${JSON.stringify(entry)}`);
-  } else {
-    const clients = readClients(file!);
+  } else if (file) {
+    const clients = readClients(file);
     const kept = clients.filter((client) => client.name !== values.name);
     if (kept.length === clients.length) {
       console.error(`no client named ${values.name} in ${file}`);
       process.exit(1);
     }
-    writeClients(file!, kept);
+    writeClients(file, kept);
     console.log(`revoked ${values.name} in ${file}: the services refuse its secret within seconds`);
   }
 } catch (error) {

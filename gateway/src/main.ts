@@ -10,7 +10,16 @@ import {
   type EventBus,
   type WindowCounter,
 } from '@vrs/bus';
-import { checkDependencies, componentLogger, createLogger, createShutdown, handleInTurns, type HealthReport, listen } from '@vrs/kit';
+import {
+  checkDependencies,
+  componentLogger,
+  createLogger,
+  createShutdown,
+  handleInTurns,
+  type HealthReport,
+  listen,
+  startTracing,
+} from '@vrs/kit';
 import { exitOnConfigError, exitOnOperatorError, openBus, removeRuntimeRecord, writeRuntimeRecord } from '@vrs/runtime';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { createGatewayApp } from './app';
@@ -64,6 +73,9 @@ async function main() {
   }
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
+  // First started, so last stopped: spans of the shutdown itself are flushed too.
+  const stopTracing = await startTracing('gateway');
+  if (stopTracing) shutdown.onShutdown('tracing', stopTracing);
 
   // The gateway publishes nothing; it hosts services in-process on the bus, and hears of deleted
   // accounts on it. Split across processes (http mode) the services need NATS, so the gateway does too.

@@ -3,13 +3,13 @@ import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
-import { AppError, definitionOf, proceduresOf } from '@vrs/kit';
+import { activeSpan, AppError, definitionOf, proceduresOf } from '@vrs/kit';
 import type { GatewayContext, Principal } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
-import { undeclaredKeys } from './validation/declared-input';
 import { noteOperation } from './edge/request-metrics';
+import { unknownKeys } from './validation/unknown-keys';
 
 export interface FieldCodes {
   missing?: ErrorCode;
@@ -84,48 +84,51 @@ function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
 }
 
 /**
- * What the request sent, as one object to hold against the declared input: the raw input, plus
- * the query parameters it does not carry (the adapter drops empty values, and `__proto__`). An
- * operation that takes a body never reads its query, so there every query parameter is undeclared.
+ * What the request sent, as one object to parse with the declared input: the raw input, plus the
+ * query parameters it does not carry (the adapter drops empty values and `__proto__`, and a plain
+ * route may pass only its path), as undefined: absent to every declared field, unknown to a strict
+ * object. An operation that takes a body never reads its query, so there every query parameter is
+ * unknown.
  */
 function sentParameters(ctx: GatewayContext, rawInput: unknown): { sent: unknown; ignoredQuery: string[] } {
   const query = new URL(ctx.req.url ?? '/', 'http://gateway.invalid').searchParams;
   const names = [...new Set(query.keys())];
   if (ctx.req.method !== 'GET' && ctx.req.method !== 'DELETE') return { sent: rawInput, ignoredQuery: names };
   const received = typeof rawInput === 'object' && rawInput !== null ? (rawInput as Record<string, unknown>) : {};
+  const hidden = names.filter((name) => !Object.hasOwn(received, name));
+  if (hidden.length === 0) return { sent: rawInput, ignoredQuery: [] };
   const sent: Record<string, unknown> = Object.create(null);
-  for (const name of names) sent[name] = query.get(name);
-  Object.assign(sent, received);
-  return { sent, ignoredQuery: [] };
+  for (const name of hidden) sent[name] = undefined;
+  return { sent: Object.assign(sent, received), ignoredQuery: [] };
 }
 
 type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
 
 /**
- * Every input is checked before the work and before metering: parameters the operation does not
- * declare (in the query, the body, at any depth) are 422 UNKNOWN_PARAMETER naming them, and the
- * declared input must parse (422 VALIDATION_FAILED or its field's own code), so a rejected request
- * reserves nothing. The procedure's own input parser runs again on the same schema afterwards.
+ * Every input is checked before the work and before metering: the declared input must parse, so a
+ * rejected request reserves nothing. Keys no strict object declares (in the query, the body, at any
+ * depth) are 422 UNKNOWN_PARAMETER naming them, before any other failure (422 VALIDATION_FAILED or
+ * its field's own code). The procedure's own input parser runs again on the same schema afterwards.
  */
 async function checkInput({ ctx, meta, getRawInput }: MiddlewareOptions): Promise<void> {
   const inputs = meta ? inputsByMeta.get(meta) : undefined;
   if (!inputs) return;
-  const rawInput = await getRawInput();
-  const { sent, ignoredQuery } = sentParameters(ctx, rawInput);
-  const undeclared = [
-    ...ignoredQuery,
-    ...(inputs.length === 0 ? [] : inputs.map((input) => undeclaredKeys(input, sent)).reduce((a, b) => a.filter((key) => b.includes(key)))),
-  ];
-  if (undeclared.length > 0) {
-    const unique = [...new Set(undeclared)];
+  const { sent, ignoredQuery } = sentParameters(ctx, await getRawInput());
+  let unknown = ignoredQuery;
+  let failure: z.ZodError | undefined;
+  for (const input of inputs) {
+    const parsed = await input.safeParseAsync(sent);
+    if (parsed.success) continue;
+    unknown = [...unknown, ...unknownKeys(parsed.error)];
+    failure ??= parsed.error;
+  }
+  if (unknown.length > 0) {
+    const unique = [...new Set(unknown)];
     throw new AppError('UNKNOWN_PARAMETER', `Unknown parameter${unique.length > 1 ? 's' : ''}: ${unique.join(', ')}.`, {
       parameters: unique,
     });
   }
-  for (const input of inputs) {
-    const parsed = await input.safeParseAsync(rawInput);
-    if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Input validation failed', cause: parsed.error });
-  }
+  if (failure) throw new TRPCError({ code: 'BAD_REQUEST', message: 'Input validation failed', cause: failure });
 }
 
 /** Service errors arrive as tRPC client errors; turn them back into the AppError the service threw. */
@@ -178,9 +181,23 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
 // middleware: tRPC copies a call's options twice for every middleware it passes through, which
 // on the metered hot path cost more than the steps themselves.
 
+/**
+ * With tracing on, names the request's HTTP span by its route (HTTP semantic conventions) and
+ * operation id, which only the router knows (ADR 0102).
+ */
+function nameRequestSpan({ ctx, meta }: MiddlewareOptions): void {
+  const span = activeSpan();
+  const openapi = meta?.openapi;
+  if (!span || !openapi) return;
+  const route = `/v1${openapi.path}`;
+  span.updateName(`${openapi.method} ${route}`);
+  span.setAttributes({ 'http.route': route, 'vrs.operation_id': openapi.operationId, 'vrs.request_id': ctx.requestId });
+}
+
 /** No credential (health probes, sign-in): input checked, service errors as the service threw them. */
 const publicEdge = t.middleware(async (options) => {
   noteOperation(options.ctx.res, operationOf(options.meta));
+  nameRequestSpan(options);
   await checkInput(options);
   return withServiceErrors(await options.next());
 });
@@ -188,6 +205,7 @@ const publicEdge = t.middleware(async (options) => {
 /** A credential with its operation's scopes, input checked, then metered around the work. */
 const protectedEdgeFn = async (options: MiddlewareOptions) => {
   noteOperation(options.ctx.res, operationOf(options.meta));
+  nameRequestSpan(options);
   const principal = authorize(options);
   await checkInput(options);
   return withServiceErrors(await metered(options, () => options.next({ ctx: { principal } })));

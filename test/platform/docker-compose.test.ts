@@ -78,6 +78,16 @@ describe('docker-compose.yml', async () => {
     expect(services.gateway.environment.DEMO_MODE).toBe('false');
   });
 
+  it('sends every process’s traces where OTEL_EXPORTER_OTLP_ENDPOINT says, to Jaeger in the observability profile', () => {
+    for (const name of Object.keys(services).filter((name) => services[name].build === '.')) {
+      // Unset unless the operator sets it: tracing off, and nothing of OpenTelemetry loaded (ADR 0102).
+      expect(services[name].environment.OTEL_EXPORTER_OTLP_ENDPOINT, name).toBe(`\${OTEL_EXPORTER_OTLP_ENDPOINT:-}`);
+      expect(services[name].profiles, name).toBeUndefined();
+    }
+    expect(services.jaeger.profiles).toEqual(['observability']);
+    expect(services.jaeger.image).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
+  });
+
   it('builds from a Dockerfile that installs with npm ci from the committed lock file', async () => {
     const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/npm ci/);

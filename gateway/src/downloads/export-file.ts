@@ -20,7 +20,7 @@ const extensions = { json: 'json', csv: 'csv', markdown: 'md' } as const;
 const exportForDownload = router({
   get: protectedProcedure
     .meta({ operation: 'downloadExport' })
-    .input(z.object({ id: z.string().min(1).max(100) }))
+    .input(z.strictObject({ id: z.string().min(1).max(100) }))
     .query(({ ctx, input }) => ctx.services.research.exports.get.query({ accountId: ctx.principal.accountId, exportId: input.id })),
 });
 

@@ -4,9 +4,10 @@ import { AppError } from '@vrs/kit';
 /** How deep arrays and objects may nest in a JSON body; documented in the OpenAPI description. */
 export const maxJsonDepth = 64;
 
-const [quote, backslash, colon, comma, openBracket, openBrace, closeBracket, closeBrace] = ['"', '\\', ':', ',', '[', '{', ']', '}'].map(
-  (char) => char.charCodeAt(0),
-);
+// The bytes of `"`, `\`, `:`, `,`, `[`, `{`, `]` and `}`.
+const [quote, backslash, colon, comma, openBracket, openBrace, closeBracket, closeBrace] = [
+  0x22, 0x5c, 0x3a, 0x2c, 0x5b, 0x7b, 0x5d, 0x7d,
+] as const;
 const isWhitespace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /** An open array or object while scanning: an object's keys so far, and the key or index the scan is in. */

@@ -105,7 +105,6 @@ type OperationObject = {
   description?: string;
   security?: unknown[];
   'x-required-scopes'?: readonly Scope[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
 };
 
@@ -139,34 +138,6 @@ function extendOperation(target: ExtraOperation, extension: ExtraOperation): voi
     if (existing) existing.content = { ...existing.content, ...response.content };
     else target.responses[status] = response;
   }
-}
-
-interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  additionalProperties?: unknown;
-  items?: JsonSchema;
-  oneOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-}
-
-/**
- * Request bodies are strict (an undeclared field is 422 UNKNOWN_PARAMETER), which the document says
- * with `additionalProperties: false` on every object that names its fields. Shared components
- * (`$ref`) are left alone: responses use them too.
- */
-function closeObjects(schema: JsonSchema | undefined): void {
-  if (!schema) return;
-  if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
-  for (const child of [
-    ...Object.values(schema.properties ?? {}),
-    schema.items,
-    ...(schema.oneOf ?? []),
-    ...(schema.anyOf ?? []),
-    ...(schema.allOf ?? []),
-  ])
-    closeObjects(child);
 }
 
 /**
@@ -208,7 +179,9 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
     paths: added,
   });
   for (const [path, method, extension] of extensions) {
-    extendOperation((document.paths as Record<string, Record<string, ExtraOperation>>)[path][method], extension);
+    const operation = (document.paths as Record<string, Record<string, ExtraOperation>>)[path]?.[method];
+    if (!operation) throw new Error(`The document has no ${method} ${path} to extend`);
+    extendOperation(operation, extension);
   }
 
   // The generator's own error schemas are replaced by the envelope below, so they go.
@@ -223,7 +196,6 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
       if (!operation?.responses) continue;
       if (!operation.security) operation.security = [];
       documentScopes(operation);
-      closeObjects(operation.requestBody?.content?.['application/json']?.schema);
       const metered = priceOf(operation.operationId ?? '') > 0 || creditHoldingOperations.has(operation.operationId ?? '');
       for (const [status, generated] of Object.entries(operation.responses)) {
         // The generator shares one response object between statuses it has no tRPC code for (451

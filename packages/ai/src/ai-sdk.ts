@@ -1,5 +1,3 @@
-import type { LlmConfig } from './config';
-
 export type AiSdk = typeof import('./ai-sdk-modules');
 
 /** The chat models of the configured endpoint, as the AI SDK's OpenAI-compatible provider serves them. */
@@ -22,15 +20,15 @@ export function loadAiSdk(): Promise<AiSdk> {
 }
 
 /** The SDK and the endpoint's models, made once per `createLlm` on its first call. */
-export function lazyChatModels(config: LlmConfig): () => Promise<{ sdk: AiSdk; models: ChatModels }> {
+export function lazyChatModels(baseURL: string, apiKey: string | undefined): () => Promise<{ sdk: AiSdk; models: ChatModels }> {
   let ready: Promise<{ sdk: AiSdk; models: ChatModels }> | undefined;
   return () => {
     ready ??= loadAiSdk().then((sdk) => ({
       sdk,
       models: sdk.createOpenAICompatible({
         name: providerName,
-        baseURL: config.LLM_BASE_URL!,
-        apiKey: config.LLM_API_KEY,
+        baseURL,
+        apiKey,
         // Send the schema as response_format json_schema (OpenAI, vLLM, Ollama, llama.cpp, LM Studio all
         // accept it); without this the SDK sends bare JSON mode and the model never sees the schema.
         supportsStructuredOutputs: true,

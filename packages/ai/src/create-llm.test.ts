@@ -97,7 +97,7 @@ describe('generateObject against the fake LLM', () => {
       system: request.system,
       prompt: request.prompt,
     });
-    expect(asked.body.response_format).toMatchObject({
+    expect(asked?.body.response_format).toMatchObject({
       type: 'json_schema',
       json_schema: { schema: { type: 'object', required: ['answer', 'claims'] } },
     });
@@ -158,7 +158,7 @@ describe('generateObject against the fake LLM', () => {
 
     expect(result.model).toBe('fallback');
     expect(result.attempts[0]).toMatchObject({ model: 'primary', outcome: 'timeout', reason: 'no answer within 2000 ms' });
-    expect(result.attempts[0].latencyMs).toBeGreaterThanOrEqual(1990);
+    expect(result.attempts[0]?.latencyMs).toBeGreaterThanOrEqual(1990);
   });
 
   it('falls back when the primary answers with invalid JSON', async () => {

@@ -70,7 +70,7 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
   if (!config.LLM_BASE_URL) return null;
   if (!config.LLM_PRIMARY_MODEL) throw new ConfigError(['LLM_PRIMARY_MODEL: required when LLM_BASE_URL is set']);
   const logger = options.logger ?? createLogger('llm');
-  const chatModels = lazyChatModels(config);
+  const chatModels = lazyChatModels(config.LLM_BASE_URL, config.LLM_API_KEY);
   const models = [config.LLM_PRIMARY_MODEL, ...(config.LLM_FALLBACK_MODEL ? [config.LLM_FALLBACK_MODEL] : [])];
 
   async function generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {

@@ -25,7 +25,7 @@ describe('groundCitations', () => {
     expect(result.claims).toEqual([{ text: 'a', videoIds: ['v2', 'v1'] }]);
     expect(result.repaired).toEqual([{ index: 0, removedIds: ['vid_fabricated'] }]);
     expect(result.warnings).toEqual(['Removed unknown sources (vid_fabricated) from a claim.']);
-    expect(claims[0].videoIds).toEqual(['v2', 'vid_fabricated', 'v1']);
+    expect(claims[0]?.videoIds).toEqual(['v2', 'vid_fabricated', 'v1']);
   });
 
   it('drops a claim citing only unknown ids, and one citing nothing', () => {

@@ -25,5 +25,6 @@ export function resolveBusTimings(overrides: Partial<BusTimings> = {}): Required
 /** Delay before the next delivery after delivery number `deliveryCount` (1-based) failed. */
 export function redeliveryDelayMs(timings: Required<BusTimings>, deliveryCount: number): number {
   const backoff = timings.redeliveryBackoffMs;
-  return backoff[Math.min(Math.max(deliveryCount, 1), backoff.length) - 1];
+  // resolveBusTimings leaves at least one entry; the last repeats for every later delivery.
+  return backoff[Math.min(Math.max(deliveryCount, 1), backoff.length) - 1] ?? 0;
 }

@@ -1,5 +1,5 @@
 import type { EventData, EventDefinition, EventEnvelope, ServiceName } from '@vrs/contracts';
-import type { RequestContext } from '@vrs/kit';
+import type { RequestContext, TraceCarrier } from '@vrs/kit';
 import type { DeadLetter, DeadLetterQuery, ReplayResult } from './dead-letter';
 
 export interface PublishOptions {
@@ -7,6 +7,11 @@ export interface PublishOptions {
   eventId?: string;
   /** The request that caused the event: its handlers' logs and calls carry it (`eventRequestContext`). */
   requestId?: string;
+  /**
+   * The trace context of the request that caused the event, when it is published after that request
+   * (the outbox relay); a direct publish continues the active span (ADR 0102).
+   */
+  trace?: TraceCarrier;
 }
 
 export interface PublishResult {

@@ -5,6 +5,7 @@ import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
 import { countPublished, createLogger } from '@vrs/kit';
 import { trackConnection } from './connection-state';
 import { resolveBusTimings, type BusTimings } from './bus-timings';
+import { tracedSend } from './bus-tracing';
 import { createEnvelope } from './envelope';
 import { deadLetterSchema, type DeadLetter, type DeadLetterQuery } from './dead-letter';
 import {
@@ -151,7 +152,9 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
       const envelope = createEnvelope(definition, data, publishOptions?.eventId ?? randomUUID(), publishOptions?.requestId);
       const subject = subjectFor(namespace, definition);
       try {
-        const ack = await js.publish(subject, JSON.stringify(envelope), { msgID: envelope.id });
+        const ack = await tracedSend(subject, envelope, publishOptions?.trace, (headers) =>
+          js.publish(subject, JSON.stringify(envelope), headers ? { msgID: envelope.id, headers } : { msgID: envelope.id }),
+        );
         countPublished(definition.type, ack.duplicate ? 'duplicate' : 'ok');
         return { eventId: envelope.id, duplicate: ack.duplicate };
       } catch (error) {

@@ -11,8 +11,9 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { EventDefinition } from '@vrs/contracts';
-import { consumerLabel, countDelivered, observeHandled, type Logger } from '@vrs/kit';
+import { consumerLabel, countDelivered, markFailed, observeHandled, type Logger } from '@vrs/kit';
 import { redeliveryDelayMs, type BusTimings } from './bus-timings';
+import { tracedProcess } from './bus-tracing';
 import { decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter } from './dead-letter';
 import type { EventHandler, Subscription } from './event-bus';
@@ -118,7 +119,8 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
 
   function rememberAck(seq: number): void {
     ackedSeqs.add(seq);
-    if (ackedSeqs.size > rememberedAcks) ackedSeqs.delete(ackedSeqs.values().next().value!);
+    const oldest = ackedSeqs.values().next();
+    if (ackedSeqs.size > rememberedAcks && !oldest.done) ackedSeqs.delete(oldest.value);
   }
 
   /** Starts handling `msg` beside the others in flight; resolves once a slot is free for the next one. */
@@ -170,27 +172,30 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     countDelivered(definition.type, metricsName, attempt);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
-    try {
-      await handler(envelope, context);
-      msg.ack();
-      rememberAck(msg.seq);
-      observeHandled(definition.type, metricsName, 'acked', seconds());
-    } catch (error) {
-      const last = attempt >= timings.maxDeliver;
-      observeHandled(definition.type, metricsName, last ? 'dead_lettered' : 'retry', seconds());
-      if (last) {
-        await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);
-      } else {
-        const delayMs = redeliveryDelayMs(timings, attempt);
-        logger.warn(
-          { err: error, eventId: envelope.id, requestId: context.requestId, attempt, retryInMs: delayMs },
-          'event handler failed; event will be redelivered',
-        );
-        msg.nak(delayMs);
+    await tracedProcess(msg, durable, envelope, context.requestId, async (span) => {
+      try {
+        await handler(envelope, context);
+        msg.ack();
+        rememberAck(msg.seq);
+        observeHandled(definition.type, metricsName, 'acked', seconds());
+      } catch (error) {
+        markFailed(span, error);
+        const last = attempt >= timings.maxDeliver;
+        observeHandled(definition.type, metricsName, last ? 'dead_lettered' : 'retry', seconds());
+        if (last) {
+          await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);
+        } else {
+          const delayMs = redeliveryDelayMs(timings, attempt);
+          logger.warn(
+            { err: error, eventId: envelope.id, requestId: context.requestId, attempt, retryInMs: delayMs },
+            'event handler failed; event will be redelivered',
+          );
+          msg.nak(delayMs);
+        }
+      } finally {
+        clearInterval(keepAlive);
       }
-    } finally {
-      clearInterval(keepAlive);
-    }
+    });
   }
 
   async function moveToDeadLetters(msg: JsMsg, letter: DeadLetter, error: unknown, requestId: string): Promise<void> {

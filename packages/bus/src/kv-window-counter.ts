@@ -8,6 +8,11 @@ import { trackConnection } from './connection-state';
 import { assertReplicas, awaitStreamCopies, natsServers } from './nats-servers';
 import { currentWindow, nextCount, type WindowCount, type WindowCounter, type WindowState } from './window-counter';
 
+/** The changes to one key waiting for the next compare-and-set, with their callers. */
+interface CounterQueue {
+  pending?: { deltas: number[]; waiters: Array<{ resolve: (c: WindowCount) => void; reject: (e: unknown) => void }> };
+}
+
 export type KvWindowCounterOptions = ({ natsUrl: string } | { connection: NatsConnection }) & {
   namespace: string;
   /** Bucket name after the namespace: letters, digits and `-`. */
@@ -40,7 +45,8 @@ function kvKey(key: string): string {
   let hashed = hashedKeys.get(key);
   if (hashed === undefined) {
     hashed = createHash('sha256').update(key).digest('base64url');
-    if (hashedKeys.size >= 10_000) hashedKeys.delete(hashedKeys.keys().next().value!);
+    const oldest = hashedKeys.keys().next();
+    if (hashedKeys.size >= 10_000 && !oldest.done) hashedKeys.delete(oldest.value);
     hashedKeys.set(key, hashed);
   }
   return hashed;
@@ -118,20 +124,20 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
    * queue and go together in the next one. A hot key (one busy account, one proxy IP) then costs
    * one round trip per batch instead of a storm of conflicting writes.
    */
-  const queues = new Map<
-    string,
-    { pending?: { deltas: number[]; waiters: Array<{ resolve: (c: WindowCount) => void; reject: (e: unknown) => void }> } }
-  >();
+  const queues = new Map<string, CounterQueue>();
 
-  async function drain(queueKey: string, k: string, windowMs: number): Promise<void> {
-    const queue = queues.get(queueKey)!;
+  async function drain(queueKey: string, queue: CounterQueue, k: string, windowMs: number): Promise<void> {
     try {
       while (queue.pending) {
         const batch = queue.pending;
         queue.pending = undefined;
         try {
           const counts = await applyBatch(k, windowMs, batch.deltas);
-          for (const [i, waiter] of batch.waiters.entries()) waiter.resolve(counts[i]!);
+          for (const [i, waiter] of batch.waiters.entries()) {
+            const count = counts[i];
+            if (count) waiter.resolve(count);
+            else waiter.reject(new Error('The batch returned fewer counts than it had changes'));
+          }
         } catch (error) {
           for (const waiter of batch.waiters) waiter.reject(error);
         }
@@ -164,7 +170,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
       queue.pending ??= { deltas: [], waiters: [] };
       queue.pending.deltas.push(delta);
       queue.pending.waiters.push({ resolve, reject });
-      if (idle) void drain(queueKey, k, windowMs);
+      if (idle) void drain(queueKey, queue, k, windowMs);
     });
   }
 

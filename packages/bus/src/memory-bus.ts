@@ -80,7 +80,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
     while (group.queue.length > 0) {
       const member = takeIdleMember(group);
       if (!member) return;
-      deliver(group, member, group.queue.shift()!);
+      const delivery = group.queue.shift();
+      if (delivery) deliver(group, member, delivery);
     }
   }
 
@@ -89,7 +90,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
     for (let i = 0; i < group.members.length; i++) {
       const index = (group.nextMember + i) % group.members.length;
       const member = group.members[index];
-      if (member.inFlight.size < member.concurrency) {
+      if (member && member.inFlight.size < member.concurrency) {
         group.nextMember = index + 1;
         return member;
       }

@@ -1,5 +1,5 @@
 import type { EventData, EventDefinition } from '@vrs/contracts';
-import { readAtScrape, type Logger } from '@vrs/kit';
+import { activeTraceCarrier, readAtScrape, type Logger, type TraceCarrier } from '@vrs/kit';
 import { expiresAt, expiryIndex, type Collection, type Store, type StoreDocument, type StoreScope } from '@vrs/store';
 import { createEnvelope } from './envelope';
 import type { EventBus } from './event-bus';
@@ -11,6 +11,8 @@ export interface OutboxDoc extends StoreDocument {
   type: string;
   data: unknown;
   requestId?: string;
+  /** The trace context of the write that recorded it, with tracing on: its publication joins that trace. */
+  trace?: TraceCarrier;
   status: 'pending' | 'sent';
   createdAt: string;
   sentAt?: string;
@@ -35,11 +37,13 @@ export async function recordOutboxEvent<E extends EventDefinition>(
   requestId?: string,
 ) {
   const envelope = createEnvelope(definition, data, eventId, requestId);
+  const trace = activeTraceCarrier();
   const doc: OutboxDoc = {
     _id: envelope.id,
     type: envelope.type,
     data: envelope.data,
     ...(envelope.requestId ? { requestId: envelope.requestId } : {}),
+    ...(trace ? { trace } : {}),
     status: 'pending',
     createdAt: envelope.occurredAt,
   };
@@ -96,8 +100,12 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (stopped) return;
         const definition = definitions.get(doc.type);
         if (!definition) throw new Error(`Outbox event ${doc._id} has type ${doc.type}, which this relay does not publish`);
-        // The envelope carries the request id of the write that recorded it, as a direct publish would.
-        await bus.publish(definition, doc.data as EventData<EventDefinition>, { eventId: doc._id, requestId: doc.requestId });
+        // The envelope carries the request id (and the trace) of the write that recorded it, as a direct publish would.
+        await bus.publish(definition, doc.data as EventData<EventDefinition>, {
+          eventId: doc._id,
+          requestId: doc.requestId,
+          trace: doc.trace,
+        });
         const sentAt = clock();
         await outbox.updateOne(
           { _id: doc._id },

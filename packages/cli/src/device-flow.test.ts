@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenOnFreePort, type ListeningServer } from '@vrs/testing/http-server';
 import { DeviceFlowError, deviceGrantType, runDeviceFlow } from './device-flow';
@@ -10,7 +10,7 @@ import { DeviceFlowError, deviceGrantType, runDeviceFlow } from './device-flow';
  */
 async function fakeAuthServer(tokenAnswers: (string | 'token')[], code: Record<string, unknown> = {}) {
   const requests: { path: string; body: any }[] = [];
-  const server = await listenOnFreePort(async (req: IncomingMessage, res) => {
+  const respond = async (req: IncomingMessage, res: ServerResponse) => {
     let text = '';
     for await (const chunk of req) text += chunk;
     requests.push({ path: req.url!, body: Object.fromEntries(new URLSearchParams(text)) });
@@ -56,7 +56,9 @@ async function fakeAuthServer(tokenAnswers: (string | 'token')[], code: Record<s
     const [error, interval] = answer.split(':');
     res.statusCode = 400;
     res.end(JSON.stringify({ error, error_description: `${error} said`, ...(interval ? { interval: Number(interval) } : {}) }));
-  });
+  };
+  // A failed answer fails the request the client under test is waiting on.
+  const server = await listenOnFreePort((req, res) => void respond(req, res).catch((error) => res.destroy(error)));
   servers.push(server);
   return { url: server.url, requests };
 }

@@ -34,10 +34,10 @@ async function servedDocument(): Promise<unknown> {
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]!);
+        const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+        if (url) resolve(url);
       });
       child.once('exit', (code) => reject(new Error(`the gateway exited (${code}) before it listened`)));
     });

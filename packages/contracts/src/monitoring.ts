@@ -22,20 +22,20 @@ const youtubeId = () => z.string().trim().min(1, 'id must not be blank').max(100
 
 export const monitorQuery = () =>
   z.discriminatedUnion('kind', [
-    z.object({
+    z.strictObject({
       kind: z.literal('topic').describe('A trend report on the topic: videos newly in the Breakout band or accelerating.'),
       q: searchText(),
       sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).optional(),
     }),
-    z.object({
+    z.strictObject({
       kind: z.literal('channel').describe("The channel's new uploads and new playlists."),
       id: youtubeId().describe('Channel id (UC…) or @handle.'),
     }),
-    z.object({
+    z.strictObject({
       kind: z.literal('video').describe('Jumps in view velocity or comment count, and new comments.'),
       id: youtubeId().describe('Video id.'),
     }),
-    z.object({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
+    z.strictObject({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
   ]);
 /** The output's named schema; request bodies use fresh copies from the factory. */
 export const monitorQuerySchema = monitorQuery().meta({ id: 'MonitorQuery' });

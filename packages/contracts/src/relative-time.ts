@@ -7,6 +7,7 @@ const unitHours: Record<string, number> = { second: 1 / 3600, minute: 1 / 60, ho
  */
 export function hoursFromRelativeText(text: string): number | null {
   const match = /(\d+)\s+(second|minute|hour|day|week|month|year)s?\b/i.exec(text);
-  if (!match) return null;
-  return Number(match[1]) * unitHours[match[2]!.toLowerCase()]!;
+  const unit = match?.[2]?.toLowerCase();
+  const hours = unit === undefined ? undefined : unitHours[unit];
+  return match && hours !== undefined ? Number(match[1]) * hours : null;
 }

@@ -15,7 +15,7 @@ export const sourceKeySchema = sourceKey();
 
 /** One item of saved material as the caller sends it. */
 export const evidenceInputItem = () =>
-  z.object({
+  z.strictObject({
     text: evidenceText(),
     sourceKey: sourceKey()
       .optional()
@@ -100,19 +100,19 @@ const importVideoId = () => z.string().trim().min(1).max(100);
  */
 export const importSource = () =>
   z.discriminatedUnion('type', [
-    z.object({ type: z.literal('video'), id: importVideoId() }),
-    z.object({ type: z.literal('videos'), ids: z.array(importVideoId()).min(1).max(maxImportVideos) }),
-    z.object({
+    z.strictObject({ type: z.literal('video'), id: importVideoId() }),
+    z.strictObject({ type: z.literal('videos'), ids: z.array(importVideoId()).min(1).max(maxImportVideos) }),
+    z.strictObject({
       type: z.literal('playlist'),
       id: z.string().trim().min(1).max(200),
       limit: z.number().int().min(1).max(maxImportVideos).default(10),
     }),
-    z.object({
+    z.strictObject({
       type: z.literal('channel'),
       id: z.string().trim().min(1).max(200),
       limit: z.number().int().min(1).max(maxImportVideos).default(10),
     }),
-    z.object({
+    z.strictObject({
       type: z.literal('search'),
       query: z.string().trim().min(1).max(200),
       limit: z.number().int().min(1).max(maxImportVideos).default(5),
@@ -123,7 +123,7 @@ export type ImportSource = z.infer<typeof importSourceSchema>;
 
 export const importInclude = () =>
   z
-    .object({
+    .strictObject({
       metadata: z.boolean().default(true),
       transcript: z.boolean().default(true),
       comments: z.boolean().default(false).describe("The top comments of the first page in YouTube's ranking."),

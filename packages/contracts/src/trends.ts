@@ -74,6 +74,8 @@ function trendVideo() {
   });
 }
 
+const insightsDescription = 'Mode `ai` only; omitted (with a warning) when no model is configured or the model fails.';
+
 function trendReport() {
   return z.object({
     provider: providerIdSchema,
@@ -117,7 +119,7 @@ function trendReport() {
     insights: z
       .object({ model: z.string(), themes: z.array(citing()), contentGaps: z.array(citing()) })
       .optional()
-      .describe('Mode `ai` only; omitted (with a warning) when no model is configured or the model fails.'),
+      .describe(insightsDescription),
   });
 }
 
@@ -132,18 +134,39 @@ export type TitlePatternName = (typeof titlePatternNames)[number];
  * A report given back to the plan operation: the trends response, with every enumeration a plain
  * string (a value a later methodology adds is kept, not refused) and the fields only the trends
  * response carries (signalSource, trendBand, confidence.level) optional, and what an older report lacks (sample.searchCardVideos).
+ * As a request body it is strict at every depth: a key the report does not have is UNKNOWN_PARAMETER.
  */
 export const trendReportInput = () => {
-  const report = trendReport();
-  const video = trendVideo().extend({ signalSource: z.string().optional(), trendBand: z.string().optional() });
-  return report
-    .extend({
-      videos: z.array(video),
-      sample: report.shape.sample.extend({ searchCardVideos: count().optional() }),
-      confidence: report.shape.confidence.extend({ level: z.string().optional() }),
-      titlePatterns: z.array(z.object({ pattern: z.string(), ...withVelocity() })),
-      durationMix: z.array(z.object({ bucket: z.string(), ...withVelocity() })),
-      plan: report.shape.plan.extend({ format: z.string() }),
+  const { shape } = trendReport();
+  const video = trendVideo();
+  const insights = shape.insights.unwrap();
+  return z
+    .strictObject({
+      ...shape,
+      sample: shape.sample.extend({ searchCardVideos: count().optional() }).strict(),
+      window: shape.window.strict(),
+      confidence: shape.confidence.extend({ level: z.string().optional() }).strict(),
+      summary: shape.summary.strict(),
+      videos: z.array(
+        video
+          .extend({
+            channel: video.shape.channel.strict(),
+            thumbnails: z.array(thumbnailSchema.strict()),
+            percentiles: video.shape.percentiles.strict(),
+            signalSource: z.string().optional(),
+            trendBand: z.string().optional(),
+          })
+          .strict(),
+      ),
+      hashtags: z.array(shape.hashtags.element.strict()),
+      titlePatterns: z.array(z.strictObject({ pattern: z.string(), ...withVelocity() })),
+      durationMix: z.array(z.strictObject({ bucket: z.string(), ...withVelocity() })),
+      plan: shape.plan.extend({ format: z.string() }).strict(),
+      insights: insights
+        .extend({ themes: z.array(citing().strict()), contentGaps: z.array(citing().strict()) })
+        .strict()
+        .optional()
+        .describe(insightsDescription),
     })
     .meta({ id: 'TrendReportInput' });
 };

@@ -21,3 +21,4 @@ export * from './trpc-internals';
 export * from './entry-lru-cache';
 export * from './metrics';
 export * from './metrics-access';
+export * from './tracing';

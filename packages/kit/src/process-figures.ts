@@ -27,11 +27,12 @@ let histogram: IntervalHistogram | undefined;
 let since = performance.now();
 
 /** Starts watching the event loop (once per process); servers call it at start. */
-export function watchEventLoop(): void {
-  if (histogram) return;
+export function watchEventLoop(): IntervalHistogram {
+  if (histogram) return histogram;
   histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   since = performance.now();
+  return histogram;
 }
 
 function cpuMicros(): number {
@@ -42,8 +43,10 @@ function cpuMicros(): number {
 function mainThreadSchedule(): ProcessFigures['mainThread'] {
   if (process.platform !== 'linux') return undefined;
   try {
-    const [running, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
-    return { runningMicros: Math.round(running! / 1000), waitingMicros: Math.round(waiting! / 1000) };
+    const [running = Number.NaN, waiting = Number.NaN] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8')
+      .split(' ')
+      .map(Number);
+    return { runningMicros: Math.round(running / 1000), waitingMicros: Math.round(waiting / 1000) };
   } catch {
     // A kernel without schedstats: the figure is left out.
     return undefined;
@@ -52,8 +55,7 @@ function mainThreadSchedule(): ProcessFigures['mainThread'] {
 
 /** This process's figures; `reset` starts the delay figures afresh after reading them (a benchmark's phase). */
 export function processFigures(options: { reset?: boolean } = {}): ProcessFigures {
-  watchEventLoop();
-  const h = histogram!;
+  const h = watchEventLoop();
   const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e4) / 100;
   const memory = process.memoryUsage();
   const figures: ProcessFigures = {

@@ -18,10 +18,11 @@ export function handleInTurns(handler: RequestHandler, budgetMs: number): Reques
   let drainScheduled = false;
   const drain = () => {
     const startedAt = performance.now();
-    do {
-      const [req, res] = waiting.shift()!;
-      handler(req, res);
-    } while (waiting.length > 0 && performance.now() - startedAt < budgetMs);
+    let next = waiting.shift();
+    while (next) {
+      handler(...next);
+      next = performance.now() - startedAt < budgetMs ? waiting.shift() : undefined;
+    }
     // Scheduled from the check phase, the next drain runs in the next turn.
     if (waiting.length > 0) setImmediate(drain);
     else drainScheduled = false;

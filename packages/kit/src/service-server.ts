@@ -121,7 +121,8 @@ export async function startServiceServer(options: {
         req.headers[requestIdHeader] ??= newRequestId();
         res.setHeader(requestIdHeader, req.headers[requestIdHeader]);
         logAccess(req, res, client);
-        serviceCall(req, res) || trpcHandler(req, res);
+        // tRPC's handler answers its own failures; nothing is left to await.
+        if (!serviceCall(req, res)) void trpcHandler(req, res);
         return;
       }
       if (req.url?.startsWith('/trpc/')) {
@@ -137,7 +138,7 @@ export async function startServiceServer(options: {
       sendProcessFigures(req.url, res);
       return;
     }
-    serviceCall(req, res) || trpcHandler(req, res);
+    if (!serviceCall(req, res)) void trpcHandler(req, res);
   };
   const server = http.createServer(handleInTurns(handle, options.turnBudgetMs ?? 0));
   server.keepAliveTimeout = 65_000;

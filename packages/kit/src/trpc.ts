@@ -1,10 +1,12 @@
 import { TRPCClientError } from '@trpc/client';
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { isErrorCode, type ErrorCode } from '@vrs/contracts';
 import { ZodError } from 'zod';
 import { AppError } from './app-error';
 import { createLogger } from './logger';
 import { observeProcedureCall } from './metrics';
+import { inSpan, markFailed, tracingConfigured } from './tracing';
 
 /** Context of every service procedure call, whether it came in-process or over HTTP. */
 export interface ServiceContext {
@@ -126,7 +128,33 @@ const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
   return result;
 });
 
+/**
+ * A server span per procedure call, over HTTP or in process (ADR 0102), failed when the answer is a
+ * 5xx; outside the error boundary, so it sees what the caller gets.
+ */
+const traced = t.middleware(({ next, path, type, ctx }) =>
+  inSpan(
+    path,
+    {
+      kind: 'server',
+      attributes: {
+        'rpc.system': 'trpc',
+        'rpc.method': path,
+        'vrs.procedure_type': type,
+        'vrs.request_id': ctx.requestId,
+        'vrs.caller': ctx.caller,
+      },
+    },
+    async (span) => {
+      const result = await next();
+      if (!result.ok && getHTTPStatusCodeFromError(result.error) >= 500) markFailed(span, result.error);
+      return result;
+    },
+  ),
+);
+
 export const router = t.router;
-export const procedure = t.procedure.use(errorBoundary);
+/** Every service procedure's builder. Untraced, it is the error boundary alone: no span middleware is added. */
+export const procedure = (tracingConfigured() ? t.procedure.use(traced) : t.procedure).use(errorBoundary);
 export const createCallerFactory = t.createCallerFactory;
 export const mergeRouters = t.mergeRouters;

@@ -6,6 +6,7 @@ import {
   createShutdown,
   loadConfig,
   startServiceServer,
+  startTracing,
   ConfigError,
   PortInUseError,
   type BaseConfig,
@@ -59,10 +60,11 @@ export async function runServiceProcess<S extends z.ZodObject, C extends BaseCon
   } catch (error) {
     exitOnConfigError(error);
   }
-  if (!config.INTERNAL_TOKEN) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
+  const internalToken = config.INTERNAL_TOKEN;
+  if (!internalToken) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
 
   try {
-    await startServiceProcess(options, config, logger);
+    await startServiceProcess(options, config, internalToken, logger);
   } catch (error) {
     exitOnOperatorError(error);
     throw error;
@@ -76,10 +78,14 @@ async function startServiceProcess<C extends BaseConfig>(
     createModule: (deps: ServiceDependencies, config: C) => Promise<ServiceModule>;
   },
   config: C,
+  internalToken: string,
   logger: Logger,
 ): Promise<void> {
   const shutdown = createShutdown(logger);
   shutdown.installSignalHandlers();
+  // First started, so last stopped: spans of the shutdown itself are flushed too.
+  const stopTracing = await startTracing(options.service);
+  if (stopTracing) shutdown.onShutdown('tracing', stopTracing);
   const store = await openStore({
     service: options.service,
     mongodbUrl: config.MONGODB_URL,
@@ -100,7 +106,7 @@ async function startServiceProcess<C extends BaseConfig>(
     port,
     host: config.HOST,
     portSetting: config.SERVICE_PORT === undefined ? `${options.service.toUpperCase()}_SERVICE_URL` : 'SERVICE_PORT',
-    internalToken: config.INTERNAL_TOKEN!,
+    internalToken,
     internalClients: { inline: config.INTERNAL_CLIENTS, file: config.INTERNAL_CLIENTS_FILE },
     logger,
     turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,

@@ -42,18 +42,18 @@ export function queryFrequencies(slots = 4096): QueryFrequencies {
         fingerprints[slot] = fingerprint;
         counts[slot] = 0;
       }
-      if (counts[slot] < maxCount) counts[slot]++;
-      const count = counts[slot];
+      const count = Math.min((counts[slot] ?? 0) + 1, maxCount);
+      counts[slot] = count;
       if (++recorded >= halveAfter) {
         recorded = 0;
-        for (let i = 0; i < slots; i++) counts[i] >>= 1;
+        for (const [i, c] of counts.entries()) counts[i] = c >> 1;
       }
       return count;
     },
     peek(key) {
       const hash = hashOf(key);
       const slot = (hash >>> 0) & (slots - 1);
-      return fingerprints[slot] === fingerprintOf(hash) ? counts[slot] : 0;
+      return fingerprints[slot] === fingerprintOf(hash) ? (counts[slot] ?? 0) : 0;
     },
   };
 }

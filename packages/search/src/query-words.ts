@@ -38,7 +38,7 @@ export function roundScore(score: number): number {
 export function mergeWidened(exact: SearchHit[], widened: SearchHit[], limit: number): SearchHit[] {
   const merged = exact.slice(0, limit);
   const seen = new Set(merged.map((hit) => hit.id));
-  let ceiling = merged.length > 0 ? merged[merged.length - 1].score : Number.POSITIVE_INFINITY;
+  let ceiling = merged.at(-1)?.score ?? Number.POSITIVE_INFINITY;
   for (const hit of widened) {
     if (merged.length >= limit) break;
     if (seen.has(hit.id)) continue;

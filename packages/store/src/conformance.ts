@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, assert, beforeEach, describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from './errors';
 import { createLogger } from '@vrs/kit';
 import type { Collection, Store, StoreDocument } from './port';
@@ -93,20 +93,24 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
       });
 
       it('returns and stores copies', async () => {
-        const doc: Item = { _id: 'm', name: 'mike', rank: 1, tags: ['a'], nested: { a: 1 } };
+        const doc = { _id: 'm', name: 'mike', rank: 1, tags: ['a'], nested: { a: 1 } } satisfies Item;
         await items.insertOne(doc);
-        doc.tags!.push('mutated');
-        doc.nested!.a = 99;
-        const found = (await items.findOne({ _id: 'm' }))!;
-        found.tags!.push('mutated');
-        found.nested!.a = 42;
+        doc.tags.push('mutated');
+        doc.nested.a = 99;
+        const found = await items.findOne({ _id: 'm' });
+        assert(found?.tags && found.nested, 'the document as inserted');
+        found.tags.push('mutated');
+        found.nested.a = 42;
         found.name = 'changed';
-        const listed = await items.find({});
-        listed[0].tags!.length = 0;
-        const updated = (await items.findOneAndUpdate({ _id: 'm' }, { $inc: { rank: 1 } }))!;
-        updated.nested!.a = 7;
+        const [listed] = await items.find({});
+        assert(listed?.tags, 'the document as listed');
+        listed.tags.length = 0;
+        const updated = await items.findOneAndUpdate({ _id: 'm' }, { $inc: { rank: 1 } });
+        assert(updated?.nested, 'the document as updated');
+        updated.nested.a = 7;
         const [aggregated] = await items.aggregate<Item>([{ $match: { _id: 'm' } }]);
-        aggregated.tags!.push('mutated');
+        assert(aggregated?.tags, 'the document as aggregated');
+        aggregated.tags.push('mutated');
         expect(await items.findOne({ _id: 'm' })).toEqual({ _id: 'm', name: 'mike', rank: 2, tags: ['a'], nested: { a: 1 } });
       });
 
@@ -616,7 +620,8 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
           Array.from({ length: 20 }, () =>
             store.withTransaction(async (tx) => {
               const current = await tx.collection<Account>('accounts').findOne({ _id: 'acc' });
-              await tx.collection<Account>('accounts').updateOne({ _id: 'acc' }, { $set: { balance: current!.balance + 1 } });
+              assert(current, 'the account inserted first');
+              await tx.collection<Account>('accounts').updateOne({ _id: 'acc' }, { $set: { balance: current.balance + 1 } });
             }),
           ),
         );

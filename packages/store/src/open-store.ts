@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { tracingConfigured } from '@vrs/kit';
 import { openEmbeddedStore } from './embedded/embedded-store';
 import type { Store } from './port';
+import { tracedStore } from './traced-store';
 
 export interface OpenStoreOptions {
   /** Database name on MongoDB, folder name under dataDir for the embedded store. */
@@ -11,8 +13,13 @@ export interface OpenStoreOptions {
   synchronous?: 'normal' | 'full';
 }
 
-/** MongoDB when a URL is given, else the embedded store under `dataDir/service`. */
-export async function openStore({ service, mongodbUrl, dataDir, synchronous }: OpenStoreOptions): Promise<Store> {
+/** MongoDB when a URL is given, else the embedded store under `dataDir/service`; with a span per transaction when tracing. */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const store = await openUntraced(options);
+  return tracingConfigured() ? tracedStore(store, options.service) : store;
+}
+
+async function openUntraced({ service, mongodbUrl, dataDir, synchronous }: OpenStoreOptions): Promise<Store> {
   if (!mongodbUrl) return openEmbeddedStore(join(dataDir, service), { synchronous });
   // Imported on demand so embedded mode never loads the driver.
   const { openMongoStore } = await import('./mongo/mongo-store');

@@ -18,7 +18,7 @@ export const deleteAccount = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(deletedAccountSchema)
   .mutation(async ({ ctx }) => {
     const { accountId, deletedAt } = await ctx.services.billing.accounts.delete.mutate({ accountId: ctx.principal.accountId });

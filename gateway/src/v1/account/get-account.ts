@@ -15,6 +15,6 @@ export const getAccount = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(accountSchema)
   .query(({ ctx }) => ctx.services.billing.accounts.get.query({ accountId: ctx.principal.accountId }));

@@ -14,6 +14,6 @@ export const updateAccount = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(updateAccountBody())
+  .input(updateAccountBody().strict())
   .output(accountSchema)
   .mutation(({ ctx, input }) => ctx.services.billing.accounts.update.mutate({ accountId: ctx.principal.accountId, name: input.name }));

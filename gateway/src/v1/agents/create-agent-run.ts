@@ -20,7 +20,7 @@ export const createAgentRun = protectedProcedure
       errorResponses: [...meteredErrors, 404, 409, 422],
     },
   })
-  .input(createAgentRunBody())
+  .input(createAgentRunBody().strict())
   .output(agentRunAdmissionSchema)
   .mutation(async ({ ctx, input }) => {
     const { admission, balanceAfterHold } = await ctx.services.agents.runs.create.mutate({

@@ -17,6 +17,10 @@ export const listAgentRuns = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(listQuery().extend({ sessionId: z.uuid().describe('UUID returned by agent admission.') }))
+  .input(
+    listQuery()
+      .extend({ sessionId: z.uuid().describe('UUID returned by agent admission.') })
+      .strict(),
+  )
   .output(agentRunListSchema)
   .query(({ ctx, input }) => ctx.services.agents.runs.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -30,7 +30,7 @@ export const createApiKey = protectedProcedure
       errorResponses: [...authenticatedErrors, 409, 422],
     },
   })
-  .input(createApiKeyBodySchema)
+  .input(createApiKeyBodySchema.strict())
   .output(createdApiKeySchema)
   .mutation(({ ctx, input }) => {
     refuseScopesNotHeld(ctx.principal, input.scopes);

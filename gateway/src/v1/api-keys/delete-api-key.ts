@@ -17,7 +17,7 @@ export const deleteApiKey = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(deletedSchema)
   .mutation(async ({ ctx, input }) => {
     const deleted = await ctx.services.billing.apiKeys.revoke.mutate({ accountId: ctx.principal.accountId, keyId: input.id });

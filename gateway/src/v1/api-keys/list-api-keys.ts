@@ -16,6 +16,6 @@ export const listApiKeys = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery())
+  .input(listQuery().strict())
   .output(apiKeyListSchema)
   .query(({ ctx, input }) => ctx.services.billing.apiKeys.list.query({ accountId: ctx.principal.accountId, ...input }));

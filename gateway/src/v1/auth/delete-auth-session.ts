@@ -19,7 +19,7 @@ export const deleteAuthSession = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.object({ sessionId: z.string().min(1).max(64) }))
+  .input(z.strictObject({ sessionId: z.string().min(1).max(64) }))
   .output(deletedSchema)
   .mutation(async ({ ctx: { principal, services }, input }) => {
     if (input.sessionId !== principal.sessionId) requireScopes(principal, ['account:manage']);

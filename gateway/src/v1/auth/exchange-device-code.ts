@@ -20,7 +20,7 @@ export const exchangeDeviceCode = publicProcedure
     },
     auth: 'public',
   })
-  .input(deviceTokenRequestSchema)
+  .input(deviceTokenRequestSchema.strict())
   .output(deviceTokenResponseSchema)
   .mutation(async ({ ctx, input }) => {
     // RFC 6749 §5.1: token responses, and the refusals in between, are never cached.

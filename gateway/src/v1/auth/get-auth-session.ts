@@ -25,7 +25,7 @@ export const getAuthSession = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(authSessionSchema)
   .query(async ({ ctx: { principal, services } }) => {
     const account = await services.billing.accounts.get.query({ accountId: principal.accountId });

@@ -14,7 +14,7 @@ export const listAuthSessions = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery())
+  .input(listQuery().strict())
   .output(sessionListSchema)
   .query(async ({ ctx: { principal, services }, input }) => {
     const page = await services.billing.sessions.list.query({ accountId: principal.accountId, ...input });

@@ -23,7 +23,7 @@ export const requestDeviceCode = publicProcedure
     },
     auth: 'public',
   })
-  .input(deviceCodeRequestSchema)
+  .input(deviceCodeRequestSchema.strict())
   .output(deviceCodeResponseSchema)
   .mutation(async ({ ctx, input }) => {
     const started = await ctx.services.billing.device.start.mutate({

@@ -15,6 +15,6 @@ export const getBillingStatus = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(billingStatusSchema)
   .query(({ ctx }) => ctx.services.billing.status.get.query({ accountId: ctx.principal.accountId }));

@@ -16,6 +16,6 @@ export const listLedgerEntries = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery())
+  .input(listQuery().strict())
   .output(ledgerPageSchema)
   .query(({ ctx, input }) => ctx.services.billing.ledger.list.query({ accountId: ctx.principal.accountId, ...input }));

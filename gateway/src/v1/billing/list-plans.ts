@@ -17,6 +17,6 @@ export const listPlans = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(planListSchema)
   .query(({ ctx }) => ctx.services.billing.plans.list.query({}));

@@ -20,7 +20,7 @@ export const getChannel = protectedProcedure
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })
-  .input(z.object({ provider: providerParam(), id: channelIdParam(), refresh: refreshParam() }))
+  .input(z.strictObject({ provider: providerParam(), id: channelIdParam(), refresh: refreshParam() }))
   .output(channelSchema)
   .query(async ({ ctx, input }) =>
     charged(ctx, await ctx.services.provider.channels.get.query({ channel: input.id, ...readMode(ctx, input) })),

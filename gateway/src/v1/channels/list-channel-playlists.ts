@@ -29,7 +29,7 @@ export const listChannelPlaylists = protectedProcedure
     savedVariant: savedUnlessRefresh,
   })
   .input(
-    z.object({
+    z.strictObject({
       provider: providerParam(),
       id: channelIdParam(),
       refresh: refreshParam(),

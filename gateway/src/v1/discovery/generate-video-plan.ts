@@ -17,6 +17,6 @@ export const generateVideoPlan = protectedProcedure
       errorResponses: [...meteredErrors, 422],
     },
   })
-  .input(z.object({ report: trendReportInput() }))
+  .input(z.strictObject({ report: trendReportInput() }))
   .output(videoPlanSchema)
   .mutation(({ ctx, input }) => ctx.services.trends.plans.generate.mutate({ accountId: ctx.principal.accountId, report: input.report }));

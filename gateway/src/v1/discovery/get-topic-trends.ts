@@ -29,7 +29,7 @@ export const getTopicTrends = protectedProcedure
     fieldCodes: { ...providerFieldCodes, q: { missing: 'QUERY_REQUIRED' } },
   })
   .input(
-    z.object({
+    z.strictObject({
       provider: providerParam(),
       q: trendTopic().describe('The topic to research.'),
       sampleSize: z.coerce

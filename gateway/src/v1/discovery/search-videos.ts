@@ -20,7 +20,7 @@ export const searchVideos = protectedProcedure
     fieldCodes: { ...providerFieldCodes, q: { missing: 'QUERY_REQUIRED' } },
   })
   .input(
-    z.object({
+    z.strictObject({
       provider: providerParam(),
       q: z.string().trim().min(1).max(200).describe('What to search for.'),
       sort: videoSearchSortSchema

@@ -22,7 +22,7 @@ export const createExport = protectedProcedure
     },
     handsHoldToJob: true,
   })
-  .input(z.object({ projectId: z.string().min(1).max(100), format: exportFormatSchema }))
+  .input(z.strictObject({ projectId: z.string().min(1).max(100), format: exportFormatSchema }))
   .output(exportSchema)
   .mutation(async ({ ctx, input }) => {
     const { export: record, replayed } = await ctx.services.research.exports.create.mutate({

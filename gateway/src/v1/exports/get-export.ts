@@ -16,7 +16,7 @@ export const getExport = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(exportSchema)
   .query(
     async ({ ctx, input }) =>

@@ -17,6 +17,10 @@ export const listExports = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(listQuery().extend({ projectId: z.string().min(1).max(100).optional().describe('Only the exports of this project.') }))
+  .input(
+    listQuery()
+      .extend({ projectId: z.string().min(1).max(100).optional().describe('Only the exports of this project.') })
+      .strict(),
+  )
   .output(exportListSchema)
   .query(({ ctx, input }) => ctx.services.research.exports.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -20,7 +20,7 @@ export const checkMonitor = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 409, 422],
     },
   })
-  .input(z.object({ id: monitorIdParam() }))
+  .input(z.strictObject({ id: monitorIdParam() }))
   .output(monitorSchema)
   .mutation(async ({ ctx, input }) => {
     const monitor = await ctx.services.monitoring.monitors.check.mutate({ accountId: ctx.principal.accountId, monitorId: input.id });

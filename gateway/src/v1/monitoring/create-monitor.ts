@@ -18,6 +18,6 @@ export const createMonitor = protectedProcedure
     },
     fieldCodes: monitorFieldCodes,
   })
-  .input(createMonitorBody())
+  .input(createMonitorBody().strict())
   .output(monitorSchema)
   .mutation(({ ctx, input }) => ctx.services.monitoring.monitors.create.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -17,6 +17,6 @@ export const createWebhook = protectedProcedure
     },
     fieldCodes: { url: { invalid: 'WEBHOOK_URL_INVALID' } },
   })
-  .input(createWebhookBody())
+  .input(createWebhookBody().strict())
   .output(createdWebhookSchema)
   .mutation(({ ctx, input }) => ctx.services.monitoring.webhooks.create.mutate({ accountId: ctx.principal.accountId, ...input }));

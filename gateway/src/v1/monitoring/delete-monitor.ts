@@ -17,7 +17,7 @@ export const deleteMonitor = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ id: monitorIdParam() }))
+  .input(z.strictObject({ id: monitorIdParam() }))
   .output(deletedSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.monitors.delete.mutate({ accountId: ctx.principal.accountId, monitorId: input.id }),

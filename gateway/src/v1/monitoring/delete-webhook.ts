@@ -16,7 +16,7 @@ export const deleteWebhook = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(deletedSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.webhooks.delete.mutate({ accountId: ctx.principal.accountId, webhookId: input.id }),

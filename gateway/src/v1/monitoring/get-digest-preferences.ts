@@ -17,6 +17,6 @@ export const getDigestPreferences = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(digestPreferencesSchema)
   .query(({ ctx }) => ctx.services.monitoring.digests.getPreferences.query({ accountId: ctx.principal.accountId }));

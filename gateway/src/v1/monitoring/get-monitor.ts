@@ -17,6 +17,6 @@ export const getMonitor = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ id: monitorIdParam() }))
+  .input(z.strictObject({ id: monitorIdParam() }))
   .output(monitorSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.monitors.get.query({ accountId: ctx.principal.accountId, monitorId: input.id }));

@@ -17,7 +17,7 @@ export const listMonitorChecks = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(listQuery().extend({ id: monitorIdParam() }))
+  .input(listQuery().extend({ id: monitorIdParam() }).strict())
   .output(monitorCheckListSchema)
   .query(({ ctx, input: { id, ...page } }) =>
     ctx.services.monitoring.monitors.listChecks.query({ accountId: ctx.principal.accountId, monitorId: id, ...page }),

@@ -15,6 +15,6 @@ export const listMonitors = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery())
+  .input(listQuery().strict())
   .output(monitorListSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.monitors.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -17,6 +17,6 @@ export const listNotifications = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(notificationListSchema)
   .query(({ ctx }) => ctx.services.monitoring.notifications.list.query({ accountId: ctx.principal.accountId }));

@@ -17,7 +17,11 @@ export const listWebhookDeliveries = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(listQuery().extend({ id: z.string().min(1).max(100) }))
+  .input(
+    listQuery()
+      .extend({ id: z.string().min(1).max(100) })
+      .strict(),
+  )
   .output(webhookDeliveryListSchema)
   .query(({ ctx, input: { id, ...page } }) =>
     ctx.services.monitoring.webhooks.listDeliveries.query({ accountId: ctx.principal.accountId, webhookId: id, ...page }),

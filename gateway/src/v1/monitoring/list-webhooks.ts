@@ -16,6 +16,6 @@ export const listWebhooks = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery())
+  .input(listQuery().strict())
   .output(webhookListSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.webhooks.list.query({ accountId: ctx.principal.accountId, ...input }));

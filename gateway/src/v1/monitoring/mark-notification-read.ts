@@ -16,7 +16,7 @@ export const markNotificationRead = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(notificationReadSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.notifications.markRead.mutate({ accountId: ctx.principal.accountId, notificationId: input.id }),

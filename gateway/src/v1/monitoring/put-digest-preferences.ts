@@ -17,6 +17,6 @@ export const putDigestPreferences = protectedProcedure
     },
     fieldCodes: { timezone: { invalid: 'TIMEZONE_INVALID' } },
   })
-  .input(digestPreferencesBody())
+  .input(digestPreferencesBody().strict())
   .output(digestPreferencesSchema)
   .mutation(({ ctx, input }) => ctx.services.monitoring.digests.putPreferences.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -19,7 +19,7 @@ export const updateMonitor = protectedProcedure
     },
     fieldCodes: monitorFieldCodes,
   })
-  .input(z.object({ id: monitorIdParam(), ...updateMonitorBody().shape }))
+  .input(z.strictObject({ id: monitorIdParam(), ...updateMonitorBody().shape }))
   .output(monitorScheduleSchema)
   .mutation(({ ctx, input: { id, ...changes } }) =>
     ctx.services.monitoring.monitors.update.mutate({ accountId: ctx.principal.accountId, monitorId: id, ...changes }),

@@ -21,7 +21,7 @@ export const getPlaylist = protectedProcedure
     savedVariant: savedUnlessRefresh,
   })
   .input(
-    z.object({
+    z.strictObject({
       provider: providerParam(),
       id: z.string().min(1).max(200).describe('YouTube playlist id.'),
       refresh: refreshParam(),

@@ -17,7 +17,9 @@ export const addProjectEvidence = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(z.object({ projectId: z.string().min(1).max(100), items: z.array(evidenceInputItem()).min(1).max(maxEvidenceItemsPerRequest) }))
+  .input(
+    z.strictObject({ projectId: z.string().min(1).max(100), items: z.array(evidenceInputItem()).min(1).max(maxEvidenceItemsPerRequest) }),
+  )
   .output(addEvidenceResultSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.evidence.add.mutate({ accountId: ctx.principal.accountId, projectId: input.projectId, items: input.items }),

@@ -15,6 +15,6 @@ export const createProject = protectedProcedure
       errorResponses: [...meteredErrors, 422],
     },
   })
-  .input(z.object({ name: projectName() }))
+  .input(z.strictObject({ name: projectName() }))
   .output(projectSchema)
   .mutation(({ ctx, input }) => ctx.services.research.projects.create.mutate({ accountId: ctx.principal.accountId, name: input.name }));

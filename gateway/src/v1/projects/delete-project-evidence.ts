@@ -16,6 +16,6 @@ export const deleteProjectEvidence = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
+  .input(z.strictObject({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
   .output(deletedSchema)
   .mutation(({ ctx, input }) => ctx.services.research.evidence.delete.mutate({ accountId: ctx.principal.accountId, ...input }));

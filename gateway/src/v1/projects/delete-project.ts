@@ -17,6 +17,6 @@ export const deleteProject = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ projectId: z.string().min(1).max(100) }))
+  .input(z.strictObject({ projectId: z.string().min(1).max(100) }))
   .output(deletedSchema)
   .mutation(({ ctx, input }) => ctx.services.research.projects.delete.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -15,6 +15,6 @@ export const getProjectEvidence = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
+  .input(z.strictObject({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
   .output(storedEvidenceSchema)
   .query(({ ctx, input }) => ctx.services.research.evidence.get.query({ accountId: ctx.principal.accountId, ...input }));

@@ -15,6 +15,6 @@ export const getProject = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ projectId: z.string().min(1).max(100) }))
+  .input(z.strictObject({ projectId: z.string().min(1).max(100) }))
   .output(projectSchema)
   .query(({ ctx, input }) => ctx.services.research.projects.get.query({ accountId: ctx.principal.accountId, projectId: input.projectId }));

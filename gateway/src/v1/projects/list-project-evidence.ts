@@ -17,6 +17,10 @@ export const listProjectEvidence = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(listQuery().extend({ projectId: z.string().min(1).max(100) }))
+  .input(
+    listQuery()
+      .extend({ projectId: z.string().min(1).max(100) })
+      .strict(),
+  )
   .output(evidenceListSchema)
   .query(({ ctx, input }) => ctx.services.research.evidence.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -15,6 +15,6 @@ export const listProjects = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery())
+  .input(listQuery().strict())
   .output(projectListSchema)
   .query(({ ctx, input }) => ctx.services.research.projects.list.query({ accountId: ctx.principal.accountId, ...input }));

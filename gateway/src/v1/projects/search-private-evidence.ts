@@ -17,6 +17,6 @@ export const searchPrivateEvidence = protectedProcedure
     },
     fieldCodes: { q: { missing: 'QUERY_REQUIRED' } },
   })
-  .input(searchEvidenceParams)
+  .input(searchEvidenceParams.strict())
   .output(searchResultSchema)
   .query(({ ctx, input }) => ctx.services.research.evidence.search.query({ ...input, accountId: ctx.principal.accountId }));

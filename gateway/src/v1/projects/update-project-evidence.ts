@@ -17,6 +17,8 @@ export const updateProjectEvidence = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(z.object({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }).extend(updateEvidenceBody().shape))
+  .input(
+    z.strictObject({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }).extend(updateEvidenceBody().shape),
+  )
   .output(storedEvidenceSchema)
   .mutation(({ ctx, input }) => ctx.services.research.evidence.update.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -15,6 +15,6 @@ export const updateProject = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.object({ projectId: z.string().min(1).max(100) }).extend(renameProjectBody().shape))
+  .input(z.strictObject({ projectId: z.string().min(1).max(100) }).extend(renameProjectBody().shape))
   .output(projectSchema)
   .mutation(({ ctx, input }) => ctx.services.research.projects.rename.mutate({ accountId: ctx.principal.accountId, ...input }));

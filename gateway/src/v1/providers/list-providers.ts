@@ -15,6 +15,6 @@ export const listProviders = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(providerListSchema)
   .query(({ ctx }) => ctx.services.provider.providers.list.query());

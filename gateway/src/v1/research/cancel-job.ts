@@ -17,6 +17,6 @@ export const cancelJob = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 409],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(jobSchema)
   .mutation(({ ctx, input }) => ctx.services.research.jobs.cancel.mutate({ accountId: ctx.principal.accountId, jobId: input.id }));

@@ -17,7 +17,7 @@ export const createAnswer = protectedProcedure
       errorResponses: [...meteredErrors, 422],
     },
   })
-  .input(z.object({ question: questionText() }))
+  .input(z.strictObject({ question: questionText() }))
   .output(citedAnswerSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.answers.create.mutate({ accountId: ctx.principal.accountId, question: input.question }),

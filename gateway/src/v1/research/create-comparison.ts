@@ -16,7 +16,7 @@ export const createComparison = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(comparisonBody())
+  .input(comparisonBody().strict())
   .output(comparisonSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.comparisons.create.mutate({ accountId: ctx.principal.accountId, type: input.type, ids: input.ids }),

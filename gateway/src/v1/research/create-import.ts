@@ -22,7 +22,7 @@ export const createImport = protectedProcedure
     },
     handsHoldToJob: true,
   })
-  .input(z.object({ projectId: z.string().min(1).max(100), ...createImportBody().shape }))
+  .input(z.strictObject({ projectId: z.string().min(1).max(100), ...createImportBody().shape }))
   .output(jobSchema)
   .mutation(async ({ ctx, input }) => {
     const { job, replayed } = await ctx.services.research.imports.create.mutate({

@@ -17,7 +17,7 @@ export const createReport = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(z.object({ prompt: reportPrompt(), projectId: z.string().min(1).max(100) }))
+  .input(z.strictObject({ prompt: reportPrompt(), projectId: z.string().min(1).max(100) }))
   .output(citedAnswerSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.reports.create.mutate({ accountId: ctx.principal.accountId, projectId: input.projectId, prompt: input.prompt }),

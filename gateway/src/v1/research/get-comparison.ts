@@ -16,6 +16,6 @@ export const getComparison = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(comparisonSchema)
   .query(({ ctx, input }) => ctx.services.research.comparisons.get.query({ accountId: ctx.principal.accountId, comparisonId: input.id }));

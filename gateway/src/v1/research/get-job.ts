@@ -17,6 +17,6 @@ export const getJob = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(jobSchema)
   .query(({ ctx, input }) => ctx.services.research.jobs.get.query({ accountId: ctx.principal.accountId, jobId: input.id }));

@@ -39,6 +39,6 @@ export const getOperation = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.object({ id: z.string().min(1).max(100) }))
+  .input(z.strictObject({ id: z.string().min(1).max(100) }))
   .output(operationSchema)
   .query(getOperationHandler);

@@ -15,6 +15,6 @@ export const listComparisons = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery())
+  .input(listQuery().strict())
   .output(comparisonListSchema)
   .query(({ ctx, input }) => ctx.services.research.comparisons.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -4,7 +4,7 @@ import type { GatewayContext } from '../../context';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-const listOperationsQuery = listQuery();
+const listOperationsQuery = listQuery().strict();
 
 /**
  * Answers and reports live in research, plans in trends. Each pages its own from the same position

@@ -17,6 +17,10 @@ export const listProjectJobs = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(listQuery().extend({ projectId: z.string().min(1).max(100) }))
+  .input(
+    listQuery()
+      .extend({ projectId: z.string().min(1).max(100) })
+      .strict(),
+  )
   .output(jobListSchema)
   .query(({ ctx, input }) => ctx.services.research.jobs.list.query({ accountId: ctx.principal.accountId, ...input }));

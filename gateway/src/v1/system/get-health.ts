@@ -17,6 +17,6 @@ export const getHealth = publicProcedure
     },
     auth: 'public',
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(healthSchema)
   .query(() => ({ status: 'ok' as const, version: '1.0.0' }));

@@ -28,7 +28,7 @@ export const getReadiness = publicProcedure
     },
     auth: 'public',
   })
-  .input(z.object({}))
+  .input(z.strictObject({}))
   .output(readinessSchema)
   .query(async ({ ctx }) => {
     const report = await ctx.readiness();

@@ -39,7 +39,7 @@ export const getVideoComments = protectedProcedure
   })
   .input(
     z
-      .object({
+      .strictObject({
         provider: providerParam(),
         id: videoIdParam(),
         refresh: refreshParam(),

@@ -22,7 +22,7 @@ export const getVideoTranscript = protectedProcedure
     savedVariant: savedUnlessRefresh,
   })
   .input(
-    z.object({
+    z.strictObject({
       provider: providerParam(),
       id: videoIdParam(),
       refresh: refreshParam(),

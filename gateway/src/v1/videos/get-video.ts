@@ -20,7 +20,7 @@ export const getVideo = protectedProcedure
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })
-  .input(z.object({ provider: providerParam(), id: videoIdParam(), refresh: refreshParam() }))
+  .input(z.strictObject({ provider: providerParam(), id: videoIdParam(), refresh: refreshParam() }))
   .output(videoSchema)
   .query(async ({ ctx, input }) =>
     charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, ...readMode(ctx, input) })),

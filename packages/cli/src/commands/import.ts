@@ -25,11 +25,12 @@ function sourceOf(options: ImportOptions): ImportSource {
   if (given.length !== 1)
     throw new UsageError('Name exactly one source: --video <ids...>, --playlist <id>, --channel <id> or --search <query>.');
   const limit = options.limit ? { limit: options.limit } : {};
-  if (options.video?.length === 1) return { type: 'video', id: options.video[0]! };
-  if (options.video?.length) return { type: 'videos', ids: options.video };
+  const [video, ...moreVideos] = options.video ?? [];
+  if (video && moreVideos.length === 0) return { type: 'video', id: video };
+  if (video) return { type: 'videos', ids: [video, ...moreVideos] };
   if (options.playlist) return { type: 'playlist', id: options.playlist, ...limit } as ImportSource;
   if (options.channel) return { type: 'channel', id: options.channel, ...limit } as ImportSource;
-  return { type: 'search', query: options.search!, ...limit } as ImportSource;
+  return { type: 'search', query: options.search ?? '', ...limit } as ImportSource;
 }
 
 const ended = (job: Job) => job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled';

@@ -48,11 +48,10 @@ export function registerMonitoringCommands(program: Command) {
           ...(options.video ? [{ kind: 'video' as const, id: options.video }] : []),
           ...(options.search ? [{ kind: 'search' as const, q: options.search }] : []),
         ];
-        if (queries.length !== 1) throw new UsageError('Name exactly one of --topic, --channel, --video or --search.');
+        const [query] = queries;
+        if (!query || queries.length !== 1) throw new UsageError('Name exactly one of --topic, --channel, --video or --search.');
         const client = await ctx.client();
-        const { data } = await client.send(
-          client.api.POST('/monitors', { body: { query: queries[0]!, intervalMinutes: options.interval } }),
-        );
+        const { data } = await client.send(client.api.POST('/monitors', { body: { query, intervalMinutes: options.interval } }));
         ctx.out.result(
           data,
           (monitor) => `Created monitor ${monitor.id} (${describeQuery(monitor.query)}, every ${monitor.intervalMinutes} min).`,

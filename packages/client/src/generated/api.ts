@@ -1547,7 +1547,7 @@ export interface components {
             recentUploads: components["schemas"]["SearchVideo"][];
             /** @description Rounded as YouTube shows it; null when hidden. */
             subscriberCount: number | null;
-            thumbnails: components["schemas"]["ThumbnailOutput"][];
+            thumbnails: components["schemas"]["Thumbnail"][];
             title: string;
             url: string;
             videoCount: number | null;
@@ -2250,7 +2250,7 @@ export interface components {
             meta: components["schemas"]["Meta"];
             /** @description Starts playback from the item the playlist card represents. */
             playUrl: string;
-            thumbnails: components["schemas"]["ThumbnailOutput"][];
+            thumbnails: components["schemas"]["Thumbnail"][];
             title: string;
             /** @constant */
             type: "playlist";
@@ -2273,7 +2273,7 @@ export interface components {
             isPodcast: boolean;
             /** @description Starts playback from the item the playlist card represents. */
             playUrl: string;
-            thumbnails: components["schemas"]["ThumbnailOutput"][];
+            thumbnails: components["schemas"]["Thumbnail"][];
             title: string;
             /** @constant */
             type: "playlist";
@@ -2293,7 +2293,7 @@ export interface components {
             id: string;
             isLive: boolean;
             publishedTimeText: string;
-            thumbnails: components["schemas"]["ThumbnailOutput"][];
+            thumbnails: components["schemas"]["Thumbnail"][];
             title: string;
             /** @constant */
             type: "video";
@@ -2371,7 +2371,7 @@ export interface components {
             durationSeconds: number | null;
             id: string;
             publishedTimeText: string;
-            thumbnails: components["schemas"]["ThumbnailOutput"][];
+            thumbnails: components["schemas"]["Thumbnail"][];
             title: string;
             viewCount: number | null;
         };
@@ -2418,11 +2418,6 @@ export interface components {
             updatedAt: string;
         };
         Thumbnail: {
-            height: number;
-            url: string;
-            width: number;
-        };
-        ThumbnailOutput: {
             height: number;
             url: string;
             width: number;
@@ -2658,7 +2653,7 @@ export interface components {
                  * @enum {string}
                  */
                 signalSource: "observed" | "lifetime" | "search_card";
-                thumbnails: components["schemas"]["ThumbnailOutput"][];
+                thumbnails: components["schemas"]["Thumbnail"][];
                 title: string;
                 /** @enum {string} */
                 trendBand: "Breakout" | "Rising" | "Steady" | "Cooling";
@@ -2789,7 +2784,11 @@ export interface components {
                 publishedTimeText: string;
                 searchRank: number;
                 signalSource?: string;
-                thumbnails: components["schemas"]["Thumbnail"][];
+                thumbnails: {
+                    height: number;
+                    url: string;
+                    width: number;
+                }[];
                 title: string;
                 trendBand?: string;
                 trendScore: number;
@@ -2822,7 +2821,7 @@ export interface components {
             meta: components["schemas"]["Meta"];
             /** @description ISO 8601 as YouTube gives it (with offset); null when YouTube did not send it. */
             publishDate: string | null;
-            thumbnails: components["schemas"]["ThumbnailOutput"][];
+            thumbnails: components["schemas"]["Thumbnail"][];
             title: string;
             viewCount: number | null;
         };

@@ -23,7 +23,10 @@ export function deliverInTurns<T>(settle: (item: T) => void, budgetMs = replyTur
   const deliver = () => {
     const startedAt = performance.now();
     if (previousTurnAt !== undefined) perTurn = startedAt - previousTurnAt > budgetMs ? Math.max(1, perTurn >> 1) : perTurn + 1;
-    for (let i = 0; i < perTurn && queued.length > 0; i++) settle(queued.shift()!);
+    for (let i = 0; i < perTurn && queued.length > 0; i++) {
+      const item = queued.shift();
+      if (item !== undefined) settle(item);
+    }
     if (queued.length > 0) {
       previousTurnAt = startedAt;
       setImmediate(deliver);

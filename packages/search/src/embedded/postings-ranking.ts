@@ -36,11 +36,11 @@ const wordOverheadBytes = 128;
 function readVarint(bytes: Uint8Array, offset: number): { value: number; next: number } {
   let value = 0;
   for (let i = 0; i < 8; i++) {
-    const byte = bytes[offset + i]!;
+    const byte = bytes[offset + i] ?? 0;
     value = value * 128 + (byte & 0x7f);
     if (byte < 0x80) return { value, next: offset + i + 1 };
   }
-  return { value: value * 256 + bytes[offset + 8]!, next: offset + 9 };
+  return { value: value * 256 + (bytes[offset + 8] ?? 0), next: offset + 9 };
 }
 
 type Statement = ReturnType<Db['prepare']>;
@@ -100,7 +100,7 @@ class WordPostings {
         rowid = rowid * 10 + (code - 48);
         continue;
       }
-      if (length > 0 && rowids[length - 1] === rowid) frequencies[length - 1]!++;
+      if (length > 0 && rowids[length - 1] === rowid) frequencies[length - 1] = (frequencies[length - 1] ?? 0) + 1;
       else {
         rowids[length] = rowid;
         frequencies[length++] = 1;
@@ -270,7 +270,7 @@ export class PostingsRanking {
     if (documents < this.shared.minDocuments || limit < 1) return undefined;
     if (!this.lengths && documents < this.rows * coldLengthsFraction) return undefined;
     const lengths = this.documentLengths();
-    if (lists.some((list) => list.length > 0 && list.rowids[list.length - 1]! >= this.lengthsEnd)) return undefined;
+    if (lists.some((list) => (list.rowids[list.length - 1] ?? -1) >= this.lengthsEnd)) return undefined;
     const scores = this.shared.scores.atLeast(this.lengthsEnd);
     const avgdl = this.tokens / this.rows;
     for (const list of lists) {
@@ -278,10 +278,10 @@ export class PostingsRanking {
       const idf = this.idf(list.length);
       const { rowids, frequencies } = list;
       for (let i = 0; i < list.length; i++) {
-        const rowid = rowids[i]!;
-        const f = frequencies[i]!;
+        const rowid = rowids[i] ?? 0;
+        const f = frequencies[i] ?? 0;
         // Written as fts5_aux.c writes it: the same operations in the same order give the same double.
-        scores[rowid]! += idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + (b * lengths[rowid]!) / avgdl)));
+        scores[rowid] = (scores[rowid] ?? 0) + idf * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + (b * (lengths[rowid] ?? 0)) / avgdl)));
       }
     }
     this.shared.stats.rankedFromPostings++;
@@ -294,9 +294,10 @@ export class PostingsRanking {
    */
   recordWrite(writesBefore: number, inserted: { rowid: number; text: string }[], rewritten: number[]): WriteRecord | undefined {
     if (this.writes !== writesBefore || (this.lengths === null && this.words.size === 0)) return undefined;
+    const [firstInserted] = inserted;
     return {
       inserted,
-      insertedLengths: inserted.length > 0 ? this.readLengths(this.statements.writtenLengthsFrom, inserted[0]!.rowid) : undefined,
+      insertedLengths: firstInserted ? this.readLengths(this.statements.writtenLengthsFrom, firstInserted.rowid) : undefined,
       rewrittenLengths: rewritten.map((rowid) => ({
         rowid,
         length: readVarint(firstColumn<Uint8Array>(this.statements.writtenLength, [rowid]), 0).value,
@@ -322,18 +323,19 @@ export class PostingsRanking {
       this.forgetWords();
       return;
     }
-    const grownWords = new Set<string>();
-    const counts = new Map<string, number>();
+    const grownWords = new Map<string, WordPostings>();
+    const counts = new Map<WordPostings, number>();
     for (const { rowid, text } of record.inserted) {
-      for (const token of text.toLowerCase().match(asciiTokens) ?? [])
-        if (this.words.has(token)) counts.set(token, (counts.get(token) ?? 0) + 1);
-      for (const [word, count] of counts) {
-        this.words.get(word)!.append(rowid, count);
-        grownWords.add(word);
+      for (const token of text.toLowerCase().match(asciiTokens) ?? []) {
+        const postings = this.words.get(token);
+        if (!postings) continue;
+        counts.set(postings, (counts.get(postings) ?? 0) + 1);
+        grownWords.set(token, postings);
       }
+      for (const [postings, count] of counts) postings.append(rowid, count);
       counts.clear();
     }
-    for (const word of grownWords) this.keepWord(word, this.words.get(word)!);
+    for (const [word, postings] of grownWords) this.keepWord(word, postings);
   }
 
   clear(): void {
@@ -392,14 +394,16 @@ export class PostingsRanking {
   }
 
   private setLengths({ first, values }: LengthRun): void {
+    let lengths = this.lengths;
+    if (!lengths) return;
     const end = first + values.length;
-    if (end > this.lengths!.length) {
+    if (end > lengths.length) {
       // Doubling: our inserts come a batch at a time.
-      const larger = new Uint32Array(Math.max(end, this.lengths!.length * 2));
-      larger.set(this.lengths!);
-      this.lengths = larger;
+      const larger = new Uint32Array(Math.max(end, lengths.length * 2));
+      larger.set(lengths);
+      lengths = this.lengths = larger;
     }
-    this.lengths!.set(values, first);
+    lengths.set(values, first);
     this.lengthsEnd = Math.max(this.lengthsEnd, end);
   }
 
@@ -429,19 +433,23 @@ function takeBest(lists: WordPostings[], scores: Float64Array, limit: number): R
   const best: RankedRow[] = [];
   for (const { rowids, length } of lists) {
     for (let i = 0; i < length; i++) {
-      const rowid = rowids[i]!;
-      const score = scores[rowid]!;
+      const rowid = rowids[i] ?? 0;
+      const score = scores[rowid] ?? 0;
       if (score === 0) continue;
       scores[rowid] = 0;
       if (best.length === limit) {
-        const last = best[limit - 1]!;
-        if (score < last.score || (score === last.score && rowid > last.rowid)) continue;
+        if (!ranksBelow(best[limit - 1], score, rowid)) continue;
         best.pop();
       }
       let at = best.length;
-      while (at > 0 && (best[at - 1]!.score < score || (best[at - 1]!.score === score && best[at - 1]!.rowid > rowid))) at--;
+      while (at > 0 && ranksBelow(best[at - 1], score, rowid)) at--;
       best.splice(at, 0, { rowid, score });
     }
   }
   return best;
+}
+
+/** Whether `row` comes after the row `rowid` scored `score`: a lower score, or the same and a larger rowid. */
+function ranksBelow(row: RankedRow | undefined, score: number, rowid: number): boolean {
+  return row !== undefined && (row.score < score || (row.score === score && row.rowid > rowid));
 }

@@ -10,12 +10,14 @@ interface Request {
 
 const core = new SqliteSearchCore(workerData.dir, workerData.options);
 
-parentPort!.on('message', ({ id, method, args }: Request) => {
+const port = parentPort;
+if (!port) throw new Error('search-worker-main runs in a worker thread');
+port.on('message', ({ id, method, args }: Request) => {
   try {
     const result = (core[method] as (...a: unknown[]) => unknown)(...args);
-    parentPort!.postMessage({ id, result });
+    port.postMessage({ id, result });
   } catch (error) {
     const { message, stack } = error as Error;
-    parentPort!.postMessage({ id, error: { message, stack } });
+    port.postMessage({ id, error: { message, stack } });
   }
 });

@@ -246,7 +246,7 @@ class ScopeDb {
       stored: string;
     }[];
     return rows
-      .map((row) => ({ row, score: scores.get(row.rowid)! }))
+      .map((row) => ({ row, score: scores.get(row.rowid) ?? 0 }))
       .sort((a, b) => b.score - a.score || compareBinary(a.row.id, b.row.id))
       .map(({ row, score }) => ({ id: row.id, text: row.text, stored: JSON.parse(row.stored) as StoredFields, score: roundScore(score) }));
   }

@@ -18,7 +18,7 @@ const lowest = '\u0001';
 function* nextCharacters(vocabulary: SortedVocabulary, prefix: string, first: string): Generator<string> {
   let term = first === prefix ? vocabulary.firstFrom(prefix + lowest) : first;
   while (term?.startsWith(prefix)) {
-    const character = String.fromCodePoint(term.codePointAt(prefix.length)!);
+    const character = String.fromCodePoint(term.codePointAt(prefix.length) ?? 0);
     yield character;
     term = vocabulary.firstFrom(prefix + character + highest);
   }
@@ -63,7 +63,7 @@ export function byCodePoint(a: string, b: string): number {
     const x = left.next();
     const y = right.next();
     if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
-    const difference = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
+    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
     if (difference !== 0) return difference;
   }
 }

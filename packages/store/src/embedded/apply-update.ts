@@ -71,7 +71,11 @@ export function upsertDocument<T extends StoreDocument>(filter: Record<string, u
 }
 
 function compile(operators: Operators): Mutator[] {
-  return Object.entries(operators).map(([operator, fields]) => OPERATORS[operator](fields));
+  return Object.entries(operators).map(([operator, fields]) => {
+    const operatorFactory = OPERATORS[operator];
+    if (!operatorFactory) throw new TypeError(`unknown update operator: ${operator}`);
+    return operatorFactory(fields);
+  });
 }
 
 /** MongoDB refuses an update in which two paths overlap (`a` and `a.b`, or the same path twice). */
@@ -90,10 +94,11 @@ function assertNoConflicts(operators: Operators): void {
 
 function setPath(doc: AnyObject, path: string, value: unknown): void {
   const segments = path.split('.');
+  const leaf = segments.pop() ?? path;
   let target = doc;
-  for (const segment of segments.slice(0, -1)) {
+  for (const segment of segments) {
     const next = target[segment];
     target = target[segment] = typeof next === 'object' && next !== null && !Array.isArray(next) ? (next as AnyObject) : {};
   }
-  target[segments[segments.length - 1]] = value;
+  target[leaf] = value;
 }

@@ -136,7 +136,8 @@ export class CollectionSchema {
     const direction = (value: number | undefined) => (value === -1 ? ' DESC' : '');
     const columns = paths.map((path) => `${pathExpression(path)}${direction(spec.key[path])}`);
     // `_id` last (in the last key's direction), so a sort that breaks ties by `_id` is read from the index too.
-    if (!paths.includes('_id')) columns.push(`id${direction(spec.key[paths[paths.length - 1]])}`);
+    const lastPath = paths.at(-1);
+    if (!paths.includes('_id')) columns.push(`id${direction(lastPath === undefined ? undefined : spec.key[lastPath])}`);
     this.#engine.exec('SAVEPOINT create_index');
     try {
       if (spec.unique) {

@@ -9,7 +9,9 @@ import { openEmbeddedStore } from './embedded-store';
 const WRITERS = 8;
 
 // A small threshold: SQLite checkpoints every few commits, so the kill also lands in the middle of checkpoints.
-const store = await openEmbeddedStore(process.argv[2], { autocheckpointPages: 4 });
+const dataDir = process.argv[2];
+if (!dataDir) throw new Error('usage: durability-writer.ts <data dir>');
+const store = await openEmbeddedStore(dataDir, { autocheckpointPages: 4 });
 const docs = store.collection<StoreDocument & { payload: string }>('acks');
 const counters = store.collection<StoreDocument & { n: number }>('counters');
 const run = process.pid;
@@ -20,7 +22,7 @@ async function writer(id: number): Promise<never> {
     await docs.insertOne({ _id: docId, payload: 'x'.repeat(200) });
     process.stdout.write(`insert ${docId}\n`);
     const counter = await counters.findOneAndUpdate({ _id: `writer-${id}` }, { $inc: { n: 1 } }, { upsert: true });
-    process.stdout.write(`count writer-${id} ${counter!.n}\n`);
+    process.stdout.write(`count writer-${id} ${counter?.n}\n`);
     // The store answers without I/O waits: give the event loop a turn so stdout reaches the parent.
     await nextTurn();
   }

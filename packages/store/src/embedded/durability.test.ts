@@ -45,7 +45,7 @@ it('keeps every acknowledged write after kill -9, twice over', { timeout: 60_000
   const counted = new Map<string, number>();
   for (let round = 0; round < 2; round++) {
     for (const line of await writeUntilKilled(ACKS_BEFORE_KILL)) {
-      const [kind, id, n] = line.split(' ');
+      const [kind, id = '', n] = line.split(' ');
       if (kind === 'insert') inserted.push(id);
       else counted.set(id, Math.max(counted.get(id) ?? 0, Number(n)));
     }

@@ -17,7 +17,7 @@ export const LEGACY_FOLDER = 'legacy-log-format';
  */
 export async function importLegacyCollections(dir: string, store: Store): Promise<string[]> {
   const files = (await readdir(dir)).filter((file) => LEGACY_FILE.test(file));
-  const names = new Set(files.map((file) => LEGACY_FILE.exec(file)![1]));
+  const names = new Set(files.flatMap((file) => LEGACY_FILE.exec(file)?.[1] ?? []));
   for (const name of names) {
     const snapshot = await readRecords(join(dir, `${name}.snapshot`));
     const log = await readRecords(join(dir, `${name}.log`));

@@ -23,11 +23,11 @@ export interface UpdateInSql {
  * document. Undefined for any other update.
  */
 export function numericMaxInSql(update: PreparedUpdate): UpdateInSql | undefined {
-  const operators = Object.keys(update.operators);
-  if (operators.length !== 1 || operators[0] !== '$max') return undefined;
-  const fields = Object.entries(update.operators.$max!);
-  if (fields.length !== 1) return undefined;
-  const [field, value] = fields[0]!;
+  const { $max, ...others } = update.operators;
+  if (!$max || Object.keys(others).length > 0) return undefined;
+  const fields = Object.entries($max);
+  if (fields.length !== 1 || !fields[0]) return undefined;
+  const [field, value] = fields[0];
   if (field === '_id' || !TOP_LEVEL_FIELD.test(field) || typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const type = `json_type(doc, '$.${field}')`;
   return {

@@ -136,16 +136,18 @@ function addTextPrefilter(plan: FilterPlan, key: string, condition: unknown): vo
  * `{$or: [{createdAt: {$lt: t}}, {createdAt: t, _id: {$lt: id}}]}` read from an index.
  */
 function addAlternatives(plan: FilterPlan, branches: unknown[], rules: PathRules): void {
-  const planned = branches.map((branch) =>
-    typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, rules) : undefined,
-  );
-  if (planned.some((branch) => !branch || branch.where.length === 0)) {
-    plan.exact = false;
-    return;
+  const planned: FilterPlan[] = [];
+  for (const branch of branches) {
+    const branchPlan = typeof branch === 'object' && branch !== null ? planFilter(branch as Record<string, unknown>, rules) : undefined;
+    if (!branchPlan || branchPlan.where.length === 0) {
+      plan.exact = false;
+      return;
+    }
+    planned.push(branchPlan);
   }
-  plan.where.push(`(${planned.map((branch) => `(${branch!.where.join(' AND ')})`).join(' OR ')})`);
-  for (const branch of planned) plan.params.push(...branch!.params);
-  if (!planned.every((branch) => branch!.exact)) plan.exact = false;
+  plan.where.push(`(${planned.map((branch) => `(${branch.where.join(' AND ')})`).join(' OR ')})`);
+  for (const branch of planned) plan.params.push(...branch.params);
+  if (!planned.every((branch) => branch.exact)) plan.exact = false;
 }
 
 const COMPARISONS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };

@@ -44,9 +44,9 @@ function conditionTest(condition: unknown): Test | undefined {
         const v = scalarOrMissing(value);
         return v === undefined ? undefined : (v === operand) !== negate;
       });
-    } else if (operator in comparators) {
+    } else if (comparators[operator]) {
+      const compare = comparators[operator];
       if (typeof operand !== 'number' && typeof operand !== 'string') return undefined;
-      const compare = comparators[operator]!;
       // MongoDB compares within a type only: a number never matches a string bound, a missing field never matches.
       tests.push((value) => {
         const v = scalarOrMissing(value);

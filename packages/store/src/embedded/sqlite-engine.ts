@@ -195,8 +195,9 @@ export class SqliteEngine {
    */
   async whenFree(): Promise<void> {
     this.#assertOpen();
-    if (!this.#busy) return;
     // Re-checked after each wake-up: another waiting transaction may have taken the connection first.
+    // (No early return on a free connection before it: TypeScript would keep that narrowing through
+    // the awaits below and type the loop as endless.)
     for (let busy = this.#busy; busy; busy = this.#busy) {
       const before = this.#statementsRun;
       if (!(await settlesWithin(busy, this.#stallMs)) && this.#statementsRun === before) {

@@ -58,7 +58,7 @@ describe('mongo adapter without a server', () => {
       modifiedCount: 0,
       upsertedId: 'generated',
     });
-    const [, update, options] = driver.updateOne.mock.calls[0];
+    const [, update, options] = driver.updateOne.mock.calls[0] ?? [];
     expect(update).toEqual({ $inc: { n: 1 }, $setOnInsert: { at: 't', _id: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
     expect(options).toEqual({ upsert: true });
 
@@ -72,8 +72,8 @@ describe('mongo adapter without a server', () => {
     ]);
 
     await collection.findOneAndUpdate({ k: 1 }, { $set: { a: 1 } }, { upsert: true, sort: { k: -1 } });
-    const [, upsertUpdate, upsertOptions] = driver.findOneAndUpdate.mock.calls[0];
-    expect(upsertUpdate.$setOnInsert._id).toMatch(/^[0-9a-f-]{36}$/);
+    const [, upsertUpdate, upsertOptions] = driver.findOneAndUpdate.mock.calls[0] ?? [];
+    expect(upsertUpdate?.$setOnInsert._id).toMatch(/^[0-9a-f-]{36}$/);
     expect(upsertOptions).toEqual({ upsert: true, returnDocument: 'after', sort: { k: -1 } });
   });
 
@@ -112,11 +112,14 @@ describe('mongo adapter without a server', () => {
 
     expect(result).toBe(6);
     expect(client.withSession).toHaveBeenCalledTimes(1);
-    expect(session.withTransaction.mock.calls[0][1]).toMatchObject({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
-    expect(driverCollection.findOneAndUpdate.mock.calls[0][2]).toMatchObject({ session, returnDocument: 'after' });
-    expect(driverCollection.insertOne.mock.calls[0][1]).toEqual({ session });
+    expect(session.withTransaction.mock.calls[0]?.[1]).toMatchObject({
+      readConcern: { level: 'snapshot' },
+      writeConcern: { w: 'majority' },
+    });
+    expect(driverCollection.findOneAndUpdate.mock.calls[0]?.[2]).toMatchObject({ session, returnDocument: 'after' });
+    expect(driverCollection.insertOne.mock.calls[0]?.[1]).toEqual({ session });
     // Outside a transaction no session is passed.
     await store.collection('reservations').insertOne({ _id: 'plain' });
-    expect(driverCollection.insertOne.mock.calls[1][1]).toEqual({});
+    expect(driverCollection.insertOne.mock.calls[1]?.[1]).toEqual({});
   });
 });

@@ -18,9 +18,10 @@ function defaultTrackIndex(tracklist: Tracklist): number {
   const tracks = tracklist.caption_tracks ?? [];
   const audio = tracklist.audio_tracks?.[tracklist.default_audio_track_index ?? 0];
   const declared = audio?.has_default_track ? audio.default_caption_track_index : undefined;
-  if (declared !== undefined && tracks[declared]) {
-    if (tracks[declared].kind !== 'asr') return declared;
-    const manual = tracks.findIndex((t) => t.kind !== 'asr' && t.language_code === tracks[declared].language_code);
+  const declaredTrack = declared === undefined ? undefined : tracks[declared];
+  if (declared !== undefined && declaredTrack) {
+    if (declaredTrack.kind !== 'asr') return declared;
+    const manual = tracks.findIndex((t) => t.kind !== 'asr' && t.language_code === declaredTrack.language_code);
     return manual >= 0 ? manual : declared;
   }
   const firstManual = tracks.findIndex((t) => t.kind !== 'asr');

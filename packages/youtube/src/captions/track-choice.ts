@@ -26,13 +26,14 @@ function inLanguage(tracks: CaptionTrack[], lang: string): CaptionTrack | undefi
  */
 export function chooseTrack(catalog: CaptionCatalog, options: { lang?: string; trackId?: string }): TrackChoice {
   const { tracks } = catalog;
-  if (tracks.length === 0) throw noCaptions('The video has no caption tracks');
+  const [firstTrack] = tracks;
+  if (!firstTrack) throw noCaptions('The video has no caption tracks');
   if (options.trackId) {
     const track = tracks.find((t) => t.id === options.trackId);
     if (!track) throw noCaptions(`The video has no caption track ${options.trackId}`);
     return { track };
   }
-  const source = tracks.find((t) => t.isDefault) ?? tracks[0];
+  const source = tracks.find((t) => t.isDefault) ?? firstTrack;
   if (!options.lang) return { track: source };
   const own = inLanguage(tracks, options.lang);
   if (own) return { track: own };

@@ -9,9 +9,10 @@ export function parseCount(text: string | undefined | null): number | null {
   if (/^\s*no\b/i.test(text)) return 0;
   const match = /(\d[\d,.\u00a0 ]*)\s*([kmb])?\b/i.exec(text);
   if (!match) return null;
-  const digits = match[1].replace(/[,\u00a0 ]/g, '');
-  const suffix = match[2]?.toLowerCase();
-  if (suffix) return Math.round(Number.parseFloat(digits) * multipliers[suffix]);
+  const [, number = '', suffix] = match;
+  const digits = number.replace(/[,\u00a0 ]/g, '');
+  const multiplier = suffix && multipliers[suffix.toLowerCase()];
+  if (multiplier) return Math.round(Number.parseFloat(digits) * multiplier);
   const value = Number.parseInt(digits.replace(/\./g, ''), 10);
   return Number.isNaN(value) ? null : value;
 }

@@ -26,7 +26,7 @@ describe.skipIf(!hasRecorded)('getChannelPlaylists over the recordings', () => {
       isPodcast: false,
       channel: { id: eevblog },
     });
-    expect(first.playlists[0].thumbnails[0]).toMatchObject({ width: 480, height: 270 });
+    expect(first.playlists[0]?.thumbnails[0]).toMatchObject({ width: 480, height: 270 });
     expect(first.continuation).toBeDefined();
 
     const second = channelPlaylistsSchema.parse(await client.getChannelPlaylists(eevblog, { continuation: first.continuation }));
@@ -44,7 +44,7 @@ describe.skipIf(!hasRecorded)('getChannelPlaylists over the recordings', () => {
       title: 'Jellybean Components Series',
       videoCount: 5,
     });
-    expect(first.playlists[0].playUrl).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=XYdmX8w8xwI&list=/);
+    expect(first.playlists[0]?.playUrl).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=XYdmX8w8xwI&list=/);
     const second = await client.getChannelPlaylists(eevblog, { continuation: first.continuation });
     expect(second.playlists).toHaveLength(30);
   });

@@ -33,13 +33,13 @@ describe.skipIf(!hasRecorded)('getPlaylist over the recordings', () => {
       url: 'https://www.youtube.com/watch?v=u2ah9tWTkmk',
       isLive: false,
     });
-    expect(first.videos[0].viewCount).toBeGreaterThan(1_000_000);
-    expect(first.videos[0].publishedTimeText).toMatch(/ago$/);
+    expect(first.videos[0]?.viewCount).toBeGreaterThan(1_000_000);
+    expect(first.videos[0]?.publishedTimeText).toMatch(/ago$/);
     expect(first.continuation).toBeDefined();
 
     const second = playlistSchema.parse(await client.getPlaylist(top150, { continuation: first.continuation }));
     expect(second.videos).toHaveLength(50);
-    expect(second.videos[0].id).toBe('aQMKAZpcynA');
+    expect(second.videos[0]?.id).toBe('aQMKAZpcynA');
     expect(second.continuation).toBeUndefined();
     expect(new Set([...first.videos, ...second.videos].map((v) => v.id)).size).toBe(150);
   });
@@ -55,7 +55,7 @@ describe.skipIf(!hasRecorded)('getPlaylist over the recordings', () => {
       updatedTimeText: 'Updated 3 days ago',
     });
     expect(first.videos).toHaveLength(100);
-    expect(first.videos[0].id).toBe('kPa7bsKwL-c');
+    expect(first.videos[0]?.id).toBe('kPa7bsKwL-c');
     const second = await client.getPlaylist(top150, { continuation: first.continuation });
     expect(second.videos).toHaveLength(50);
     expect(second.continuation).toBeUndefined();

@@ -67,7 +67,9 @@ export async function getTranscript(upstream: Upstream, videoId: string, options
   const format = options.format ?? 'srv3';
   const catalog = await catalogFor(upstream, videoId, options);
   const { track, translateTo } = chooseTrack(catalog, options);
-  const url = new URL(catalog.baseUrls[track.id]);
+  const baseUrl = catalog.baseUrls[track.id];
+  if (!baseUrl) throw new Error(`The caption catalog has no URL for track ${track.id}`);
+  const url = new URL(baseUrl);
   url.searchParams.set('fmt', format);
   if (translateTo) url.searchParams.set('tlang', translateTo.languageCode);
 

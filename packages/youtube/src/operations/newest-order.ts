@@ -28,7 +28,7 @@ export function sortNewestFirst(comments: readonly Comment[]): Comment[] {
     else byAge.set(age, [comment]);
   }
   const sorted: Comment[] = [];
-  for (const age of [...byAge.keys()].sort((a, b) => a - b)) sorted.push(...byAge.get(age)!);
+  for (const [, sameAge] of [...byAge].sort(([a], [b]) => a - b)) sorted.push(...sameAge);
   return sorted;
 }
 

@@ -18,13 +18,13 @@ describe.skipIf(!hasRecorded)('search over the recordings', () => {
       publishedTimeText: '1 year ago',
       durationSeconds: 3585,
     });
-    expect(first.videos[0].thumbnails.length).toBeGreaterThan(0);
+    expect(first.videos[0]?.thumbnails.length).toBeGreaterThan(0);
     expect(first.estimatedResults).toBe(2293528);
     expect(first.continuation).toBeDefined();
 
     const second = searchResultsSchema.parse(await client.search('cirque du soleil', { continuation: first.continuation }));
     expect(second.videos).toHaveLength(20);
-    expect(second.videos[0].id).toBe('mYvs4Avhgp0');
+    expect(second.videos[0]?.id).toBe('mYvs4Avhgp0');
   });
 
   it('keeps only the videos of unfiltered results (shelves, shorts and channels left out)', async () => {

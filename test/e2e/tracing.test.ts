@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deleteNamespace } from '@vrs/bus';
+import { apiClient, eventually } from '@vrs/testing/api-client';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '@vrs/testing/otlp-receiver';
+import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
+
+/*
+ * Goal 3 of issue 41 (ADR 0102): a gateway and a research service of this test's own, as separate
+ * processes exporting over OTLP/HTTP to a receiver of its own, beside the run's other services
+ * (billing, provider: untraced, so every span here is the gateway's or research's). An import's
+ * request, its tRPC call, the event it queues and the job that handles it are one trace.
+ */
+const stackEnv = inject('stackEnv');
+const server = 2;
+const client = 3;
+const producer = 4;
+const consumer = 5;
+const importRoute = '/v1/projects/{projectId}/imports';
+
+let receiver: OtlpReceiver;
+let runDir: string;
+let research: RunningProcess | undefined;
+let gateway: RunningProcess | undefined;
+const namespace = `e2e_tracing_${process.pid}_${randomBytes(3).toString('hex')}`;
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  runDir = await mkdtemp(join(tmpdir(), 'vrs-tracing-'));
+  const env = {
+    ...stackEnv,
+    NATS_NAMESPACE: namespace,
+    DATA_DIR: join(runDir, 'data'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    // Batches leave every 100 ms instead of 5 s, so the test need not wait for them.
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  };
+  research = await startServiceProcess('research', env, runDir);
+  gateway = await startGatewayProcess('gateway', { ...env, RESEARCH_SERVICE_URL: research.url }, runDir);
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await research?.stop();
+  await deleteNamespace(stackEnv.NATS_URL!, namespace).catch(() => undefined);
+  await receiver?.close();
+  await rm(runDir, { recursive: true, force: true });
+});
+
+/** `span` and its parents up to the trace's root, nearest first; stops where a parent is missing. */
+function ancestry(span: ReceivedSpan, trace: ReceivedSpan[]): ReceivedSpan[] {
+  const chain = [span];
+  for (
+    let parent = trace.find((s) => s.spanId === span.parentSpanId);
+    parent;
+    parent = trace.find((s) => s.spanId === parent!.parentSpanId)
+  ) {
+    chain.push(parent);
+  }
+  return chain;
+}
+
+describe('traces across gateway, research, NATS and the import job', () => {
+  it('makes one trace of an import, parent links intact, and the job’s log lines carry its trace_id', async () => {
+    const api = apiClient(gateway!.url, { 'x-demo-user': `tracing-${randomBytes(4).toString('hex')}` });
+    const project = await api('POST', '/v1/projects', { json: { name: 'Traced' } });
+    expect(project.status, project.text).toBe(200);
+    const created = await api('POST', `/v1/projects/${project.body.id}/imports`, {
+      json: { source: { type: 'video', id: 'vrsFixture1' } },
+    });
+    expect(created.status, created.text).toBe(202);
+    const requestId = created.headers.get('x-request-id');
+    expect(requestId).toMatch(/^req_/);
+    await eventually(
+      async () => {
+        const job = await api('GET', `/v1/jobs/${created.body.id}`);
+        return job.body.status === 'completed' ? job.body : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the import job to complete' },
+    );
+
+    // The request's HTTP span, named by its route, and the job's consumer span in the same trace.
+    const { root, trace, processing } = await eventually(
+      async () => {
+        const root = receiver.spans.find(
+          (span) => span.service === 'gateway' && span.kind === server && span.attributes['vrs.request_id'] === requestId,
+        );
+        const trace = receiver.spans.filter((span) => span.traceId === root?.traceId);
+        const processing = trace.find((span) => span.kind === consumer && span.name === 'process research.import.requested');
+        return root && processing ? { root, trace, processing } : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the import’s spans to be exported' },
+    );
+    expect(root).toMatchObject({
+      name: `POST ${importRoute}`,
+      attributes: { 'http.route': importRoute, 'vrs.operation_id': 'createImport' },
+    });
+    expect(root.parentSpanId).toBeUndefined();
+    // Every other span's parent is in the trace: no link was lost between processes or across the event.
+    for (const span of trace)
+      if (span !== root)
+        expect(
+          trace.map((s) => s.spanId),
+          `parent of ${span.service} ${span.name}`,
+        ).toContain(span.parentSpanId);
+
+    // gateway → (its HTTP client span) → research's HTTP span → the tRPC procedure → … → the event's send → the job.
+    const chain = ancestry(processing, trace);
+    expect(chain.at(-1)).toBe(root);
+    const sending = chain.find((span) => span.kind === producer);
+    expect(sending).toMatchObject({ service: 'research', name: 'send research.import.requested' });
+    expect(sending!.attributes).toMatchObject({ 'messaging.system': 'nats', 'vrs.request_id': requestId });
+    expect(processing.attributes).toMatchObject({
+      'messaging.system': 'nats',
+      'messaging.operation.type': 'process',
+      'vrs.request_id': requestId,
+    });
+    const procedure = chain.find((span) => span.attributes['rpc.method'] === 'imports.create');
+    expect(procedure).toMatchObject({
+      service: 'research',
+      kind: server,
+      attributes: { 'rpc.system': 'trpc', 'vrs.request_id': requestId, 'vrs.caller': 'gateway' },
+    });
+    expect(chain).toContainEqual(expect.objectContaining({ service: 'gateway', kind: client }));
+    // The job's own calls (to the provider, to billing) are spans under it.
+    const jobCalls = trace.filter((span) => span.kind === client && ancestry(span, trace).includes(processing));
+    expect(jobCalls.length).toBeGreaterThan(0);
+
+    // Goal 4: the job's log lines carry the trace beside the request id.
+    const jobLine = await eventually(
+      async () =>
+        research!
+          .output()
+          .split('\n')
+          // Whole lines only: the last may still be arriving.
+          .filter((line) => line.startsWith('{') && line.endsWith('}'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((line) => line.requestId === requestId && line.msg === 'import job credits settled'),
+      { what: 'the job’s log line' },
+    );
+    expect(jobLine).toMatchObject({ trace_id: root.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+  });
+});
