@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, inject, it } from 'vitest';
 import * as contracts from '@vrs/contracts';
 import { deleteNamespace } from '@vrs/bus';
-import { sha256Hex } from '@vrs/kit';
+import { ownCallerNames, sha256Hex } from '@vrs/kit';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startGatewayProcess } from '@vrs/testing/processes';
 import { makeTempDir } from '@vrs/testing/temp-dir';
@@ -71,7 +71,7 @@ function knownLabelValues(operationIds: string[], clients: string[]): Record<str
     service: oneOf(services),
     // A procedure path: router keys only, dot-separated; never an id or anything a caller typed.
     procedure: (value) => /^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)*$/.test(value),
-    caller: oneOf(['gateway', 'unknown', ...services, ...eventTypes.map((type) => `event:${type}`), ...clients]),
+    caller: oneOf(['unknown', 'other', ...ownCallerNames, ...eventTypes.map((type) => `event:${type}`), ...clients]),
     event: oneOf(eventTypes),
     // Consumer names are the modules' constants (kebab-case words); a per-process one is `per-process`.
     consumer: (value) => /^[a-z]+(-[a-z]+)*$/.test(value),

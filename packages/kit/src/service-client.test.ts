@@ -53,12 +53,12 @@ describe('service clients: in-process and HTTP behave the same', () => {
   });
 
   const clients = () => ({
-    inprocess: createServiceClient<typeof exampleRouter>({ mode: 'inprocess', router: exampleRouter, caller: 'tester' }),
+    inprocess: createServiceClient<typeof exampleRouter>({ mode: 'inprocess', router: exampleRouter, caller: 'research' }),
     http: createServiceClient<typeof exampleRouter>({
       mode: 'http',
       url: server.url,
       internalToken: token,
-      caller: 'tester',
+      caller: 'research',
       timeoutMs: 10_000,
     }),
   });
@@ -66,7 +66,7 @@ describe('service clients: in-process and HTTP behave the same', () => {
   it('returns the same JSON, carrying the request id and caller', async () => {
     for (const [mode, client] of Object.entries(clients())) {
       const echoed = await forRequest(client, { requestId: `req-${mode}` }).echo.query({ text: 'hi' });
-      expect(echoed, mode).toEqual({ text: 'hi', requestId: `req-${mode}`, caller: 'tester' });
+      expect(echoed, mode).toEqual({ text: 'hi', requestId: `req-${mode}`, caller: 'research' });
       // An unbound client's calls are each a request of their own.
       const unbound = await Promise.all([client.echo.query({ text: 'a' }), client.echo.query({ text: 'b' })]);
       expect(
@@ -77,6 +77,17 @@ describe('service clients: in-process and HTTP behave the same', () => {
       // Dates arrive as strings either way: the in-process client copies through JSON too.
       expect(await client.increment.mutate({ by: 2 }), mode).toEqual({ value: 3, at: '1970-01-01T00:00:00.000Z' });
     }
+  });
+
+  it('names a caller over HTTP only as one of ours: any other name the token holder sends is `other`', async () => {
+    const stranger = createServiceClient<typeof exampleRouter>({
+      mode: 'http',
+      url: server.url,
+      internalToken: token,
+      caller: 'customer-42',
+      timeoutMs: 10_000,
+    });
+    expect((await stranger.echo.query({ text: 'hi' })).caller).toBe('other');
   });
 
   it('reports AppErrors and validation failures with the same shape', async () => {

@@ -14,10 +14,28 @@ import { AppError } from './app-error';
 import { metricsPath, sendMetrics } from './metrics';
 import { clientMayReadMetrics, metricsRefusal, metricsSecretOf } from './metrics-access';
 import { toTRPCError, type ServiceContext } from './trpc';
+import { serviceNames } from '@vrs/contracts';
 
 export const internalTokenHeader = 'x-internal-token';
 export const requestIdHeader = 'x-request-id';
 export const callerHeader = 'x-caller';
+
+/**
+ * The names our own code gives in X-Caller beside the internal token: the gateway, the services, the
+ * operator scripts and the benchmarks. Any other name is `other`, so a metric label or a log line never
+ * carries what a token holder typed (named internal clients are their configured names, ADR 0098).
+ */
+export const ownCallerNames: ReadonlySet<string> = new Set([
+  'gateway',
+  ...serviceNames,
+  'agents-allow',
+  'billing-set-plan',
+  'create-api-key',
+  'reindex',
+  'bench',
+]);
+
+const ownCaller = (name: string | undefined) => (name === undefined ? 'unknown' : ownCallerNames.has(name) ? name : 'other');
 
 /** Constant-time comparison of a presented internal token with the configured one. */
 export function isInternalToken(given: string | undefined, expected: string | undefined): boolean {
@@ -68,7 +86,7 @@ export async function startServiceServer(options: {
   const contextOf = (req: http.IncomingMessage): ServiceContext => {
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
     const client = clientOfRequest.get(req);
-    if (!client) return { requestId, caller: headerValue(req, callerHeader) ?? 'unknown', service };
+    if (!client) return { requestId, caller: ownCaller(headerValue(req, callerHeader)), service };
     return { requestId, caller: client.name, service, allows: (path, type) => clientAllows(client, service, path, type) };
   };
   const serviceCall = createServiceCallHandler(router, contextOf);
