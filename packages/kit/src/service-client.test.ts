@@ -52,15 +52,19 @@ describe('service clients: in-process and HTTP behave the same', () => {
     return server.close();
   });
 
-  const clients = () => ({
-    inprocess: createServiceClient<typeof exampleRouter>({ mode: 'inprocess', router: exampleRouter, caller: 'research' }),
-    http: createServiceClient<typeof exampleRouter>({
+  /** An HTTP client of the example service: the internal token, caller `research`, 10 s, unless told otherwise. */
+  const httpClient = (options: { internalToken?: string; caller?: string; timeoutMs?: number } = {}) =>
+    createServiceClient<typeof exampleRouter>({
       mode: 'http',
       url: server.url,
-      internalToken: token,
-      caller: 'research',
-      timeoutMs: 10_000,
-    }),
+      internalToken: options.internalToken ?? token,
+      caller: options.caller ?? 'research',
+      timeoutMs: options.timeoutMs ?? 10_000,
+    });
+
+  const clients = () => ({
+    inprocess: createServiceClient<typeof exampleRouter>({ mode: 'inprocess', router: exampleRouter, caller: 'research' }),
+    http: httpClient(),
   });
 
   it('returns the same JSON, carrying the request id and caller', async () => {
@@ -80,13 +84,7 @@ describe('service clients: in-process and HTTP behave the same', () => {
   });
 
   it('names a caller over HTTP only as one of ours: any other name the token holder sends is `other`', async () => {
-    const stranger = createServiceClient<typeof exampleRouter>({
-      mode: 'http',
-      url: server.url,
-      internalToken: token,
-      caller: 'customer-42',
-      timeoutMs: 10_000,
-    });
+    const stranger = httpClient({ caller: 'customer-42' });
     expect((await stranger.echo.query({ text: 'hi' })).caller).toBe('other');
   });
 
@@ -114,26 +112,14 @@ describe('service clients: in-process and HTTP behave the same', () => {
   });
 
   it('refuses HTTP calls without the internal token', async () => {
-    const intruder = createServiceClient<typeof exampleRouter>({
-      mode: 'http',
-      url: server.url,
-      internalToken: 'wrong-token-0123456789',
-      caller: 'x',
-      timeoutMs: 10_000,
-    });
+    const intruder = httpClient({ internalToken: 'wrong-token-0123456789' });
     await expect(intruder.echo.query({ text: 'hi' })).rejects.toThrow();
     const response = await fetch(`${server.url}/trpc/echo?input=${encodeURIComponent(JSON.stringify({ text: 'hi' }))}`);
     expect(response.status).toBe(401);
   });
 
   it('abandons an HTTP call the service does not answer within timeoutMs, as a call that got no answer (issue 13)', async () => {
-    const impatient = createServiceClient<typeof exampleRouter>({
-      mode: 'http',
-      url: server.url,
-      internalToken: token,
-      caller: 'x',
-      timeoutMs: 200,
-    });
+    const impatient = httpClient({ timeoutMs: 200 });
     const failure = await impatient.hang.query().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TRPCClientError);
     // No answer, so no error data: the caller reports the service as unavailable.
