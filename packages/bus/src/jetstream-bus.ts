@@ -18,7 +18,7 @@ import {
   type Subscription,
 } from './event-bus';
 import { startJetStreamSubscription } from './jetstream-subscription';
-import { assertReplicas, awaitStreamCopies, natsServers } from './nats-servers';
+import { assertReplicas, awaitStreamCopies, createConcurrently, natsServers } from './nats-servers';
 import {
   assertNamespace,
   deadLetterStreamNameFor,
@@ -108,7 +108,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     try {
       try {
         // An identical add succeeds, so concurrent start-ups of several replicas are fine.
-        await jsm.streams.add(config);
+        await createConcurrently(() => jsm.streams.add(config));
       } catch (error) {
         if (!(error instanceof JetStreamApiError && error.code === streamConfigMismatch)) throw error;
         // Another replica count (NATS_STREAM_REPLICAS changed) included: a cluster moves the stream's copies.

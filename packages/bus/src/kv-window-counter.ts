@@ -5,7 +5,7 @@ import { JetStreamApiCodes, JetStreamApiError, jetstreamManager } from '@nats-io
 import { Kvm, type KV } from '@nats-io/kv';
 import { kvBucketNameFor } from './names';
 import { trackConnection } from './connection-state';
-import { assertReplicas, awaitStreamCopies, natsServers } from './nats-servers';
+import { assertReplicas, awaitStreamCopies, createConcurrently, natsServers } from './nats-servers';
 import { currentWindow, nextCount, type WindowCount, type WindowCounter, type WindowState } from './window-counter';
 
 /** The changes to one key waiting for the next compare-and-set, with their callers. */
@@ -73,7 +73,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
   let kv: KV;
   let ttlMs: number;
   try {
-    kv = await new Kvm(nc).create(bucket, { history: 1, ttl: options.maxWindowMs ?? defaultMaxWindowMs, replicas });
+    kv = await createConcurrently(() => new Kvm(nc).create(bucket, { history: 1, ttl: options.maxWindowMs ?? defaultMaxWindowMs, replicas }));
     // An existing bucket keeps the TTL it was created with; windows are checked against that one.
     const status = await kv.status();
     ttlMs = status.ttl;

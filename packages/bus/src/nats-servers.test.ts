@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertReplicas, natsServers } from './nats-servers';
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { assertReplicas, createConcurrently, natsServers } from './nats-servers';
 
 describe('NATS_URL', () => {
   it('names one server or a comma-separated list of a cluster’s nodes', () => {
@@ -15,5 +16,38 @@ describe('NATS_URL', () => {
   it('takes 1 to 5 stream replicas', () => {
     expect(assertReplicas(3)).toBe(3);
     for (const bad of [0, 6, 2.5, Number.NaN]) expect(() => assertReplicas(bad)).toThrow(/Invalid NATS stream replicas/);
+  });
+});
+
+describe('createConcurrently', () => {
+  const apiError = (errCode: number) => new JetStreamApiError({ code: 400, err_code: errCode, description: `error ${errCode}` });
+
+  it('creates again after "subjects overlap", the answer a concurrent identical create can get', async () => {
+    let calls = 0;
+    const created = await createConcurrently(async () => {
+      calls++;
+      if (calls < 3) throw apiError(10065);
+      return 'stream';
+    });
+    expect([created, calls]).toEqual(['stream', 3]);
+  });
+
+  it('throws a lasting overlap after its attempts, and any other error at once', async () => {
+    let calls = 0;
+    await expect(
+      createConcurrently(async () => {
+        calls++;
+        throw apiError(10065);
+      }, 2),
+    ).rejects.toThrow('error 10065');
+    expect(calls).toBe(2);
+    calls = 0;
+    await expect(
+      createConcurrently(async () => {
+        calls++;
+        throw apiError(10058);
+      }),
+    ).rejects.toThrow('error 10058');
+    expect(calls).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { JetStreamManager } from '@nats-io/jetstream';
+import { JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
 
 /**
  * The servers of a NATS_URL: one URL, or a comma-separated list of a cluster's nodes. The client gets
@@ -38,5 +38,25 @@ export async function awaitStreamCopies(jsm: JetStreamManager, stream: string, r
       throw new Error(`Stream ${stream} has no leader with ${replicas - 1} current copies after ${timeoutMs} ms of changing its replicas`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** "subjects overlap with an existing stream": what a server can answer the loser of two identical creates. */
+const subjectsOverlap = 10065;
+
+/**
+ * Runs an idempotent stream (or KV bucket) create, again if the server answered "subjects overlap":
+ * nats-server can answer that to one of two replicas creating the same stream at the same moment (CI
+ * saw it once, two connections creating one bucket on a loaded machine). Once the winner's stream
+ * exists, the same create succeeds; a real overlap with another stream fails every attempt and is thrown.
+ */
+export async function createConcurrently<T>(create: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError && error.code === subjectsOverlap) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }
