@@ -73,7 +73,9 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
   let kv: KV;
   let ttlMs: number;
   try {
-    kv = await createConcurrently(() => new Kvm(nc).create(bucket, { history: 1, ttl: options.maxWindowMs ?? defaultMaxWindowMs, replicas }));
+    kv = await createConcurrently(() =>
+      new Kvm(nc).create(bucket, { history: 1, ttl: options.maxWindowMs ?? defaultMaxWindowMs, replicas }),
+    );
     // An existing bucket keeps the TTL it was created with; windows are checked against that one.
     const status = await kv.status();
     ttlMs = status.ttl;
