@@ -231,6 +231,22 @@ describe('ranking from cached postings (ADR 0052)', () => {
     expect(cached.search('scope', 'alpha', 10)).toHaveLength(3);
   });
 
+  it('reads the lengths once the queries FTS5 ranked match an eighth of the documents, then ranks even a one-document query', () => {
+    const { cached, fts5 } = pair();
+    cached.apply(
+      'scope',
+      Array.from({ length: 80 }, (_, i) => ({ id: `ev_${i}`, text: `w${i} common` })),
+    );
+    // Nine one-document queries: 9 matches, under the 10 (80 / 8) that pay for reading 80 lengths.
+    for (let i = 0; i < 9; i++) expect(cached.search('scope', `w${i}`, 5)).toEqual(fts5.search('scope', `w${i}`, 5));
+    expect(cached.postingsCache()).toMatchObject({ rankedFromPostings: 0, lengthsReads: 0 });
+    expect(cached.search('scope', 'w9', 5)).toEqual(fts5.search('scope', 'w9', 5));
+    expect(cached.postingsCache()).toMatchObject({ rankedFromPostings: 1, lengthsReads: 1 });
+    for (let i = 10; i < 20; i++)
+      expect(cached.search('scope', `w${i} w${i + 30}`, 5)).toEqual(fts5.search('scope', `w${i} w${i + 30}`, 5));
+    expect(cached.postingsCache()).toMatchObject({ rankedFromPostings: 11, lengthsReads: 1 });
+  });
+
   it('keeps its postings and lengths within the byte budget, and still ranks exactly beyond it', () => {
     const budget = 4_000;
     const { cached, fts5 } = pair(budget);

@@ -25,8 +25,9 @@ const plainText = /^[\p{ASCII}\u00a0\u00ab\u00bb\u2013\u2014\u2018\u2019\u201c\u
 const asciiTokens = /[a-z0-9]+/g;
 /**
  * Reading every document's length costs ~0.1 µs a document, FTS5 scoring a match ~0.75 µs: without
- * lengths cached, a query is ranked here only if it matches at least this fraction of the scope's
- * documents, so that reading them never takes longer than the FTS5 query it replaces.
+ * lengths cached, a query is ranked here only once it and the queries FTS5 ranked since the lengths
+ * were last read match this fraction of the scope's documents together, so the read never costs
+ * more than the FTS5 work it replaces (ADR 0112).
  */
 const coldLengthsFraction = 1 / 8;
 /** What a cached word costs besides its arrays (its map entry and objects), for the byte budget. */
@@ -156,7 +157,7 @@ export interface WriteRecord {
 export interface SharedPostings {
   budget: ByteBudgetLru;
   scores: ScoreBuffer;
-  /** Rows a scope needs, and document counts a query's words need together, to be ranked from postings. */
+  /** Rows a scope needs for its queries to be ranked from postings: below, FTS5 is as fast and the memory is not worth it. */
   minDocuments: number;
   stats: PostingsStats;
 }
@@ -198,6 +199,8 @@ export class PostingsRanking {
   private lengths: Uint32Array | null = null;
   /** Rowids below this have their length in `lengths`. */
   private lengthsEnd = 0;
+  /** Matches of the queries FTS5 ranked since the lengths were last cached. */
+  private matchesWithoutLengths = 0;
   private readonly lengthsKey = {};
   private readonly words = new Map<string, WordPostings>();
 
@@ -255,8 +258,8 @@ export class PostingsRanking {
 
   /**
    * The best `limit` rows for the words (any of them) and their scores, best first, equal scores in
-   * rowid order; undefined when this cache does not rank them (a word not plain, too few documents
-   * together for FTS5 to be slow, or too few to read every length when none are cached).
+   * rowid order; undefined when this cache does not rank them (a word not plain, a small scope, or
+   * too few matches yet to read every length when none are cached).
    */
   rank(words: string[], limit: number): RankedRow[] | undefined {
     const lists: WordPostings[] = [];
@@ -267,8 +270,11 @@ export class PostingsRanking {
       lists.push(postings);
       documents += postings.length;
     }
-    if (documents < this.shared.minDocuments || limit < 1) return undefined;
-    if (!this.lengths && documents < this.rows * coldLengthsFraction) return undefined;
+    if (limit < 1) return undefined;
+    if (!this.lengths) {
+      this.matchesWithoutLengths += documents;
+      if (this.matchesWithoutLengths < this.rows * coldLengthsFraction) return undefined;
+    }
     const lengths = this.documentLengths();
     if (lists.some((list) => (list.rowids[list.length - 1] ?? -1) >= this.lengthsEnd)) return undefined;
     const scores = this.shared.scores.atLeast(this.lengthsEnd);
@@ -370,6 +376,7 @@ export class PostingsRanking {
     }
     this.shared.stats.lengthsReads++;
     const run = this.readLengths(this.statements.lengthsFrom, 1);
+    this.matchesWithoutLengths = 0;
     this.lengths = new Uint32Array(run.first + run.values.length);
     this.lengths.set(run.values, run.first);
     this.lengthsEnd = this.lengths.length;

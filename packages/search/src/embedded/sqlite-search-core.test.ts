@@ -20,6 +20,26 @@ describe('SqliteSearchCore on files (a writing connection and a reading one per 
     engine.close();
   });
 
+  it('widens to typo variants with the vocabulary as written last, by this core or another one', () => {
+    const dir = makeTempDir('vrs-search-core-');
+    const engine = new SqliteSearchCore(dir);
+    const other = new SqliteSearchCore(dir);
+    engine.apply('scope', [{ id: 'ev_1', text: 'alpha beta' }]);
+    // The vocabulary's answers for "colourr" are remembered: none of its variants is a term yet.
+    expect(engine.search('scope', 'colourr', 10)).toEqual([]);
+    engine.apply('scope', [{ id: 'ev_2', text: 'colour' }]);
+    expect(engine.search('scope', 'colourr', 10).map((hit) => hit.id)).toEqual(['ev_2']);
+    other.apply('scope', [{ id: 'ev_3', text: 'colours' }]);
+    expect(
+      engine
+        .search('scope', 'colourr', 10)
+        .map((hit) => hit.id)
+        .sort(),
+    ).toEqual(['ev_2', 'ev_3']);
+    engine.close();
+    other.close();
+  });
+
   it('still refuses a version move from a version the scope is not at', () => {
     const engine = core();
     expect(engine.apply('scope', [{ id: 'ev_1', text: 'alpha' }], { from: 0, to: 1 })).toBe(true);

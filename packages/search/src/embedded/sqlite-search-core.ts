@@ -25,10 +25,7 @@ export interface SqliteSearchOptions {
   cacheKiB?: number;
   /** Bytes of cached postings and document lengths, all open scopes together (ADR 0052). */
   postingsCacheBytes?: number;
-  /**
-   * Documents from which a plain-word query is ranked from cached postings rather than by FTS5: a
-   * scope needs this many, and the query's words must be in this many together (ADR 0052).
-   */
+  /** Documents a scope needs for its plain-word queries to be ranked from cached postings rather than by FTS5 (ADRs 0052, 0112). */
   postingsMinDocuments?: number;
 }
 
@@ -50,8 +47,30 @@ CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, row);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5vocab(fts, instance);
 `;
 
-/** Words whose document counts one scope remembers between writes. */
-const maxCountedWords = 10_000;
+/** Vocabulary answers one scope remembers between writes. */
+const maxRememberedAnswers = 50_000;
+
+/**
+ * What the scope's vocabulary answered (a word's document count, the first term from a string,
+ * whether a term exists), kept until the scope changes: fts5vocab costs 20–40 µs a read, as it walks
+ * the index to answer, and a typo query asks ~115 (ADR 0112). Distinct queries share most of them:
+ * the same words and the same prefixes come back.
+ */
+class VocabularyAnswers {
+  private readonly answers = new Map<string, unknown>();
+
+  get<T>(key: string, read: () => T): T {
+    if (this.answers.has(key)) return this.answers.get(key) as T;
+    const value = read();
+    if (this.answers.size >= maxRememberedAnswers) this.answers.clear();
+    this.answers.set(key, value);
+    return value;
+  }
+
+  clear(): void {
+    this.answers.clear();
+  }
+}
 
 class ScopeDb {
   /** Writes go through this connection. */
@@ -64,12 +83,8 @@ class ScopeDb {
    */
   private readonly reader: Db;
   private readonly statements;
-  /**
-   * Documents containing each recently queried word, valid until the next write (by this process
-   * or, as the postings ranking tells, by any other): fts5vocab counts them by walking the word's
-   * whole posting list, which for a common word of a large scope costs as much as a query.
-   */
-  private readonly documentsWithWord = new Map<string, number>();
+  /** Valid until the next write, by this process or, as the postings ranking tells, by any other. */
+  private readonly answers = new VocabularyAnswers();
   private readonly vocabulary: SortedVocabulary;
   private readonly ranking: PostingsRanking;
   /** Write transactions run (`apply`), for letting the writer's page cache go after a burst of them. */
@@ -133,8 +148,9 @@ class ScopeDb {
     };
     this.ranking = new PostingsRanking(this.reader, this.db, postings);
     this.vocabulary = {
-      firstFrom: (from) => (this.statements.firstTermFrom.get(from) as { term: string } | undefined)?.term,
-      has: (term) => this.statements.hasTerm.get(term) !== undefined,
+      firstFrom: (from) =>
+        this.answers.get(`f${from}`, () => (this.statements.firstTermFrom.get(from) as { term: string } | undefined)?.term),
+      has: (term) => this.answers.get(`h${term}`, () => this.statements.hasTerm.get(term) !== undefined),
     };
   }
 
@@ -150,7 +166,7 @@ class ScopeDb {
 
   apply(documents: SearchDocument[], move?: VersionMove): boolean {
     const s = this.statements;
-    this.documentsWithWord.clear();
+    this.answers.clear();
     this.writes++;
     let record: WriteRecord | undefined;
     const write = this.db.transaction(() => {
@@ -220,13 +236,8 @@ class ScopeDb {
   private documentsWith(word: string): number {
     const cached = this.ranking.documentsWith(word);
     if (cached !== undefined) return cached;
-    let count = this.documentsWithWord.get(word);
-    if (count === undefined) {
-      count = (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0;
-      if (this.documentsWithWord.size >= maxCountedWords) this.documentsWithWord.clear();
-      this.documentsWithWord.set(word, count);
-    }
-    return count;
+    // fts5vocab counts them by walking the word's whole posting list.
+    return this.answers.get(`c${word}`, () => (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0);
   }
 
   /** The exact words' ranking: from cached postings when they are common enough for FTS5 to be slow, else FTS5's. */
@@ -257,7 +268,7 @@ class ScopeDb {
     // One read transaction: the cached postings, the statistics and the documents are of one snapshot.
     this.reader.exec('BEGIN');
     try {
-      if (this.ranking.begin()) this.documentsWithWord.clear();
+      if (this.ranking.begin()) this.answers.clear();
       return this.searchWords(words, limit);
     } finally {
       this.reader.exec('COMMIT');
