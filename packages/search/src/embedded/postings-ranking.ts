@@ -111,6 +111,27 @@ class WordPostings {
     return new WordPostings(rowids.slice(0, length), frequencies.slice(0, length), length);
   }
 
+  /** The documents holding any of the words, with the words' occurrences summed: the postings of a prefix phrase. */
+  static union(lists: WordPostings[]): WordPostings {
+    return lists.reduce((merged, list) => merged.merge(list), new WordPostings(new Uint32Array(0), new Uint32Array(0), 0));
+  }
+
+  private merge(other: WordPostings): WordPostings {
+    const capacity = this.length + other.length;
+    const rowids = new Uint32Array(capacity);
+    const frequencies = new Uint32Array(capacity);
+    let i = 0;
+    let j = 0;
+    let length = 0;
+    while (i < this.length || j < other.length) {
+      const mine = i < this.length ? (this.rowids[i] ?? 0) : Number.POSITIVE_INFINITY;
+      const theirs = j < other.length ? (other.rowids[j] ?? 0) : Number.POSITIVE_INFINITY;
+      rowids[length] = Math.min(mine, theirs);
+      frequencies[length++] = (mine <= theirs ? (this.frequencies[i++] ?? 0) : 0) + (theirs <= mine ? (other.frequencies[j++] ?? 0) : 0);
+    }
+    return new WordPostings(rowids, frequencies, length);
+  }
+
   get bytes(): number {
     return this.rowids.byteLength + this.frequencies.byteLength + wordOverheadBytes;
   }
@@ -257,18 +278,26 @@ export class PostingsRanking {
   }
 
   /**
-   * The best `limit` rows for the words (any of them) and their scores, best first, equal scores in
-   * rowid order; undefined when this cache does not rank them (a word not plain, a small scope, or
-   * too few matches yet to read every length when none are cached).
+   * The best `limit` rows for the phrases (any of them) and their scores, best first, equal scores
+   * in rowid order; undefined when this cache does not rank them (a word not plain, a small scope,
+   * or too few matches yet to read every length when none are cached). A phrase is one word, or the
+   * words a prefix begins (FTS5's `"prefix"*`, which it scores as one phrase: a document's
+   * occurrences of all of them, the documents holding any).
    */
-  rank(words: string[], limit: number): RankedRow[] | undefined {
+  rank(phrases: readonly (readonly string[])[], limit: number): RankedRow[] | undefined {
     const lists: WordPostings[] = [];
     let documents = 0;
-    for (const word of words) {
-      const postings = this.postings(word);
-      if (!postings) return undefined;
-      lists.push(postings);
-      documents += postings.length;
+    for (const words of phrases) {
+      const postings: WordPostings[] = [];
+      for (const word of words) {
+        const list = this.postings(word);
+        if (!list) return undefined;
+        postings.push(list);
+      }
+      const [first, ...rest] = postings;
+      const list = first && rest.length === 0 ? first : WordPostings.union(postings);
+      lists.push(list);
+      documents += list.length;
     }
     if (limit < 1) return undefined;
     if (!this.lengths) {
