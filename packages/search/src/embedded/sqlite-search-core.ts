@@ -52,7 +52,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5vocab(fts, instance);
 `;
 
 /** Vocabulary answers one scope remembers between writes. */
-const maxRememberedAnswers = 50_000;
+const maxRememberedAnswers = 10_000;
 
 /**
  * What the scope's vocabulary answered (a word's document count, the first term from a string,
