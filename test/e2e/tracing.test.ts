@@ -144,4 +144,34 @@ describe('traces across gateway, research, NATS and the import job', () => {
     );
     expect(jobLine).toMatchObject({ trace_id: root.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
+
+  it('keeps each of many concurrent requests in a trace of its own, named by its route', async () => {
+    const api = apiClient(gateway!.url, { 'x-demo-user': `tracing-${randomBytes(4).toString('hex')}` });
+    const project = await api('POST', '/v1/projects', { json: { name: 'Concurrent' } });
+    expect(project.status, project.text).toBe(200);
+    // Enough at once that the gateway starts several in one turn (ADR 0047's request turns).
+    const responses = await Promise.all(Array.from({ length: 40 }, () => api('GET', `/v1/projects/${project.body.id}`)));
+    const requestIds = responses.map((response) => {
+      expect(response.status, response.text).toBe(200);
+      return response.headers.get('x-request-id');
+    });
+    const roots = await eventually(
+      async () => {
+        const found = requestIds.map((requestId) =>
+          receiver.spans.find(
+            (span) => span.service === 'gateway' && span.kind === server && span.attributes['vrs.request_id'] === requestId,
+          ),
+        );
+        return found.every(Boolean) ? (found as ReceivedSpan[]) : undefined;
+      },
+      { timeoutMs: 30_000, what: 'every request’s span to be exported' },
+    );
+    expect(new Set(roots.map((root) => root.traceId)).size).toBe(roots.length);
+    for (const root of roots) {
+      expect(root).toMatchObject({ name: 'GET /v1/projects/{projectId}', attributes: { 'vrs.operation_id': 'getProject' } });
+      // Its call to research is in its own trace, under it.
+      const calls = receiver.spans.filter((span) => span.service === 'gateway' && span.kind === client && span.traceId === root.traceId);
+      expect(calls.length, `calls under ${root.attributes['vrs.request_id']}`).toBeGreaterThan(0);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inActiveContext } from './tracing';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -10,17 +11,19 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  * the CPU of one started from `setImmediate`. Requests wait in arrival order; each drain starts them
  * until the budget is spent and leaves the rest to the next turn, after timers and I/O. An idle
  * server starts a request in the same turn it arrives. `budgetMs` 0 starts every request in the
- * read of its socket, as Node does.
+ * read of its socket, as Node does. With tracing on, each request runs in the context it arrived in:
+ * started from a drain, it would otherwise run in the drain's, under another request's span (ADR 0102).
  */
 export function handleInTurns(handler: RequestHandler, budgetMs: number): RequestHandler {
   if (budgetMs <= 0) return handler;
-  const waiting: [IncomingMessage, ServerResponse][] = [];
+  const waiting: [RequestHandler, IncomingMessage, ServerResponse][] = [];
   let drainScheduled = false;
   const drain = () => {
     const startedAt = performance.now();
     let next = waiting.shift();
     while (next) {
-      handler(...next);
+      const [handle, req, res] = next;
+      handle(req, res);
       next = performance.now() - startedAt < budgetMs ? waiting.shift() : undefined;
     }
     // Scheduled from the check phase, the next drain runs in the next turn.
@@ -28,7 +31,7 @@ export function handleInTurns(handler: RequestHandler, budgetMs: number): Reques
     else drainScheduled = false;
   };
   return (req, res) => {
-    waiting.push([req, res]);
+    waiting.push([inActiveContext(handler), req, res]);
     if (!drainScheduled) {
       drainScheduled = true;
       setImmediate(drain);

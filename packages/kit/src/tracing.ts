@@ -68,6 +68,12 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span?: Trac
   });
 }
 
+/** `work` bound to the active trace context, to run in it later (a queued request); `work` itself when tracing is off. */
+export function inActiveContext<A extends unknown[]>(work: (...args: A) => void): (...args: A) => void {
+  if (!started) return work;
+  return started.api.context.bind(started.api.context.active(), work);
+}
+
 /** Records `error` on `span` and sets its status to error. */
 export function markFailed(span: Span | undefined, error: unknown): void {
   if (!span || !started) return;
