@@ -272,6 +272,11 @@ export class PostingsRanking {
     return changed;
   }
 
+  /** The scope's tokens, as of the last `begin`. */
+  get tokenCount(): number {
+    return this.tokens;
+  }
+
   /** Documents holding `word`, from its cached postings (loaded now if the scope is large enough); undefined if not cached here. */
   documentsWith(word: string): number | undefined {
     return this.postings(word)?.length;

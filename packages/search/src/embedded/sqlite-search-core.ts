@@ -14,7 +14,8 @@ import {
   type WriteRecord,
 } from './postings-ranking';
 import { scopeFileName } from './scope-file';
-import { type SortedVocabulary, typoVariants } from './typo-variants';
+import { ScopeVocabulary } from './scope-vocabulary';
+import { byCodePoint, typoVariants } from './typo-variants';
 
 type Db = InstanceType<typeof Database>;
 
@@ -51,31 +52,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS vocab USING fts5vocab(fts, row);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5vocab(fts, instance);
 `;
 
-/** Vocabulary answers one scope remembers between writes. */
-const maxRememberedAnswers = 10_000;
-
-/**
- * What the scope's vocabulary answered (a word's document count, the first term from a string,
- * whether a term exists), kept until the scope changes: fts5vocab costs 20–40 µs a read, as it walks
- * the index to answer, and a typo query asks ~115 (ADR 0112). Distinct queries share most of them:
- * the same words and the same prefixes come back.
- */
-class VocabularyAnswers {
-  private readonly answers = new Map<string, unknown>();
-
-  get<T>(key: string, read: () => T): T {
-    if (this.answers.has(key)) return this.answers.get(key) as T;
-    const value = read();
-    if (this.answers.size >= maxRememberedAnswers) this.answers.clear();
-    this.answers.set(key, value);
-    return value;
-  }
-
-  clear(): void {
-    this.answers.clear();
-  }
-}
-
 class ScopeDb {
   /** Writes go through this connection. */
   readonly db: Db;
@@ -88,8 +64,7 @@ class ScopeDb {
   private readonly reader: Db;
   private readonly statements;
   /** Valid until the next write, by this process or, as the postings ranking tells, by any other. */
-  private readonly answers = new VocabularyAnswers();
-  private readonly vocabulary: SortedVocabulary;
+  private readonly vocabulary: ScopeVocabulary;
   private readonly ranking: PostingsRanking;
   /** Write transactions run (`apply`), for letting the writer's page cache go after a burst of them. */
   private writes = 0;
@@ -137,9 +112,6 @@ class ScopeDb {
          FROM (SELECT rowid, bm25(fts) AS bm25 FROM fts WHERE fts MATCH ? ORDER BY bm25 LIMIT ?) s
          JOIN docs d ON d.rowid = s.rowid ORDER BY s.bm25, d.id`,
       ),
-      firstTermFrom: this.reader.prepare('SELECT term FROM terms WHERE term >= ? LIMIT 1'),
-      hasTerm: this.reader.prepare('SELECT 1 FROM terms WHERE term = ? LIMIT 1'),
-      documentsWith: this.reader.prepare('SELECT doc FROM vocab WHERE term = ?'),
       documentCount: this.reader.prepare("SELECT value FROM meta WHERE key = 'documents'"),
       countDocuments: this.db.prepare(
         "INSERT INTO meta(key, value) VALUES('documents', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
@@ -151,11 +123,7 @@ class ScopeDb {
       docsByRowid: this.reader.prepare('SELECT rowid, id, text, stored FROM docs WHERE rowid IN (SELECT value FROM json_each(?))'),
     };
     this.ranking = new PostingsRanking(this.reader, this.db, postings);
-    this.vocabulary = {
-      firstFrom: (from) =>
-        this.answers.get(`f${from}`, () => (this.statements.firstTermFrom.get(from) as { term: string } | undefined)?.term),
-      has: (term) => this.answers.get(`h${term}`, () => this.statements.hasTerm.get(term) !== undefined),
-    };
+    this.vocabulary = new ScopeVocabulary(this.reader, postings.budget, () => this.ranking.tokenCount);
   }
 
   version(): number {
@@ -170,7 +138,7 @@ class ScopeDb {
 
   apply(documents: SearchDocument[], move?: VersionMove): boolean {
     const s = this.statements;
-    this.answers.clear();
+    this.vocabulary.clear();
     this.writes++;
     let record: WriteRecord | undefined;
     const write = this.db.transaction(() => {
@@ -240,8 +208,7 @@ class ScopeDb {
   private documentsWith(word: string): number {
     const cached = this.ranking.documentsWith(word);
     if (cached !== undefined) return cached;
-    // fts5vocab counts them by walking the word's whole posting list.
-    return this.answers.get(`c${word}`, () => (this.statements.documentsWith.get(word) as { doc: number } | undefined)?.doc ?? 0);
+    return this.vocabulary.documentsWith(word);
   }
 
   /** The exact words' ranking: from cached postings when the scope is large enough to keep them, else FTS5's. */
@@ -305,7 +272,7 @@ class ScopeDb {
     }[];
     return rows
       .map((row) => ({ row, score: scores.get(row.rowid) ?? 0 }))
-      .sort((a, b) => b.score - a.score || compareBinary(a.row.id, b.row.id))
+      .sort((a, b) => b.score - a.score || byCodePoint(a.row.id, b.row.id))
       .map(({ row, score }) => ({ id: row.id, text: row.text, stored: JSON.parse(row.stored) as StoredFields, score: roundScore(score) }));
   }
 
@@ -315,7 +282,7 @@ class ScopeDb {
     // One read transaction: the cached postings, the statistics and the documents are of one snapshot.
     this.reader.exec('BEGIN');
     try {
-      if (this.ranking.begin()) this.answers.clear();
+      if (this.ranking.begin()) this.vocabulary.clear();
       return this.searchWords(words, limit);
     } finally {
       this.reader.exec('COMMIT');
@@ -337,25 +304,10 @@ class ScopeDb {
   close(): void {
     this.stopPageCacheRelease();
     this.ranking.clear();
+    this.vocabulary.clear();
     if (this.reader !== this.db) this.reader.close();
     this.db.close();
   }
-}
-
-/** SQLite's BINARY order of two strings (their UTF-8 bytes), which is code point order, not UTF-16's. */
-function compareBinary(a: string, b: string): number {
-  for (let i = 0; i < a.length && i < b.length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-/** Surrogates (U+D800–DFFF, code points above U+FFFF) moved above U+E000–FFFF, as in code point order. */
-function codePointRank(unit: number): number {
-  if (unit < 0xd800) return unit;
-  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
 }
 
 /**

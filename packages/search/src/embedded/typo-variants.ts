@@ -57,13 +57,16 @@ export function typoVariants(vocabulary: SortedVocabulary, word: string, max: nu
 
 /** Code point order (UTF-8 byte order, SQLite's BINARY collation); JavaScript's `<` orders UTF-16 units. */
 export function byCodePoint(a: string, b: string): number {
-  const left = a[Symbol.iterator]();
-  const right = b[Symbol.iterator]();
-  for (;;) {
-    const x = left.next();
-    const y = right.next();
-    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
-    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
-    if (difference !== 0) return difference;
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
   }
+  return a.length - b.length;
+}
+
+/** Surrogates (U+D800–DFFF, code points above U+FFFF) moved above U+E000–FFFF, as in code point order. */
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
 }
