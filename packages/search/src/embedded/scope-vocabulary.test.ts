@@ -52,13 +52,6 @@ function sqliteAnswers(db: InstanceType<typeof Database>) {
 }
 
 describe('a scope’s vocabulary (ADR 0112)', () => {
-  const expected = probes.map((probe) => {
-    const index = words.findIndex(
-      (word) => [...word].map((c) => c.codePointAt(0)!).join() >= [...probe].map((c) => c.codePointAt(0)!).join(),
-    );
-    return [index, words.includes(probe)];
-  });
-
   it('answers seeks and probes in code point order, from fts5vocab and then from the terms read whole', () => {
     const db = scope();
     const budget = new ByteBudgetLru(1 << 20);
