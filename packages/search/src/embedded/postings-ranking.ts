@@ -111,9 +111,16 @@ class WordPostings {
     return new WordPostings(rowids.slice(0, length), frequencies.slice(0, length), length);
   }
 
-  /** The documents holding any of the words, with the words' occurrences summed: the postings of a prefix phrase. */
-  static union(lists: WordPostings[]): WordPostings {
-    return lists.reduce((merged, list) => merged.merge(list), new WordPostings(new Uint32Array(0), new Uint32Array(0), 0));
+  /**
+   * The documents holding any of the words, with the words' occurrences summed: the postings of a
+   * prefix phrase. Merged in halves, so each posting is copied once per level (log₂ of the words)
+   * rather than once per word after it.
+   */
+  static union(lists: readonly WordPostings[]): WordPostings {
+    const [first] = lists;
+    if (lists.length <= 1) return first ?? new WordPostings(new Uint32Array(0), new Uint32Array(0), 0);
+    const half = lists.length >> 1;
+    return WordPostings.union(lists.slice(0, half)).merge(WordPostings.union(lists.slice(half)));
   }
 
   private merge(other: WordPostings): WordPostings {
@@ -299,8 +306,7 @@ export class PostingsRanking {
         if (!list) return undefined;
         postings.push(list);
       }
-      const [first, ...rest] = postings;
-      const list = first && rest.length === 0 ? first : WordPostings.union(postings);
+      const list = WordPostings.union(postings);
       lists.push(list);
       documents += list.length;
     }

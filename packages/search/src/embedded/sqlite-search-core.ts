@@ -15,7 +15,7 @@ import {
 } from './postings-ranking';
 import { scopeFileName } from './scope-file';
 import { ScopeVocabulary } from './scope-vocabulary';
-import { byCodePoint, typoVariants } from './typo-variants';
+import { byCodePoint, lowest, typoVariants } from './typo-variants';
 
 type Db = InstanceType<typeof Database>;
 
@@ -34,8 +34,6 @@ export interface SqliteSearchOptions {
 const maxFuzzyVariants = 16;
 /** Words a prefix may begin for its phrase to be ranked from cached postings: a seek and a merge each. */
 const maxPrefixWords = 64;
-/** Below every character a term can hold: `term + lowest` is the first string after `term`. */
-const lowest = '\u0001';
 
 /**
  * FTS5 with an external content table: `docs` holds each document once (id, text, stored fields),

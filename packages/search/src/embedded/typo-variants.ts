@@ -7,8 +7,8 @@ export interface SortedVocabulary {
 
 /** Above every character a word can hold: `prefix + c + highest` bounds the terms that begin `prefix + c`. */
 const highest = String.fromCodePoint(0x10ffff);
-/** Below every character a word can hold: `prefix + lowest` is the first string longer than `prefix`. */
-const lowest = '\u0001';
+/** Below every character a word can hold: `prefix + lowest` is the first string after `prefix`. */
+export const lowest = '\u0001';
 
 /**
  * The characters that follow `prefix` in some term, found by seeking from one group of terms to
