@@ -18,6 +18,7 @@ import { decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter } from './dead-letter';
 import type { EventHandler, Subscription } from './event-bus';
 import { eventRequestContext } from './event-context';
+import { createConcurrently } from './nats-servers';
 
 /**
  * Messages pulled ahead of the ones being handled. Kept small: a message waiting in this buffer ages
@@ -109,7 +110,8 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
   const { js, definition, handler, timings, durable, concurrency } = options;
   const logger = options.logger.child({ consumer: durable, eventType: definition.type });
   const metricsName = consumerLabel(options.consumer, options.perProcess);
-  let info = await ensureConsumer(options);
+  // At start-up a cluster may still be electing a leader: the create is idempotent, so it is tried again.
+  let info = await createConcurrently(() => ensureConsumer(options));
   let stopping = false;
   let messages: ConsumerMessages | undefined;
   let wakeUp: () => void = () => {};

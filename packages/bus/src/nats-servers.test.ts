@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JetStreamApiError } from '@nats-io/jetstream';
+import { TimeoutError } from '@nats-io/transport-node';
 import { assertReplicas, createConcurrently, natsServers } from './nats-servers';
 
 describe('NATS_URL', () => {
@@ -30,6 +31,16 @@ describe('createConcurrently', () => {
       return 'stream';
     });
     expect([created, calls]).toEqual(['stream', 3]);
+  });
+
+  it('creates again after a request that timed out, as a cluster electing its leader leaves it', async () => {
+    let calls = 0;
+    const created = await createConcurrently(async () => {
+      calls++;
+      if (calls < 2) throw new TimeoutError();
+      return 'bucket';
+    });
+    expect([created, calls]).toEqual(['bucket', 2]);
   });
 
   it('throws a lasting overlap after its attempts, and any other error at once', async () => {

@@ -1,4 +1,5 @@
 import { JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
+import { NoRespondersError, TimeoutError } from '@nats-io/transport-node';
 
 /**
  * The servers of a NATS_URL: one URL, or a comma-separated list of a cluster's nodes. The client gets
@@ -44,18 +45,27 @@ export async function awaitStreamCopies(jsm: JetStreamManager, stream: string, r
 /** "subjects overlap with an existing stream": what a server can answer the loser of two identical creates. */
 const subjectsOverlap = 10065;
 
+/** What a create may meet for a moment and then not: a race with an identical create, or a cluster between leaders. */
+function isPassing(error: unknown): boolean {
+  if (error instanceof JetStreamApiError) return error.code === subjectsOverlap;
+  return error instanceof TimeoutError || error instanceof NoRespondersError;
+}
+
 /**
- * Runs an idempotent stream (or KV bucket) create, again if the server answered "subjects overlap":
- * nats-server can answer that to one of two replicas creating the same stream at the same moment (CI
- * saw it once, two connections creating one bucket on a loaded machine). Once the winner's stream
- * exists, the same create succeeds; a real overlap with another stream fails every attempt and is thrown.
+ * Runs an idempotent stream (or KV bucket) create, again when it met something that passes (up to
+ * `attempts` times): "subjects overlap", which nats-server can answer to one of two replicas creating
+ * the same stream at the same moment (CI saw it once, two connections creating one bucket on a loaded
+ * machine); no answer in time, or no responder, from a cluster still electing its leader (the chaos
+ * test's gateway once failed to start so, right after the suite). Once the winner's stream exists, or
+ * the cluster has a leader, the same create succeeds; a real overlap with another stream fails every
+ * attempt and is thrown, as is anything else at once.
  */
 export async function createConcurrently<T>(create: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await create();
     } catch (error) {
-      if (!(error instanceof JetStreamApiError && error.code === subjectsOverlap) || attempt >= attempts) throw error;
+      if (!isPassing(error) || attempt >= attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
   }
