@@ -36,7 +36,7 @@ type Json = Record<string, any>;
  */
 async function writeChainedPages(dir: string): Promise<number> {
   const authored = JSON.parse(await readFile(join(projectDir, 'comments', `${videoId}.newest.json`), 'utf8')) as Json;
-  const [first, second] = authored.exchanges as Json[];
+  const [first, second] = authored.exchanges as [Json, Json];
   const firstItems = first.response.body.onResponseReceivedEndpoints[1].reloadContinuationItemsCommand.continuationItems as Json[];
   const threads = [
     ...firstItems.filter((item) => item.commentThreadRenderer),

@@ -234,7 +234,7 @@ async function measureIngestion(runDir: string, kind: IngestKind, connections: n
     // The gateway's CPU time (its worker threads included) per chunk hardly depends on what else the
     // shared machine runs, unlike the wall time; the 1-minute load average says how quiet it was.
     const gatewayCpuSeconds = cpuAtStart === null || cpuAtEnd === null ? null : (cpuAtEnd - cpuAtStart) / 1000;
-    return { storedSeconds, searchableSeconds, gatewayCpuSeconds, load: loadavg()[0] };
+    return { storedSeconds, searchableSeconds, gatewayCpuSeconds, load: loadavg()[0] ?? Number.NaN };
   } finally {
     await gateway.stop();
   }

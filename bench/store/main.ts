@@ -29,9 +29,10 @@ const docCount = Number(process.env.BENCH_DOCS ?? 10_000);
 const lookupSizes = (process.env.BENCH_LOOKUP_SIZES ?? '200000,1000000').split(',').map(Number);
 const KEYS_PER_KIND = 50_000;
 const LOOKUPS = 20_000;
-const kinds = ['video', 'transcript', 'comments', 'channel'];
+const kinds = ['video', 'transcript', 'comments', 'channel'] as const;
+const kindAt = (i: number): string => kinds[i % kinds.length] ?? kinds[0];
 const latestIndex = { key: { kind: 1 as const, key: 1 as const, fetchedAt: -1 as const }, name: 'kind_key_newest_first' };
-const latestQuery = (i: number) => ({ kind: kinds[i % kinds.length], key: `k${(i * 7919) % KEYS_PER_KIND}` });
+const latestQuery = (i: number) => ({ kind: kindAt(i), key: `k${(i * 7919) % KEYS_PER_KIND}` });
 const latestOptions = { sort: { fetchedAt: -1 as const, _id: -1 as const } };
 /** The SQL the store runs for `latestQuery` with `latestOptions` (checked in the store's tests through queryPlan). */
 const RAW_LATEST =
@@ -100,7 +101,7 @@ async function probe(dir: string): Promise<void> {
   const t1 = performance.now();
   for (let i = 0; i < LOOKUPS; i++) {
     const { kind, key } = latestQuery(i);
-    JSON.parse((statement.get(kind, key) as string[])[0]);
+    JSON.parse((statement.get(kind, key) as [string])[0]);
   }
   const rawUs = ((performance.now() - t1) * 1000) / LOOKUPS;
   raw.close();
@@ -121,7 +122,7 @@ async function fill(dir: string, from: number, total: number): Promise<void> {
     for (let i = start; i < Math.min(total, start + 5_000); i++) {
       batch.push({
         _id: `ver_${String(i).padStart(8, '0')}`,
-        kind: kinds[i % kinds.length],
+        kind: kindAt(i),
         key: `k${Math.floor(i / kinds.length) % KEYS_PER_KIND}`,
         fetchedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
         data: { title: `Video ${i}`, description: 'lorem ipsum dolor sit amet '.repeat(12), views: i * 13 },
@@ -265,7 +266,9 @@ async function lookups(): Promise<void> {
 }
 
 if (process.argv[2] === '--probe') {
-  await probe(process.argv[3]);
+  const dir = process.argv[3];
+  if (dir === undefined) throw new Error('--probe needs the directory to open');
+  await probe(dir);
 } else {
   await hotPaths();
   await lookups();

@@ -88,7 +88,7 @@ describe('every way into the gateway ends in the envelope (issue 12)', () => {
     for (const [open, close] of [
       ['[', ']'],
       ['{"a":', '}'],
-    ]) {
+    ] as const) {
       const deep = `${open.repeat(20_000)}1${close.repeat(20_000)}`;
       expectEnvelope(
         await api('POST', '/v1/projects', { rawBody: deep, headers: { 'content-type': 'application/json' } }),

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from '@vrs/testing/api-client';
 import { startGatewayProcess, type RunningProcess } from '@vrs/testing/processes';
 
+type Api = ReturnType<typeof apiClient>;
+
 const stackEnv = inject('stackEnv');
 const logDir = inject('logDir');
 
@@ -27,7 +29,7 @@ describe('two gateway replicas in front of the same services', () => {
 
   it('enforce one per-account limit together (shared NATS KV counters), with 429 in the envelope', async () => {
     const user = { 'x-demo-user': `limited-${Date.now()}` };
-    const [a, b] = replicas.map((replica) => apiClient(replica.url, user));
+    const [a, b] = replicas.map((replica) => apiClient(replica.url, user)) as [Api, Api];
     // Fixed windows aligned to the clock (ADR 0005): start early in one, so all the requests count in the same window.
     const leftInWindow = windowMs - (Date.now() % windowMs);
     if (leftInWindow < 30_000) await new Promise((resolve) => setTimeout(resolve, leftInWindow + 100));
@@ -38,12 +40,12 @@ describe('two gateway replicas in front of the same services', () => {
     const limited = responses.filter((r) => r.status === 429);
     expect(ok).toHaveLength(limit);
     expect(limited).toHaveLength(4);
-    const rejection = limited[0];
+    const rejection = limited[0]!;
     expect(rejection.body.error.code).toBe('RATE_LIMITED');
     expect(Number(rejection.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(rejection.headers.get('ratelimit-limit')).toBe(String(limit));
     expect(rejection.headers.get('ratelimit-remaining')).toBe('0');
-    expect(ok[0].headers.get('ratelimit-remaining')).toBe(String(limit - 1));
+    expect(ok[0]!.headers.get('ratelimit-remaining')).toBe(String(limit - 1));
     // Both replicas refused: the count was shared, not kept per process.
     expect(new Set(limited.map((r) => r.headers.get('x-request-id'))).size).toBe(4);
     const refusedBy = responses.map((r, i) => (r.status === 429 ? i % 2 : -1)).filter((side) => side >= 0);
@@ -78,7 +80,7 @@ describe('two gateway replicas counting rate-limit hits locally, reconciled ever
     timeout: 90_000,
   }, async () => {
     const user = { 'x-demo-user': `batched-${Date.now()}` };
-    const [c, d] = replicas.map((replica) => apiClient(replica.url, user));
+    const [c, d] = replicas.map((replica) => apiClient(replica.url, user)) as [Api, Api];
     const leftInWindow = windowMs - (Date.now() % windowMs);
     if (leftInWindow < 30_000) await new Promise((resolve) => setTimeout(resolve, leftInWindow + 100));
     const statuses: number[] = [];

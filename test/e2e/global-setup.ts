@@ -16,7 +16,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     gatewayUrl: string;
     /** Environment of this run's stack, for tests that start extra processes beside it. */
-    stackEnv: Record<string, string>;
+    stackEnv: Record<string, string> & { NATS_URL: string; INTERNAL_TOKEN: string };
     logDir: string;
     researchLogFile: string;
     /** The fake YouTube upstream the provider talks to; tests drive it through its control API. */
@@ -54,7 +54,7 @@ export default async function setup(project: TestProject) {
   const researchLlm = await startFakeLlm({ port: 0 });
   const mail = await startSmtpInbox();
   const namespace = `e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const stackEnv: Record<string, string> = {
+  const stackEnv: Record<string, string> & { NATS_URL: string; INTERNAL_TOKEN: string } = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     SERVICES_MODE: 'http',

@@ -22,7 +22,12 @@ describe('OAuth metadata (RFC 8414, RFC 9728)', () => {
   it('advertises only S256, and every endpoint it names answers', async () => {
     const response = await fetch(`${gatewayUrl}/.well-known/oauth-authorization-server`);
     expect(response.status).toBe(200);
-    const metadata = (await response.json()) as Record<string, string>;
+    const metadata = (await response.json()) as Record<string, string> & {
+      authorization_endpoint: string;
+      token_endpoint: string;
+      device_authorization_endpoint: string;
+      revocation_endpoint: string;
+    };
     expect(metadata.issuer).toBe(gatewayUrl.replace(/\/$/, ''));
     expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
     expect(metadata.grant_types_supported).toEqual(

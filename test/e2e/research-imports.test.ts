@@ -34,7 +34,8 @@ async function searchFor(api: ApiCall, projectId: string, q: string, sourceKey: 
       const hits = (found.body.results as { id: string; sourceKey?: string; [field: string]: unknown }[]).filter(
         (result) => result.sourceKey === sourceKey,
       );
-      return hits.length > 0 ? hits : undefined;
+      const [first, ...rest] = hits;
+      return first ? ([first, ...rest] as const) : undefined;
     },
     { what: `${sourceKey} to be searchable` },
   );

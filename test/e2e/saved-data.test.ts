@@ -96,7 +96,7 @@ describe('everything saved can be browsed and removed, by its owner only (issue 
         ],
       },
     });
-    const [grind, milk, crema] = added.body.items as { id: string }[];
+    const [grind, milk, crema] = added.body.items as [{ id: string }, { id: string }, { id: string }];
     await eventually(
       async () => ((await api('GET', `/v1/projects/${projectId}/search?q=espresso`)).body.results.length === 3 ? true : undefined),
       {

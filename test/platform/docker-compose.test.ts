@@ -91,7 +91,7 @@ describe('docker-compose.yml', async () => {
   it('builds from a Dockerfile that installs with npm ci from the committed lock file', async () => {
     const dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/npm ci/);
-    const copied = [...dockerfile.matchAll(/^COPY (\S+)\/package\.json/gm)].map((match) => match[1]);
+    const copied = [...dockerfile.matchAll(/^COPY (\S+)\/package\.json/gm)].map((match) => match[1]!);
     for (const dir of copied) expect(existsSync(join(repoRoot, dir, 'package.json')), dir).toBe(true);
     // npm ci refuses a lock file naming a workspace whose package.json the image lacks.
     const lock = JSON.parse(await readFile(join(repoRoot, 'package-lock.json'), 'utf8')) as {

@@ -26,7 +26,7 @@ describe('comment pages, as youtubei.js reads them', () => {
     page.onResponseReceivedEndpoints
       .flatMap((group: Json) => (group.reloadContinuationItemsCommand ?? group.appendContinuationItemsAction).continuationItems)
       .filter((item: Json) => item.commentThreadRenderer);
-  const viewOf = (page: Json, index: number): Json => threadsOf(page)[index].commentThreadRenderer.commentViewModel.commentViewModel;
+  const viewOf = (page: Json, index: number): Json => threadsOf(page)[index]!.commentThreadRenderer.commentViewModel.commentViewModel;
   const mutationsOf = (page: Json): Json[] => page.frameworkUpdates.entityBatchUpdate.mutations;
   const payloadOf = (page: Json, kind: string, key: string): Json =>
     mutationsOf(page).find((mutation) => mutation.payload?.[kind]?.key === key)?.payload[kind];
@@ -83,7 +83,7 @@ describe('comment pages, as youtubei.js reads them', () => {
 
   it('reads a thread without replies, and the last page, which has no continuation', () => {
     const page = pageOf(newestId);
-    delete threadsOf(page)[5].commentThreadRenderer.replies;
+    delete threadsOf(page)[5]!.commentThreadRenderer.replies;
     const threads = read(page).threads;
     expect(threads[5]?.repliesToken).toBeUndefined();
     expect(threads[6]?.repliesToken).toEqual(expect.any(String));

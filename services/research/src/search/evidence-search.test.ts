@@ -127,7 +127,7 @@ describe('evidence search over the search port', () => {
     await search.rebuild('p1', 4);
     expect(await index.version('p1')).toBe(4);
     expect(pages).toHaveLength(3);
-    expect((await search.search('p1', 4, 'item 2499', 1))[0].id).toBe('e02499');
+    expect((await search.search('p1', 4, 'item 2499', 1))[0]!.id).toBe('e02499');
   });
 
   it('rebuilds from scratch an index built before the project’s last reset, so removed documents go', async () => {

@@ -104,11 +104,12 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
         const last = page.length < catchUpPageSize;
         // Documents marked after `target` may come too: loading them early is harmless.
         const moved = await index.apply(projectId, page.map(toSearchDocument), last ? { from, to: target } : undefined);
-        if (last) {
+        const lastOfPage = page.at(-1);
+        if (last || lastOfPage === undefined) {
           if (moved) return noteVersion(projectId, target);
           break;
         }
-        afterId = page[page.length - 1]._id;
+        afterId = lastOfPage._id;
       }
     }
     throw new Error(`the search index of project ${projectId} lost ${maxCatchUpRounds} version moves`);

@@ -157,7 +157,9 @@ export function chatCompletion(request: ChatRequest, behaviour: AnsweringBehavio
 function chosenTool(request: ChatRequest) {
   const tools = request.tools ?? [];
   const named = typeof request.tool_choice === 'object' ? request.tool_choice.function.name : undefined;
-  return (tools.find((tool) => tool.function.name === named) ?? tools[0]).function;
+  const tool = tools.find((candidate) => candidate.function.name === named) ?? tools[0];
+  if (tool === undefined) throw new Error('the fake LLM was asked for a tool call without tools');
+  return tool.function;
 }
 
 function render(value: unknown, behaviour: AnsweringBehaviour): string {

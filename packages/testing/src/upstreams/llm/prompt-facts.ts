@@ -40,13 +40,13 @@ export function readPromptFacts(prompt: string): PromptFacts {
       found.set(value, { position, labels: new Set([label]) });
     }
   };
-  for (const match of prompt.matchAll(prefixedId)) note(match[0], match[1], match.index);
+  for (const match of prompt.matchAll(prefixedId)) note(match[0], match[1]!, match.index);
   for (const match of prompt.matchAll(labelledId))
-    note(match[2], match[1].replace(/Id$/, '').replace(/^id$/, '').toLowerCase(), match.index);
+    note(match[2]!, match[1]!.replace(/Id$/, '').replace(/^id$/, '').toLowerCase(), match.index);
   const ids = [...found.entries()]
     .sort(([, a], [, b]) => a.position - b.position)
     .map(([value, { labels }]) => ({ value, labels: [...labels] }));
-  const entries = [...prompt.matchAll(numberedLine)].map((match) => ({ index: Number(match[1]), text: match[2] }));
+  const entries = [...prompt.matchAll(numberedLine)].map((match) => ({ index: Number(match[1]), text: match[2]! }));
   const topic = prompt.trim().split('\n')[0]?.trim() ?? '';
   return { ids, entries, topic };
 }

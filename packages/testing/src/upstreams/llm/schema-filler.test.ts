@@ -95,6 +95,7 @@ describe('fillSchema', () => {
       typeof findingsSchema
     >;
     const [first, second] = value.findings;
+    if (!first || !second) throw new Error('two findings expected');
 
     expect(first.windowIndex).toBe(4);
     expect(first.quote.length).toBeLessThanOrEqual(120);

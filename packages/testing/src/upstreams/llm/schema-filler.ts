@@ -88,7 +88,7 @@ class SchemaFiller {
     if ('const' in schema) return schema.const;
     if (schema.enum) return schema.enum[0];
     const options = schema.anyOf ?? schema.oneOf;
-    if (options) return this.fill(options.find((option) => option.type !== 'null') ?? options[0], field, depth + 1);
+    if (options) return this.fill(options.find((option) => option.type !== 'null') ?? options[0]!, field, depth + 1);
     if (schema.allOf) return Object.assign({}, ...schema.allOf.map((part) => this.fill(part, field, depth + 1)));
     switch (typeOf(schema)) {
       case 'object':
@@ -110,7 +110,7 @@ class SchemaFiller {
   private resolve(ref: string): JsonSchema {
     if (ref === '#') return this.root;
     const [, bucket, name] = /^#\/(definitions|\$defs)\/(.+)$/.exec(ref) ?? [];
-    const target = bucket ? this.root[bucket as 'definitions' | '$defs']?.[decodeURIComponent(name)] : undefined;
+    const target = bucket ? this.root[bucket as 'definitions' | '$defs']?.[decodeURIComponent(name ?? '')] : undefined;
     if (!target) throw new Error(`the fake LLM cannot resolve $ref ${ref}`);
     return target;
   }
@@ -152,7 +152,7 @@ class SchemaFiller {
     const candidates = idsForField(this.facts, field);
     const position = this.idFieldsFilled++;
     if (candidates.length === 0 || (this.options.citeUnknown && position % 2 === 1)) return fabricatedIdLike(candidates);
-    return this.take(field, candidates, 1)[0];
+    return this.take(field, candidates, 1)[0]!;
   }
 
   /** Up to `count` candidates, starting one further each call, so successive claims cite different evidence. */
@@ -160,7 +160,7 @@ class SchemaFiller {
     const start = this.advance(field);
     const taken = new Set<string>();
     for (let offset = 0; offset < candidates.length && taken.size < count; offset += 1) {
-      taken.add(candidates[(start + offset) % candidates.length].value);
+      taken.add(candidates[(start + offset) % candidates.length]!.value);
     }
     return [...taken];
   }
@@ -174,7 +174,7 @@ class SchemaFiller {
   private citationNumber(): number {
     const position = this.citationsFilled++;
     if ((this.options.citeUnknown || this.options.unground) && position % 2 === 1) return this.lastEntryIndex + 1;
-    return this.facts.entries[position % this.facts.entries.length].index;
+    return this.facts.entries[position % this.facts.entries.length]!.index;
   }
 
   private number(schema: JsonSchema): number {
@@ -198,7 +198,7 @@ class SchemaFiller {
   private prose(field: string): string {
     const { entries, topic } = this.facts;
     if (entries.length === 0) return `${humanize(field)} about ${topic.slice(0, 80)}`.trim();
-    const { index, text } = entries[this.advance(`prose:${field}`) % entries.length];
+    const { index, text } = entries[this.advance(`prose:${field}`) % entries.length]!;
     if (quoteField.test(field)) return this.options.unground ? inventedQuote : wordsUpTo(text, maxProseChars);
     const sentence = text.length > maxProseChars ? `${wordsUpTo(text, maxProseChars - 3)}...` : text;
     if (!citedProseField.test(field)) return sentence;
@@ -213,7 +213,7 @@ function wordsUpTo(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const cut = text.slice(0, limit + 1);
   const end = cut.lastIndexOf(' ');
-  return (end > 0 ? cut.slice(0, end) : text.split(' ')[0]).trimEnd();
+  return (end > 0 ? cut.slice(0, end) : text.split(' ')[0]!).trimEnd();
 }
 
 function typeOf(schema: JsonSchema): string {
@@ -246,7 +246,7 @@ function humanize(field: string): string {
       .replace(/[_-]+/g, ' ')
       .toLowerCase()
       .trim() || 'text';
-  return words[0].toUpperCase() + words.slice(1);
+  return words[0]!.toUpperCase() + words.slice(1);
 }
 
 function clamp(value: number, low: number, high: number): number {

@@ -56,7 +56,7 @@ describe('fake LLM: chat completions', () => {
       choices: [{ index: 0, message: { role: 'assistant', content: expect.any(String) }, finish_reason: 'stop' }],
       usage: { prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) },
     });
-    expect(JSON.parse(body.choices[0].message.content)).toEqual({
+    expect(JSON.parse(body.choices[0]!.message.content)).toEqual({
       answer: '(id: ev_1) Finer grinds extract faster [1].',
       evidenceIds: ['ev_1', 'ev_2'],
     });
@@ -81,13 +81,13 @@ describe('fake LLM: chat completions', () => {
       message: { role: 'assistant', content: null, tool_calls: [{ id: expect.any(String), type: 'function', function: { name: 'cite' } }] },
       finish_reason: 'tool_calls',
     });
-    expect(JSON.parse(body.choices[0].message.tool_calls[0].function.arguments)).toEqual({ evidenceIds: ['ev_1', 'ev_2'] });
+    expect(JSON.parse(body.choices[0]!.message.tool_calls[0]!.function.arguments)).toEqual({ evidenceIds: ['ev_1', 'ev_2'] });
   });
 
   it('answers JSON mode without a schema as {answer, citedIds}', async () => {
     const body = await completionOf(await chat({ response_format: { type: 'json_object' } }));
 
-    expect(JSON.parse(body.choices[0].message.content)).toEqual({
+    expect(JSON.parse(body.choices[0]!.message.content)).toEqual({
       answer: '(id: ev_1) Finer grinds extract faster [1].',
       citedIds: ['ev_1', 'ev_2'],
     });
@@ -96,7 +96,7 @@ describe('fake LLM: chat completions', () => {
   it('answers plain requests with text citing the [n] entries', async () => {
     const body = await completionOf(await chat({}));
 
-    expect(body.choices[0].message.content).toBe('(id: ev_1) Finer grinds extract faster [1].');
+    expect(body.choices[0]!.message.content).toBe('(id: ev_1) Finer grinds extract faster [1].');
   });
 
   it('refuses streaming and malformed requests in OpenAI error shape', async () => {
@@ -153,21 +153,21 @@ describe('fake LLM: behaviours and control API', () => {
 
   it('invalid-json answers 200 with content no JSON parser accepts', async () => {
     await control.setBehaviour('fake-primary', 'invalid-json');
-    const content = (await completionOf(await chat(structured))).choices[0].message.content;
+    const content = (await completionOf(await chat(structured))).choices[0]!.message.content;
 
     expect(() => JSON.parse(content)).toThrow(SyntaxError);
   });
 
   it('wrong-shape answers valid JSON outside the schema', async () => {
     await control.setBehaviour('fake-primary', 'wrong-shape');
-    const content = (await completionOf(await chat(structured))).choices[0].message.content;
+    const content = (await completionOf(await chat(structured))).choices[0]!.message.content;
 
     expect(JSON.parse(content)).toEqual({ unexpected: true });
   });
 
   it('cite-unknown cites ids and entries the prompt never gave', async () => {
     await control.setBehaviour('fake-primary', 'cite-unknown');
-    const content = JSON.parse((await completionOf(await chat(structured))).choices[0].message.content);
+    const content = JSON.parse((await completionOf(await chat(structured))).choices[0]!.message.content);
 
     expect(content).toEqual({ answer: '(id: ev_1) Finer grinds extract faster [1] [3].', evidenceIds: ['ev_1', 'ev_fabricated'] });
   });
@@ -187,7 +187,7 @@ describe('fake LLM: behaviours and control API', () => {
       },
     };
     const ask = async (content: string) =>
-      JSON.parse((await completionOf(await chat({ ...findings, messages: [{ role: 'user', content }] }))).choices[0].message.content) as {
+      JSON.parse((await completionOf(await chat({ ...findings, messages: [{ role: 'user', content }] }))).choices[0]!.message.content) as {
         claim: string;
         quote: string;
       };
@@ -220,7 +220,7 @@ describe('fake LLM: behaviours and control API', () => {
       }),
       expect.objectContaining({ model: 'fake-fallback', behaviour: 'fail', mode: 'text' }),
     ]);
-    expect(fake.requests()[0].body.response_format).toEqual(structured.response_format);
+    expect(fake.requests()[0]!.body.response_format).toEqual(structured.response_format);
   });
 
   it('rejects unknown behaviours and routes', async () => {
@@ -249,7 +249,7 @@ describe('fake LLM: tool loops', () => {
     const started = performance.now();
     const first = await completionOf(await chat({ messages: loopMessages, tools, tool_choice: 'auto' }));
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
-    const search = first.choices[0].message.tool_calls[0] as unknown as { id: string; function: { name: string; arguments: string } };
+    const search = first.choices[0]!.message.tool_calls[0] as unknown as { id: string; function: { name: string; arguments: string } };
     expect(search.function).toEqual({ name: 'search_videos', arguments: JSON.stringify({ q: 'descale espresso machine' }) });
     await control.setLatency(0);
     const answered = await completionOf(
@@ -266,7 +266,7 @@ describe('fake LLM: tool loops', () => {
         ],
       }),
     );
-    const calls = answered.choices[0].message.tool_calls.map((call) => JSON.parse(call.function.arguments));
+    const calls = answered.choices[0]!.message.tool_calls.map((call) => JSON.parse(call.function.arguments));
     expect(calls).toEqual([{ videoId: 'aaaaaaaaaa1' }, { videoId: 'bbbbbbbbbb2' }]);
     const log = await control.requests();
     expect(log.map((entry) => [entry.mode, entry.answer?.toolCalls.map((call) => call.name)])).toEqual([
@@ -278,7 +278,7 @@ describe('fake LLM: tool loops', () => {
   it('tool-error: the first step calls a tool with arguments no video id has', async () => {
     await control.setBehaviour('fake-primary', 'tool-error');
     const first = await completionOf(await chat({ messages: loopMessages, tools }));
-    expect(first.choices[0].message.tool_calls[0]).toMatchObject({
+    expect(first.choices[0]!.message.tool_calls[0]).toMatchObject({
       function: { name: 'get_video', arguments: JSON.stringify({ videoId: 'not a video id' }) },
     });
   });

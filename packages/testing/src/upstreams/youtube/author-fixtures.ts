@@ -32,6 +32,13 @@ const web = (url: string, body: Json, recordedAt: string, responseBody: Json, no
   response: { status: 200, recordedAt, body: responseBody },
 });
 
+/** The first object under `key` anywhere in `node`: the recording's shape, so its absence is a broken fixture. */
+function first(node: unknown, key: string): Json {
+  const [found] = find(node, key);
+  if (found === undefined) throw new Error(`no ${key} in the recorded page`);
+  return found;
+}
+
 function find(node: unknown, key: string, out: Json[] = []): Json[] {
   if (node && typeof node === 'object') {
     for (const [name, value] of Object.entries(node)) {
@@ -45,11 +52,11 @@ function find(node: unknown, key: string, out: Json[] = []): Json[] {
 /** Newest-first comment pages of xaQJbozY_Is, built from its recorded (2026) Top page. */
 function newestComments(): void {
   const { body: top, date } = recorded('comments/xaQJbozY_Is.2_next_comments_top_page1.json');
-  const [headerCommand, bodyCommand] = top.onResponseReceivedEndpoints as Json[];
+  const [headerCommand, bodyCommand] = top.onResponseReceivedEndpoints as [Json, Json];
   const header = structuredClone(headerCommand) as Json;
-  const menu = find(header, 'sortFilterSubMenuRenderer')[0];
-  const items = menu.subMenuItems as Json[];
-  const newestToken = find(items[1], 'continuationCommand')[0].token as string;
+  const menu = first(header, 'sortFilterSubMenuRenderer');
+  const items = menu.subMenuItems as [Json, Json];
+  const newestToken = first(items[1], 'continuationCommand').token as string;
   items[0].selected = false;
   items[1].selected = true;
 
@@ -74,13 +81,13 @@ function newestComments(): void {
   const age = (thread: Json) => {
     const text = published.get(thread.commentThreadRenderer.commentViewModel.commentViewModel.commentKey) ?? '';
     const match = /(\d+)\s+(second|minute|hour|day|week|month|year)/.exec(text);
-    return match ? Number(match[1]) * unitMs[match[2]] : Number.POSITIVE_INFINITY;
+    return match ? Number(match[1]) * unitMs[match[2]!]! : Number.POSITIVE_INFINITY;
   };
   const [pinned, ...rest] = threads;
   const ordered = [pinned, ...rest.sort((a, b) => age(a) - age(b))];
   const page2Token = 'vrs-authored:xaQJbozY_Is:newest:page-2';
   const continuation = structuredClone(recordedContinuation);
-  find(continuation, 'continuationCommand')[0].token = page2Token;
+  first(continuation, 'continuationCommand').token = page2Token;
 
   const url = 'https://www.youtube.com/youtubei/v1/next?prettyPrint=false';
   const page1 = {
@@ -122,10 +129,10 @@ function topCommentsPage2(): void {
   const idOf = (thread: Json) => thread.commentThreadRenderer.commentViewModel.commentViewModel.commentId as string;
   const shown = new Set(threadsOf(top).map(idOf));
   const bodyItems = top.onResponseReceivedEndpoints[1].reloadContinuationItemsCommand.continuationItems as Json[];
-  const token = find(
+  const token = first(
     bodyItems.find((item) => item.continuationItemRenderer),
     'continuationCommand',
-  )[0].token as string;
+  ).token as string;
   const page2 = {
     responseContext: top.responseContext,
     onResponseReceivedEndpoints: [
@@ -149,11 +156,11 @@ function topCommentsPage2(): void {
 function lastVideoAddedPlaylists(): void {
   const { body: tab, date } = recorded('channel-playlists/UC2DjFE7Xf11URZqWBigcVOQ.2_browse_playlists_tab.json');
   const page = structuredClone(tab);
-  const items = find(page, 'sortFilterSubMenuRenderer')[0].subMenuItems as Json[];
+  const items = first(page, 'sortFilterSubMenuRenderer').subMenuItems as [Json, Json];
   const params = items[1].navigationEndpoint.browseEndpoint.params as string;
   items[0].selected = false;
   items[1].selected = true;
-  const grid = find(page, 'gridRenderer')[0];
+  const grid = first(page, 'gridRenderer');
   grid.items = (grid.items as Json[]).filter((item) => !item.continuationItemRenderer);
   write(
     'channel-playlists/UC2DjFE7Xf11URZqWBigcVOQ.last-video-added.json',
@@ -203,7 +210,7 @@ function playlist2024FirstPages(): void {
     ['PLXJg25X-OulsVsnvZ7RVtSDW-id9_RzAO', 'playlist/PLXJg25X-OulsVsnvZ7RVtSDW-id9_RzAO.2024-11.browse_full_small.json'],
   ] as const) {
     const { body: full, date } = recorded(file);
-    const list = find(full, 'playlistVideoListRenderer')[0];
+    const list = first(full, 'playlistVideoListRenderer');
     const page = {
       responseContext: full.responseContext,
       contents: { twoColumnBrowseResultsRenderer: { tabs: [{ tabRenderer: { selected: true } }] } },

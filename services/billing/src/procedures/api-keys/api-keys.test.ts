@@ -124,7 +124,7 @@ describe('api keys', () => {
     ).toEqual({ updated: 1 });
     expect(await billing.call.apiKeys.touch({ uses: [{ keyId: id, at: earlier }] })).toEqual({ updated: 0 });
     const [listed] = (await billing.call.apiKeys.list({ accountId, limit: 20 })).data;
-    expect(listed.lastUsedAt).toBe(later);
+    expect(listed?.lastUsedAt).toBe(later);
   });
 
   it('caps an account at 100 active keys (409 API_KEY_LIMIT_REACHED); expired and revoked ones do not count', async () => {
@@ -137,7 +137,7 @@ describe('api keys', () => {
     await expect(billing.call.apiKeys.create({ accountId, name: 'one too many', scopes: ['data:read'] })).rejects.toMatchObject({
       cause: { code: 'API_KEY_LIMIT_REACHED' },
     });
-    await billing.call.apiKeys.revoke({ accountId, keyId: keys[1].id });
+    await billing.call.apiKeys.revoke({ accountId, keyId: keys[1]!.id });
     await billing.call.apiKeys.create({ accountId, name: 'after a revoke', scopes: ['data:read'] });
     const before = now;
     now = Date.parse(expiresAt) + 1;

@@ -47,10 +47,10 @@ describe('saved evidence can be browsed, changed and removed', () => {
 
     const stranger = newAccountId();
     expect((await failureOf(h.api.evidence.list({ accountId: stranger, projectId }))).appCode).toBe('PROJECT_NOT_FOUND');
-    expect((await failureOf(h.api.evidence.get({ accountId: stranger, projectId, evidenceId: stored[0].id }))).appCode).toBe(
+    expect((await failureOf(h.api.evidence.get({ accountId: stranger, projectId, evidenceId: stored[0]!.id }))).appCode).toBe(
       'PROJECT_NOT_FOUND',
     );
-    expect(await h.api.evidence.get({ accountId, projectId, evidenceId: stored[0].id })).toEqual(stored[0]);
+    expect(await h.api.evidence.get({ accountId, projectId, evidenceId: stored[0]!.id })).toEqual(stored[0]);
   });
 
   it('an updated item is found by its new text and not its old one, on every replica, as soon as the update answers', async () => {
@@ -58,6 +58,7 @@ describe('saved evidence can be browsed, changed and removed', () => {
       { text: 'espresso grind size matters', sourceKey: 'grind' },
       { text: 'espresso milk temperature', sourceKey: 'milk' },
     ]);
+    if (!grind) throw new Error('nothing stored');
     const updated = await h.api.evidence.update({
       accountId,
       projectId,
@@ -95,6 +96,7 @@ describe('saved evidence can be browsed, changed and removed', () => {
       { text: 'espresso grind size matters', sourceKey: 'grind' },
       { text: 'espresso milk temperature', sourceKey: 'milk' },
     ]);
+    if (!grind) throw new Error('nothing stored');
     expect((await failureOf(h.api.evidence.delete({ accountId: newAccountId(), projectId, evidenceId: grind.id }))).appCode).toBe(
       'PROJECT_NOT_FOUND',
     );

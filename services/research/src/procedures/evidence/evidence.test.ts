@@ -47,20 +47,20 @@ describe('evidence', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    expect(Object.keys(items[1]).sort()).toEqual(['createdAt', 'id', 'projectId', 'text', 'updatedAt']);
-    expect(items[0].id).not.toBe(items[1].id);
+    expect(Object.keys(items[1]!).sort()).toEqual(['createdAt', 'id', 'projectId', 'text', 'updatedAt']);
+    expect(items[0]!.id).not.toBe(items[1]!.id);
   });
 
   it('updates the item in place when its sourceKey is posted again', async () => {
-    const [original] = (
+    const original = (
       await h.api.evidence.add({
         accountId,
         projectId,
         items: [{ text: 'old wording about thumbnails', sourceKey: 'k1', entityId: 'v1', startMs: 5 }],
       })
-    ).items;
-    const [updated] = (await h.api.evidence.add({ accountId, projectId, items: [{ text: 'new wording about titles', sourceKey: 'k1' }] }))
-      .items;
+    ).items[0]!;
+    const updated = (await h.api.evidence.add({ accountId, projectId, items: [{ text: 'new wording about titles', sourceKey: 'k1' }] }))
+      .items[0]!;
 
     expect(updated.id).toBe(original.id);
     expect(updated.createdAt).toBe(original.createdAt);
@@ -122,12 +122,12 @@ describe('evidence', () => {
       'a plain note',
       'second take on hooks',
     ]);
-    expect(second[1]).toMatchObject({ id: first[1].id, createdAt: first[1].createdAt, sourceKey: 'pacing', entityId: 'v2' });
-    expect(second[3]).toMatchObject({ id: first[0].id, createdAt: first[0].createdAt, sourceKey: 'hooks' });
+    expect(second[1]).toMatchObject({ id: first[1]!.id, createdAt: first[1]!.createdAt, sourceKey: 'pacing', entityId: 'v2' });
+    expect(second[3]).toMatchObject({ id: first[0]!.id, createdAt: first[0]!.createdAt, sourceKey: 'hooks' });
     expect(second[3]).not.toHaveProperty('startMs');
     expect(new Set([...first, ...second].map((item) => item.id)).size).toBe(4);
     expect(await countStored()).toBe(4);
-    const stored = await h.api.evidence.get({ accountId, projectId, evidenceId: first[0].id });
+    const stored = await h.api.evidence.get({ accountId, projectId, evidenceId: first[0]!.id });
     expect(stored).toEqual(second[3]);
   });
 
@@ -137,7 +137,7 @@ describe('evidence', () => {
         h.api.evidence.add({ accountId, projectId, items: [{ text: `version ${i}`, sourceKey: 'same' }] }),
       ),
     );
-    const ids = new Set(posts.map((post) => post.items[0].id));
+    const ids = new Set(posts.map((post) => post.items[0]!.id));
     expect(ids.size).toBe(1);
     expect(await countStored()).toBe(1);
   });
@@ -186,9 +186,9 @@ describe('evidence', () => {
 
     expect(first.query).toBe('youtube monetization');
     expect(first.results[0]).toEqual({
-      id: items[1].id,
+      id: items[1]!.id,
       score: expect.any(Number),
-      text: items[1].text,
+      text: items[1]!.text,
       entityId: 'v9',
       startMs: 1200,
       sourceKey: 'best',
@@ -196,9 +196,9 @@ describe('evidence', () => {
     });
     expect(first.results.map((r) => r.index)).toEqual([1, 2, 3]);
     const scores = first.results.map((r) => r.score);
-    expect(scores[0]).toBeGreaterThan(scores[1]);
+    expect(scores[0]).toBeGreaterThan(scores[1]!);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    expect(new Set(first.results.map((r) => r.id))).toEqual(new Set([items[1].id, items[2].id, items[3].id]));
+    expect(new Set(first.results.map((r) => r.id))).toEqual(new Set([items[1]!.id, items[2]!.id, items[3]!.id]));
     expect(await h.api.evidence.search(input)).toEqual(first);
     expect((await h.api.evidence.search({ ...input, limit: 1 })).results).toEqual([first.results[0]]);
   });
@@ -224,7 +224,7 @@ describe('evidence', () => {
 
     release();
     const found = await searchUntil(replica, input, 1);
-    expect(found.results[0].id).toBe(items[0].id);
+    expect(found.results[0]!.id).toBe(items[0]!.id);
   });
 
   it('gives a second instance over the same store the same results, including updates', async () => {
@@ -255,6 +255,6 @@ describe('evidence', () => {
     expect(updatedReplica.results.map(({ id, text, index }) => ({ id, text, index }))).toEqual(
       updatedFirst.results.map(({ id, text, index }) => ({ id, text, index })),
     );
-    for (const [i, result] of updatedReplica.results.entries()) expect(result.score).toBeCloseTo(updatedFirst.results[i].score, 3);
+    for (const [i, result] of updatedReplica.results.entries()) expect(result.score).toBeCloseTo(updatedFirst.results[i]!.score, 3);
   });
 });

@@ -73,7 +73,7 @@ describe('projects', () => {
       [newAccountId(), project.id],
       [alice, randomUUID()],
       [alice, 'not-a-uuid'],
-    ]) {
+    ] as const) {
       expect((await failureOf(h.api.projects.get({ accountId, projectId }))).appCode).toBe('PROJECT_NOT_FOUND');
     }
   });
