@@ -67,7 +67,7 @@ async function main() {
     );
     console.log('|---:|---:|---:|---:|---:|---:|');
     for (let round = 0; round < rounds; round++) {
-      const [traces, noTraces, viaTheBus] = [figures.traces[round]!, figures.noTraces[round]!, figures.bus[round]!];
+      const [traces, noTraces, viaTheBus] = [figures.traces[round], figures.noTraces[round], figures.bus[round]];
       console.log(
         `| ${round + 1} | ${traces.toFixed(1)} | ${noTraces.toFixed(1)} | ${viaTheBus.toFixed(1)} | ${(noTraces / traces).toFixed(2)} | ${(viaTheBus / traces).toFixed(2)} |`,
       );

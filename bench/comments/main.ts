@@ -77,7 +77,7 @@ async function writeChainedPages(dir: string): Promise<number> {
   return pageCount;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 interface CriticalPathLinks {
   beforeFirst: number;
@@ -93,12 +93,12 @@ interface CriticalPathLinks {
  */
 function criticalPathLinks(exchanges: { receivedAt: number; answeredAt?: number }[], started: number, ended: number): CriticalPathLinks {
   const sorted = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
-  const between = sorted.slice(1).map((exchange, index) => exchange.receivedAt - (sorted[index]!.answeredAt ?? Number.NaN));
+  const between = sorted.slice(1).map((exchange, index) => exchange.receivedAt - (sorted[index].answeredAt ?? Number.NaN));
   return {
-    beforeFirst: sorted[0]!.receivedAt - started,
+    beforeFirst: sorted[0].receivedAt - started,
     betweenMedian: median(between),
     betweenSum: between.reduce((sum, gap) => sum + gap, 0),
-    afterLast: ended - (sorted.at(-1)!.answeredAt ?? Number.NaN),
+    afterLast: ended - (sorted[sorted.length - 1].answeredAt ?? Number.NaN),
   };
 }
 

@@ -17,7 +17,7 @@ const total = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const seed = Number(process.env.FUZZ_SEED ?? 20261124);
 const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-fuzz-'));
@@ -48,7 +48,7 @@ async function main() {
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < requests.length) {
-          const request = requests[next++]!;
+          const request = requests[next++];
           const outcome = await sendFuzzRequest(gateway.url, request, { 'x-demo-user': `fuzz-${next % 50}` });
           histogram.set(outcome.status, (histogram.get(outcome.status) ?? 0) + 1);
           durations.push(outcome.durationMs);

@@ -25,7 +25,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const videoConcurrency = Number(process.env.RESEARCH_IMPORT_VIDEO_CONCURRENCY ?? defaultResearchImports.videosAtOnce);
 const authoredId = 'vrsFixture1';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 /** Eleven characters, as a video id has: `vrsBn` + run + video number. */
 const benchVideoId = (run: number, n: number) => `vrsBn${String(run).padStart(2, '0')}${String(n).padStart(4, '0')}`;
 
@@ -117,7 +117,7 @@ async function main() {
     const floor = Math.ceil(videoCount / videoConcurrency) * callsPerVideo * latencyMs;
     rows.forEach((row, i) => {
       console.log(
-        `| ${i + 1} | ${row.requests} | ${row.requests * latencyMs} | ${bounds[i]!.toFixed(0)} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${(row.elapsedMs / bounds[i]!).toFixed(2)} | ${(row.elapsedMs / floor).toFixed(2)} |`,
+        `| ${i + 1} | ${row.requests} | ${row.requests * latencyMs} | ${bounds[i].toFixed(0)} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${(row.elapsedMs / bounds[i]).toFixed(2)} | ${(row.elapsedMs / floor).toFixed(2)} |`,
       );
     });
     const elapsed = median(rows.map((row) => row.elapsedMs));

@@ -32,13 +32,13 @@ async function main() {
   const bus = createMemoryBus();
   const logger = rootLogger.child({ component: 'bench-monitoring' }, { level: 'warn' });
   const billing = await createBillingModule({
-    store: billingStore!,
+    store: billingStore,
     bus,
     logger,
     config: { startingCredits: 10 * monitorCount, reservationTtlMs: 15 * 60_000, sweepIntervalMs: 60_000 },
   });
   const provider = await createProviderModule({
-    store: providerStore!,
+    store: providerStore,
     bus,
     logger,
     config: {
@@ -55,7 +55,7 @@ async function main() {
   });
   const providerClient = createServiceClient<ProviderRouter>({ mode: 'inprocess', router: provider.router, caller: 'monitoring' });
   const trends = await createTrendsModule({
-    store: trendsStore!,
+    store: trendsStore,
     bus,
     logger,
     provider: providerClient,
@@ -65,7 +65,7 @@ async function main() {
   const clock = createClock();
   clock.set(new Date(t0));
   const monitoring = await createMonitoringModule({
-    store: monitoringStore!,
+    store: monitoringStore,
     bus,
     logger,
     clock,
@@ -140,7 +140,7 @@ async function main() {
     await monitoring.stop();
     await Promise.all([trends.stop(), provider.stop(), billing.stop()]);
     await bus.close();
-    await Promise.all([billingStore, providerStore, trendsStore, monitoringStore].map((store) => store!.close()));
+    await Promise.all([billingStore, providerStore, trendsStore, monitoringStore].map((store) => store.close()));
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });
   }

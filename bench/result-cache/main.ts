@@ -88,7 +88,7 @@ function zipf(queries: number, exponent: number, length: number, seed: number): 
     let high = queries - 1;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (cumulative[middle]! < target) low = middle + 1;
+      if (cumulative[middle] < target) low = middle + 1;
       else high = middle;
     }
     return `popular ${low}`;
@@ -106,7 +106,7 @@ function sessions(length: number): string[] {
   return out.slice(0, length);
 }
 
-const interleave = (a: string[], b: string[]) => a.flatMap((query, i) => [query, b[i]!]);
+const interleave = (a: string[], b: string[]) => a.flatMap((query, i) => [query, b[i]]);
 
 const half = Math.floor(askings / 2);
 const streams: [string, string[]][] = [

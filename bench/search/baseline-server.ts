@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 
 const kind = process.env.BASELINE_KIND;
-const body = JSON.parse(readFileSync(process.env.BASELINE_BODY!, 'utf8'));
+const bodyFile = process.env.BASELINE_BODY;
+if (!bodyFile) throw new Error('BASELINE_BODY must name the JSON file to answer with (bench/search/main.ts sets it)');
+const body = JSON.parse(readFileSync(bodyFile, 'utf8'));
 
 let server: http.Server;
 if (kind === 'express') {

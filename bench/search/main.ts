@@ -100,7 +100,7 @@ function commonWordSets(): string[][] {
   for (let a = 0; a < n; a++)
     for (let b = a + 1; b < n; b++)
       for (let c = b + 1; c < n; c++)
-        for (let d = c + 1; d < n; d++) sets.push([commonWords[a]!, commonWords[b]!, commonWords[c]!, commonWords[d]!]);
+        for (let d = c + 1; d < n; d++) sets.push([commonWords[a], commonWords[b], commonWords[c], commonWords[d]]);
   return sets;
 }
 
@@ -120,8 +120,8 @@ function commonWordQueryRequests(searchPath: string): autocannon.Request[] {
   return [
     {
       setupRequest: (request) => {
-        const set = sets[n % sets.length]!;
-        const order = fourWordOrders[Math.floor(n / sets.length) % fourWordOrders.length]!;
+        const set = sets[n % sets.length];
+        const order = fourWordOrders[Math.floor(n / sets.length) % fourWordOrders.length];
         n++;
         return { ...request, path: `${base}?q=${encodeURIComponent(order.map((i) => set[i]).join(' '))}` };
       },
@@ -150,6 +150,25 @@ interface Figures {
   stack?: { name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number; waitingShare?: number }[];
 }
 
+/** The processes of a phase measured on the separate-process stack, the gateway last. */
+function stackOf(figures: Figures): NonNullable<Figures['stack']> {
+  if (!figures.stack) throw new Error(`${figures.name} was measured without the separate-process stack`);
+  return figures.stack;
+}
+
+/** The gateway's figures of a phase measured on the separate-process stack: the last of its processes. */
+function stackGatewayOf(figures: Figures): NonNullable<Figures['stack']>[number] {
+  const gateway = stackOf(figures).at(-1);
+  if (!gateway) throw new Error(`${figures.name}: the separate-process stack measured no process`);
+  return gateway;
+}
+
+/** The gateway's figures of a phase measured with the gateway (or the stack) watched. */
+function gatewayProcessOf(figures: Figures): NonNullable<Figures['process']> {
+  if (!figures.process) throw new Error(`${figures.name} was measured without watching the gateway`);
+  return figures.process;
+}
+
 async function measure(
   name: string,
   url: string,
@@ -174,19 +193,23 @@ async function measure(
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.non2xx,
-    process: after && {
-      rssMb: after.rssBytes / 1024 / 1024,
-      maxEventLoopDelayMs: after.eventLoopDelayMs.max,
-      cpuMicrosPerRequest: perRequest(before!.cpuMicros, after.cpuMicros),
-      waitingShare: waiting(before!.mainThread?.waitingMicros, after.mainThread?.waitingMicros, after.sinceMs),
-    },
-    stack: stackAfter?.map((process, i) => ({
-      name: process.name,
-      rssMb: process.rssMb,
-      maxEventLoopDelayMs: process.maxEventLoopDelayMs,
-      cpuMicrosPerRequest: perRequest(stackBefore![i]!.cpuMicros, process.cpuMicros),
-      waitingShare: waiting(stackBefore![i]!.waitingMicros, process.waitingMicros, process.sinceMs),
-    })),
+    // Both figures are read when the gateway (or the stack) is watched, neither otherwise.
+    process: before &&
+      after && {
+        rssMb: after.rssBytes / 1024 / 1024,
+        maxEventLoopDelayMs: after.eventLoopDelayMs.max,
+        cpuMicrosPerRequest: perRequest(before.cpuMicros, after.cpuMicros),
+        waitingShare: waiting(before.mainThread?.waitingMicros, after.mainThread?.waitingMicros, after.sinceMs),
+      },
+    stack:
+      stackBefore &&
+      stackAfter?.map((process, i) => ({
+        name: process.name,
+        rssMb: process.rssMb,
+        maxEventLoopDelayMs: process.maxEventLoopDelayMs,
+        cpuMicrosPerRequest: perRequest(stackBefore[i].cpuMicros, process.cpuMicros),
+        waitingShare: waiting(stackBefore[i].waitingMicros, process.waitingMicros, process.sinceMs),
+      })),
   };
 }
 
@@ -275,8 +298,8 @@ async function main() {
     figures.push(
       await measure('full stack, X-Demo-User: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers, { gatewayUrl: gateway.url }),
     );
-    figures.push(await measure('bare Express 5 route, same JSON', `${baselines[0]!.url}${searchPath}`, {}));
-    figures.push(await measure('bare node:http, same JSON', `${baselines[1]!.url}${searchPath}`, {}));
+    figures.push(await measure('bare Express 5 route, same JSON', `${baselines[0].url}${searchPath}`, {}));
+    figures.push(await measure('bare node:http, same JSON', `${baselines[1].url}${searchPath}`, {}));
     const rarePairs = await measure(
       'full stack, API key, a distinct rare-word pair every request',
       `${gateway.url}${searchPath}`,
@@ -321,11 +344,9 @@ async function main() {
         devKey,
         { stack },
       );
-      devShape.process = devShape.stack!.at(-1)!;
+      devShape.process = stackGatewayOf(devShape);
       figures.push(devShape);
-      figures.push(
-        await measure('bare Express 5 route, same JSON (after the separate processes)', `${baselines[0]!.url}${searchPath}`, {}),
-      );
+      figures.push(await measure('bare Express 5 route, same JSON (after the separate processes)', `${baselines[0].url}${searchPath}`, {}));
       for (const queryClass of ['rare pair', 'common pair'] as const) {
         const phase = await measure(
           `separate processes, API key, a distinct ${queryClass === 'rare pair' ? 'rare-word pair' : 'common word and another'} every request`,
@@ -333,7 +354,7 @@ async function main() {
           devKey,
           { stack, requests: classRequests(devSearch.searchPath, queryClass) },
         );
-        phase.process = phase.stack!.at(-1)!;
+        phase.process = stackGatewayOf(phase);
         devDistinct.push(phase);
         figures.push(phase);
       }
@@ -353,7 +374,7 @@ async function main() {
         }),
       );
       // The bare route once more, right after, so each stack run has its baseline next to it.
-      figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0]!.url}${searchPath}`, {}));
+      figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0].url}${searchPath}`, {}));
     }
     console.log(
       `\nbench/search — ${process.env.BENCH_CODE === 'source' ? 'TypeScript through tsx' : 'bundles (npm run build)'}, ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
@@ -385,18 +406,23 @@ async function main() {
       `full stack (API key), a cycle of 1,500 saved searches / bare Express: ${(cycle.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)} (p99 ${cycle.p99} ms)`,
     );
     if (devShape) {
-      const bareAfter = figures[figures.indexOf(devShape) + 1]!;
+      const bareAfter = figures[figures.indexOf(devShape) + 1];
       console.log(
         `separate processes (API key) / bare Express (run right after it): ${(devShape.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.p99} ms`,
       );
       devDistinct.forEach((phase, i) => {
-        const inOneProcess = [rarePairs, commonPairs][i]!;
+        const inOneProcess = [rarePairs, commonPairs][i];
         console.log(
           `${phase.name}: ${phase.requestsPerSecond.toFixed(0)} req/s, ${(phase.requestsPerSecond / inOneProcess.requestsPerSecond).toFixed(2)} × npm start's (goal ≥ 0.6); p99 ${phase.p99} ms`,
         );
       });
       console.log(
-        `  under that load, per process: ${devShape.stack!.map((p) => `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request, event loop waiting for a core ${percent(p.waitingShare)}`).join('; ')}`,
+        `  under that load, per process: ${stackOf(devShape)
+          .map(
+            (p) =>
+              `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request, event loop waiting for a core ${percent(p.waitingShare)}`,
+          )
+          .join('; ')}`,
       );
     }
     if (before) {
@@ -409,7 +435,7 @@ async function main() {
     // Goal 3 over every phase of this gateway, not only the cached ones.
     const phases = [stack, demoStack, rarePairs, commonPairs, common, cycle];
     console.log(
-      `gateway RSS under load, its highest over the six phases: ${Math.max(...phases.map((f) => f.process!.rssMb)).toFixed(0)} MB (goal < 200); max event-loop delay ${Math.max(...phases.map((f) => f.process!.maxEventLoopDelayMs)).toFixed(1)} ms (goal ≤ 50)`,
+      `gateway RSS under load, its highest over the six phases: ${Math.max(...phases.map((f) => gatewayProcessOf(f).rssMb)).toFixed(0)} MB (goal < 200); max event-loop delay ${Math.max(...phases.map((f) => gatewayProcessOf(f).maxEventLoopDelayMs)).toFixed(1)} ms (goal ≤ 50)`,
     );
     console.log(`\none caller, ${latencyQueries} distinct queries of each class (bench/support/query-classes.ts), after 50 to warm up:`);
     console.log('| query | p50 ms | p90 ms | p99 ms |');
@@ -417,7 +443,7 @@ async function main() {
     for (const row of latencies) console.log(`| ${row.name} | ${row.p50} | ${row.p90} | ${row.p99} |`);
     const slowest = latencies.slice(1).reduce((worst, row) => (row.p90 > worst.p90 ? row : worst));
     console.log(
-      `slowest class at p90: ${slowest.name}, ${slowest.p90} ms (issue 40's goal ≤ 5 ms at 10k chunks; the repeated query's p90 ${latencies[0]!.p90} ms)`,
+      `slowest class at p90: ${slowest.name}, ${slowest.p90} ms (issue 40's goal ≤ 5 ms at 10k chunks; the repeated query's p90 ${latencies[0].p90} ms)`,
     );
     console.log(`full stack / bare node:http: ${(stack.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);
     console.log(`bare Express / bare node:http: ${(bareExpress.requestsPerSecond / bareHttp.requestsPerSecond).toFixed(2)}`);

@@ -31,7 +31,7 @@ const variants: { label: string; run: BenchRun }[] = [
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
@@ -90,9 +90,9 @@ async function main() {
     for (let round = 0; round < rounds; round++) {
       buildMs.push(await timeBuild(join(repoRoot, 'node_modules/.bin/turbo'), ['run', '//#bundle']));
       forcedBuildMs.push(await timeBuild(process.execPath, [join(repoRoot, 'scripts/build.mjs')]));
-      for (const [index, variant] of variants.entries()) samples[index]!.push(await sample(variant.run, runDir, round));
+      for (const [index, variant] of variants.entries()) samples[index].push(await sample(variant.run, runDir, round));
     }
-    const names = Object.keys(samples[0]![0]!.stackRssMb);
+    const names = Object.keys(samples[0][0].stackRssMb);
     console.log(
       `\nbench/startup — ${rounds} rounds, RSS read ${settleMs} ms after start, medians; load average at start ${load.join(' ')}\n`,
     );
@@ -101,8 +101,8 @@ async function main() {
     );
     console.log(`|---|---:|---:|---:|${names.map(() => '---:').join('|')}|`);
     for (const [index, variant] of variants.entries()) {
-      const of = samples[index]!;
-      const rss = names.map((name) => median(of.map((s) => s.stackRssMb[name]!)).toFixed(0));
+      const of = samples[index];
+      const rss = names.map((name) => median(of.map((s) => s.stackRssMb[name])).toFixed(0));
       console.log(
         `| ${variant.label} | ${median(of.map((s) => s.oneProcessStartMs)).toFixed(0)} | ${median(of.map((s) => s.oneProcessRssMb)).toFixed(0)} | ${median(of.map((s) => s.stackStartMs)).toFixed(0)} | ${rss.join(' | ')} |`,
       );

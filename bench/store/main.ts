@@ -142,7 +142,11 @@ function runProbe(dir: string): Promise<{ openMs: number; storeUs: number; rawUs
   return new Promise((resolve, reject) => {
     child.once('close', (code) => {
       if (code !== 0) reject(new Error(`probe exited with ${code}`));
-      else resolve(JSON.parse(output.trim().split('\n').at(-1)!));
+      else {
+        // The probe's last line is its figures (split always answers at least one).
+        const lines = output.trim().split('\n');
+        resolve(JSON.parse(lines[lines.length - 1]));
+      }
     });
   });
 }

@@ -35,9 +35,9 @@ const commonPairs = pairs(vocabulary.slice(1, 17), vocabulary.slice(100, 1600));
 
 export const queryClasses = {
   'rare pair': rarePairs,
-  'single word': (n: number) => vocabulary[100 + (n % 900)]!,
+  'single word': (n: number) => vocabulary[100 + (n % 900)],
   'common pair': commonPairs,
-  prefix: (n: number) => prefixes[n % prefixes.length]!,
+  prefix: (n: number) => prefixes[n % prefixes.length],
   typo: (n: number) => `${vocabulary[100 + (n % 3900)]}z`,
 } satisfies Record<string, (n: number) => string>;
 

@@ -26,7 +26,7 @@ const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const sampleSize = Number(process.env.BENCH_SAMPLE_SIZE ?? 20);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The time between the links of the critical path (not upstream latency), from the fake upstream's exchanges. */
 interface ChainGaps {
@@ -51,13 +51,13 @@ function chainGaps(exchanges: Exchange[], started: number, ended: number): Chain
   const [firstPage] = find('first relevance page', ({ key }) => key.endpoint === 'search' && key.keys.params === relevanceParams);
   const [secondPage] = find('second relevance page', ({ key }) => key.endpoint === 'search' && key.keys.continuation !== undefined);
   const videoRequests = find('player, WEB player or /next', ({ key }) => ['reel/reel_item_watch', 'player', 'next'].includes(key.endpoint));
-  const late = videoRequests.filter((request) => request.receivedAt >= secondPage!.answeredAt).map((request) => request.receivedAt);
-  const firstLate = late.length > 0 ? Math.min(...late) : secondPage!.answeredAt;
+  const late = videoRequests.filter((request) => request.receivedAt >= secondPage.answeredAt).map((request) => request.receivedAt);
+  const firstLate = late.length > 0 ? Math.min(...late) : secondPage.answeredAt;
   return {
-    beforeFirstSearch: firstPage!.receivedAt - started,
-    betweenSearchPages: secondPage!.receivedAt - firstPage!.answeredAt,
+    beforeFirstSearch: firstPage.receivedAt - started,
+    betweenSearchPages: secondPage.receivedAt - firstPage.answeredAt,
     earlyVideoRequests: videoRequests.length - late.length,
-    beforeFirstLateVideoRequest: firstLate - secondPage!.answeredAt,
+    beforeFirstLateVideoRequest: firstLate - secondPage.answeredAt,
     firstToLastLateVideoRequest: late.length > 0 ? Math.max(...late) - firstLate : 0,
     afterLastAnswer: ended - Math.max(...videoRequests.map((request) => request.answeredAt)),
   };

@@ -1,5 +1,5 @@
 import type { AnyRouter } from '@trpc/server';
-import { createServiceClient, type Logger } from '@vrs/kit';
+import { ConfigError, createServiceClient, type Logger } from '@vrs/kit';
 import type { EventBus } from '@vrs/bus';
 import type { BillingRouter } from '@vrs/billing';
 import type { ResearchRouter } from '@vrs/research';
@@ -15,16 +15,19 @@ import type { GatewayServices } from './services';
  * loaded only then); in `http` mode it calls the service processes at their *_SERVICE_URL with the
  * internal token.
  */
-export async function connectServices(config: GatewayConfig, options: { bus: EventBus | null; logger: Logger; env?: NodeJS.ProcessEnv }) {
+export async function connectServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger; env?: NodeJS.ProcessEnv }) {
   if (config.SERVICES_MODE === 'inprocess') {
     const { hostServices } = await import('./hosted-services');
-    return hostServices(config, { bus: options.bus!, logger: options.logger, env: options.env ?? process.env });
+    return hostServices(config, { bus: options.bus, logger: options.logger, env: options.env ?? process.env });
   }
+  // loadConfig refuses http mode without the token; this names the setting should that ever change.
+  const internalToken = config.INTERNAL_TOKEN;
+  if (!internalToken) throw new ConfigError(['INTERNAL_TOKEN: required when SERVICES_MODE=http (services refuse calls without it)']);
   const client = <TRouter extends AnyRouter>(url: string) =>
     createServiceClient<TRouter>({
       mode: 'http',
       url,
-      internalToken: config.INTERNAL_TOKEN!,
+      internalToken,
       caller: 'gateway',
       timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
     });

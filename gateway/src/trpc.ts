@@ -162,13 +162,14 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
   const operationId = meta?.openapi?.operationId;
   const rawInput = ((await getRawInput()) ?? {}) as Record<string, unknown>;
   const price = operationId ? priceOf(operationId, meta?.reserveVariant?.(rawInput)) : 0;
-  if (price === 0 || !ctx.principal) return work();
+  // No operation id has a price of 0 already; naming it here narrows the type.
+  if (!operationId || price === 0 || !ctx.principal) return work();
   const savedVariant = meta?.savedVariant?.(rawInput);
-  const savedPrice = savedVariant ? priceOf(operationId!, savedVariant) : undefined;
-  const debit = await debitForOperation(ctx, ctx.creditCalls, operationId!, price, savedPrice);
+  const savedPrice = savedVariant ? priceOf(operationId, savedVariant) : undefined;
+  const debit = await debitForOperation(ctx, ctx.principal.accountId, ctx.creditCalls, operationId, price, savedPrice);
   const result = await work();
   if (result.ok && ctx.credits.heldByJob) debit.handedToJob();
-  else if (result.ok) await debit.settle(priceOf(operationId!, ctx.credits.variant));
+  else if (result.ok) await debit.settle(priceOf(operationId, ctx.credits.variant));
   else {
     await debit.refund();
     const refusal = debit.refusalIfNotSaved(toAppError(result.error));

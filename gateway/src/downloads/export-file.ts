@@ -21,7 +21,11 @@ const exportForDownload = router({
   get: protectedProcedure
     .meta({ operation: 'downloadExport' })
     .input(z.strictObject({ id: z.string().min(1).max(100) }))
-    .query(({ ctx, input }) => ctx.services.research.exports.get.query({ accountId: ctx.principal.accountId, exportId: input.id })),
+    // The account it authorized goes along: the route reads the file's chunks for that account.
+    .query(async ({ ctx, input }) => ({
+      accountId: ctx.principal.accountId,
+      ...(await ctx.services.research.exports.get.query({ accountId: ctx.principal.accountId, exportId: input.id })),
+    })),
 });
 
 /** A filename must never carry a quote or a path, whatever the project is called. */
@@ -53,7 +57,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
       sendError(res, appError, req.requestId);
       return;
     }
-    const { export: record, projectName, chunkCount } = file;
+    const { accountId, export: record, projectName, chunkCount } = file;
     res.status(200).set({
       'Content-Type': contentTypes[record.format],
       'Content-Length': String(record.sizeBytes ?? 0),
@@ -62,7 +66,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
     try {
       for (let seq = 0; seq < chunkCount; seq++) {
         const { data } = await ctx.services.research.exports.readChunk.query({
-          accountId: ctx.principal!.accountId,
+          accountId,
           exportId: record.id,
           seq,
         });

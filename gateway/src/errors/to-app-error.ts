@@ -20,7 +20,7 @@ function validationError(zodError: ZodError, input: unknown, fieldCodes: FieldCo
     const value = (input as Record<string, unknown> | undefined)?.[field];
     const blank = value === undefined || (typeof value === 'string' && value.trim() === '');
     if (blank && codes.missing) return new AppError(codes.missing, undefined, { issues });
-    if (codes.invalid) return new AppError(codes.invalid, `${field}: ${fieldIssues[0]!.message}`, { issues });
+    if (codes.invalid) return new AppError(codes.invalid, `${field}: ${fieldIssues[0].message}`, { issues });
   }
   // A refinement may name the precise code of its failure (`params.code`, e.g. DUPLICATE_IDS).
   const codeOf = (issue: ZodError['issues'][number]) => (issue.code === 'custom' ? issue.params?.code : undefined);

@@ -101,7 +101,7 @@ describe('credit calls over the real billing module (ADR 0083)', () => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 30 }, async (_, i) => {
         const ctx = contextOf(accountId, `req_${i}`);
-        const debit = await debitForOperation(ctx, calls, 'searchPrivateEvidence', 1);
+        const debit = await debitForOperation(ctx, accountId, calls, 'searchPrivateEvidence', 1);
         await debit.settle(1);
         return ctx.credits;
       }),
@@ -124,7 +124,7 @@ describe('credit calls over the real billing module (ADR 0083)', () => {
     const { client, seen } = observedBilling();
     const calls = createCreditCalls(client, log);
     const ctx = contextOf(accountId, 'req_lost');
-    const debit = await debitForOperation(ctx, calls, 'getVideo', 3);
+    const debit = await debitForOperation(ctx, accountId, calls, 'getVideo', 3);
     seen.loseCloses = 2;
     await expect(debit.settle(3)).rejects.toMatchObject({ code: 'BILLING_UNAVAILABLE', status: 503, details: { charged: 0 } });
     expect(ctx.credits.charged).toBe(0);
@@ -140,7 +140,7 @@ describe('credit calls over the real billing module (ADR 0083)', () => {
     const { client, seen } = observedBilling();
     const calls = createCreditCalls(client, log);
     const ctx = contextOf(accountId, 'req_committed');
-    const debit = await debitForOperation(ctx, calls, 'getVideo', 3);
+    const debit = await debitForOperation(ctx, accountId, calls, 'getVideo', 3);
     seen.loseCloses = 1;
     seen.loseAfterCommit = true;
     await expect(debit.settle(3)).rejects.toMatchObject({ code: 'BILLING_UNAVAILABLE' });

@@ -19,7 +19,7 @@ export function groupCommit<I, O>(send: (items: I[]) => Promise<O[]>, maxItems =
     send(batch.map((entry) => entry.item))
       .then(
         (results) => {
-          for (const [i, entry] of batch.entries()) entry.resolve(results[i]!);
+          for (const [i, entry] of batch.entries()) entry.resolve(results[i]);
         },
         (error: unknown) => {
           for (const entry of batch) entry.reject(error);

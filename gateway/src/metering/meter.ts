@@ -59,10 +59,17 @@ async function holdAtPrice<H>(
 /**
  * Meters one operation with a billing reservation of its own (ADR 0083), held as `holdAtPrice`
  * says, through this process's shared credit calls: reserved before the work, settled before the
- * answer, refunded when the work fails.
+ * answer, refunded when the work fails. `accountId` is the request's principal's: only a signed-in
+ * request is metered.
  */
-export async function debitForOperation(ctx: GatewayContext, calls: CreditCalls, operation: string, price: number, savedPrice?: number) {
-  const accountId = ctx.principal!.accountId;
+export async function debitForOperation(
+  ctx: GatewayContext,
+  accountId: string,
+  calls: CreditCalls,
+  operation: string,
+  price: number,
+  savedPrice?: number,
+) {
   const reserve = (amount: number) => calls.reserve({ accountId, amount, operation, requestId: ctx.requestId });
   const { hold: reservation, amount: reserved, refusalIfNotSaved } = await holdAtPrice(ctx, reserve, price, savedPrice);
   const { reservationId } = reservation;

@@ -52,19 +52,20 @@ class ClientError extends Error {
   }
 }
 
-function checkRequest(req: Request, deps: WebDeps, params: Params, checked: Checked): Scope[] {
+/** The scopes asked for, and the PKCE challenge the request carries (checked here). */
+function checkRequest(req: Request, deps: WebDeps, params: Params, checked: Checked): { scopes: Scope[]; codeChallenge: string } {
   if (!checked.client.grantTypes.includes(authorizationCodeGrantType))
     throw new ClientError('unauthorized_client', 'The client is not registered for the authorization_code grant.');
   if (params.response_type !== 'code') throw new ClientError('unsupported_response_type', 'response_type must be code.');
-  if (!params.code_challenge)
-    throw new ClientError('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256.');
+  const codeChallenge = params.code_challenge;
+  if (!codeChallenge) throw new ClientError('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256.');
   if (params.code_challenge_method !== 'S256')
     throw new ClientError('invalid_request', 'code_challenge_method must be S256 (plain is not accepted).');
-  if (!codeChallengeSchema.safeParse(params.code_challenge).success)
+  if (!codeChallengeSchema.safeParse(codeChallenge).success)
     throw new ClientError('invalid_request', 'code_challenge must be 43 base64url characters (BASE64URL(SHA256(code_verifier))).');
   try {
     checkResource(issuerOf(req, deps.config.PUBLIC_BASE_URL), params.resource);
-    return parseScope(params.scope);
+    return { scopes: parseScope(params.scope), codeChallenge };
   } catch (error) {
     const appError = toAppError(error);
     const details = appError.details as { error?: string } | undefined;
@@ -149,7 +150,7 @@ export function authorizePages(deps: WebDeps) {
     const iss = issuerOf(req, deps.config.PUBLIC_BASE_URL);
     const status = decide ? 303 : 302;
     try {
-      const requested = checkRequest(req, deps, params, checked);
+      const { scopes: requested, codeChallenge } = checkRequest(req, deps, params, checked);
       const principal = signedIn(req, res, params);
       if (!principal) return;
       if (!decide) {
@@ -179,7 +180,7 @@ export function authorizePages(deps: WebDeps) {
         clientId: checked.client.clientId,
         accountId: principal.accountId,
         redirectUri: checked.redirectUri,
-        codeChallenge: params.code_challenge!,
+        codeChallenge,
         scopes: [...new Set(approved)],
         ttlSeconds: deps.config.OAUTH_CODE_TTL_SECONDS,
       });

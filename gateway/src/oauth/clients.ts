@@ -30,7 +30,7 @@ export async function findClient(services: GatewayServices, clientId: string): P
  */
 export async function requestingClient(req: Request, services: GatewayServices): Promise<OAuthClient> {
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get('authorization') ?? '');
-  const fromBasic = basic ? decodeURIComponent(Buffer.from(basic[1]!, 'base64').toString('utf8').split(':')[0] ?? '') : undefined;
+  const fromBasic = basic ? decodeURIComponent(Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] ?? '') : undefined;
   const clientId = fromBasic || param(req, 'client_id');
   if (!clientId) throw oauthError('OAUTH_INVALID_CLIENT', 'invalid_client', 'client_id is required (public clients send it in the body).');
   const client = await findClient(services, clientId);

@@ -19,6 +19,12 @@ function rejectInEnvelope(req: Request, res: Response) {
   sendError(res, new AppError('RATE_LIMITED', undefined, { retryAfterSeconds: Number(retryAfter) || undefined }), req.requestId);
 }
 
+/** The account a per-account limit counts: its `skip` lets only requests with a principal reach it. */
+function accountOf(req: Request): string {
+  if (!req.principal) throw new Error('the per-account rate limit ran for a request without a principal, which its skip leaves out');
+  return req.principal.accountId;
+}
+
 /**
  * Two limits, both shared across replicas: per client IP (before anything else costs us work) and
  * per account (after the credential is known, at its plan's rate). Headers follow the IETF RateLimit draft
@@ -43,10 +49,10 @@ export function createRateLimiters(counter: WindowCounter, settings: RateLimitSe
   });
   const perAccount = rateLimit({
     ...common,
-    limit: (req) => settings.perAccount(req.principal!.accountId),
+    limit: (req) => settings.perAccount(accountOf(req)),
     store: new WindowCounterStore(counter, 'acct:'),
     skip: (req) => !req.principal,
-    keyGenerator: (req) => req.principal!.accountId,
+    keyGenerator: (req) => accountOf(req),
   });
   return { perIp, perAccount };
 }

@@ -25,7 +25,7 @@ function render(value: Interpolated): string {
 
 /** A template tag that escapes every interpolated value unless it is SafeHtml, so pages cannot forget to. */
 export function html(strings: TemplateStringsArray, ...values: Interpolated[]): SafeHtml {
-  return new SafeHtml(strings.reduce((out, part, index) => out + part + (index < values.length ? render(values[index]!) : ''), ''));
+  return new SafeHtml(strings.reduce((out, part, index) => out + part + (index < values.length ? render(values[index]) : ''), ''));
 }
 
 /** The hidden field every form of a signed-in page carries (ADR 0034, CSRF). */

@@ -16,6 +16,7 @@ export * from './clock';
 export * from './periodic-sweep';
 export * from './process-figures';
 export * from './json-copy';
+export * from './required';
 export * from './request-turns';
 export * from './trpc-internals';
 export * from './entry-lru-cache';

@@ -46,12 +46,13 @@ export function exitOnOperatorError(error: unknown): void {
 /**
  * `main.ts` of every service: reads config, opens the service's own store and the bus, starts the
  * module and serves its router over HTTP (`SERVICES_MODE=http`), and stops cleanly on SIGTERM.
+ * `createModule` gets the internal token start-up has checked, for the clients of other services.
  */
 export async function runServiceProcess<S extends z.ZodObject, C extends BaseConfig & z.infer<S>>(options: {
   service: ServiceName;
   envSchema: S;
   ownUrl: (config: C) => string;
-  createModule: (deps: ServiceDependencies, config: C) => Promise<ServiceModule>;
+  createModule: (deps: ServiceDependencies, config: C, internalToken: string) => Promise<ServiceModule>;
 }): Promise<void> {
   const logger = createLogger(options.service);
   let config: C;
@@ -75,7 +76,7 @@ async function startServiceProcess<C extends BaseConfig>(
   options: {
     service: ServiceName;
     ownUrl: (config: C) => string;
-    createModule: (deps: ServiceDependencies, config: C) => Promise<ServiceModule>;
+    createModule: (deps: ServiceDependencies, config: C, internalToken: string) => Promise<ServiceModule>;
   },
   config: C,
   internalToken: string,
@@ -95,7 +96,7 @@ async function startServiceProcess<C extends BaseConfig>(
   shutdown.onShutdown('store', () => store.close());
   const bus = await openBus(config, { name: options.service, allowMemoryFallback: false, logger });
   shutdown.onShutdown('bus', () => bus.close());
-  const module = await options.createModule({ store, bus, logger }, config);
+  const module = await options.createModule({ store, bus, logger }, config, internalToken);
   await module.start();
   shutdown.onShutdown('module', () => module.stop());
 

@@ -12,10 +12,10 @@ await runServiceProcess({
   service: 'agents',
   envSchema: agentsEnvSchema,
   ownUrl: (config: AgentsConfig) => config.AGENTS_SERVICE_URL,
-  createModule: (deps, config: AgentsConfig) => {
+  createModule: (deps, config: AgentsConfig, internalToken) => {
     const http = {
       mode: 'http' as const,
-      internalToken: config.INTERNAL_TOKEN!,
+      internalToken,
       caller: 'agents',
       timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
     };

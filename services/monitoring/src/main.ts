@@ -10,9 +10,9 @@ await runServiceProcess({
   service: 'monitoring',
   envSchema: monitoringEnvSchema,
   ownUrl: (config: MonitoringConfig) => config.MONITORING_SERVICE_URL,
-  createModule: (deps, config: MonitoringConfig) => {
+  createModule: (deps, config: MonitoringConfig, internalToken) => {
     // A process of its own reaches the services it checks over HTTP (runServiceProcess requires the token).
-    const http = { internalToken: config.INTERNAL_TOKEN!, caller: 'monitoring', timeoutMs: config.SERVICE_CALL_TIMEOUT_MS };
+    const http = { internalToken, caller: 'monitoring', timeoutMs: config.SERVICE_CALL_TIMEOUT_MS };
     return createMonitoringModule({
       ...deps,
       provider: createServiceClient<ProviderRouter>({ mode: 'http', url: config.PROVIDER_SERVICE_URL, ...http }),

@@ -11,7 +11,7 @@ await runServiceProcess({
   service: 'research',
   envSchema: researchEnvSchema,
   ownUrl: (config: ResearchConfig) => config.RESEARCH_SERVICE_URL,
-  createModule: async (deps, config: ResearchConfig) => {
+  createModule: async (deps, config: ResearchConfig, internalToken) => {
     const search = await openSearch({
       service: 'research',
       engine: config.SEARCH_ENGINE,
@@ -24,14 +24,14 @@ await runServiceProcess({
       provider: createServiceClient<ProviderRouter>({
         mode: 'http',
         url: config.PROVIDER_SERVICE_URL,
-        internalToken: config.INTERNAL_TOKEN!,
+        internalToken,
         caller: 'research',
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       billing: createServiceClient<BillingRouter>({
         mode: 'http',
         url: config.BILLING_SERVICE_URL,
-        internalToken: config.INTERNAL_TOKEN!,
+        internalToken,
         caller: 'research',
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),

@@ -9,14 +9,14 @@ await runServiceProcess({
   service: 'trends',
   envSchema: trendsEnvSchema,
   ownUrl: (config: TrendsConfig) => config.TRENDS_SERVICE_URL,
-  createModule: (deps, config: TrendsConfig) =>
+  createModule: (deps, config: TrendsConfig, internalToken) =>
     createTrendsModule({
       ...deps,
       // A process of its own reaches the provider over HTTP (runServiceProcess requires the token).
       provider: createServiceClient<ProviderRouter>({
         mode: 'http',
         url: config.PROVIDER_SERVICE_URL,
-        internalToken: config.INTERNAL_TOKEN!,
+        internalToken,
         caller: 'trends',
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkQuotedFindings, type GenerateObjectResult, type GroundingIssue, type Llm } from '@vrs/ai';
-import { AppError } from '@vrs/kit';
+import { AppError, required } from '@vrs/kit';
 import type { TranscriptWindow } from '../planner/windows';
 import {
   type AnalystAnswer,
@@ -167,7 +167,7 @@ export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<
   const grounded = (answer: AnalystAnswer) => {
     const check = checkQuotedFindings(answer.findings, windows);
     const findings = check.grounded.map(({ claim, quote, windowIndex }): TranscriptFinding => {
-      const window = byIndex.get(windowIndex)!;
+      const window = required(byIndex.get(windowIndex), `transcript window ${windowIndex}, which checkQuotedFindings found the quote in`);
       return { videoId: video.videoId, claim, quote, windowIndex, startMs: window.startMs, endMs: window.endMs };
     });
     return { findings, issues: check.issues };

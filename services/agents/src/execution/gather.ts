@@ -1,4 +1,5 @@
 import type { AgentToolName } from '@vrs/contracts';
+import { required } from '@vrs/kit';
 import type { Classification } from '../planner/classify';
 import type { Gathered, GatheredVideo } from '../planner/gathered';
 import { emptyGathered } from '../planner/gathered';
@@ -74,7 +75,7 @@ export async function gather(deps: ToolDeps, runner: ToolRunner, run: RunDoc, cl
       }
       break;
     case 'channel_question': {
-      const channel = classification.channel!;
+      const channel = required(classification.channel, 'the channel of a channel question (classify routes there only when one is named)');
       const outcome = await callTool('get_channel', { channel });
       if (outcome.kind === 'completed') gathered.channel = outcome.output;
       else if (outcome.kind === 'failed')

@@ -301,15 +301,19 @@ export async function runModelLoop(
     const outcomes = await Promise.all(
       toolCalls.map((call) => {
         const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
-        if (!made.has(same)) made.set(same, perform(call));
-        return made.get(same)!;
+        let outcome = made.get(same);
+        if (outcome === undefined) {
+          outcome = perform(call);
+          made.set(same, outcome);
+        }
+        return outcome;
       }),
     );
     // Each transcript newly read is analysed and each storyboard described, side by side, before the model is shown anything.
     const reads = new Map<string, Promise<Parameters<typeof absorb>[2]>>();
     toolCalls.forEach((call, i) => {
       const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
-      const outcome = outcomes[i]!;
+      const outcome = outcomes[i];
       if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) return;
       if (call.name === 'get_transcript') {
         const videoId = (call.input as { videoId: string }).videoId;
@@ -333,7 +337,7 @@ export async function runModelLoop(
         const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
         const earlier = shown.get(same);
         if (earlier) return { ...earlier, toolCallId: call.id };
-        const result = absorb(call, outcomes[i]!, read.get(same) ?? {});
+        const result = absorb(call, outcomes[i], read.get(same) ?? {});
         shown.set(same, result);
         return result;
       }),

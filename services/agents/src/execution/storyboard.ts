@@ -34,7 +34,7 @@ function frameTimesOf(sheets: readonly StoryboardSheet[]): number[] {
 
 function promptOf(question: string, capture: StoryboardCapture, title: string): string {
   const times = frameTimesOf(capture.sheets);
-  const grid = capture.sheets[0]!;
+  const grid = capture.sheets[0];
   return [
     question,
     `Storyboard of the YouTube video "${title}" (${capture.videoId}): ${capture.sheets.length} image(s), each a grid of ${grid.columns} columns × ${grid.rows} rows of frames read left to right, top to bottom. Frames are numbered 1 to ${times.length} in that order across the images; the last image may have fewer frames.`,
@@ -172,7 +172,7 @@ export async function describeStoryboard(
     for (const { frame, description } of object.frames) {
       if (seen.has(frame)) continue;
       seen.add(frame);
-      const startMs = times[frame - 1]!;
+      const startMs = times[frame - 1];
       const window: TranscriptWindow = {
         videoId: capture.videoId,
         index: -frame,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { priceOf, type AgentToolName, type StoryboardCapture, type TranscriptSegment } from '@vrs/contracts';
+import { required } from '@vrs/kit';
 import type { ProviderClient, ResearchClient, TrendsClient } from '../clients';
 import type { AgentsSettings } from '../config';
 import type { Gathered, GatheredProjectEvidence, GatheredVideo } from '../planner/gathered';
@@ -197,7 +198,7 @@ export const agentTools = {
     keyOf: (input: { q: string }, context?: ToolContext) => `${context?.projectId}:${input.q}`,
     price: priceFor('searchPrivateEvidence'),
     perform: async (deps: ToolDeps, context: ToolContext, input: { q: string }) => {
-      const projectId = context.projectId!;
+      const projectId = required(context.projectId, 'the project of search_project_evidence (offered only to a run with a project)');
       const found = await deps.research.evidence.search.query({ accountId: context.accountId, projectId, q: input.q, limit: 20 });
       return {
         cached: false,

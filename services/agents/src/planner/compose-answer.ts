@@ -132,17 +132,17 @@ interface FinishOptions {
   incomplete?: boolean;
 }
 
-function finish(
+function finish<C extends Candidate>(
   classification: Classification,
   gathered: Gathered,
-  candidates: Candidate[],
+  candidates: C[],
   /** `kept[i]` is the candidate `citations[i]` was made from. */
-  build: (citations: StoredCitation[], kept: Candidate[]) => { answer: string; artifacts: AgentArtifact[] },
+  build: (citations: StoredCitation[], kept: C[]) => { answer: string; artifacts: AgentArtifact[] },
   { passagesForAnswered = 2, incomplete = false }: FinishOptions = {},
 ): StoredResult {
   const { sources: allSources, citations } = cite(candidates);
   const { kept, warning } = verifyCitations(citations, { sources: allSources, fetchedVideoIds: new Set(gathered.videos.keys()) });
-  const keptCandidates = kept.map((citation) => candidates[citations.indexOf(citation)]!);
+  const keptCandidates = kept.map((citation) => candidates[citations.indexOf(citation)]);
   const final = renumbered(kept);
   const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
   const sources = allSources.filter((source) => usedSourceIds.has(source.id));
@@ -233,10 +233,14 @@ export function composeAnswer(
       classification,
       gathered,
       candidates,
-      (citations) => ({
-        answer: `${channel!.title}${channel!.handle ? ` (${channel!.handle})` : ''}: ${channel!.subscriberCount ?? 'an unknown number of'} subscribers, ${channel!.videoCount ?? 'an unknown number of'} videos. Its description says: "${citations[0]!.excerpt}" [1]`,
-        artifacts: channel ? [{ type: 'channel_profile', title: channel.title, data: { ...channel } }] : [],
-      }),
+      (citations) => {
+        // Built only when something is cited, and the channel's description is the only candidate.
+        if (!channel) throw new Error('a channel answer was built without the channel its citation quotes');
+        return {
+          answer: `${channel.title}${channel.handle ? ` (${channel.handle})` : ''}: ${channel.subscriberCount ?? 'an unknown number of'} subscribers, ${channel.videoCount ?? 'an unknown number of'} videos. Its description says: "${citations[0].excerpt}" [1]`,
+          artifacts: [{ type: 'channel_profile', title: channel.title, data: { ...channel } }],
+        };
+      },
       { passagesForAnswered: 1 },
     );
   }
@@ -279,7 +283,7 @@ export function composeFindingsAnswer(
   const { route, terms } = classification;
   const windowOf = new Map(gathered.windows.map((window) => [`${window.videoId}|${window.index}`, window]));
   const candidates = analysis.findings
-    .flatMap((finding): Candidate[] => {
+    .flatMap((finding): (Candidate & { claim: string })[] => {
       const window = windowOf.get(`${finding.videoId}|${finding.windowIndex}`);
       if (!window) return [];
       return [
@@ -300,7 +304,7 @@ export function composeFindingsAnswer(
     withWarnings,
     candidates,
     (_citations, kept) => ({
-      answer: `${findingsLabel} ${kept.map((candidate, i) => `${candidate.claim!.replace(/[.\s]+$/, '')} [${i + 1}].`).join(' ')}`,
+      answer: `${findingsLabel} ${kept.map((candidate, i) => `${candidate.claim.replace(/[.\s]+$/, '')} [${i + 1}].`).join(' ')}`,
       artifacts: route.route === 'video_comparison' ? comparisonArtifact(classification, gathered) : videoListArtifact(gathered),
     }),
     { incomplete: analysis.warnings.length > 0 },

@@ -1,4 +1,5 @@
 import type { AgentToolName } from '@vrs/contracts';
+import { required } from '@vrs/kit';
 import { deleteInBatches, DuplicateKeyError, type Store } from '@vrs/store';
 
 /**
@@ -48,7 +49,7 @@ export function createStepsRepo(store: Store) {
         return doc;
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
-        return (await steps.findOne({ _id: doc._id }))!;
+        return required(await steps.findOne({ _id: doc._id }), `step ${doc._id}, whose insert its existing record refused`);
       }
     },
 

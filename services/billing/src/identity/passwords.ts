@@ -37,7 +37,7 @@ function parse(encoded: string): { params: ScryptParams; salt: Buffer; key: Buff
   if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
   const [logN, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
   if (![logN, r, p].every((n) => Number.isInteger(n) && n > 0) || logN > 24) return null;
-  return { params: { logN, r, p }, salt: Buffer.from(parts[4]!, 'base64url'), key: Buffer.from(parts[5]!, 'base64url') };
+  return { params: { logN, r, p }, salt: Buffer.from(parts[4], 'base64url'), key: Buffer.from(parts[5], 'base64url') };
 }
 
 /** Compares in constant time; a malformed stored hash never matches. */

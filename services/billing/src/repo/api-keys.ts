@@ -56,7 +56,8 @@ export function hashApiKey(key: string): string {
 
 export function createApiKeysRepo(store: StoreScope, clock: () => number = Date.now) {
   const apiKeys = store.collection<ApiKeyDoc>('apiKeys');
-  const isExpired = (doc: ApiKeyDoc) => doc.expiresAt != null && Date.parse(doc.expiresAt) <= clock();
+  const isExpired = (doc: ApiKeyDoc): doc is ApiKeyDoc & { expiresAt: string } =>
+    doc.expiresAt != null && Date.parse(doc.expiresAt) <= clock();
   return {
     createIndexes: () =>
       apiKeys.createIndexes([

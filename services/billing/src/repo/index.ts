@@ -1,7 +1,7 @@
 import { billingAccountDeleted } from '@vrs/contracts';
 import { recordOutboxEvent } from '@vrs/bus';
 import type { Store, StoreScope } from '@vrs/store';
-import { countLedgerLine, newId } from '@vrs/kit';
+import { countLedgerLine, newId, required } from '@vrs/kit';
 import {
   currentStateName,
   defaultPlanId,
@@ -117,20 +117,19 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         const legacy = currentPeriodEnd === null;
         if (!legacy && Date.parse(currentPeriodEnd) > now) return { kind: 'skipped' };
         const period = periodContaining(Date.parse(account.createdAt), now);
+        const currentPeriodStart = new Date(period.start).toISOString();
         const fallsBack = currentStateName(status) === 'cancelled' || cancelAtPeriodEnd === true;
         const plan = fallsBack ? defaultPlanId : account.plan;
         const nextStatus = legacy || fallsBack ? 'active' : currentStateName(status);
         const renewed = await repo.accounts.replaceSubscription(accountId, currentPeriodEnd, plan, {
           status: nextStatus,
-          currentPeriodStart: new Date(period.start).toISOString(),
+          currentPeriodStart,
           currentPeriodEnd: new Date(period.end).toISOString(),
           cancelAtPeriodEnd: false,
         });
         if (!renewed) return { kind: 'skipped' };
         const grants = nextStatus === 'active' && !legacy;
-        const granted = grants
-          ? await topUp(repo, renewed, renewed.subscription.currentPeriodStart!, plans[plan].monthlyCredits, { kind: 'renewal' })
-          : null;
+        const granted = grants ? await topUp(repo, renewed, currentPeriodStart, plans[plan].monthlyCredits, { kind: 'renewal' }) : null;
         return { kind: 'renewed', plan, status: nextStatus, granted };
       }),
 
@@ -146,13 +145,14 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         const account = await repo.accounts.findById(accountId);
         if (!account) return null;
         const before = account.subscription;
-        const hasPeriod = before.currentPeriodStart && before.currentPeriodEnd;
         const period = periodContaining(Date.parse(account.createdAt), clock());
-        const currentPeriodStart = hasPeriod ? before.currentPeriodStart! : new Date(period.start).toISOString();
+        const kept =
+          before.currentPeriodStart && before.currentPeriodEnd ? { start: before.currentPeriodStart, end: before.currentPeriodEnd } : null;
+        const currentPeriodStart = kept ? kept.start : new Date(period.start).toISOString();
         const changed = await repo.accounts.replaceSubscription(accountId, before.currentPeriodEnd, plan, {
           status,
           currentPeriodStart,
-          currentPeriodEnd: hasPeriod ? before.currentPeriodEnd! : new Date(period.end).toISOString(),
+          currentPeriodEnd: kept ? kept.end : new Date(period.end).toISOString(),
           cancelAtPeriodEnd: status === 'cancelled',
         });
         // Inside the transaction nothing else can move the period between the read and this update.
@@ -253,7 +253,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           let balance = account?.balance ?? 0;
           let total = 0;
           for (const i of indices) {
-            const { amount, operation, requestId } = items[i]!;
+            const { amount, operation, requestId } = items[i];
             if (!account || account.deletedAt) {
               outcomes[i] = { refused: account ? 'ACCOUNT_DELETED' : 'ACCOUNT_NOT_FOUND', balance };
             } else if (amount > balance) {
@@ -332,8 +332,8 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           }
         }
         for (const [key, group] of groupBy(together, (entry) => `${entry.status}:${entry.charged}`)) {
-          const [status, charged] = [together[group[0]!]!.status, Number(key.split(':')[1])];
-          const ids = group.map((g) => together[g]!.reservation._id);
+          const [status, charged] = [together[group[0]].status, Number(key.split(':')[1])];
+          const ids = group.map((g) => together[g].reservation._id);
           const { modifiedCount } = await repo.reservations.closeAll(ids, status, charged, closedAt);
           if (modifiedCount !== ids.length) throw new Error('reservations changed during their close');
         }
@@ -342,7 +342,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           let held = 0;
           let charged = 0;
           for (const g of group) {
-            const { reservation, status, charged: amount } = together[g]!;
+            const { reservation, status, charged: amount } = together[g];
             held += reservation.amount;
             charged += amount;
             const { _id: reservationId, operation, requestId } = reservation;
@@ -360,7 +360,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           const account = await repo.accounts.release(accountId, held, charged);
           if (!account) throw new Error(`account ${accountId} of a reservation is missing`);
           for (const g of group) {
-            const { i, reservation, status, charged: amount } = together[g]!;
+            const { i, reservation, status, charged: amount } = together[g];
             closed[i] = {
               reservation: { ...reservation, status, charged: amount, closedAt },
               balance: account.balance,
@@ -370,8 +370,11 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         }
         if (lines.length > 0) await repo.ledger.appendMany(lines);
         for (const i of later) {
-          const { reservationId, outcome, charged } = items[i]!;
-          const reservation = (await repo.reservations.findById(reservationId))!;
+          const { reservationId, outcome, charged } = items[i];
+          const reservation = required(
+            await repo.reservations.findById(reservationId),
+            `reservation ${reservationId}, read earlier in this transaction`,
+          );
           closed[i] = { ...(await closeIn(repo, reservation, outcome, charged, closedAt)), held: reservation.amount };
         }
         return closed;

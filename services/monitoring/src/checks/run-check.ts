@@ -38,7 +38,7 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
       accountId: monitor.accountId,
       amount: price,
       // Billing names one operation per reservation: the check's first read names it, the amount covers them all.
-      operation: readsOf(monitor.query)[0]!,
+      operation: readsOf(monitor.query)[0],
       requestId: checkId,
     }));
   } catch (error) {

@@ -87,12 +87,21 @@ export async function composeCitedAnswer(
   const indexOf = new Map<string, number>();
   const sentences = grounded.claims.map((claim) => {
     const numbers = claim.evidenceIds.map((id) => {
-      if (!indexOf.has(id)) indexOf.set(id, indexOf.size + 1);
-      return indexOf.get(id)!;
+      let index = indexOf.get(id);
+      if (index === undefined) {
+        index = indexOf.size + 1;
+        indexOf.set(id, index);
+      }
+      return index;
     });
     return `${claim.text.replace(promptReferences, '').trim()} [${numbers.join(', ')}]`;
   });
-  const citations = [...indexOf].map(([id, index]) => ({ ...byId.get(id)!, index }));
+  const citations = [...indexOf].map(([id, index]) => {
+    const item = byId.get(id);
+    // groundCitations kept only the ids of the evidence given.
+    if (!item) throw new Error(`a grounded claim cites evidence ${id}, which was not given`);
+    return { ...item, index };
+  });
   const checked = checkCitedText(sentences.join(' '), citations);
   return { answer: checked.text, citations, mode: 'llm', model: generated.model, warnings: [...grounded.warnings, ...checked.warnings] };
 }

@@ -46,7 +46,7 @@ export async function gatherPublicEvidence(
     videos.slice(0, transcriptsRead).map((video) => provider.transcripts.get.query({ videoId: video.id, detail: 'segments' })),
   );
   transcripts.forEach((outcome, i) => {
-    const videoId = videos[i]!.id;
+    const videoId = videos[i].id;
     if (outcome.status === 'rejected') {
       warnings.push(`${videoId}: transcript unavailable, only its title was used.`);
       return;

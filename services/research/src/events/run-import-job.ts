@@ -81,13 +81,17 @@ function runImportJob(deps: RunImportJobDeps, requestId: string) {
         await jobs.finish(jobId, 'failed', [failure]);
         return;
       }
-      job = (await jobs.findById(jobId))!;
+      job = await jobs.findById(jobId);
+      if (!job) {
+        logger.warn({ jobId }, 'import job gone while its source was read; acknowledged');
+        return;
+      }
       // Cancelled while its source was being read: the list was never fixed, and nothing is imported.
       if (!job.videoIds) return;
     }
     const target = { accountId: job.accountId, projectId: job.projectId, requestId };
     const include = job.include;
-    const pending = job.videoIds.filter((videoId) => !job!.videos.some((video) => video.videoId === videoId));
+    const pending = job.videoIds.filter((videoId) => !job.videos.some((video) => video.videoId === videoId));
     // Set by the first lane that sees the job cancelled or the service stopping: the others take no new video.
     let halted: 'cancelled' | 'stopping' | undefined;
     const lane = async () => {

@@ -61,7 +61,7 @@ function writeExport(deps: WriteExportDeps) {
         const page = await evidence.pageInIdOrder(record.projectId, after, pageSize);
         if (page.length === 0) break;
         for (const doc of page) buffer += formatter.item(doc, itemCount++);
-        after = page.at(-1)!._id;
+        after = page[page.length - 1]._id;
         if (buffer.length >= chunkChars) await flush();
       }
       buffer += formatter.tail(itemCount);

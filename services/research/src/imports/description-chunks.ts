@@ -38,14 +38,15 @@ export function isBoilerplateLine(line: string): boolean {
  * boilerplate lines go, and so does a heading ("Resources:") whose next line went.
  */
 export function descriptionParagraphs(description: string): string[] {
-  const blocks: { lines: string[]; endsAtSeparator: boolean }[] = [{ lines: [], endsAtSeparator: false }];
+  let current: { lines: string[]; endsAtSeparator: boolean } = { lines: [], endsAtSeparator: false };
+  const blocks = [current];
   for (const raw of description.split(/\r?\n/)) {
     const line = raw.replace(/\s+/g, ' ').trim();
-    const current = blocks.at(-1)!;
     if (!line || separator.test(line)) {
       if (current.lines.length > 0 || separator.test(line)) {
         current.endsAtSeparator = separator.test(line);
-        blocks.push({ lines: [], endsAtSeparator: false });
+        current = { lines: [], endsAtSeparator: false };
+        blocks.push(current);
       }
       continue;
     }
@@ -54,7 +55,7 @@ export function descriptionParagraphs(description: string): string[] {
   const paragraphs: string[] = [];
   let inDisclaimer = false;
   for (const { lines, endsAtSeparator } of blocks) {
-    if (lines.length > 0 && disclaimerStart.test(lines[0]!)) inDisclaimer = true;
+    if (lines.length > 0 && disclaimerStart.test(lines[0])) inDisclaimer = true;
     const skip = inDisclaimer || lines.filter(isBoilerplateLine).length * 2 >= lines.length;
     if (endsAtSeparator) inDisclaimer = false;
     if (skip || lines.length === 0) continue;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
 import { type Collection, DuplicateKeyError, deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
-import { newId } from '@vrs/kit';
+import { newId, required } from '@vrs/kit';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
 /** An item made by an import: it also names the platform it came from. */
@@ -62,7 +62,7 @@ export function createEvidenceRepo(store: Store) {
     for (let start = 0; start < keys.length; start += sourceKeysPerRead) {
       const slice = keys.slice(start, start + sourceKeysPerRead);
       for (const doc of await collection.find({ projectId, sourceKey: { $in: slice } }, { projection: { sourceKey: 1 } }))
-        ids.set(doc.sourceKey!, doc._id);
+        ids.set(required(doc.sourceKey, `the source key of evidence ${doc._id}, found by its source key`), doc._id);
     }
     return ids;
   }
@@ -106,7 +106,7 @@ export function createEvidenceRepo(store: Store) {
         } else {
           // A key repeated within one call (imports dedupe, the API refuses) names one document: the later item's content wins.
           const waiting = freshIndexByKey.get(sourceKey);
-          doc = { _id: waiting === undefined ? newEvidenceId() : fresh[waiting]!._id, projectId, sourceKey, ...$set, createdAt: now };
+          doc = { _id: waiting === undefined ? newEvidenceId() : fresh[waiting]._id, projectId, sourceKey, ...$set, createdAt: now };
           if (waiting === undefined) {
             freshIndexByKey.set(sourceKey, fresh.length);
             fresh.push(doc);

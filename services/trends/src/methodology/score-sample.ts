@@ -75,7 +75,10 @@ export function scoreSample(enriched: readonly EnrichedVideo[], now: string, win
 
   const videos: TrendVideo[] = measured.map((m) => {
     const { video } = m.item;
-    const videoPercentiles = percentiles.get(video.id)!;
+    const videoPercentiles = percentiles.get(video.id);
+    const velocityRank = ranks.get(video.id);
+    // Both are computed from `scoring`, which has every measured video.
+    if (videoPercentiles === undefined || velocityRank === undefined) throw new Error(`video ${video.id} was not scored with its sample`);
     const score = trendScore(videoPercentiles);
     return {
       id: video.id,
@@ -95,7 +98,7 @@ export function scoreSample(enriched: readonly EnrichedVideo[], now: string, win
       hashtags: video.hashtags,
       keywords: video.keywords,
       effectiveViewsPerHour: round(m.effectiveViewsPerHour),
-      velocityRank: ranks.get(video.id)!,
+      velocityRank,
       percentiles: videoPercentiles,
       trendScore: score,
       trendBand: trendBand(score),

@@ -62,7 +62,10 @@ export function trendScore(percentiles: Percentiles): number {
 }
 
 export function trendBand(score: number): TrendBand {
-  return bandThresholds.find(([, threshold]) => score >= threshold)![0];
+  const band = bandThresholds.find(([, threshold]) => score >= threshold);
+  // The lowest band starts at 0, and a score is a weighted mean of percentiles (0-100).
+  if (!band) throw new Error(`trend score ${score} is below every band`);
+  return band[0];
 }
 
 /** 1 = fastest; ties keep sample order. */

@@ -41,10 +41,7 @@ export function createSnapshotsRepo(store: Store, { retentionDays = snapshotLook
         ),
       );
       return new Map(
-        videoIds.map((videoId, index) => [
-          videoId,
-          found[index]!.map(({ views, likes, comments, at }) => ({ views, likes, comments, at })),
-        ]),
+        videoIds.map((videoId, index) => [videoId, found[index].map(({ views, likes, comments, at }) => ({ views, likes, comments, at }))]),
       );
     },
 

@@ -151,7 +151,7 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest,
   // which take the reserved slots first, can push one out (by its channel's cap or by filling the
   // sample), and that one was read for nothing.
   const searches = await searchCandidates(deps, request.q, warnings, (early) => {
-    const firstPage = new Set(early[0]!.map((video) => video.id));
+    const firstPage = new Set(early[0].map((video) => video.id));
     reads.start(diversifiedSample(early, request.sampleSize).chosen.filter((candidate) => firstPage.has(candidate.video.id)));
   });
   const sample = diversifiedSample(searches, request.sampleSize);

@@ -15,7 +15,9 @@ export const cancelAgentRun = (deps: AgentsDeps) =>
     const run = await requireOwnedRun(deps, input);
     if (run.status === 'pending' || run.status === 'running')
       await endRun({ ...deps, billing: forRequest(deps.billing, ctx) }, run._id, { status: 'cancelled' });
-    const current = (await deps.runs.findById(run._id))!;
+    const current = await deps.runs.findById(run._id);
+    // Deleted with its account since it was read: gone, as for any unknown run.
+    if (!current) throw new AppError('AGENT_RUN_NOT_FOUND');
     if (current.status !== 'cancelled') throw new AppError('AGENT_RUN_NOT_CANCELLABLE', undefined, { status: current.status });
     return toCompactRun(current, await deps.steps.ofRun(current._id));
   });

@@ -16,7 +16,7 @@ export function verifyApiKey({ repo }: BillingDeps) {
     .query(async ({ input }) => {
       const apiKey = await repo.apiKeys.findUnrevokedByKey(input.key);
       if (!apiKey || !(await repo.accounts.findActive(apiKey.accountId))) return null;
-      if (repo.apiKeys.isExpired(apiKey)) return { status: 'expired' as const, keyId: apiKey._id, expiresAt: apiKey.expiresAt! };
+      if (repo.apiKeys.isExpired(apiKey)) return { status: 'expired' as const, keyId: apiKey._id, expiresAt: apiKey.expiresAt };
       return {
         status: 'valid' as const,
         accountId: apiKey.accountId,

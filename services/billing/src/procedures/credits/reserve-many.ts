@@ -17,7 +17,7 @@ export function reserveManyCredits({ repo }: BillingDeps) {
       return {
         results: outcomes.map((outcome, i) => {
           if (!outcome.refused) return { ok: true as const, reservationId: outcome.reservationId, balance: outcome.balance };
-          const { code, message, details } = refusalOf(outcome, items[i]!.amount);
+          const { code, message, details } = refusalOf(outcome, items[i].amount);
           return { ok: false as const, code, message, ...(details ? { details: details as Record<string, unknown> } : {}) };
         }),
       };

@@ -25,7 +25,7 @@ export function reserveCredits({ repo }: BillingDeps) {
     .mutation(async ({ input, ctx }) => {
       const { accountId, amount, operation } = input;
       const [outcome] = await repo.reserveMany([{ accountId, amount, operation, requestId: input.requestId ?? ctx.requestId }]);
-      if (outcome!.refused) throw refusalOf(outcome!, amount);
-      return { reservationId: outcome!.reservationId, balance: outcome!.balance };
+      if (outcome.refused) throw refusalOf(outcome, amount);
+      return { reservationId: outcome.reservationId, balance: outcome.balance };
     });
 }

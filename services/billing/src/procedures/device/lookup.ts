@@ -1,5 +1,5 @@
 import { lookupUserCodeInputSchema, pendingDeviceAuthorizationSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { pendingDeviceCode } from '../../identity/pending-device-code';
 import { formatUserCode, normalizeUserCode } from '../../identity/user-codes';
@@ -11,8 +11,11 @@ export function lookupDeviceAuthorization({ repo }: BillingDeps) {
     .output(pendingDeviceAuthorizationSchema)
     .query(async ({ input }) => {
       const code = await pendingDeviceCode(repo, input.userCode);
+      // pendingDeviceCode has refused a code that does not normalize, with this same error.
+      const userCode = normalizeUserCode(input.userCode);
+      if (userCode === null) throw new AppError('USER_CODE_INVALID');
       return {
-        userCode: formatUserCode(normalizeUserCode(input.userCode)!),
+        userCode: formatUserCode(userCode),
         clientName: code.clientName,
         scopes: code.requestedScopes,
         expiresAt: code.expiresAt,

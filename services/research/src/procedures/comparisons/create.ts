@@ -11,11 +11,11 @@ import type { ResearchDeps } from '../../research-deps';
  */
 function refuseDuplicates(given: string[], resolved: string[]): void {
   const byResolved = new Map<string, string[]>();
-  for (const [index, id] of resolved.entries()) byResolved.set(id, [...(byResolved.get(id) ?? []), given[index]!]);
+  for (const [index, id] of resolved.entries()) byResolved.set(id, [...(byResolved.get(id) ?? []), given[index]]);
   const duplicates = [...byResolved].filter(([, ids]) => ids.length > 1).map(([id, ids]) => ({ id, given: ids }));
   if (duplicates.length === 0) return;
   const [first] = duplicates;
-  throw new AppError('DUPLICATE_IDS', `${first!.given.join(' and ')} are the same: ${first!.id}.`, { duplicates });
+  throw new AppError('DUPLICATE_IDS', `${first.given.join(' and ')} are the same: ${first.id}.`, { duplicates });
 }
 
 /**
