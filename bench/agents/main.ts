@@ -22,7 +22,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const modelMs = process.env.BENCH_MODEL_MS === undefined ? undefined : Number(process.env.BENCH_MODEL_MS);
 const question = 'How do you insert a laryngeal mask airway?';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 interface Row {
   elapsedMs: number;
@@ -63,8 +63,14 @@ function phasesOf(events: RunEvent[], startedAtMs: number, doneAtMs: number): Re
   const firstToolStart = Math.min(...tools.map((event) => at(event) - (event.elapsedMs ?? 0)));
   const lastToolEnd = Math.max(...tools.map(at));
   const ended = at(events.findLast((event) => event.status !== undefined));
-  const marks = [startedAtMs, pending, running, firstToolStart, lastToolEnd, ended, doneAtMs];
-  return Object.fromEntries(phases.map((phase, i) => [phase, marks[i + 1] - marks[i]])) as Record<Phase, number>;
+  return {
+    admission: pending - startedAtMs,
+    pickup: running - pending,
+    planning: firstToolStart - running,
+    tools: lastToolEnd - firstToolStart,
+    ending: ended - lastToolEnd,
+    'seen by client': doneAtMs - ended,
+  };
 }
 
 /**

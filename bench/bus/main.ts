@@ -10,6 +10,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createJetStreamBus, deleteNamespace } from '@vrs/bus';
 import { providerVideoFetched } from '@vrs/contracts';
+import { required } from '@vrs/kit';
 
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const events = Number(process.env.BENCH_EVENTS ?? 4_000);
@@ -66,8 +67,9 @@ async function main() {
       '| round | nats.js, default options | nats.js, noAsyncTraces | the bus (noAsyncTraces) | noAsyncTraces / default | bus / default |',
     );
     console.log('|---:|---:|---:|---:|---:|---:|');
-    for (let round = 0; round < rounds; round++) {
-      const [traces, noTraces, viaTheBus] = [figures.traces[round], figures.noTraces[round], figures.bus[round]];
+    for (const [round, traces] of figures.traces.entries()) {
+      const noTraces = required(figures.noTraces[round], `round ${round + 1}'s figure with noAsyncTraces`);
+      const viaTheBus = required(figures.bus[round], `round ${round + 1}'s figure through the bus`);
       console.log(
         `| ${round + 1} | ${traces.toFixed(1)} | ${noTraces.toFixed(1)} | ${viaTheBus.toFixed(1)} | ${(noTraces / traces).toFixed(2)} | ${(viaTheBus / traces).toFixed(2)} |`,
       );

@@ -77,7 +77,7 @@ async function writeChainedPages(dir: string): Promise<number> {
   return pageCount;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 interface CriticalPathLinks {
   beforeFirst: number;
@@ -92,13 +92,19 @@ interface CriticalPathLinks {
  * arrival is ours (the gateway's work and the loopback). Clock: this process's, as the fake's.
  */
 function criticalPathLinks(exchanges: { receivedAt: number; answeredAt?: number }[], started: number, ended: number): CriticalPathLinks {
-  const sorted = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
-  const between = sorted.slice(1).map((exchange, index) => exchange.receivedAt - (sorted[index].answeredAt ?? Number.NaN));
+  const [first, ...rest] = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
+  if (first === undefined) throw new Error('the collection made no upstream request');
+  const between: number[] = [];
+  let previous = first;
+  for (const exchange of rest) {
+    between.push(exchange.receivedAt - (previous.answeredAt ?? Number.NaN));
+    previous = exchange;
+  }
   return {
-    beforeFirst: sorted[0].receivedAt - started,
+    beforeFirst: first.receivedAt - started,
     betweenMedian: median(between),
     betweenSum: between.reduce((sum, gap) => sum + gap, 0),
-    afterLast: ended - (sorted[sorted.length - 1].answeredAt ?? Number.NaN),
+    afterLast: ended - (previous.answeredAt ?? Number.NaN),
   };
 }
 

@@ -17,7 +17,7 @@ const total = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const seed = Number(process.env.FUZZ_SEED ?? 20261124);
 const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 
 async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-fuzz-'));
@@ -42,14 +42,14 @@ async function main() {
     const problems = new Map<string, { count: number; example: string }>();
     const durations: number[] = [];
     let slowest = { durationMs: 0, request: '' };
-    let next = 0;
+    const queue = requests.entries();
     const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (next < requests.length) {
-          const request = requests[next++];
-          const outcome = await sendFuzzRequest(gateway.url, request, { 'x-demo-user': `fuzz-${next % 50}` });
+        // The workers share one iterator: each request is sent once, by whichever worker is free.
+        for (const [index, request] of queue) {
+          const outcome = await sendFuzzRequest(gateway.url, request, { 'x-demo-user': `fuzz-${(index + 1) % 50}` });
           histogram.set(outcome.status, (histogram.get(outcome.status) ?? 0) + 1);
           durations.push(outcome.durationMs);
           if (outcome.durationMs > slowest.durationMs)

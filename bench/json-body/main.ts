@@ -24,7 +24,7 @@ function medianMs(run: () => void): number {
     run();
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? Number.NaN;
 }
 
 for (const [name, body] of [

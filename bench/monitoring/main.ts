@@ -26,9 +26,13 @@ const t0 = Date.parse('2026-03-01T09:00:00.000Z');
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-bench-monitoring-'));
   const fake = await startFakeYouTube({ replayDirs: [projectDir], log: () => undefined });
-  const [billingStore, providerStore, trendsStore, monitoringStore] = await Promise.all(
-    ['billing', 'provider', 'trends', 'monitoring'].map((service) => openStore({ service, dataDir })),
-  );
+  const open = (service: string) => openStore({ service, dataDir });
+  const [billingStore, providerStore, trendsStore, monitoringStore] = await Promise.all([
+    open('billing'),
+    open('provider'),
+    open('trends'),
+    open('monitoring'),
+  ]);
   const bus = createMemoryBus();
   const logger = rootLogger.child({ component: 'bench-monitoring' }, { level: 'warn' });
   const billing = await createBillingModule({

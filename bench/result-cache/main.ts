@@ -6,6 +6,7 @@
 // kept for long and pushed out later is what the old generation collects (ADR 0063). Not a test: it
 // prints figures. Env: BENCH_ASKINGS (100000 per stream).
 import { LRUCache } from 'lru-cache';
+import { required } from '@vrs/kit';
 import { createResultCache } from '@vrs/search';
 
 const askings = Number(process.env.BENCH_ASKINGS ?? 100_000);
@@ -88,7 +89,7 @@ function zipf(queries: number, exponent: number, length: number, seed: number): 
     let high = queries - 1;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (cumulative[middle] < target) low = middle + 1;
+      if (required(cumulative[middle], 'a cumulative weight between low and high') < target) low = middle + 1;
       else high = middle;
     }
     return `popular ${low}`;
@@ -106,7 +107,8 @@ function sessions(length: number): string[] {
   return out.slice(0, length);
 }
 
-const interleave = (a: string[], b: string[]) => a.flatMap((query, i) => [query, b[i]]);
+const interleave = (a: string[], b: string[]) =>
+  a.flatMap((query, i) => [query, required(b[i], 'an asking of the second stream, as long as the first')]);
 
 const half = Math.floor(askings / 2);
 const streams: [string, string[]][] = [

@@ -40,7 +40,7 @@ const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(
 const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates').split(',') as IngestKind[];
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 interface Percentiles {
   p50: number;
   p90: number;

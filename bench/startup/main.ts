@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { repoRoot } from '@vrs/kit';
+import { repoRoot, required } from '@vrs/kit';
 import { buildBundles } from '@vrs/testing/build-bundles';
 import { processFiguresOf, startBenchGateway, type BenchRun } from '../support/bench-gateway';
 import { stackFigures, startDevShapeStack } from '../support/dev-stack';
@@ -31,7 +31,8 @@ const variants: { label: string; run: BenchRun }[] = [
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (index: number) => sorted[index] ?? Number.NaN;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 };
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
@@ -86,13 +87,13 @@ async function main() {
     await buildBundles();
     const buildMs: number[] = [];
     const forcedBuildMs: number[] = [];
-    const samples = variants.map(() => [] as Sample[]);
+    const samples = variants.map((variant) => ({ variant, of: [] as Sample[] }));
     for (let round = 0; round < rounds; round++) {
       buildMs.push(await timeBuild(join(repoRoot, 'node_modules/.bin/turbo'), ['run', '//#bundle']));
       forcedBuildMs.push(await timeBuild(process.execPath, [join(repoRoot, 'scripts/build.mjs')]));
-      for (const [index, variant] of variants.entries()) samples[index].push(await sample(variant.run, runDir, round));
+      for (const { variant, of } of samples) of.push(await sample(variant.run, runDir, round));
     }
-    const names = Object.keys(samples[0][0].stackRssMb);
+    const names = Object.keys(required(samples[0]?.of[0], 'a sample (BENCH_ROUNDS must be at least 1)').stackRssMb);
     console.log(
       `\nbench/startup — ${rounds} rounds, RSS read ${settleMs} ms after start, medians; load average at start ${load.join(' ')}\n`,
     );
@@ -100,9 +101,10 @@ async function main() {
       `| run | npm start shape: start ms | RSS MB | separate processes: all 7 started ms | ${names.map((n) => `${n} MB`).join(' | ')} |`,
     );
     console.log(`|---|---:|---:|---:|${names.map(() => '---:').join('|')}|`);
-    for (const [index, variant] of variants.entries()) {
-      const of = samples[index];
-      const rss = names.map((name) => median(of.map((s) => s.stackRssMb[name])).toFixed(0));
+    for (const { variant, of } of samples) {
+      const rss = names.map((name) =>
+        median(of.map((s) => required(s.stackRssMb[name], `the RSS of ${name} in a sample (each has the first's processes)`))).toFixed(0),
+      );
       console.log(
         `| ${variant.label} | ${median(of.map((s) => s.oneProcessStartMs)).toFixed(0)} | ${median(of.map((s) => s.oneProcessRssMb)).toFixed(0)} | ${median(of.map((s) => s.stackStartMs)).toFixed(0)} | ${rss.join(' | ')} |`,
       );

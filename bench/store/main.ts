@@ -143,9 +143,9 @@ function runProbe(dir: string): Promise<{ openMs: number; storeUs: number; rawUs
     child.once('close', (code) => {
       if (code !== 0) reject(new Error(`probe exited with ${code}`));
       else {
-        // The probe's last line is its figures (split always answers at least one).
-        const lines = output.trim().split('\n');
-        resolve(JSON.parse(lines[lines.length - 1]));
+        // The probe's last line is its figures.
+        const trimmed = output.trim();
+        resolve(JSON.parse(trimmed.slice(trimmed.lastIndexOf('\n') + 1)));
       }
     });
   });

@@ -1,3 +1,4 @@
+import { required } from '@vrs/kit';
 import { vocabulary } from './transcript-corpus';
 
 /**
@@ -35,9 +36,9 @@ const commonPairs = pairs(vocabulary.slice(1, 17), vocabulary.slice(100, 1600));
 
 export const queryClasses = {
   'rare pair': rarePairs,
-  'single word': (n: number) => vocabulary[100 + (n % 900)],
+  'single word': (n: number) => required(vocabulary[100 + (n % 900)], 'a word of the vocabulary'),
   'common pair': commonPairs,
-  prefix: (n: number) => prefixes[n % prefixes.length],
+  prefix: (n: number) => required(prefixes[n % prefixes.length], 'a prefix'),
   typo: (n: number) => `${vocabulary[100 + (n % 3900)]}z`,
 } satisfies Record<string, (n: number) => string>;
 

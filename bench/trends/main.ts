@@ -26,7 +26,7 @@ const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const sampleSize = Number(process.env.BENCH_SAMPLE_SIZE ?? 20);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** The time between the links of the critical path (not upstream latency), from the fake upstream's exchanges. */
 interface ChainGaps {
@@ -46,7 +46,7 @@ function chainGaps(exchanges: Exchange[], started: number, ended: number): Chain
     const found = exchanges.filter(test);
     if (found.length === 0 || found.some((exchange) => exchange.answeredAt === undefined))
       throw new Error(`no answered ${what} in the run`);
-    return found as Required<Exchange>[];
+    return found as [Required<Exchange>, ...Required<Exchange>[]];
   };
   const [firstPage] = find('first relevance page', ({ key }) => key.endpoint === 'search' && key.keys.params === relevanceParams);
   const [secondPage] = find('second relevance page', ({ key }) => key.endpoint === 'search' && key.keys.continuation !== undefined);
