@@ -15,12 +15,12 @@ function validationError(zodError: ZodError, input: unknown, fieldCodes: FieldCo
   const issues: ValidationIssue[] = zodError.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   // Some fields have codes of their own (QUERY_REQUIRED for a missing `q`, PROVIDER_NOT_SUPPORTED...).
   for (const [field, codes] of Object.entries(fieldCodes)) {
-    const fieldIssues = issues.filter((issue) => issue.path === field);
-    if (fieldIssues.length === 0) continue;
+    const fieldIssue = issues.find((issue) => issue.path === field);
+    if (fieldIssue === undefined) continue;
     const value = (input as Record<string, unknown> | undefined)?.[field];
     const blank = value === undefined || (typeof value === 'string' && value.trim() === '');
     if (blank && codes.missing) return new AppError(codes.missing, undefined, { issues });
-    if (codes.invalid) return new AppError(codes.invalid, `${field}: ${fieldIssues[0].message}`, { issues });
+    if (codes.invalid) return new AppError(codes.invalid, `${field}: ${fieldIssue.message}`, { issues });
   }
   // A refinement may name the precise code of its failure (`params.code`, e.g. DUPLICATE_IDS).
   const codeOf = (issue: ZodError['issues'][number]) => (issue.code === 'custom' ? issue.params?.code : undefined);

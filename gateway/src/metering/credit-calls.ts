@@ -19,7 +19,12 @@ export function groupCommit<I, O>(send: (items: I[]) => Promise<O[]>, maxItems =
     send(batch.map((entry) => entry.item))
       .then(
         (results) => {
-          for (const [i, entry] of batch.entries()) entry.resolve(results[i]);
+          for (const [i, entry] of batch.entries()) {
+            const result = results[i];
+            if (result === undefined)
+              entry.reject(new Error(`the batch call answered ${results.length} results for ${batch.length} items`));
+            else entry.resolve(result);
+          }
         },
         (error: unknown) => {
           for (const entry of batch) entry.reject(error);

@@ -29,8 +29,8 @@ export async function findClient(services: GatewayServices, clientId: string): P
  * in the body; HTTP Basic with an empty secret is read too). Missing or unknown: 401 invalid_client.
  */
 export async function requestingClient(req: Request, services: GatewayServices): Promise<OAuthClient> {
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get('authorization') ?? '');
-  const fromBasic = basic ? decodeURIComponent(Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0] ?? '') : undefined;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+  const fromBasic = basic ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '') : undefined;
   const clientId = fromBasic || param(req, 'client_id');
   if (!clientId) throw oauthError('OAUTH_INVALID_CLIENT', 'invalid_client', 'client_id is required (public clients send it in the body).');
   const client = await findClient(services, clientId);

@@ -298,23 +298,21 @@ export async function runModelLoop(
     messages.push({ role: 'assistant', text, toolCalls });
     // The same call asked twice in one step is made once.
     const made = new Map<string, Promise<ToolOutcome<unknown>>>();
-    const outcomes = await Promise.all(
-      toolCalls.map((call) => {
+    const performed = await Promise.all(
+      toolCalls.map(async (call) => {
         const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
         let outcome = made.get(same);
         if (outcome === undefined) {
           outcome = perform(call);
           made.set(same, outcome);
         }
-        return outcome;
+        return { call, same, outcome: await outcome };
       }),
     );
     // Each transcript newly read is analysed and each storyboard described, side by side, before the model is shown anything.
     const reads = new Map<string, Promise<Parameters<typeof absorb>[2]>>();
-    toolCalls.forEach((call, i) => {
-      const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
-      const outcome = outcomes[i];
-      if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) return;
+    for (const { call, same, outcome } of performed) {
+      if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) continue;
       if (call.name === 'get_transcript') {
         const videoId = (call.input as { videoId: string }).videoId;
         reads.set(
@@ -327,17 +325,16 @@ export async function runModelLoop(
           describe(outcome.output as StoryboardCapture).then((described) => ({ described })),
         );
       }
-    });
+    }
     const read = new Map(await Promise.all([...reads].map(async ([same, done]) => [same, await done] as const)));
     const storyboardsBefore = storyboards.length;
     messages.push({
       role: 'tool',
-      results: toolCalls.map((call, i) => {
+      results: performed.map(({ call, same, outcome }) => {
         // A call already answered (earlier in this step or in an earlier one) is shown the same result, ids included.
-        const same = `${call.name}:${JSON.stringify(call.input ?? null)}`;
         const earlier = shown.get(same);
         if (earlier) return { ...earlier, toolCallId: call.id };
-        const result = absorb(call, outcomes[i], read.get(same) ?? {});
+        const result = absorb(call, outcome, read.get(same) ?? {});
         shown.set(same, result);
         return result;
       }),

@@ -35,6 +35,7 @@ function frameTimesOf(sheets: readonly StoryboardSheet[]): number[] {
 function promptOf(question: string, capture: StoryboardCapture, title: string): string {
   const times = frameTimesOf(capture.sheets);
   const grid = capture.sheets[0];
+  if (grid === undefined) throw new Error(`the storyboard of ${capture.videoId} has no sheets`);
   return [
     question,
     `Storyboard of the YouTube video "${title}" (${capture.videoId}): ${capture.sheets.length} image(s), each a grid of ${grid.columns} columns × ${grid.rows} rows of frames read left to right, top to bottom. Frames are numbered 1 to ${times.length} in that order across the images; the last image may have fewer frames.`,
@@ -173,6 +174,8 @@ export async function describeStoryboard(
       if (seen.has(frame)) continue;
       seen.add(frame);
       const startMs = times[frame - 1];
+      // A frame number past the storyboard's is the model's error: nothing to place.
+      if (startMs === undefined) continue;
       const window: TranscriptWindow = {
         videoId: capture.videoId,
         index: -frame,

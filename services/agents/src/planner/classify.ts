@@ -34,9 +34,9 @@ function looksLikeVideoId(token: string): boolean {
 }
 
 function videoIdsOf(message: string): string[] {
-  const ids = [...message.matchAll(videoUrl)].map((match) => match[1]);
+  const ids = [...message.matchAll(videoUrl)].flatMap((match) => match[1] ?? []);
   const withoutUrls = message.replace(/\S*(?:youtube\.com|youtu\.be)\S*/g, ' ');
-  for (const match of withoutUrls.matchAll(bareVideoId)) if (looksLikeVideoId(match[1])) ids.push(match[1]);
+  for (const [, id] of withoutUrls.matchAll(bareVideoId)) if (id && looksLikeVideoId(id)) ids.push(id);
   return [...new Set(ids)];
 }
 

@@ -142,7 +142,11 @@ function finish<C extends Candidate>(
 ): StoredResult {
   const { sources: allSources, citations } = cite(candidates);
   const { kept, warning } = verifyCitations(citations, { sources: allSources, fetchedVideoIds: new Set(gathered.videos.keys()) });
-  const keptCandidates = kept.map((citation) => candidates[citations.indexOf(citation)]);
+  const keptCandidates = kept.map((citation) => {
+    const candidate = candidates[citations.indexOf(citation)];
+    if (candidate === undefined) throw new Error('a kept citation was made from no candidate');
+    return candidate;
+  });
   const final = renumbered(kept);
   const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
   const sources = allSources.filter((source) => usedSourceIds.has(source.id));
@@ -235,9 +239,10 @@ export function composeAnswer(
       candidates,
       (citations) => {
         // Built only when something is cited, and the channel's description is the only candidate.
-        if (!channel) throw new Error('a channel answer was built without the channel its citation quotes');
+        const [quoted] = citations;
+        if (!channel || !quoted) throw new Error('a channel answer was built without the channel its citation quotes');
         return {
-          answer: `${channel.title}${channel.handle ? ` (${channel.handle})` : ''}: ${channel.subscriberCount ?? 'an unknown number of'} subscribers, ${channel.videoCount ?? 'an unknown number of'} videos. Its description says: "${citations[0].excerpt}" [1]`,
+          answer: `${channel.title}${channel.handle ? ` (${channel.handle})` : ''}: ${channel.subscriberCount ?? 'an unknown number of'} subscribers, ${channel.videoCount ?? 'an unknown number of'} videos. Its description says: "${quoted.excerpt}" [1]`,
           artifacts: [{ type: 'channel_profile', title: channel.title, data: { ...channel } }],
         };
       },

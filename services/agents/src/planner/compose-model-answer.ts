@@ -56,14 +56,14 @@ export function composeModelAnswer(
   text: string,
   analystWarnings: readonly AgentWarning[] = [],
 ): StoredResult {
-  const citedIds = [...new Set([...text.matchAll(citationMarker)].flatMap((match) => match[1].split(',').map((id) => id.trim())))];
+  const citedIds = [...new Set([...text.matchAll(citationMarker)].flatMap(([, ids = '']) => ids.split(',').map((id) => id.trim())))];
   const known = citedIds.flatMap((id) => {
     const item = evidence.get(id);
     const candidate = item && candidateOf(gathered, item);
     return candidate ? [{ id, candidate }] : [];
   });
   const { sources: allSources, citations } = cite(known.map(({ candidate }) => candidate));
-  const citationOf = new Map<string, StoredCitation>(known.map(({ id }, i) => [id, citations[i]]));
+  const citationOf = new Map<string, StoredCitation>(known.flatMap(({ id }, i) => (citations[i] ? [[id, citations[i]]] : [])));
   for (const id of citedIds) {
     if (citationOf.has(id)) continue;
     // Cited but never shown: a citation that resolves to nothing, so verification drops it and says so.

@@ -33,11 +33,12 @@ export async function hashPassword(password: string, params: ScryptParams = curr
 }
 
 function parse(encoded: string): { params: ScryptParams; salt: Buffer; key: Buffer } | null {
-  const parts = encoded.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
-  const [logN, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  if (![logN, r, p].every((n) => Number.isInteger(n) && n > 0) || logN > 24) return null;
-  return { params: { logN, r, p }, salt: Buffer.from(parts[4], 'base64url'), key: Buffer.from(parts[5], 'base64url') };
+  const [scheme, ...fields] = encoded.split('$');
+  if (scheme !== 'scrypt' || fields.length !== 5) return null;
+  const [logN, r, p, salt = '', key = ''] = fields;
+  const params = { logN: Number(logN), r: Number(r), p: Number(p) };
+  if (!Object.values(params).every((n) => Number.isInteger(n) && n > 0) || params.logN > 24) return null;
+  return { params, salt: Buffer.from(salt, 'base64url'), key: Buffer.from(key, 'base64url') };
 }
 
 /** Compares in constant time; a malformed stored hash never matches. */

@@ -248,12 +248,11 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         const held: ReservationDoc[] = [];
         // One read and one conditional update per account, however many of its items: the items are
         // judged in order against its balance as a hold of each in turn would have judged them.
-        for (const [accountId, indices] of groupBy(items, (item) => item.accountId)) {
+        for (const [accountId, group] of groupBy(items.entries(), ([, item]) => item.accountId)) {
           const account = await repo.accounts.findById(accountId);
           let balance = account?.balance ?? 0;
           let total = 0;
-          for (const i of indices) {
-            const { amount, operation, requestId } = items[i];
+          for (const [i, { amount, operation, requestId }] of group) {
             if (!account || account.deletedAt) {
               outcomes[i] = { refused: account ? 'ACCOUNT_DELETED' : 'ACCOUNT_NOT_FOUND', balance };
             } else if (amount > balance) {
@@ -314,13 +313,14 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         type Closed = { reservation: ReservationDoc; balance: number; held: number } | null;
         const closed: Closed[] = new Array(items.length);
         const together: { i: number; reservation: ReservationDoc; status: 'settled' | 'refunded'; charged: number }[] = [];
-        const later: number[] = [];
+        const later: { i: number; reservationId: string; outcome: CloseOutcome; charged: number }[] = [];
         const taken = new Set<string>();
         for (const [i, { reservationId, outcome, charged }] of items.entries()) {
           const reservation = found.get(reservationId);
           if (!reservation) closed[i] = null;
           else if (outcome === 'settled' && charged > reservation.amount) closed[i] = { reservation, balance: 0, held: reservation.amount };
-          else if (reservation.status !== 'reserved' || taken.has(reservationId) || outcome === 'expired') later.push(i);
+          else if (reservation.status !== 'reserved' || taken.has(reservationId) || outcome === 'expired')
+            later.push({ i, reservationId, outcome, charged });
           else {
             taken.add(reservationId);
             together.push({
@@ -331,9 +331,9 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
             });
           }
         }
-        for (const [key, group] of groupBy(together, (entry) => `${entry.status}:${entry.charged}`)) {
-          const [status, charged] = [together[group[0]].status, Number(key.split(':')[1])];
-          const ids = group.map((g) => together[g].reservation._id);
+        for (const group of groupBy(together, (entry) => `${entry.status}:${entry.charged}`).values()) {
+          const [{ status, charged }] = group;
+          const ids = group.map((entry) => entry.reservation._id);
           const { modifiedCount } = await repo.reservations.closeAll(ids, status, charged, closedAt);
           if (modifiedCount !== ids.length) throw new Error('reservations changed during their close');
         }
@@ -341,8 +341,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
         for (const [accountId, group] of groupBy(together, (entry) => entry.reservation.accountId)) {
           let held = 0;
           let charged = 0;
-          for (const g of group) {
-            const { reservation, status, charged: amount } = together[g];
+          for (const { reservation, status, charged: amount } of group) {
             held += reservation.amount;
             charged += amount;
             const { _id: reservationId, operation, requestId } = reservation;
@@ -359,8 +358,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           }
           const account = await repo.accounts.release(accountId, held, charged);
           if (!account) throw new Error(`account ${accountId} of a reservation is missing`);
-          for (const g of group) {
-            const { i, reservation, status, charged: amount } = together[g];
+          for (const { i, reservation, status, charged: amount } of group) {
             closed[i] = {
               reservation: { ...reservation, status, charged: amount, closedAt },
               balance: account.balance,
@@ -369,8 +367,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
           }
         }
         if (lines.length > 0) await repo.ledger.appendMany(lines);
-        for (const i of later) {
-          const { reservationId, outcome, charged } = items[i];
+        for (const { i, reservationId, outcome, charged } of later) {
           const reservation = required(
             await repo.reservations.findById(reservationId),
             `reservation ${reservationId}, read earlier in this transaction`,
@@ -382,14 +379,14 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   };
 }
 
-/** The indices of `items` by `keyOf`, in order. */
-function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, number[]> {
-  const groups = new Map<string, number[]>();
-  for (const [i, item] of items.entries()) {
+/** `items` grouped by `keyOf`, each group in their order (never empty). */
+function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, [T, ...T[]]> {
+  const groups = new Map<string, [T, ...T[]]>();
+  for (const item of items) {
     const key = keyOf(item);
     const group = groups.get(key);
-    if (group) group.push(i);
-    else groups.set(key, [i]);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
   }
   return groups;
 }

@@ -12,7 +12,7 @@ export type Observation =
   | { kind: 'video'; item: ChangedItem; viewCount: number; commentCount: number; comments: ChangedItem[] };
 
 /** The operations a check calls: it costs the sum of their prices (ADR 0028). */
-export function readsOf(query: MonitorQuery): PricedOperation[] {
+export function readsOf(query: MonitorQuery): [PricedOperation, ...PricedOperation[]] {
   switch (query.kind) {
     case 'search':
       return ['searchVideos'];

@@ -51,11 +51,11 @@ function ipv4Bits(address: string): bigint {
 
 /** The 128 bits of an IPv6 address in any textual form (`::`, embedded dotted quad, zone id). */
 function ipv6Bits(address: string): bigint {
-  let text = address.split('%')[0];
-  const dotted = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
+  let text = address.replace(/%[\s\S]*$/, '');
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
   if (dotted) {
-    const v4 = ipv4Bits(dotted[1]);
-    text = `${text.slice(0, -dotted[1].length)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
+    const v4 = ipv4Bits(dotted);
+    text = `${text.slice(0, -dotted.length)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const headGroups = head ? head.split(':') : [];

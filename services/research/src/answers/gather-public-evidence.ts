@@ -42,18 +42,22 @@ export async function gatherPublicEvidence(
   const videos = result.videos.slice(0, searchResultsUsed);
   const warnings = [...result.meta.warnings];
   const items = videos.map((video) => item(video.id, videoSourceKey(video.id, 'metadata'), `${video.title} (${video.channel.name})`));
-  const transcripts = await Promise.allSettled(
-    videos.slice(0, transcriptsRead).map((video) => provider.transcripts.get.query({ videoId: video.id, detail: 'segments' })),
+  const transcripts = await Promise.all(
+    videos.slice(0, transcriptsRead).map(({ id: videoId }) =>
+      provider.transcripts.get.query({ videoId, detail: 'segments' }).then(
+        ({ result }) => ({ videoId, segments: result.segments ?? [] }),
+        () => ({ videoId, segments: undefined }),
+      ),
+    ),
   );
-  transcripts.forEach((outcome, i) => {
-    const videoId = videos[i].id;
-    if (outcome.status === 'rejected') {
+  for (const { videoId, segments } of transcripts) {
+    if (segments === undefined) {
       warnings.push(`${videoId}: transcript unavailable, only its title was used.`);
-      return;
+      continue;
     }
-    for (const chunk of chunkTranscript(outcome.value.result.segments ?? [])) {
+    for (const chunk of chunkTranscript(segments)) {
       items.push(item(videoId, videoSourceKey(videoId, `transcript:${chunk.startMs}`), chunk.text, chunk.startMs));
     }
-  });
+  }
   return { evidence: toEvidence(rankDocuments(items.map(toSearchDocument), question, limit)), warnings };
 }

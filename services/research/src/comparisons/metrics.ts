@@ -9,10 +9,11 @@ const hourMs = 3_600_000;
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  // The middle value twice for an odd count, the middle two for an even one; none for an empty list.
+  const lower = sorted[Math.ceil(sorted.length / 2) - 1];
+  const upper = sorted[Math.floor(sorted.length / 2)];
+  return lower === undefined || upper === undefined ? null : (lower + upper) / 2;
 }
 
 /** Views per hour of life; null without views or an age (a video published this very hour counts one hour). */

@@ -12,7 +12,7 @@ type ComparedVideo = NonNullable<Comparison['videos']>[number];
 /** `count` chunks spread over the whole video, so the model hears its beginning, middle and end. */
 function spread(chunks: TranscriptChunk[], count: number): TranscriptChunk[] {
   if (chunks.length <= count) return chunks;
-  return Array.from({ length: count }, (_, i) => chunks[Math.floor((i * chunks.length) / count)]);
+  return Array.from({ length: count }, (_, i) => i).flatMap((i) => chunks[Math.floor((i * chunks.length) / count)] ?? []);
 }
 
 /**

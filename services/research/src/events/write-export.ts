@@ -59,9 +59,10 @@ function writeExport(deps: WriteExportDeps) {
       let after: string | undefined;
       for (;;) {
         const page = await evidence.pageInIdOrder(record.projectId, after, pageSize);
-        if (page.length === 0) break;
+        const last = page.at(-1);
+        if (last === undefined) break;
         for (const doc of page) buffer += formatter.item(doc, itemCount++);
-        after = page[page.length - 1]._id;
+        after = last._id;
         if (buffer.length >= chunkChars) await flush();
       }
       buffer += formatter.tail(itemCount);

@@ -55,7 +55,7 @@ export function descriptionParagraphs(description: string): string[] {
   const paragraphs: string[] = [];
   let inDisclaimer = false;
   for (const { lines, endsAtSeparator } of blocks) {
-    if (lines.length > 0 && disclaimerStart.test(lines[0])) inDisclaimer = true;
+    if (lines[0] !== undefined && disclaimerStart.test(lines[0])) inDisclaimer = true;
     const skip = inDisclaimer || lines.filter(isBoilerplateLine).length * 2 >= lines.length;
     if (endsAtSeparator) inDisclaimer = false;
     if (skip || lines.length === 0) continue;

@@ -82,8 +82,8 @@ export function createEvidenceRepo(store: Store) {
       const storedIds = keys.length > 0 ? await idsBySourceKey(collection, projectId, keys) : new Map<string, string>();
       const docs: EvidenceDoc[] = [];
       const fresh: EvidenceDoc[] = [];
-      /** Where a new sourceKey's document waits in `fresh`: a later item with the same key replaces it. */
-      const freshIndexByKey = new Map<string, number>();
+      /** Where a new sourceKey's document waits in `fresh`, and its id: a later item with the same key replaces it. */
+      const freshByKey = new Map<string, { index: number; id: string }>();
       for (const item of items) {
         const { sourceKey } = item;
         if (sourceKey === undefined) {
@@ -105,12 +105,12 @@ export function createEvidenceRepo(store: Store) {
           doc = updated;
         } else {
           // A key repeated within one call (imports dedupe, the API refuses) names one document: the later item's content wins.
-          const waiting = freshIndexByKey.get(sourceKey);
-          doc = { _id: waiting === undefined ? newEvidenceId() : fresh[waiting]._id, projectId, sourceKey, ...$set, createdAt: now };
+          const waiting = freshByKey.get(sourceKey);
+          doc = { _id: waiting?.id ?? newEvidenceId(), projectId, sourceKey, ...$set, createdAt: now };
           if (waiting === undefined) {
-            freshIndexByKey.set(sourceKey, fresh.length);
+            freshByKey.set(sourceKey, { index: fresh.length, id: doc._id });
             fresh.push(doc);
-          } else fresh[waiting] = doc;
+          } else fresh[waiting.index] = doc;
         }
         docs.push(doc);
       }

@@ -92,7 +92,9 @@ export function deterministicPlan(
   const byVelocity = <T extends { count: number; medianVelocity: number }>(items: readonly T[]) =>
     [...items].filter((item) => item.count >= 2).sort((a, b) => b.medianVelocity - a.medianVelocity);
   const buckets = byVelocity(patterns.durationMix);
-  const format = (buckets[0] ?? [...patterns.durationMix].sort((a, b) => b.count - a.count)[0]).bucket as DurationBucket;
+  const top = buckets[0] ?? [...patterns.durationMix].sort((a, b) => b.count - a.count)[0];
+  if (top === undefined) throw new Error('a plan needs a sample with durations');
+  const format = top.bucket as DurationBucket;
   const winningPatterns = byVelocity(patterns.titlePatterns)
     .filter((item) => item.medianVelocity > sampleMedian)
     .map((item) => item.pattern);

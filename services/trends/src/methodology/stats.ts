@@ -1,9 +1,10 @@
 /** Median of a list (mean of the middle two for an even count); 0 for an empty list. */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  // The middle value twice for an odd count, the middle two for an even one.
+  const lower = sorted[Math.ceil(sorted.length / 2) - 1];
+  const upper = sorted[Math.floor(sorted.length / 2)];
+  return lower === undefined || upper === undefined ? 0 : (lower + upper) / 2;
 }
 
 /**

@@ -36,13 +36,15 @@ export function createSnapshotsRepo(store: Store, { retentionDays = snapshotLook
     async earlier(videoIds: readonly string[], before: string): Promise<Map<string, CountsAt[]>> {
       const since = new Date(Date.parse(before) - snapshotLookbackDays * 86_400_000).toISOString();
       const found = await Promise.all(
-        videoIds.map((videoId) =>
-          snapshots.find({ videoId, at: { $lt: before, $gte: since } }, { sort: { at: -1 }, limit: snapshotsReadPerVideo }),
-        ),
+        videoIds.map(async (videoId) => {
+          const earlier = await snapshots.find(
+            { videoId, at: { $lt: before, $gte: since } },
+            { sort: { at: -1 }, limit: snapshotsReadPerVideo },
+          );
+          return [videoId, earlier.map(({ views, likes, comments, at }) => ({ views, likes, comments, at }))] as const;
+        }),
       );
-      return new Map(
-        videoIds.map((videoId, index) => [videoId, found[index].map(({ views, likes, comments, at }) => ({ views, likes, comments, at }))]),
-      );
+      return new Map(found);
     },
 
     save: (reportId: string, taken: readonly (CountsAt & { videoId: string; channelId: string })[]) =>

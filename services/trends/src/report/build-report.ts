@@ -50,7 +50,7 @@ async function searchCandidates(
   { provider, logger }: TrendsDeps,
   q: string,
   warnings: string[],
-  whileSecondPageOut: (searches: SearchVideo[][]) => void,
+  whileSecondPageOut: (searches: [firstPage: SearchVideo[], ...others: SearchVideo[][]]) => void,
 ): Promise<SearchVideo[][]> {
   // Asked first, so its answer comes back and is handled first: page 2 waits for it.
   const firstPage = provider.videos.search.query({ q, sort: 'relevance' });

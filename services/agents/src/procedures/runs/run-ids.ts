@@ -4,7 +4,7 @@ import { newUuid } from '@vrs/kit';
 /** A UUID (version 8, RFC 9562) derived from `text`: the same text always names the same id. */
 export function uuidOf(text: string): string {
   const hex = createHash('sha256').update(text).digest('hex');
-  const variant = ((Number.parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 

@@ -15,9 +15,11 @@ export function reserveManyCredits({ repo }: BillingDeps) {
     .mutation(async ({ input: { items }, ctx }) => {
       const outcomes = await repo.reserveMany(items.map((item) => ({ ...item, requestId: item.requestId ?? ctx.requestId })));
       return {
-        results: outcomes.map((outcome, i) => {
+        results: items.map(({ amount }, i) => {
+          const outcome = outcomes[i];
+          if (outcome === undefined) throw new Error(`the holds answered ${outcomes.length} outcomes for ${items.length} items`);
           if (!outcome.refused) return { ok: true as const, reservationId: outcome.reservationId, balance: outcome.balance };
-          const { code, message, details } = refusalOf(outcome, items[i].amount);
+          const { code, message, details } = refusalOf(outcome, amount);
           return { ok: false as const, code, message, ...(details ? { details: details as Record<string, unknown> } : {}) };
         }),
       };

@@ -25,6 +25,7 @@ export function reserveCredits({ repo }: BillingDeps) {
     .mutation(async ({ input, ctx }) => {
       const { accountId, amount, operation } = input;
       const [outcome] = await repo.reserveMany([{ accountId, amount, operation, requestId: input.requestId ?? ctx.requestId }]);
+      if (outcome === undefined) throw new Error('a hold of one item answered no outcome');
       if (outcome.refused) throw refusalOf(outcome, amount);
       return { reservationId: outcome.reservationId, balance: outcome.balance };
     });

@@ -9,12 +9,12 @@ import type { ResearchDeps } from '../../research-deps';
  * Ids that turned out to name the same thing once resolved (a channel by handle and by id): a
  * comparison of something with itself is refused, and the gateway refunds it.
  */
-function refuseDuplicates(given: string[], resolved: string[]): void {
+function refuseDuplicates(pairs: { given: string; resolved: string }[]): void {
   const byResolved = new Map<string, string[]>();
-  for (const [index, id] of resolved.entries()) byResolved.set(id, [...(byResolved.get(id) ?? []), given[index]]);
+  for (const { given, resolved } of pairs) byResolved.set(resolved, [...(byResolved.get(resolved) ?? []), given]);
   const duplicates = [...byResolved].filter(([, ids]) => ids.length > 1).map(([id, ids]) => ({ id, given: ids }));
-  if (duplicates.length === 0) return;
   const [first] = duplicates;
+  if (first === undefined) return;
   throw new AppError('DUPLICATE_IDS', `${first.given.join(' and ')} are the same: ${first.id}.`, { duplicates });
 }
 
@@ -29,23 +29,19 @@ export const createComparison = (deps: ResearchDeps) =>
     const provider = forRequest(deps.provider, ctx);
     const { accountId, type, ids } = input;
     if (type === 'channel') {
-      const channels = (await Promise.all(ids.map((channel) => viaProvider(provider.channels.get.query({ channel }))))).map(
-        ({ result }) => result,
+      const channels = await Promise.all(
+        ids.map(async (channel) => ({ given: channel, ...(await viaProvider(provider.channels.get.query({ channel }))) })),
       );
-      refuseDuplicates(
-        ids,
-        channels.map((channel) => channel.id),
-      );
+      refuseDuplicates(channels.map(({ given, result }) => ({ given, resolved: result.id })));
       // What the provider could not get (an empty videos tab) explains empty medians.
-      const warnings = channels.flatMap((channel) => channel.meta.warnings.map((warning) => `${channel.id}: ${warning}`));
-      return comparisons.save(accountId, { type, channels: channels.map(channelMetrics), warnings });
+      const warnings = channels.flatMap(({ result }) => result.meta.warnings.map((warning) => `${result.id}: ${warning}`));
+      return comparisons.save(accountId, { type, channels: channels.map(({ result }) => channelMetrics(result)), warnings });
     }
     const now = Date.now();
-    const fetched = await Promise.all(ids.map((videoId) => viaProvider(provider.videos.get.query({ videoId }))));
-    refuseDuplicates(
-      ids,
-      fetched.map(({ result }) => result.id),
+    const fetched = await Promise.all(
+      ids.map(async (videoId) => ({ given: videoId, ...(await viaProvider(provider.videos.get.query({ videoId }))) })),
     );
+    refuseDuplicates(fetched.map(({ given, result }) => ({ given, resolved: result.id })));
     const videos = fetched.map(({ result }) => videoMetrics(result, now));
     const { summary, warnings } = await summarizeVideos(provider, llm, videos, signal);
     return comparisons.save(accountId, { type, videos, ...(summary ? { summary } : {}), warnings });
