@@ -22,3 +22,4 @@ export * from './entry-lru-cache';
 export * from './metrics';
 export * from './metrics-access';
 export * from './tracing';
+export * from './unknown-keys';
