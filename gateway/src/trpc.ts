@@ -3,13 +3,12 @@ import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
-import { activeSpan, AppError, definitionOf, proceduresOf } from '@vrs/kit';
+import { activeSpan, AppError, definitionOf, proceduresOf, unknownKeys } from '@vrs/kit';
 import type { GatewayContext, Principal } from './context';
 import { fromServiceError, toAppError } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
 import { noteOperation } from './edge/request-metrics';
-import { unknownKeys } from './validation/unknown-keys';
 
 export interface FieldCodes {
   missing?: ErrorCode;

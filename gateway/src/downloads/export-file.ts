@@ -1,6 +1,6 @@
+import { downloadExportInput } from '@vrs/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { z } from 'zod';
 import { AppError, createLogger } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import { sendError } from '../errors/envelope';
@@ -20,7 +20,7 @@ const extensions = { json: 'json', csv: 'csv', markdown: 'md' } as const;
 const exportForDownload = router({
   get: protectedProcedure
     .meta({ operation: 'downloadExport' })
-    .input(z.strictObject({ id: z.string().min(1).max(100) }))
+    .input(downloadExportInput)
     // The account it authorized goes along: the route reads the file's chunks for that account.
     .query(async ({ ctx, input }) => ({
       accountId: ctx.principal.accountId,

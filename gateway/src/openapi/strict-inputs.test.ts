@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { definitionOf, proceduresOf } from '@vrs/kit';
+import * as contracts from '@vrs/contracts';
+import { definitionOf, proceduresOf, unknownKeys } from '@vrs/kit';
 import { extraOperationPaths } from '../app';
 import { v1Router } from '../v1/router';
-import { unknownKeys } from '../validation/unknown-keys';
 import { buildOpenApiDocument } from './document';
 
 interface JsonSchema {
@@ -47,6 +47,16 @@ describe('strict inputs', () => {
         expect(parsed.success ? [] : unknownKeys(parsed.error), path).toContain('notDeclaredAnywhere');
       }
     }
+  });
+
+  it("every operation's input is the one @vrs/contracts exports under its operation id (`getProjectInput`), not a gateway copy", () => {
+    const exported: Record<string, unknown> = contracts;
+    const misplaced = Object.entries(proceduresOf(v1Router)).flatMap(([path, procedure]) => {
+      const { meta, inputs } = definitionOf(procedure);
+      const name = `${(meta as { openapi?: { operationId?: string } } | undefined)?.openapi?.operationId ?? path}Input`;
+      return inputs.length === 1 && inputs[0] === exported[name] ? [] : [`${path}: expected its one input to be ${name}`];
+    });
+    expect(misplaced).toEqual([]);
   });
 
   it('every object of every request body is closed (additionalProperties: false), at every depth', () => {

@@ -1,12 +1,11 @@
+import { streamAgentRunEventsInput } from '@vrs/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { z } from 'zod';
 import { createLogger } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import { sendError } from '../errors/envelope';
 import { toAppError } from '../errors/to-app-error';
 import { protectedProcedure, router } from '../trpc';
-import { runPath } from '../v1/agents/run-path';
 
 const log = createLogger('gateway');
 /** How often a followed run is asked for new events; runs persist a step every few hundred ms at most. */
@@ -18,7 +17,7 @@ const heartbeatMs = 15_000;
 const runEvents = router({
   list: protectedProcedure
     .meta({ operation: 'streamAgentRunEvents' })
-    .input(runPath().extend({ afterSeq: z.number().int().min(0) }))
+    .input(streamAgentRunEventsInput)
     .query(({ ctx, input }) => ctx.services.agents.runs.events.query({ accountId: ctx.principal.accountId, ...input })),
 });
 

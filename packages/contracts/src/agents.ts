@@ -53,15 +53,42 @@ export const agentRouteOptionsSchema = z
   })
   .strict();
 
-export const createAgentRunBody = () =>
-  z.object({
-    message: agentMessageText().describe(
-      'The question, 1-4000 characters. An empty or too vague message completes with outcome `needs_clarification`.',
+/*
+ * Each public operation's input (issue 38): one strict schema the gateway takes as it is; the agents
+ * procedure for the same call extends it, or spreads the same path, with what the gateway adds.
+ */
+
+/** The path of a run: both ids are the UUIDs admission returned. */
+const runPath = () => ({
+  sessionId: z.uuid().describe('UUID returned by agent admission.'),
+  runId: z.uuid().describe('UUID returned by agent admission.'),
+});
+
+export const createAgentRunInput = z.strictObject({
+  message: agentMessageText().describe(
+    'The question, 1-4000 characters. An empty or too vague message completes with outcome `needs_clarification`.',
+  ),
+  sessionId: z.uuid().optional().describe('A session of yours: the run is its next turn. Absent: a new session.'),
+  projectId: z.uuid().optional().describe('One of your projects: its saved evidence is searched too (tool `search_project_evidence`).'),
+  route: agentRouteOptionsSchema.optional(),
+});
+export const listAgentRunsInput = listQuery()
+  .extend({ sessionId: z.uuid().describe('UUID returned by agent admission.') })
+  .strict();
+export const getAgentRunInput = z.strictObject({
+  ...runPath(),
+  responseFormat: z.enum(['compact', 'legacy']).default('compact').describe('Affects only this response, not execution.'),
+  details: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'Comma-separated subset of `artifacts`, `evidence`, `diagnostics` (at most 100 characters); only with `responseFormat=compact`.',
     ),
-    sessionId: z.uuid().optional().describe('A session of yours: the run is its next turn. Absent: a new session.'),
-    projectId: z.uuid().optional().describe('One of your projects: its saved evidence is searched too (tool `search_project_evidence`).'),
-    route: agentRouteOptionsSchema.optional(),
-  });
+});
+export const cancelAgentRunInput = z.strictObject(runPath());
+/** The plain route's procedure: the path, and the last event already seen (`Last-Event-ID`). */
+export const streamAgentRunEventsInput = z.strictObject({ ...runPath(), afterSeq: z.number().int().min(0) });
 
 export const agentRunAdmissionSchema = z
   .object({
@@ -297,19 +324,20 @@ export const agentCallerSchema = z.object({
   demo: z.boolean().default(false),
 });
 
-export const createAgentRunInputSchema = createAgentRunBody()
+export const createAgentRunInputSchema = createAgentRunInput
   .extend({
     idempotencyKey: idempotencyKey().optional(),
     requestId: z.string().max(200).optional(),
   })
   .extend(agentCallerSchema.shape);
 
-export const agentRunRefInputSchema = z.object({ accountId: accountIdSchema, sessionId: z.uuid(), runId: z.uuid() });
+/** cancelAgentRun, and the base of the reads of one run. */
+export const agentRunRefInputSchema = cancelAgentRunInput.extend({ accountId: accountIdSchema });
 export const getAgentRunInputSchema = agentRunRefInputSchema.extend({
   responseFormat: agentResponseFormatSchema.default('compact'),
   details: z.array(agentRunDetailSchema).default([]),
 });
-export const listAgentRunsInputSchema = listQuery().extend({ accountId: accountIdSchema, sessionId: z.uuid() });
+export const listAgentRunsInputSchema = listAgentRunsInput.extend({ accountId: accountIdSchema });
 export const listAgentRunEventsInputSchema = agentRunRefInputSchema.extend({
   afterSeq: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(500).default(100),
@@ -319,7 +347,7 @@ export const agentRunEventPageSchema = z.object({
   /** The run has ended and `events` reaches its last event: nothing more will come. */
   ended: z.boolean(),
 });
-export const allowAgentAccountInputSchema = z.object({ accountId: accountIdSchema, allowed: z.boolean().default(true) });
+export const allowAgentAccountInputSchema = z.strictObject({ accountId: accountIdSchema, allowed: z.boolean().default(true) });
 
 /** A run was admitted; one replica of the agents service executes (or resumes) it. */
 export const agentsRunRequested = defineEvent(

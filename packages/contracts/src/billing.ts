@@ -22,7 +22,7 @@ export type Scope = z.infer<typeof scopeSchema>;
 export const accountIdSchema = z.string().min(1).max(64);
 
 /** Internal procedure input of a list (ADR 0020): the account, and the public paging parameters. */
-export const accountListInput = () => listQuery().extend({ accountId: accountIdSchema });
+export const accountListInput = () => listQuery().extend({ accountId: accountIdSchema }).strict();
 
 /**
  * `active`, `past_due` (payment missing: no renewal grant until active again) and `cancelled` (the
@@ -89,14 +89,21 @@ export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
 export const ledgerPageSchema = listPage(ledgerEntrySchema, 'LedgerPage');
 
+/* Each public operation's input (issue 38); billing's procedure for the same call extends it with the account. */
+
+export const getBillingStatusInput = z.strictObject({});
+export const listLedgerEntriesInput = listQuery().strict();
+
 /* Internal procedure I/O of the billing service: accounts. */
 
-export const createAccountInputSchema = z.object({
+export const createAccountInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   initialCredits: z.number().int().min(0).optional(),
 });
-export const ensureDemoAccountInputSchema = z.object({ demoUser: z.string().trim().min(1).max(200) });
+export const ensureDemoAccountInputSchema = z.strictObject({ demoUser: z.string().trim().min(1).max(200) });
+/** What an account operation answers: the account it acted on. */
 export const accountRefSchema = z.object({ accountId: accountIdSchema });
+export const getBillingStatusInputSchema = getBillingStatusInput.extend({ accountId: accountIdSchema });
 
 /* API keys (ADR 0031). */
 
@@ -131,8 +138,7 @@ const distinctScopes = z
   .min(1)
   .refine((scopes) => new Set(scopes).size === scopes.length, 'must not name a scope twice');
 
-/** `POST /v1/api-keys`. */
-export const createApiKeyBodySchema = z.object({
+export const createApiKeyInput = z.strictObject({
   name: z.string().trim().min(1).max(100),
   scopes: distinctScopes.describe('What the key may do: a non-empty subset of the scopes, each once.'),
   expiresAt: z.iso
@@ -143,15 +149,18 @@ export const createApiKeyBodySchema = z.object({
     .describe('When the key stops working (ISO 8601, in the future, at most 366 days ahead). Without it the key works until deleted.'),
 });
 
+export const listApiKeysInput = listQuery().strict();
+export const deleteApiKeyInput = z.strictObject({ id: z.string().min(1).max(100) });
+
 /* Internal procedure I/O of the billing service. */
 
-export const createApiKeyInputSchema = createApiKeyBodySchema.extend({
+export const createApiKeyInputSchema = createApiKeyInput.extend({
   accountId: accountIdSchema,
   // The operator script names keys and grants every scope unless told otherwise.
   name: z.string().trim().min(1).max(100).default('default'),
   scopes: distinctScopes.default([...allScopes]),
 });
-export const verifyApiKeyInputSchema = z.object({ key: z.string().min(1).max(200) });
+export const verifyApiKeyInputSchema = z.strictObject({ key: z.string().min(1).max(200) });
 /** Null for a key that does not exist or was revoked; an expired key says so, so the caller can say so too. */
 export const verifiedApiKeySchema = z
   .discriminatedUnion('status', [
@@ -166,36 +175,37 @@ export const verifiedApiKeySchema = z
   ])
   .nullable();
 export type VerifiedApiKey = z.infer<typeof verifiedApiKeySchema>;
-export const listApiKeysInputSchema = accountListInput();
-export const revokeApiKeyInputSchema = z.object({ accountId: accountIdSchema, keyId: z.string().min(1).max(100) });
+export const listApiKeysInputSchema = listApiKeysInput.extend({ accountId: accountIdSchema });
+/** deleteApiKey: the gateway names the path's `id` a key id. */
+export const revokeApiKeyInputSchema = z.strictObject({ accountId: accountIdSchema, keyId: z.string().min(1).max(100) });
 /** Last uses the gateway noted, sent in batches: each key's lastUsedAt becomes the later of its own and `at`. */
-export const touchApiKeysInputSchema = z.object({
+export const touchApiKeysInputSchema = z.strictObject({
   uses: z
     .array(z.object({ keyId: z.string().min(1).max(100), at: z.iso.datetime() }))
     .min(1)
     .max(1000),
 });
 
-export const reserveCreditsInputSchema = z.object({
+export const reserveCreditsInputSchema = z.strictObject({
   accountId: accountIdSchema,
   amount: z.number().int().min(0),
   operation: z.string().min(1).max(100),
   requestId: z.string().max(200).optional(),
 });
 export const reservationSchema = z.object({ reservationId: z.string(), balance: z.number().int() });
-export const settleCreditsInputSchema = z.object({
+export const settleCreditsInputSchema = z.strictObject({
   reservationId: z.string().min(1),
   /** What the operation really cost; at most what was reserved. The difference is returned. */
   amount: z.number().int().min(0),
 });
 export const settlementSchema = z.object({ charged: z.number().int(), balance: z.number().int() });
-export const refundCreditsInputSchema = z.object({ reservationId: z.string().min(1) });
+export const refundCreditsInputSchema = z.strictObject({ reservationId: z.string().min(1) });
 export const refundSchema = z.object({ refunded: z.number().int(), balance: z.number().int() });
 
 /** The most items one batched reserve or close carries (ADR 0083). */
 export const maxCreditBatch = 500;
 /** Many reservations in one call and one store transaction, each answered on its own (ADR 0083). */
-export const reserveManyInputSchema = z.object({ items: z.array(reserveCreditsInputSchema).min(1).max(maxCreditBatch) });
+export const reserveManyInputSchema = z.strictObject({ items: z.array(reserveCreditsInputSchema).min(1).max(maxCreditBatch) });
 /** Why one item of a batch was refused: the code of the error a single call would have thrown, its message and details. */
 const refusedItemSchema = z.object({
   ok: z.literal(false),
@@ -211,7 +221,7 @@ export const reserveManySchema = z.object({
  * the reservation ends uncharged: a held one is refunded, a settled one's charge is given back
  * (a settle whose answer never reached its caller, who answered its client "not charged").
  */
-export const closeManyInputSchema = z.object({
+export const closeManyInputSchema = z.strictObject({
   items: z
     .array(
       z.discriminatedUnion('outcome', [
@@ -226,9 +236,9 @@ export const closeManySchema = z.object({
   results: z.array(z.discriminatedUnion('ok', [settlementSchema.extend({ ok: z.literal(true) }), refusedItemSchema])),
 });
 
-export const listLedgerInputSchema = accountListInput();
+export const listLedgerInputSchema = listLedgerEntriesInput.extend({ accountId: accountIdSchema });
 
-export const setPlanInputSchema = z.object({
+export const setPlanInputSchema = z.strictObject({
   accountId: accountIdSchema,
   plan: planSchema,
   /** Left out: `active`. */

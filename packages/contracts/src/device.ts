@@ -24,7 +24,7 @@ const deviceCodeSchema = z.string().min(1).max(200);
 
 /* Internal procedure I/O of the billing service. */
 
-export const startDeviceAuthorizationInputSchema = z.object({
+export const startDeviceAuthorizationInputSchema = z.strictObject({
   scopes: z.array(scopeSchema).min(1),
   clientName: clientNameSchema.nullable(),
   expiresInSeconds: z.number().int().min(1).max(86_400),
@@ -41,7 +41,7 @@ export const startedDeviceAuthorizationSchema = z.object({
   intervalSeconds: z.number().int(),
 });
 
-export const pollDeviceAuthorizationInputSchema = z.object({
+export const pollDeviceAuthorizationInputSchema = z.strictObject({
   deviceCode: deviceCodeSchema,
   /** How long the CLI session opened on approval lasts. */
   sessionTtlMs: z
@@ -67,7 +67,7 @@ export const polledDeviceAuthorizationSchema = z.object({
   refreshToken: z.string().optional(),
 });
 
-export const lookupUserCodeInputSchema = z.object({ userCode: typedUserCodeSchema });
+export const lookupUserCodeInputSchema = z.strictObject({ userCode: typedUserCodeSchema });
 export const pendingDeviceAuthorizationSchema = z.object({
   userCode: z.string(),
   clientName: z.string().nullable(),
@@ -76,13 +76,13 @@ export const pendingDeviceAuthorizationSchema = z.object({
 });
 export type PendingDeviceAuthorization = z.infer<typeof pendingDeviceAuthorizationSchema>;
 
-export const approveDeviceAuthorizationInputSchema = z.object({
+export const approveDeviceAuthorizationInputSchema = z.strictObject({
   accountId: accountIdSchema,
   userCode: typedUserCodeSchema,
   /** What the user approved: a non-empty subset of the requested scopes (none is SCOPES_NOT_CHOSEN). */
   scopes: z.array(scopeSchema).max(20),
 });
-export const denyDeviceAuthorizationInputSchema = z.object({ accountId: accountIdSchema, userCode: typedUserCodeSchema });
+export const denyDeviceAuthorizationInputSchema = z.strictObject({ accountId: accountIdSchema, userCode: typedUserCodeSchema });
 export const decidedDeviceAuthorizationSchema = z.object({
   status: z.enum(['approved', 'denied']),
   scopes: z.array(scopeSchema),
@@ -91,7 +91,7 @@ export const decidedDeviceAuthorizationSchema = z.object({
 
 /* The public operations (RFC 8628 §3.1–3.5 names). */
 
-export const deviceCodeRequestSchema = z.object({
+export const requestDeviceCodeInput = z.strictObject({
   scopes: z.array(scopeSchema).min(1).max(20).optional().describe('The permissions the client asks for; default: data:read.'),
   clientName: clientNameSchema.optional().describe('Shown on the approval page and as the label of the CLI session.'),
 });
@@ -106,7 +106,7 @@ export const deviceCodeResponseSchema = z
   })
   .meta({ id: 'DeviceAuthorization' });
 
-export const deviceTokenRequestSchema = z.object({
+export const exchangeDeviceCodeInput = z.strictObject({
   device_code: deviceCodeSchema,
   // Any string, so a wrong one is the RFC's unsupported_grant_type rather than a validation failure.
   grant_type: z.string().max(200).optional().describe(`Only \`${deviceGrantType}\`; may be left out.`),

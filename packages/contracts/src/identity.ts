@@ -31,11 +31,15 @@ export const accountSchema = z
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof accountSchema>;
 
-export const updateAccountBody = () => z.object({ name: accountNameSchema.nullable().describe('The display name; null clears it.') });
+/* Each public operation's input (issue 38); billing's procedure for the same call extends it with the account. */
+
+export const getAccountInput = z.strictObject({});
+export const updateAccountInput = z.strictObject({ name: accountNameSchema.nullable().describe('The display name; null clears it.') });
+export const deleteAccountInput = z.strictObject({});
 
 /* Internal procedure I/O of the billing service. */
 
-export const signUpInputSchema = z.object({ email: emailSchema, password: passwordSchema, name: accountNameSchema.optional() });
+export const signUpInputSchema = z.strictObject({ email: emailSchema, password: passwordSchema, name: accountNameSchema.optional() });
 /**
  * `created`: a new account. Otherwise the address was taken: `verificationToken` is set when that
  * account is still unverified (the link is sent again), null when it is verified (its owner is told).
@@ -46,7 +50,7 @@ export const signUpResultSchema = z.object({
   verificationToken: z.string().nullable(),
 });
 
-export const signInInputSchema = z.object({ email: emailSchema, password: z.string().max(maxPasswordLength) });
+export const signInInputSchema = z.strictObject({ email: emailSchema, password: z.string().max(maxPasswordLength) });
 /** A correct password of an unverified account comes back with a fresh verification link to send. */
 export const signInResultSchema = z.object({
   accountId: z.string(),
@@ -54,18 +58,19 @@ export const signInResultSchema = z.object({
   verificationToken: z.string().nullable(),
 });
 
-export const linkTokenInputSchema = z.object({ token: z.string().min(1).max(200) });
-export const passwordResetRequestSchema = z.object({ email: emailSchema });
+export const linkTokenInputSchema = z.strictObject({ token: z.string().min(1).max(200) });
+export const passwordResetRequestSchema = z.strictObject({ email: emailSchema });
 export const passwordResetIssuedSchema = z.object({ accountId: z.string(), token: z.string() }).nullable();
-export const resetPasswordInputSchema = z.object({
+export const resetPasswordInputSchema = z.strictObject({
   token: z.string().min(1).max(200),
   password: passwordSchema,
   /** Also revoke every API key of the account (they survive a reset otherwise). */
   revokeApiKeys: z.boolean().default(false),
 });
 
-export const getAccountInputSchema = z.object({ accountId: accountIdSchema });
-export const updateAccountInputSchema = z.object({ accountId: accountIdSchema, name: accountNameSchema.nullable() });
+export const getAccountInputSchema = getAccountInput.extend({ accountId: accountIdSchema });
+export const updateAccountInputSchema = updateAccountInput.extend({ accountId: accountIdSchema });
+export const deleteAccountInputSchema = deleteAccountInput.extend({ accountId: accountIdSchema });
 
 /** `GET /v1/auth/session`: who is calling, with which credential and scopes. */
 export const credentialKindSchema = z.enum(['api_key', 'session_cookie', 'cli_session', 'oauth', 'demo_user']);

@@ -19,3 +19,4 @@ export * from './device';
 export * from './oauth';
 export * from './storyboards';
 export * from './vocabulary';
+export * from './system';

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { accountIdSchema, accountListInput } from './billing';
-import { listPage } from './lists';
+import { accountIdSchema } from './billing';
+import { listPage, listQuery } from './lists';
 import { maxTrendSampleSize, minTrendSampleSize } from './trends';
 
 /*
  * Shapes of the monitoring service (ADR 0027): monitors, their check history and notifications.
- * Factories where the gateway hands the schema to trpc-to-openapi (it mutates what it is given).
+ * Factories where a shape is both an output's named schema and part of an input: `.meta({ id })`
+ * names the one instance it is given, so each input takes a fresh copy.
  */
 
 /** A comment's text in a notification is cut to this many characters. */
@@ -214,12 +215,6 @@ export type DigestPreferences = z.infer<typeof digestPreferencesSchema>;
 
 /* Webhooks (Standard Webhooks: signed, retried deliveries of every notification). */
 
-export const createWebhookBody = () =>
-  z.object({
-    url: z.string().trim().min(1, 'url is required').max(2_000).describe('http(s) URL that receives `notification.created` deliveries.'),
-    description: z.string().trim().max(200).optional(),
-  });
-
 export const webhookSchema = z
   .object({
     id: z.string(),
@@ -257,29 +252,66 @@ export const webhookDeliverySchema = z
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveryListSchema = listPage(webhookDeliverySchema, 'WebhookDeliveryList');
 
-/* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
+/*
+ * Each public operation's input (issue 38): one strict schema the gateway takes as it is; the
+ * monitoring procedure for the same call extends it with the authenticated account, or, where the
+ * path's `id` is named for what it is (`monitorId`, `webhookId`), spreads the same fields.
+ */
 
-export const createMonitorBody = () =>
-  z.object({ query: monitorQuery(), intervalMinutes: monitorInterval(), enabled: z.boolean().default(true) });
+/** The `{id}` of every monitor path. */
+export const monitorIdParam = () => z.string().min(1).max(100).describe('The monitor id (`mon_…`).');
+const byAccount = { accountId: accountIdSchema };
 /** At least one field: an empty PATCH is refused by the service (422), not ignored. */
-export const updateMonitorBody = () =>
-  z.object({ query: monitorQuery().optional(), intervalMinutes: monitorInterval().optional(), enabled: z.boolean().optional() });
-
-export const createMonitorInputSchema = createMonitorBody().extend({ accountId: accountIdSchema });
-export const monitorRefInputSchema = z.object({ accountId: accountIdSchema, monitorId: z.string().min(1).max(100) });
-export const updateMonitorInputSchema = monitorRefInputSchema.extend({
-  query: monitorQuerySchema.optional(),
+const monitorChanges = () => ({
+  query: monitorQuery().optional(),
   intervalMinutes: monitorInterval().optional(),
   enabled: z.boolean().optional(),
 });
-export const listMonitorsInputSchema = accountListInput();
-export const listMonitorChecksInputSchema = accountListInput().extend({ monitorId: monitorRefInputSchema.shape.monitorId });
-export const putDigestPreferencesInputSchema = digestPreferencesBody().extend({ accountId: accountIdSchema });
-export const createWebhookInputSchema = createWebhookBody().extend({ accountId: accountIdSchema });
-export const webhookRefInputSchema = z.object({ accountId: accountIdSchema, webhookId: z.string().min(1).max(100) });
-export const listWebhooksInputSchema = accountListInput();
-export const listWebhookDeliveriesInputSchema = accountListInput().extend({ webhookId: webhookRefInputSchema.shape.webhookId });
-export const listNotificationsInputSchema = z.object({ accountId: accountIdSchema });
-export const notificationRefInputSchema = z.object({ accountId: accountIdSchema, notificationId: z.string().min(1).max(100) });
+
+export const createMonitorInput = z.strictObject({
+  query: monitorQuery(),
+  intervalMinutes: monitorInterval(),
+  enabled: z.boolean().default(true),
+});
+export const listMonitorsInput = listQuery().strict();
+export const getMonitorInput = z.strictObject({ id: monitorIdParam() });
+export const updateMonitorInput = z.strictObject({ id: monitorIdParam(), ...monitorChanges() });
+export const deleteMonitorInput = z.strictObject({ id: monitorIdParam() });
+export const checkMonitorInput = z.strictObject({ id: monitorIdParam() });
+export const listMonitorChecksInput = listQuery().extend({ id: monitorIdParam() }).strict();
+export const listNotificationsInput = z.strictObject({});
+export const markNotificationReadInput = z.strictObject({ id: z.string().min(1).max(100) });
+export const getDigestPreferencesInput = z.strictObject({});
+export const putDigestPreferencesInput = digestPreferencesBody().strict();
+export const createWebhookInput = z.strictObject({
+  url: z.string().trim().min(1, 'url is required').max(2_000).describe('http(s) URL that receives `notification.created` deliveries.'),
+  description: z.string().trim().max(200).optional(),
+});
+export const listWebhooksInput = listQuery().strict();
+export const deleteWebhookInput = z.strictObject({ id: z.string().min(1).max(100) });
+export const listWebhookDeliveriesInput = listQuery()
+  .extend({ id: z.string().min(1).max(100) })
+  .strict();
+
+/* Internal procedure I/O of the monitoring service: the gateway passes the authenticated account. */
+
+export const createMonitorInputSchema = createMonitorInput.extend(byAccount);
+/** get, delete and check. */
+export const monitorRefInputSchema = z.strictObject({ ...byAccount, monitorId: z.string().min(1).max(100) });
+export const updateMonitorInputSchema = monitorRefInputSchema.extend(monitorChanges());
+export const listMonitorsInputSchema = listMonitorsInput.extend(byAccount);
+export const listMonitorChecksInputSchema = listQuery()
+  .extend({ ...byAccount, monitorId: monitorRefInputSchema.shape.monitorId })
+  .strict();
+export const putDigestPreferencesInputSchema = putDigestPreferencesInput.extend(byAccount);
+export const createWebhookInputSchema = createWebhookInput.extend(byAccount);
+export const webhookRefInputSchema = z.strictObject({ ...byAccount, webhookId: z.string().min(1).max(100) });
+export const listWebhooksInputSchema = listWebhooksInput.extend(byAccount);
+export const listWebhookDeliveriesInputSchema = listQuery()
+  .extend({ ...byAccount, webhookId: webhookRefInputSchema.shape.webhookId })
+  .strict();
+/** listNotifications and getDigestPreferences: the account's own, nothing else to name. */
+export const listNotificationsInputSchema = listNotificationsInput.extend(byAccount);
+export const notificationRefInputSchema = z.strictObject({ ...byAccount, notificationId: z.string().min(1).max(100) });
 /** Test-only: `now` fixes the monitoring clock (ISO or epoch ms), null lets it follow real time again. */
-export const setMonitoringClockInputSchema = z.object({ now: z.union([z.iso.datetime(), z.number().int()]).nullable() });
+export const setMonitoringClockInputSchema = z.strictObject({ now: z.union([z.iso.datetime(), z.number().int()]).nullable() });

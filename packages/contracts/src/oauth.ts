@@ -43,15 +43,15 @@ export const oauthClientSchema = z.object({
 });
 export type OAuthClient = z.infer<typeof oauthClientSchema>;
 
-export const registerOAuthClientInputSchema = z.object({
+export const registerOAuthClientInputSchema = z.strictObject({
   clientName: z.string().trim().min(1).max(100).nullable(),
   /** Validated by the gateway (https, or loopback http for native apps, RFC 8252). */
   redirectUris: z.array(redirectUriSchema).max(10),
   grantTypes: z.array(z.string().max(100)).min(1).max(5),
 });
-export const getOAuthClientInputSchema = z.object({ clientId: clientIdSchema });
+export const getOAuthClientInputSchema = z.strictObject({ clientId: clientIdSchema });
 
-export const issueAuthorizationCodeInputSchema = z.object({
+export const issueAuthorizationCodeInputSchema = z.strictObject({
   clientId: clientIdSchema,
   accountId: accountIdSchema,
   redirectUri: redirectUriSchema,
@@ -68,14 +68,16 @@ export const oauthTokenLifetimesSchema = z.object({
   grantTtlSeconds: ttlSecondsSchema,
 });
 
-export const exchangeAuthorizationCodeInputSchema = oauthTokenLifetimesSchema.extend({
-  code: secretSchema,
-  clientId: clientIdSchema,
-  redirectUri: redirectUriSchema,
-  codeVerifier: z.string().max(200),
-  ip: z.string().max(100).nullable().default(null),
-});
-export const refreshOAuthGrantInputSchema = z.object({
+export const exchangeAuthorizationCodeInputSchema = oauthTokenLifetimesSchema
+  .extend({
+    code: secretSchema,
+    clientId: clientIdSchema,
+    redirectUri: redirectUriSchema,
+    codeVerifier: z.string().max(200),
+    ip: z.string().max(100).nullable().default(null),
+  })
+  .strict();
+export const refreshOAuthGrantInputSchema = z.strictObject({
   refreshToken: secretSchema,
   clientId: clientIdSchema,
   /** RFC 6749 §6: a narrower request is checked (never more than granted); the grant keeps its scopes. */
@@ -92,5 +94,5 @@ export const oauthTokenSetSchema = z.object({
 export type OAuthTokenSet = z.infer<typeof oauthTokenSetSchema>;
 
 /** RFC 7009: either kind of token; the answer does not say whether it existed. */
-export const revokeOAuthTokenInputSchema = z.object({ token: z.string().min(1).max(500), clientId: clientIdSchema });
+export const revokeOAuthTokenInputSchema = z.strictObject({ token: z.string().min(1).max(500), clientId: clientIdSchema });
 export const revokedOAuthTokenSchema = z.object({ revoked: z.boolean() });

@@ -9,6 +9,8 @@ export const planIds = ['free', 'pro', 'team'] as const;
 export const planSchema = z.enum(planIds);
 export type PlanId = z.infer<typeof planSchema>;
 
+export const listPlansInput = z.strictObject({});
+
 /** The plan every account starts on, and falls back to when a paid plan is canceled. */
 export const defaultPlanId: PlanId = 'free';
 

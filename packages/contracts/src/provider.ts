@@ -280,8 +280,8 @@ const channelRef = z.string().trim().min(1).max(200);
 /** BCP 47-like: `en`, `pt-BR`, `zh-Hant`. */
 export const languageCodeSchema = z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or pt-BR');
 
-export const getVideoInputSchema = z.object({ videoId, refresh, savedOnly });
-export const getTranscriptInputSchema = z.object({
+export const getVideoInputSchema = z.strictObject({ videoId, refresh, savedOnly });
+export const getTranscriptInputSchema = z.strictObject({
   videoId,
   lang: languageCodeSchema.optional(),
   detail: transcriptDetailSchema.default('words'),
@@ -292,14 +292,14 @@ export const getTranscriptInputSchema = z.object({
 export const commentsPageSortSchema = z.enum(['top', 'newest']);
 export type CommentsPageSort = z.infer<typeof commentsPageSortSchema>;
 /** A continuation carries the order of the page that issued it, so `sort` applies to a first page only. */
-export const getCommentsPageInputSchema = z.object({
+export const getCommentsPageInputSchema = z.strictObject({
   videoId,
   continuation,
   sort: commentsPageSortSchema.default('top'),
   refresh,
   savedOnly,
 });
-export const collectNewestCommentsInputSchema = z.object({
+export const collectNewestCommentsInputSchema = z.strictObject({
   videoId,
   limit: z.number().int().min(1).max(maxNewestCommentsLimit).default(defaultNewestCommentsLimit),
   /** Also follow each thread's replies (they count against `limit`). */
@@ -307,16 +307,16 @@ export const collectNewestCommentsInputSchema = z.object({
   refresh,
   savedOnly,
 });
-export const getChannelInputSchema = z.object({ channel: channelRef, refresh, savedOnly });
-export const listChannelPlaylistsInputSchema = z.object({
+export const getChannelInputSchema = z.strictObject({ channel: channelRef, refresh, savedOnly });
+export const listChannelPlaylistsInputSchema = z.strictObject({
   channel: channelRef,
   sort: channelPlaylistSortSchema.default('newest'),
   continuation,
   refresh,
   savedOnly,
 });
-export const getPlaylistInputSchema = z.object({ playlistId: z.string().trim().min(1).max(200), continuation, refresh, savedOnly });
-export const searchVideosInputSchema = z.object({
+export const getPlaylistInputSchema = z.strictObject({ playlistId: z.string().trim().min(1).max(200), continuation, refresh, savedOnly });
+export const searchVideosInputSchema = z.strictObject({
   q: z.string().trim().min(1).max(200),
   sort: videoSearchSortSchema.default('relevance'),
   continuation,
@@ -330,3 +330,119 @@ export interface Served<T> {
   result: T;
   cached: boolean;
 }
+
+/*
+ * Each public operation's input (issue 38), as the gateway takes it: the path's `{provider}` and
+ * `{id}` and the query. The gateway names the subject for the provider service (`videoId`,
+ * `channel`, `playlistId`) and adds how it may be read, so those procedures declare their own.
+ */
+
+/** A boolean query switch as `true` / `false` (a coerced boolean would read "false" as true). */
+export const queryFlag = (description: string) =>
+  z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe(description);
+
+export const refreshParam = () =>
+  queryFlag(
+    'Fetch again from YouTube and save a new version. By default the saved version is reused whatever its age (`meta.fetchedAt` tells which). A failed refresh answers the error, never the older version.',
+  );
+
+export const continuationParam = () =>
+  z.string().min(1).max(4000).optional().describe('Opaque token from the `continuation` of the previous page.');
+
+export const videoIdParam = () =>
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a YouTube video id (letters, digits, - and _)')
+    .describe('YouTube video id.');
+
+export const channelIdParam = () =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s/%?#\p{Cc}]+$/u, 'must be a channel id (`UC…`) or a handle (`@name`)')
+    .describe('Channel id (`UC…`) or handle (`@name`).');
+
+export const listProvidersInput = z.strictObject({});
+
+export const searchVideosInput = z.strictObject({
+  provider: providerParam(),
+  q: z.string().trim().min(1).max(200).describe('What to search for.'),
+  sort: videoSearchSortSchema
+    .default('relevance')
+    .describe('Extension: the order of the results (`relevance`, `upload_date` or `view_count`).'),
+  continuation: continuationParam(),
+});
+
+export const getVideoInput = z.strictObject({ provider: providerParam(), id: videoIdParam(), refresh: refreshParam() });
+
+export const getVideoTranscriptInput = z.strictObject({
+  provider: providerParam(),
+  id: videoIdParam(),
+  refresh: refreshParam(),
+  lang: languageCodeSchema.optional().describe('Wanted transcript language (e.g. `en`, `pt-BR`).'),
+  detail: transcriptDetailSchema.default('words').describe('`text`, `segments` or `words` (default).'),
+  format: z
+    .enum(['json', 'srt', 'vtt'])
+    .default('json')
+    .describe('Extension: `srt` or `vtt` answer a subtitle file of the segments instead of JSON.'),
+});
+
+const newestWithContinuation =
+  'continuation pages on from the page that issued it; a newest-first collection always starts from the newest comment';
+const sortOfPage =
+  'sort orders the first page only (a continuation carries the order of the page that issued it), and a newest-first collection is newest first already';
+const onlyWithNewest = "applies to a newest-first collection only: add newest=true (a page of the default ranking has YouTube's own size)";
+
+export const getVideoCommentsInput = z
+  .strictObject({
+    provider: providerParam(),
+    id: videoIdParam(),
+    refresh: refreshParam(),
+    continuation: continuationParam(),
+    sort: commentsPageSortSchema
+      .optional()
+      .describe(
+        "Extension, a first page's order: `top` (YouTube's default ranking, the default) or `newest` (newest first, one page at a page's price). Not with `continuation` (the token carries its order) nor with `newest=true`.",
+      ),
+    newest: queryFlag('Collect newest first, following continuations, up to `limit` comments.'),
+    limit: z.coerce
+      .number<number>()
+      .int()
+      .min(1)
+      .max(maxNewestCommentsLimit)
+      .optional()
+      .describe(
+        `Extension, only with \`newest=true\`: the most comments to collect (replies included; default ${defaultNewestCommentsLimit}). A page is YouTube's size, so \`limit\` without \`newest=true\` is a 422.`,
+      ),
+    replies: queryFlag(
+      'Extension, only with `newest=true`: also collect the replies of each comment (they count against `limit`); `replies=true` without it is a 422.',
+    ),
+  })
+  .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation })
+  .refine((input) => input.sort === undefined || !(input.newest || input.continuation), { path: ['sort'], message: sortOfPage })
+  .refine((input) => input.newest || input.limit === undefined, { path: ['limit'], message: onlyWithNewest })
+  .refine((input) => input.newest || !input.replies, { path: ['replies'], message: onlyWithNewest });
+
+export const getChannelInput = z.strictObject({ provider: providerParam(), id: channelIdParam(), refresh: refreshParam() });
+
+export const listChannelPlaylistsInput = z.strictObject({
+  provider: providerParam(),
+  id: channelIdParam(),
+  refresh: refreshParam(),
+  sort: channelPlaylistSortSchema.default('newest').describe('Ordering of the playlists tab.'),
+  continuation: continuationParam(),
+});
+
+export const getPlaylistInput = z.strictObject({
+  provider: providerParam(),
+  id: z.string().min(1).max(200).describe('YouTube playlist id.'),
+  refresh: refreshParam(),
+  continuation: continuationParam(),
+});

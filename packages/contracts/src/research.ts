@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { evidenceSchema, projectSchema } from './shapes';
-import { accountIdSchema, accountListInput } from './billing';
-import { listPage } from './lists';
+import { accountIdSchema } from './billing';
+import { listPage, listQuery } from './lists';
 import { workStateSchema } from './vocabulary';
 
 export const projectName = () => z.string().trim().min(1, 'name must not be blank').max(200);
@@ -25,9 +25,6 @@ export const evidenceInputItem = () =>
   });
 export const evidenceInputItemSchema = evidenceInputItem();
 export const maxEvidenceItemsPerRequest = 100;
-export const addEvidenceBodySchema = z.object({
-  items: z.array(evidenceInputItemSchema).min(1).max(maxEvidenceItemsPerRequest),
-});
 
 export const storedEvidenceSchema = z
   .object({
@@ -53,30 +50,54 @@ export type SearchResult = z.infer<typeof searchResultSchema>;
 export const projectListSchema = listPage(projectSchema, 'ProjectList');
 export const evidenceListSchema = listPage(storedEvidenceSchema, 'EvidenceList');
 
+/*
+ * Each public operation's input (issue 38): one strict schema the gateway takes as it is; research's
+ * procedure for the same call extends it with what the gateway adds (the authenticated account).
+ * Unknown keys are refused by both: a misspelt internal key fails as loudly as a public one.
+ */
+
+const byAccount = { accountId: accountIdSchema };
+const projectPath = { projectId: projectIdSchema };
+const evidencePath = { ...projectPath, evidenceId: z.string().min(1).max(100) };
+
+export const createProjectInput = z.strictObject({ name: projectName() });
+export const listProjectsInput = listQuery().strict();
+export const getProjectInput = z.strictObject(projectPath);
+export const deleteProjectInput = z.strictObject(projectPath);
+export const updateProjectInput = z.strictObject({ ...projectPath, name: projectName() });
+
+export const addProjectEvidenceInput = z.strictObject({
+  ...projectPath,
+  items: z.array(evidenceInputItem()).min(1).max(maxEvidenceItemsPerRequest),
+});
+export const listProjectEvidenceInput = listQuery().extend(projectPath).strict();
+export const getProjectEvidenceInput = z.strictObject(evidencePath);
+export const deleteProjectEvidenceInput = z.strictObject(evidencePath);
 /** A change to a saved item: each field given replaces it, `null` removes an optional one. */
-export const updateEvidenceBody = () =>
-  z.object({
-    text: evidenceText().optional(),
-    entityId: z.string().trim().min(1).max(200).nullable().optional(),
-    startMs: z.number().int().min(0).nullable().optional(),
-  });
-export const renameProjectBody = () => z.object({ name: projectName() });
+export const updateProjectEvidenceInput = z.strictObject({
+  ...evidencePath,
+  text: evidenceText().optional(),
+  entityId: z.string().trim().min(1).max(200).nullable().optional(),
+  startMs: z.number().int().min(0).nullable().optional(),
+});
 
 /* Internal procedure I/O of the research service: the gateway passes the authenticated account. */
 
-export const createProjectInputSchema = z.object({ accountId: accountIdSchema, name: projectNameSchema });
-export const listProjectsInputSchema = accountListInput();
-export const projectRefInputSchema = z.object({ accountId: accountIdSchema, projectId: projectIdSchema });
-export const renameProjectInputSchema = projectRefInputSchema.extend({ name: projectNameSchema });
-export const listEvidenceInputSchema = accountListInput().extend({ projectId: projectIdSchema });
-export const evidenceRefInputSchema = projectRefInputSchema.extend({ evidenceId: z.string().min(1).max(100) });
-export const updateEvidenceInputSchema = evidenceRefInputSchema.extend(updateEvidenceBody().shape);
-export const addEvidenceInputSchema = projectRefInputSchema.extend(addEvidenceBodySchema.shape);
+export const createProjectInputSchema = createProjectInput.extend(byAccount);
+export const listProjectsInputSchema = listProjectsInput.extend(byAccount);
+/** get and delete. */
+export const projectRefInputSchema = z.strictObject({ ...byAccount, ...projectPath });
+export const renameProjectInputSchema = updateProjectInput.extend(byAccount);
+export const listEvidenceInputSchema = listProjectEvidenceInput.extend(byAccount);
+/** get and delete. */
+export const evidenceRefInputSchema = z.strictObject({ ...byAccount, ...evidencePath });
+export const updateEvidenceInputSchema = updateProjectEvidenceInput.extend(byAccount);
+export const addEvidenceInputSchema = addProjectEvidenceInput.extend(byAccount);
 /** How many results a project search answers: `limit`'s default and most. */
 export const defaultEvidenceSearchLimit = 20;
 export const maxEvidenceSearchLimit = 100;
 /** searchPrivateEvidence's parameters: the gateway reads them from the path and query, research adds the account. */
-export const searchEvidenceParams = z.object({
+export const searchPrivateEvidenceInput = z.strictObject({
   projectId: projectIdSchema,
   q: z.string().trim().min(1).max(500),
   limit: z.coerce
@@ -87,7 +108,7 @@ export const searchEvidenceParams = z.object({
     .default(defaultEvidenceSearchLimit)
     .describe(`The most results to answer, best first (default ${defaultEvidenceSearchLimit}, at most ${maxEvidenceSearchLimit}).`),
 });
-export const searchEvidenceInputSchema = searchEvidenceParams.extend({ accountId: accountIdSchema });
+export const searchEvidenceInputSchema = searchPrivateEvidenceInput.extend(byAccount);
 
 /* Imports and jobs (issue 4, ADR 0011). */
 
@@ -132,7 +153,7 @@ export const importInclude = () =>
 export const importIncludeSchema = importInclude();
 export type ImportInclude = z.infer<typeof importIncludeSchema>;
 
-export const createImportBody = () => z.object({ source: importSource(), include: importInclude() });
+export const createImportInput = z.strictObject({ ...projectPath, source: importSource(), include: importInclude() });
 
 /** The shared states (ADR 0092): a new job is `pending` (before ADR 0092 it was `queued`). */
 export const jobStatusSchema = workStateSchema;
@@ -181,17 +202,20 @@ export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'mu
  */
 export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: z.number().int().min(0) });
 export type CreditHold = z.infer<typeof creditHoldSchema>;
-export const createImportInputSchema = projectRefInputSchema.extend({
-  source: importSourceSchema,
-  include: importIncludeSchema,
+export const createImportInputSchema = createImportInput.extend({
+  ...byAccount,
   idempotencyKey: idempotencyKey().optional(),
   credits: creditHoldSchema.optional(),
 });
 /** `replayed`: an earlier request with the same Idempotency-Key answered; nothing new was done. */
 export const createImportResultSchema = z.object({ job: jobSchema, replayed: z.boolean() });
-export const jobRefInputSchema = z.object({ accountId: accountIdSchema, jobId: z.string().min(1).max(100) });
+export const getJobInput = z.strictObject({ id: z.string().min(1).max(100) });
+export const cancelJobInput = z.strictObject({ id: z.string().min(1).max(100) });
+export const listProjectJobsInput = listQuery().extend(projectPath).strict();
+/** get and cancel: the gateway names the path's `id` a job id. */
+export const jobRefInputSchema = z.strictObject({ ...byAccount, jobId: z.string().min(1).max(100) });
 export const jobListSchema = listPage(jobSchema, 'JobList');
-export const listJobsInputSchema = accountListInput().extend({ projectId: projectIdSchema });
+export const listJobsInputSchema = listProjectJobsInput.extend(byAccount);
 
 /* Cited answers and evidence-first reports (issue 4, ADR 0011). */
 
@@ -229,11 +253,18 @@ export const answerOperationSchema = citedAnswerSchema
   .meta({ id: 'AnswerOperation' });
 export type AnswerOperation = z.infer<typeof answerOperationSchema>;
 
-export const createAnswerInputSchema = z.object({ accountId: accountIdSchema, question: questionText() });
-export const createReportInputSchema = projectRefInputSchema.extend({ prompt: reportPrompt() });
-export const operationRefInputSchema = z.object({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
+export const createAnswerInput = z.strictObject({ question: questionText() });
+export const createReportInput = z.strictObject({ prompt: reportPrompt(), ...projectPath });
+/** Answers, reports and video plans: research and trends each read their own by the path's `id`. */
+export const getOperationInput = z.strictObject({ id: z.string().min(1).max(100) });
+/** Research's answers and reports and trends' plans, merged by the gateway. */
+export const listOperationsInput = listQuery().strict();
+
+export const createAnswerInputSchema = createAnswerInput.extend(byAccount);
+export const createReportInputSchema = createReportInput.extend(byAccount);
+export const operationRefInputSchema = z.strictObject({ ...byAccount, operationId: z.string().min(1).max(100) });
 export const answerOperationListSchema = listPage(answerOperationSchema, 'AnswerOperationList');
-export const listOperationsInputSchema = accountListInput();
+export const listOperationsInputSchema = listOperationsInput.extend(byAccount);
 
 /* Exports (issue 4, ADR 0011). */
 
@@ -261,30 +292,37 @@ export const exportSchema = z
   .meta({ id: 'Export' });
 export type Export = z.infer<typeof exportSchema>;
 
-export const createExportInputSchema = projectRefInputSchema.extend({
-  format: exportFormatSchema,
+export const createExportInput = z.strictObject({ ...projectPath, format: exportFormatSchema });
+export const getExportInput = z.strictObject({ id: z.string().min(1).max(100) });
+/** The file of an export: a plain route (it streams the file), whose procedure checks this. */
+export const downloadExportInput = z.strictObject({ id: z.string().min(1).max(100) });
+export const listExportsInput = listQuery()
+  .extend({ projectId: projectIdSchema.optional().describe('Only the exports of this project.') })
+  .strict();
+
+export const createExportInputSchema = createExportInput.extend({
+  ...byAccount,
   idempotencyKey: idempotencyKey().optional(),
   credits: creditHoldSchema.optional(),
 });
-export const exportRefInputSchema = z.object({ accountId: accountIdSchema, exportId: z.string().min(1).max(100) });
+export const exportRefInputSchema = z.strictObject({ ...byAccount, exportId: z.string().min(1).max(100) });
 export const exportListSchema = listPage(exportSchema, 'ExportList');
-export const listExportsInputSchema = accountListInput().extend({ projectId: projectIdSchema.optional() });
+export const listExportsInputSchema = listExportsInput.extend(byAccount);
 export const exportChunkInputSchema = exportRefInputSchema.extend({ seq: z.number().int().min(0) });
 
 /* Comparisons (issue 4, ADR 0011). */
 
-export const comparisonBody = () =>
-  z.object({
-    type: z.enum(['video', 'channel']).describe('What `ids` name: videos, or channels (ids `UC…` or handles `@name`).'),
-    ids: z
-      .array(z.string().trim().min(1).max(200))
-      .min(2)
-      .max(5)
-      .refine((ids) => new Set(ids.map(comparedIdentity)).size === ids.length, {
-        message: 'ids must name different videos or channels',
-        params: { code: 'DUPLICATE_IDS' },
-      }),
-  });
+export const createComparisonInput = z.strictObject({
+  type: z.enum(['video', 'channel']).describe('What `ids` name: videos, or channels (ids `UC…` or handles `@name`).'),
+  ids: z
+    .array(z.string().trim().min(1).max(200))
+    .min(2)
+    .max(5)
+    .refine((ids) => new Set(ids.map(comparedIdentity)).size === ids.length, {
+      message: 'ids must name different videos or channels',
+      params: { code: 'DUPLICATE_IDS' },
+    }),
+});
 
 /** Handles are case-insensitive (`@EEVblog` is `@eevblog`); video and channel ids are not. */
 export const comparedIdentity = (id: string) => (id.startsWith('@') ? id.toLowerCase() : id);
@@ -337,7 +375,10 @@ export const comparisonSchema = z
   .meta({ id: 'Comparison' });
 export type Comparison = z.infer<typeof comparisonSchema>;
 
-export const createComparisonInputSchema = comparisonBody().extend({ accountId: accountIdSchema });
-export const comparisonRefInputSchema = z.object({ accountId: accountIdSchema, comparisonId: z.string().min(1).max(100) });
+export const getComparisonInput = z.strictObject({ id: z.string().min(1).max(100) });
+export const listComparisonsInput = listQuery().strict();
+
+export const createComparisonInputSchema = createComparisonInput.extend(byAccount);
+export const comparisonRefInputSchema = z.strictObject({ ...byAccount, comparisonId: z.string().min(1).max(100) });
 export const comparisonListSchema = listPage(comparisonSchema, 'ComparisonList');
-export const listComparisonsInputSchema = accountListInput();
+export const listComparisonsInputSchema = listComparisonsInput.extend(byAccount);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { accountIdSchema, accountListInput, scopeSchema } from './billing';
-import { listPage } from './lists';
+import { listPage, listQuery } from './lists';
 
 /*
  * Web and CLI sessions (ADR 0034). Billing stores them; the gateway authenticates with them.
@@ -20,7 +20,7 @@ const sessionIdSchema = z.string().min(1).max(64);
 
 /* Internal procedure I/O of the billing service. */
 
-export const createSessionInputSchema = z.object({
+export const createSessionInputSchema = z.strictObject({
   accountId: accountIdSchema,
   kind: sessionKindSchema,
   /** null: the owner (web sessions). A CLI session carries the scopes its user approved. */
@@ -43,7 +43,7 @@ export const createdSessionSchema = z.object({
   csrfToken: z.string().nullable(),
 });
 
-export const verifySessionInputSchema = z.object({
+export const verifySessionInputSchema = z.strictObject({
   token: sessionTokenSchema,
   /** A web session's current token older than this is due for rotation (`rotate: true`). */
   rotateAfterMs: z.number().int().min(0).optional(),
@@ -62,7 +62,7 @@ export const verifiedSessionSchema = z
   .nullable();
 export type VerifiedSession = NonNullable<z.infer<typeof verifiedSessionSchema>>;
 
-export const rotateSessionInputSchema = z.object({
+export const rotateSessionInputSchema = z.strictObject({
   sessionId: sessionIdSchema,
   token: sessionTokenSchema,
   /** How long the replaced token keeps working, so requests already in flight with it succeed. */
@@ -110,9 +110,15 @@ export const sessionCredentialKinds = { web: 'session_cookie', cli: 'cli_session
 >;
 export const sessionListSchema = listPage(sessionSchema, 'SessionList');
 
+/* Each public operation's input (issue 38); billing's procedure for the same call extends it with the account. */
+
+export const getAuthSessionInput = z.strictObject({});
+export const listAuthSessionsInput = listQuery().strict();
+export const deleteAuthSessionInput = z.strictObject({ sessionId: sessionIdSchema });
+
 export const listSessionsInputSchema = accountListInput();
-export const revokeSessionInputSchema = z.object({ accountId: accountIdSchema, sessionId: sessionIdSchema });
-export const revokeAllSessionsInputSchema = z.object({
+export const revokeSessionInputSchema = deleteAuthSessionInput.extend({ accountId: accountIdSchema });
+export const revokeAllSessionsInputSchema = z.strictObject({
   accountId: accountIdSchema,
   /** Keep this one (e.g. "sign out everywhere else"). */
   exceptSessionId: sessionIdSchema.optional(),

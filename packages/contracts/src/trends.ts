@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountIdSchema } from './billing';
 import { listPage } from './lists';
+import { providerParam } from './provider';
 import { providerIdSchema, thumbnailSchema } from './shapes';
 
 /*
@@ -208,16 +209,34 @@ export type PlanOperation = z.infer<typeof planOperationSchema>;
 /* Internal procedure I/O of the trends service. */
 
 export const trendTopic = () => z.string().trim().min(1).max(200);
-export const generateTrendReportInputSchema = z.object({
+
+/* Each public operation's input (issue 38); trends' procedure for the plan extends it with the account. */
+
+export const getTopicTrendsInput = z.strictObject({
+  provider: providerParam(),
+  q: trendTopic().describe('The topic to research.'),
+  sampleSize: z.coerce
+    .number<number>()
+    .int()
+    .describe(
+      `Videos to enrich: values outside ${minTrendSampleSize}–${maxTrendSampleSize} are clamped into that range (default ${defaultTrendSampleSize}).`,
+    )
+    .optional(),
+  mode: z.enum(trendModes).default('ai').describe('`ai` adds insights from the model; `deterministic` skips the AI analysis.'),
+});
+export const generateVideoPlanInput = z.strictObject({ report: trendReportInput() });
+
+/** What getTopicTrends asks trends for: the sample size clamped by the gateway (values outside 8–30 are not refused). */
+export const generateTrendReportInputSchema = z.strictObject({
   q: trendTopic(),
   sampleSize: z.number().int().min(minTrendSampleSize).max(maxTrendSampleSize).default(defaultTrendSampleSize),
   mode: z.enum(trendModes).default('ai'),
 });
-export const generateVideoPlanInputSchema = z.object({ accountId: accountIdSchema, report: trendReportInputSchema });
-export const planRefInputSchema = z.object({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
+export const generateVideoPlanInputSchema = generateVideoPlanInput.extend({ accountId: accountIdSchema });
+export const planRefInputSchema = z.strictObject({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
 export const planOperationListSchema = listPage(planOperationSchema, 'PlanOperationList');
 /** Test-only: `now` fixes the trends clock, null lets it follow real time again. */
-export const setTrendsClockInputSchema = z.object({ now: z.iso.datetime().nullable() });
+export const setTrendsClockInputSchema = z.strictObject({ now: z.iso.datetime().nullable() });
 
 /** Values outside 8–30 are clamped, not refused (contract). */
 export function clampTrendSampleSize(value: number | undefined): number {

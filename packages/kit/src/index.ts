@@ -23,3 +23,4 @@ export * from './entry-lru-cache';
 export * from './metrics';
 export * from './metrics-access';
 export * from './tracing';
+export * from './unknown-keys';

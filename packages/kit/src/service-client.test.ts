@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TRPCClientError } from '@trpc/client';
+import { projectRefInputSchema } from '@vrs/contracts';
 import { AppError } from './app-error';
 import { createLogger } from './logger';
 import { createServiceClient, forRequest } from './service-client';
@@ -19,6 +20,8 @@ const exampleRouter = router({
     caller: ctx.caller,
   })),
   increment: procedure.input(z.object({ by: z.number().int() })).mutation(({ input }) => ({ value: 1 + input.by, at: new Date(0) })),
+  /** A contract's procedure input, strict as every service input is. */
+  getProject: procedure.input(projectRefInputSchema).query(({ input }) => input),
   /** Never answers until the test lets it go: a hung service. */
   hang: procedure.query(() => hung),
   fail: procedure.query(() => {
@@ -99,6 +102,17 @@ describe('service clients: in-process and HTTP behave the same', () => {
 
       const invalid = (await client.echo.query({ text: '' }).catch((error: unknown) => error)) as TRPCClientError<never>;
       expect(invalid.data, mode).toMatchObject({ appCode: 'VALIDATION_FAILED' });
+    }
+  });
+
+  it('refuses a key the procedure does not declare as 4xx UNKNOWN_PARAMETER naming it, never dropping it silently (issue 38)', async () => {
+    for (const [mode, client] of Object.entries(clients())) {
+      const call = { accountId: 'acc_1', projectId: 'p1', projectid: 'p1' } as { accountId: string; projectId: string };
+      const failure = (await client.getProject.query(call).catch((error: unknown) => error)) as TRPCClientError<never>;
+      expect(failure, mode).toBeInstanceOf(TRPCClientError);
+      expect(failure.data, mode).toMatchObject({ appCode: 'UNKNOWN_PARAMETER', details: { parameters: ['projectid'] }, httpStatus: 400 });
+      expect(appErrorOfServiceCall(failure), mode).toMatchObject({ code: 'UNKNOWN_PARAMETER', status: 422 });
+      expect(await client.getProject.query({ accountId: 'acc_1', projectId: 'p1' }), mode).toEqual({ accountId: 'acc_1', projectId: 'p1' });
     }
   });
 

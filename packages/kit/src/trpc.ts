@@ -6,6 +6,7 @@ import { ZodError } from 'zod';
 import { AppError } from './app-error';
 import { createLogger } from './logger';
 import { observeProcedureCall } from './metrics';
+import { unknownKeys } from './unknown-keys';
 import { inSpan, markFailed, tracingConfigured } from './tracing';
 
 /** Context of every service procedure call, whether it came in-process or over HTTP. */
@@ -52,6 +53,9 @@ export function appErrorDataOf(error: TRPCError): AppErrorData {
   const cause = error.cause;
   if (cause instanceof AppError) return { appCode: cause.code, details: cause.details };
   if (cause instanceof ZodError) {
+    // A key the procedure does not declare is the caller's bug: named, as the gateway names a client's.
+    const parameters = unknownKeys(cause);
+    if (parameters.length > 0) return { appCode: 'UNKNOWN_PARAMETER', details: { parameters } };
     return {
       appCode: 'VALIDATION_FAILED',
       details: { issues: cause.issues.map(({ path, message, code }) => ({ path: path.join('.'), message, code })) },

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { deletedAccountSchema } from '@vrs/contracts';
+import { deletedAccountSchema, deleteAccountInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 import { markAccepted } from '../research/accepted-status';
@@ -18,7 +17,7 @@ export const deleteAccount = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.strictObject({}))
+  .input(deleteAccountInput)
   .output(deletedAccountSchema)
   .mutation(async ({ ctx }) => {
     const { accountId, deletedAt } = await ctx.services.billing.accounts.delete.mutate({ accountId: ctx.principal.accountId });

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { accountSchema } from '@vrs/contracts';
+import { accountSchema, getAccountInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +14,6 @@ export const getAccount = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.strictObject({}))
+  .input(getAccountInput)
   .output(accountSchema)
   .query(({ ctx }) => ctx.services.billing.accounts.get.query({ accountId: ctx.principal.accountId }));

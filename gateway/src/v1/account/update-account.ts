@@ -1,4 +1,4 @@
-import { accountSchema, updateAccountBody } from '@vrs/contracts';
+import { accountSchema, updateAccountInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -14,6 +14,6 @@ export const updateAccount = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(updateAccountBody().strict())
+  .input(updateAccountInput)
   .output(accountSchema)
   .mutation(({ ctx, input }) => ctx.services.billing.accounts.update.mutate({ accountId: ctx.principal.accountId, name: input.name }));

@@ -1,7 +1,6 @@
-import { compactAgentRunSchema } from '@vrs/contracts';
+import { compactAgentRunSchema, cancelAgentRunInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-import { runPath } from './run-path';
 
 export const cancelAgentRun = protectedProcedure
   .meta({
@@ -17,6 +16,6 @@ export const cancelAgentRun = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 409, 422],
     },
   })
-  .input(runPath())
+  .input(cancelAgentRunInput)
   .output(compactAgentRunSchema)
   .mutation(({ ctx, input }) => ctx.services.agents.runs.cancel.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -1,4 +1,4 @@
-import { agentRunAdmissionSchema, createAgentRunBody } from '@vrs/contracts';
+import { agentRunAdmissionSchema, createAgentRunInput } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
@@ -20,7 +20,7 @@ export const createAgentRun = protectedProcedure
       errorResponses: [...meteredErrors, 404, 409, 422],
     },
   })
-  .input(createAgentRunBody().strict())
+  .input(createAgentRunInput)
   .output(agentRunAdmissionSchema)
   .mutation(async ({ ctx, input }) => {
     const { admission, balanceAfterHold } = await ctx.services.agents.runs.create.mutate({

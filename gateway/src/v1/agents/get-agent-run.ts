@@ -1,12 +1,7 @@
-import { z } from 'zod';
-import { agentRunDetailSchema, agentRunViewSchema, type AgentRunDetail } from '@vrs/contracts';
+import { agentRunDetailSchema, agentRunViewSchema, type AgentRunDetail, getAgentRunInput } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-import { runPath } from './run-path';
-
-const detailsDescription =
-  'Comma-separated subset of `artifacts`, `evidence`, `diagnostics` (at most 100 characters); only with `responseFormat=compact`.';
 
 /** `details` as the list it names; an unknown item is DETAILS_INVALID. */
 function parseDetails(details: string | undefined): AgentRunDetail[] {
@@ -36,12 +31,7 @@ export const getAgentRun = protectedProcedure
     },
     fieldCodes: { details: { invalid: 'DETAILS_INVALID' } },
   })
-  .input(
-    runPath().extend({
-      responseFormat: z.enum(['compact', 'legacy']).default('compact').describe('Affects only this response, not execution.'),
-      details: z.string().max(100).optional().describe(detailsDescription),
-    }),
-  )
+  .input(getAgentRunInput)
   .output(agentRunViewSchema)
   .query(({ ctx, input }) => {
     if (input.details !== undefined && input.responseFormat === 'legacy') throw new AppError('DETAILS_REQUIRE_COMPACT');

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { agentRunListSchema, listQuery } from '@vrs/contracts';
+import { agentRunListSchema, listAgentRunsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,10 +16,6 @@ export const listAgentRuns = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(
-    listQuery()
-      .extend({ sessionId: z.uuid().describe('UUID returned by agent admission.') })
-      .strict(),
-  )
+  .input(listAgentRunsInput)
   .output(agentRunListSchema)
   .query(({ ctx, input }) => ctx.services.agents.runs.list.query({ accountId: ctx.principal.accountId, ...input }));

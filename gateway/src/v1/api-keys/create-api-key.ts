@@ -1,4 +1,4 @@
-import { createApiKeyBodySchema, createdApiKeySchema, maxActiveApiKeysPerAccount, type Scope } from '@vrs/contracts';
+import { createdApiKeySchema, maxActiveApiKeysPerAccount, type Scope, createApiKeyInput } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { Principal } from '../../context';
 import { protectedProcedure } from '../../trpc';
@@ -30,7 +30,7 @@ export const createApiKey = protectedProcedure
       errorResponses: [...authenticatedErrors, 409, 422],
     },
   })
-  .input(createApiKeyBodySchema.strict())
+  .input(createApiKeyInput)
   .output(createdApiKeySchema)
   .mutation(({ ctx, input }) => {
     refuseScopesNotHeld(ctx.principal, input.scopes);

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { deletedSchema } from '@vrs/contracts';
+import { deletedSchema, deleteApiKeyInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,7 +16,7 @@ export const deleteApiKey = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(deleteApiKeyInput)
   .output(deletedSchema)
   .mutation(async ({ ctx, input }) => {
     const deleted = await ctx.services.billing.apiKeys.revoke.mutate({ accountId: ctx.principal.accountId, keyId: input.id });

@@ -1,4 +1,4 @@
-import { apiKeyListSchema, listQuery } from '@vrs/contracts';
+import { apiKeyListSchema, listApiKeysInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,6 +16,6 @@ export const listApiKeys = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery().strict())
+  .input(listApiKeysInput)
   .output(apiKeyListSchema)
   .query(({ ctx, input }) => ctx.services.billing.apiKeys.list.query({ accountId: ctx.principal.accountId, ...input }));

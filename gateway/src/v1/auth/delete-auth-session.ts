@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { deletedSchema } from '@vrs/contracts';
+import { deletedSchema, deleteAuthSessionInput } from '@vrs/contracts';
 import { requireScopes } from '../../auth/require-scopes';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
@@ -19,7 +18,7 @@ export const deleteAuthSession = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.strictObject({ sessionId: z.string().min(1).max(64) }))
+  .input(deleteAuthSessionInput)
   .output(deletedSchema)
   .mutation(async ({ ctx: { principal, services }, input }) => {
     if (input.sessionId !== principal.sessionId) requireScopes(principal, ['account:manage']);

@@ -1,4 +1,4 @@
-import { deviceGrantType, deviceTokenRequestSchema, deviceTokenResponseSchema } from '@vrs/contracts';
+import { deviceGrantType, deviceTokenResponseSchema, exchangeDeviceCodeInput } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import { publicProcedure } from '../../trpc';
 
@@ -20,7 +20,7 @@ export const exchangeDeviceCode = publicProcedure
     },
     auth: 'public',
   })
-  .input(deviceTokenRequestSchema.strict())
+  .input(exchangeDeviceCodeInput)
   .output(deviceTokenResponseSchema)
   .mutation(async ({ ctx, input }) => {
     // RFC 6749 §5.1: token responses, and the refusals in between, are never cached.

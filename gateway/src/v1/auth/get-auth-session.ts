@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { authSessionSchema, scopeSchema } from '@vrs/contracts';
+import { authSessionSchema, scopeSchema, getAuthSessionInput } from '@vrs/contracts';
 import type { Principal } from '../../context';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
@@ -25,7 +24,7 @@ export const getAuthSession = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.strictObject({}))
+  .input(getAuthSessionInput)
   .output(authSessionSchema)
   .query(async ({ ctx: { principal, services } }) => {
     const account = await services.billing.accounts.get.query({ accountId: principal.accountId });

@@ -1,4 +1,4 @@
-import { listQuery, scopeSchema, sessionCredentialKinds, sessionListSchema } from '@vrs/contracts';
+import { scopeSchema, sessionCredentialKinds, sessionListSchema, listAuthSessionsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -14,7 +14,7 @@ export const listAuthSessions = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery().strict())
+  .input(listAuthSessionsInput)
   .output(sessionListSchema)
   .query(async ({ ctx: { principal, services }, input }) => {
     const page = await services.billing.sessions.list.query({ accountId: principal.accountId, ...input });

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { deviceCodeRequestSchema, deviceCodeResponseSchema, type Scope } from '@vrs/contracts';
+import { deviceCodeResponseSchema, type Scope, requestDeviceCodeInput } from '@vrs/contracts';
 import { publicProcedure } from '../../trpc';
 import { verificationUri } from './device-flow-links';
 
@@ -23,7 +23,7 @@ export const requestDeviceCode = publicProcedure
     },
     auth: 'public',
   })
-  .input(deviceCodeRequestSchema.strict())
+  .input(requestDeviceCodeInput)
   .output(deviceCodeResponseSchema)
   .mutation(async ({ ctx, input }) => {
     const started = await ctx.services.billing.device.start.mutate({

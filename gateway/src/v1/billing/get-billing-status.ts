@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { billingStatusSchema } from '@vrs/contracts';
+import { billingStatusSchema, getBillingStatusInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +14,6 @@ export const getBillingStatus = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.strictObject({}))
+  .input(getBillingStatusInput)
   .output(billingStatusSchema)
   .query(({ ctx }) => ctx.services.billing.status.get.query({ accountId: ctx.principal.accountId }));

@@ -1,4 +1,4 @@
-import { ledgerPageSchema, listQuery } from '@vrs/contracts';
+import { ledgerPageSchema, listLedgerEntriesInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,6 +16,6 @@ export const listLedgerEntries = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery().strict())
+  .input(listLedgerEntriesInput)
   .output(ledgerPageSchema)
   .query(({ ctx, input }) => ctx.services.billing.ledger.list.query({ accountId: ctx.principal.accountId, ...input }));

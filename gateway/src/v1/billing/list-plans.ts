@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { planListSchema } from '@vrs/contracts';
+import { planListSchema, listPlansInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +16,6 @@ export const listPlans = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.strictObject({}))
+  .input(listPlansInput)
   .output(planListSchema)
   .query(({ ctx }) => ctx.services.billing.plans.list.query({}));

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { channelSchema, providerParam } from '@vrs/contracts';
+import { channelSchema, getChannelInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { channelIdParam, charged, providerFieldCodes, refreshParam, readMode, savedUnlessRefresh } from '../providers/provider-params';
+import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const getChannel = protectedProcedure
   .meta({
@@ -20,7 +19,7 @@ export const getChannel = protectedProcedure
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })
-  .input(z.strictObject({ provider: providerParam(), id: channelIdParam(), refresh: refreshParam() }))
+  .input(getChannelInput)
   .output(channelSchema)
   .query(async ({ ctx, input }) =>
     charged(ctx, await ctx.services.provider.channels.get.query({ channel: input.id, ...readMode(ctx, input) })),

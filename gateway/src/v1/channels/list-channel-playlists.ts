@@ -1,16 +1,7 @@
-import { z } from 'zod';
-import { channelPlaylistSortSchema, channelPlaylistsSchema, providerParam } from '@vrs/contracts';
+import { channelPlaylistsSchema, listChannelPlaylistsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import {
-  channelIdParam,
-  charged,
-  continuationParam,
-  providerFieldCodes,
-  refreshParam,
-  readMode,
-  savedUnlessRefresh,
-} from '../providers/provider-params';
+import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const listChannelPlaylists = protectedProcedure
   .meta({
@@ -28,15 +19,7 @@ export const listChannelPlaylists = protectedProcedure
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })
-  .input(
-    z.strictObject({
-      provider: providerParam(),
-      id: channelIdParam(),
-      refresh: refreshParam(),
-      sort: channelPlaylistSortSchema.default('newest').describe('Ordering of the playlists tab.'),
-      continuation: continuationParam(),
-    }),
-  )
+  .input(listChannelPlaylistsInput)
   .output(channelPlaylistsSchema)
   .query(async ({ ctx, input }) =>
     charged(

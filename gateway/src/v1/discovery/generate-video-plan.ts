@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { trendReportInput, videoPlanSchema } from '@vrs/contracts';
+import { videoPlanSchema, generateVideoPlanInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -17,6 +16,6 @@ export const generateVideoPlan = protectedProcedure
       errorResponses: [...meteredErrors, 422],
     },
   })
-  .input(z.strictObject({ report: trendReportInput() }))
+  .input(generateVideoPlanInput)
   .output(videoPlanSchema)
   .mutation(({ ctx, input }) => ctx.services.trends.plans.generate.mutate({ accountId: ctx.principal.accountId, report: input.report }));

@@ -1,14 +1,4 @@
-import { z } from 'zod';
-import {
-  clampTrendSampleSize,
-  defaultTrendSampleSize,
-  maxTrendSampleSize,
-  minTrendSampleSize,
-  providerParam,
-  trendModes,
-  trendReportSchema,
-  trendTopic,
-} from '@vrs/contracts';
+import { clampTrendSampleSize, trendReportSchema, getTopicTrendsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 import { providerFieldCodes } from '../providers/provider-params';
@@ -28,20 +18,7 @@ export const getTopicTrends = protectedProcedure
     },
     fieldCodes: { ...providerFieldCodes, q: { missing: 'QUERY_REQUIRED' } },
   })
-  .input(
-    z.strictObject({
-      provider: providerParam(),
-      q: trendTopic().describe('The topic to research.'),
-      sampleSize: z.coerce
-        .number<number>()
-        .int()
-        .describe(
-          `Videos to enrich: values outside ${minTrendSampleSize}–${maxTrendSampleSize} are clamped into that range (default ${defaultTrendSampleSize}).`,
-        )
-        .optional(),
-      mode: z.enum(trendModes).default('ai').describe('`ai` adds insights from the model; `deterministic` skips the AI analysis.'),
-    }),
-  )
+  .input(getTopicTrendsInput)
   .output(trendReportSchema)
   .query(({ ctx, input }) =>
     ctx.services.trends.reports.generate.mutate({ q: input.q, sampleSize: clampTrendSampleSize(input.sampleSize), mode: input.mode }),

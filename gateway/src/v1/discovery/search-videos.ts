@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { providerParam, videoSearchResultsSchema, videoSearchSortSchema } from '@vrs/contracts';
+import { videoSearchResultsSchema, searchVideosInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, continuationParam, providerFieldCodes } from '../providers/provider-params';
+import { charged, providerFieldCodes } from '../providers/provider-params';
 
 export const searchVideos = protectedProcedure
   .meta({
@@ -19,16 +18,7 @@ export const searchVideos = protectedProcedure
     },
     fieldCodes: { ...providerFieldCodes, q: { missing: 'QUERY_REQUIRED' } },
   })
-  .input(
-    z.strictObject({
-      provider: providerParam(),
-      q: z.string().trim().min(1).max(200).describe('What to search for.'),
-      sort: videoSearchSortSchema
-        .default('relevance')
-        .describe('Extension: the order of the results (`relevance`, `upload_date` or `view_count`).'),
-      continuation: continuationParam(),
-    }),
-  )
+  .input(searchVideosInput)
   .output(videoSearchResultsSchema)
   .query(async ({ ctx, input }) =>
     charged(ctx, await ctx.services.provider.videos.search.query({ q: input.q, sort: input.sort, continuation: input.continuation })),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { exportFormatSchema, exportSchema } from '@vrs/contracts';
+import { exportSchema, createExportInput } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
@@ -22,7 +21,7 @@ export const createExport = protectedProcedure
     },
     handsHoldToJob: true,
   })
-  .input(z.strictObject({ projectId: z.string().min(1).max(100), format: exportFormatSchema }))
+  .input(createExportInput)
   .output(exportSchema)
   .mutation(async ({ ctx, input }) => {
     const { export: record, replayed } = await ctx.services.research.exports.create.mutate({

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { exportSchema } from '@vrs/contracts';
+import { exportSchema, getExportInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,7 +15,7 @@ export const getExport = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(getExportInput)
   .output(exportSchema)
   .query(
     async ({ ctx, input }) =>

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { exportListSchema, listQuery } from '@vrs/contracts';
+import { exportListSchema, listExportsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,10 +16,6 @@ export const listExports = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(
-    listQuery()
-      .extend({ projectId: z.string().min(1).max(100).optional().describe('Only the exports of this project.') })
-      .strict(),
-  )
+  .input(listExportsInput)
   .output(exportListSchema)
   .query(({ ctx, input }) => ctx.services.research.exports.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { monitorSchema } from '@vrs/contracts';
+import { monitorSchema, checkMonitorInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { markAccepted } from '../research/accepted-status';
 import { authenticatedErrors } from '../errors';
-import { monitorIdParam } from './monitor-params';
 
 export const checkMonitor = protectedProcedure
   .meta({
@@ -20,7 +18,7 @@ export const checkMonitor = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 409, 422],
     },
   })
-  .input(z.strictObject({ id: monitorIdParam() }))
+  .input(checkMonitorInput)
   .output(monitorSchema)
   .mutation(async ({ ctx, input }) => {
     const monitor = await ctx.services.monitoring.monitors.check.mutate({ accountId: ctx.principal.accountId, monitorId: input.id });

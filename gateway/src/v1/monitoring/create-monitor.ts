@@ -1,4 +1,4 @@
-import { createMonitorBody, monitorSchema } from '@vrs/contracts';
+import { monitorSchema, createMonitorInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 import { monitorFieldCodes } from './monitor-params';
@@ -18,6 +18,6 @@ export const createMonitor = protectedProcedure
     },
     fieldCodes: monitorFieldCodes,
   })
-  .input(createMonitorBody().strict())
+  .input(createMonitorInput)
   .output(monitorSchema)
   .mutation(({ ctx, input }) => ctx.services.monitoring.monitors.create.mutate({ accountId: ctx.principal.accountId, ...input }));

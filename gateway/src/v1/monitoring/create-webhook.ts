@@ -1,4 +1,4 @@
-import { createdWebhookSchema, createWebhookBody } from '@vrs/contracts';
+import { createdWebhookSchema, createWebhookInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +17,6 @@ export const createWebhook = protectedProcedure
     },
     fieldCodes: { url: { invalid: 'WEBHOOK_URL_INVALID' } },
   })
-  .input(createWebhookBody().strict())
+  .input(createWebhookInput)
   .output(createdWebhookSchema)
   .mutation(({ ctx, input }) => ctx.services.monitoring.webhooks.create.mutate({ accountId: ctx.principal.accountId, ...input }));

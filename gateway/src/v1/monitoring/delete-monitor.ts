@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import { deletedSchema } from '@vrs/contracts';
+import { deletedSchema, deleteMonitorInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-import { monitorIdParam } from './monitor-params';
 
 export const deleteMonitor = protectedProcedure
   .meta({
@@ -17,7 +15,7 @@ export const deleteMonitor = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ id: monitorIdParam() }))
+  .input(deleteMonitorInput)
   .output(deletedSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.monitors.delete.mutate({ accountId: ctx.principal.accountId, monitorId: input.id }),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { deletedSchema } from '@vrs/contracts';
+import { deletedSchema, deleteWebhookInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,7 +15,7 @@ export const deleteWebhook = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(deleteWebhookInput)
   .output(deletedSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.webhooks.delete.mutate({ accountId: ctx.principal.accountId, webhookId: input.id }),

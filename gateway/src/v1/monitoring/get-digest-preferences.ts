@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { digestPreferencesSchema } from '@vrs/contracts';
+import { digestPreferencesSchema, getDigestPreferencesInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +16,6 @@ export const getDigestPreferences = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.strictObject({}))
+  .input(getDigestPreferencesInput)
   .output(digestPreferencesSchema)
   .query(({ ctx }) => ctx.services.monitoring.digests.getPreferences.query({ accountId: ctx.principal.accountId }));

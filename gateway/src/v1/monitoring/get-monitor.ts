@@ -1,8 +1,6 @@
-import { z } from 'zod';
-import { monitorSchema } from '@vrs/contracts';
+import { monitorSchema, getMonitorInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-import { monitorIdParam } from './monitor-params';
 
 export const getMonitor = protectedProcedure
   .meta({
@@ -17,6 +15,6 @@ export const getMonitor = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ id: monitorIdParam() }))
+  .input(getMonitorInput)
   .output(monitorSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.monitors.get.query({ accountId: ctx.principal.accountId, monitorId: input.id }));

@@ -1,7 +1,6 @@
-import { listQuery, monitorCheckListSchema } from '@vrs/contracts';
+import { monitorCheckListSchema, listMonitorChecksInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-import { monitorIdParam } from './monitor-params';
 
 export const listMonitorChecks = protectedProcedure
   .meta({
@@ -17,7 +16,7 @@ export const listMonitorChecks = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(listQuery().extend({ id: monitorIdParam() }).strict())
+  .input(listMonitorChecksInput)
   .output(monitorCheckListSchema)
   .query(({ ctx, input: { id, ...page } }) =>
     ctx.services.monitoring.monitors.listChecks.query({ accountId: ctx.principal.accountId, monitorId: id, ...page }),

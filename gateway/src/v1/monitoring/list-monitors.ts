@@ -1,4 +1,4 @@
-import { listQuery, monitorListSchema } from '@vrs/contracts';
+import { monitorListSchema, listMonitorsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +15,6 @@ export const listMonitors = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery().strict())
+  .input(listMonitorsInput)
   .output(monitorListSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.monitors.list.query({ accountId: ctx.principal.accountId, ...input }));

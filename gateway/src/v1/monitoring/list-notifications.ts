@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { notificationListSchema } from '@vrs/contracts';
+import { notificationListSchema, listNotificationsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +16,6 @@ export const listNotifications = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.strictObject({}))
+  .input(listNotificationsInput)
   .output(notificationListSchema)
   .query(({ ctx }) => ctx.services.monitoring.notifications.list.query({ accountId: ctx.principal.accountId }));

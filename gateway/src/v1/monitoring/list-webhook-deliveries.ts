@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { listQuery, webhookDeliveryListSchema } from '@vrs/contracts';
+import { webhookDeliveryListSchema, listWebhookDeliveriesInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,11 +16,7 @@ export const listWebhookDeliveries = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(
-    listQuery()
-      .extend({ id: z.string().min(1).max(100) })
-      .strict(),
-  )
+  .input(listWebhookDeliveriesInput)
   .output(webhookDeliveryListSchema)
   .query(({ ctx, input: { id, ...page } }) =>
     ctx.services.monitoring.webhooks.listDeliveries.query({ accountId: ctx.principal.accountId, webhookId: id, ...page }),

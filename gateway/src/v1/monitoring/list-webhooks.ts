@@ -1,4 +1,4 @@
-import { listQuery, webhookListSchema } from '@vrs/contracts';
+import { webhookListSchema, listWebhooksInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,6 +16,6 @@ export const listWebhooks = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery().strict())
+  .input(listWebhooksInput)
   .output(webhookListSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.webhooks.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { notificationReadSchema } from '@vrs/contracts';
+import { notificationReadSchema, markNotificationReadInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,7 +15,7 @@ export const markNotificationRead = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(markNotificationReadInput)
   .output(notificationReadSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.monitoring.notifications.markRead.mutate({ accountId: ctx.principal.accountId, notificationId: input.id }),

@@ -1,8 +1,4 @@
-import { z } from 'zod';
 import type { FieldCodes } from '../../trpc';
-
-/** The `{id}` of every monitor path. */
-export const monitorIdParam = () => z.string().min(1).max(100).describe('The monitor id (`mon_…`).');
 
 /** Body fields with codes of their own (ADR 0027); other failures are VALIDATION_FAILED with the field path. */
 export const monitorFieldCodes: Record<string, FieldCodes> = {

@@ -1,4 +1,4 @@
-import { digestPreferencesBody, digestPreferencesSchema } from '@vrs/contracts';
+import { digestPreferencesSchema, putDigestPreferencesInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +17,6 @@ export const putDigestPreferences = protectedProcedure
     },
     fieldCodes: { timezone: { invalid: 'TIMEZONE_INVALID' } },
   })
-  .input(digestPreferencesBody().strict())
+  .input(putDigestPreferencesInput)
   .output(digestPreferencesSchema)
   .mutation(({ ctx, input }) => ctx.services.monitoring.digests.putPreferences.mutate({ accountId: ctx.principal.accountId, ...input }));

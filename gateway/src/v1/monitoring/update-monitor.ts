@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { monitorScheduleSchema, updateMonitorBody } from '@vrs/contracts';
+import { monitorScheduleSchema, updateMonitorInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-import { monitorFieldCodes, monitorIdParam } from './monitor-params';
+import { monitorFieldCodes } from './monitor-params';
 
 export const updateMonitor = protectedProcedure
   .meta({
@@ -19,7 +18,7 @@ export const updateMonitor = protectedProcedure
     },
     fieldCodes: monitorFieldCodes,
   })
-  .input(z.strictObject({ id: monitorIdParam(), ...updateMonitorBody().shape }))
+  .input(updateMonitorInput)
   .output(monitorScheduleSchema)
   .mutation(({ ctx, input: { id, ...changes } }) =>
     ctx.services.monitoring.monitors.update.mutate({ accountId: ctx.principal.accountId, monitorId: id, ...changes }),

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { playlistSchema, providerParam } from '@vrs/contracts';
+import { playlistSchema, getPlaylistInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, continuationParam, providerFieldCodes, refreshParam, readMode, savedUnlessRefresh } from '../providers/provider-params';
+import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const getPlaylist = protectedProcedure
   .meta({
@@ -20,14 +19,7 @@ export const getPlaylist = protectedProcedure
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })
-  .input(
-    z.strictObject({
-      provider: providerParam(),
-      id: z.string().min(1).max(200).describe('YouTube playlist id.'),
-      refresh: refreshParam(),
-      continuation: continuationParam(),
-    }),
-  )
+  .input(getPlaylistInput)
   .output(playlistSchema)
   .query(async ({ ctx, input }) =>
     charged(

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { addEvidenceResultSchema, evidenceInputItem, maxEvidenceItemsPerRequest } from '@vrs/contracts';
+import { addEvidenceResultSchema, addProjectEvidenceInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -17,9 +16,7 @@ export const addProjectEvidence = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(
-    z.strictObject({ projectId: z.string().min(1).max(100), items: z.array(evidenceInputItem()).min(1).max(maxEvidenceItemsPerRequest) }),
-  )
+  .input(addProjectEvidenceInput)
   .output(addEvidenceResultSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.evidence.add.mutate({ accountId: ctx.principal.accountId, projectId: input.projectId, items: input.items }),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { projectName, projectSchema } from '@vrs/contracts';
+import { projectSchema, createProjectInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -15,6 +14,6 @@ export const createProject = protectedProcedure
       errorResponses: [...meteredErrors, 422],
     },
   })
-  .input(z.strictObject({ name: projectName() }))
+  .input(createProjectInput)
   .output(projectSchema)
   .mutation(({ ctx, input }) => ctx.services.research.projects.create.mutate({ accountId: ctx.principal.accountId, name: input.name }));

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { deletedSchema } from '@vrs/contracts';
+import { deletedSchema, deleteProjectEvidenceInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,6 +15,6 @@ export const deleteProjectEvidence = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
+  .input(deleteProjectEvidenceInput)
   .output(deletedSchema)
   .mutation(({ ctx, input }) => ctx.services.research.evidence.delete.mutate({ accountId: ctx.principal.accountId, ...input }));

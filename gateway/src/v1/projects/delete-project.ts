@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { deletedSchema } from '@vrs/contracts';
+import { deletedSchema, deleteProjectInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +16,6 @@ export const deleteProject = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ projectId: z.string().min(1).max(100) }))
+  .input(deleteProjectInput)
   .output(deletedSchema)
   .mutation(({ ctx, input }) => ctx.services.research.projects.delete.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { storedEvidenceSchema } from '@vrs/contracts';
+import { storedEvidenceSchema, getProjectEvidenceInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +14,6 @@ export const getProjectEvidence = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }))
+  .input(getProjectEvidenceInput)
   .output(storedEvidenceSchema)
   .query(({ ctx, input }) => ctx.services.research.evidence.get.query({ accountId: ctx.principal.accountId, ...input }));

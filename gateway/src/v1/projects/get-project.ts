@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { projectSchema } from '@vrs/contracts';
+import { projectSchema, getProjectInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +14,6 @@ export const getProject = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ projectId: z.string().min(1).max(100) }))
+  .input(getProjectInput)
   .output(projectSchema)
   .query(({ ctx, input }) => ctx.services.research.projects.get.query({ accountId: ctx.principal.accountId, projectId: input.projectId }));

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { evidenceListSchema, listQuery } from '@vrs/contracts';
+import { evidenceListSchema, listProjectEvidenceInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,10 +16,6 @@ export const listProjectEvidence = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(
-    listQuery()
-      .extend({ projectId: z.string().min(1).max(100) })
-      .strict(),
-  )
+  .input(listProjectEvidenceInput)
   .output(evidenceListSchema)
   .query(({ ctx, input }) => ctx.services.research.evidence.list.query({ accountId: ctx.principal.accountId, ...input }));

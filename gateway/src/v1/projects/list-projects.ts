@@ -1,4 +1,4 @@
-import { listQuery, projectListSchema } from '@vrs/contracts';
+import { projectListSchema, listProjectsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +15,6 @@ export const listProjects = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery().strict())
+  .input(listProjectsInput)
   .output(projectListSchema)
   .query(({ ctx, input }) => ctx.services.research.projects.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -1,4 +1,4 @@
-import { searchEvidenceParams, searchResultSchema } from '@vrs/contracts';
+import { searchResultSchema, searchPrivateEvidenceInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -17,6 +17,6 @@ export const searchPrivateEvidence = protectedProcedure
     },
     fieldCodes: { q: { missing: 'QUERY_REQUIRED' } },
   })
-  .input(searchEvidenceParams.strict())
+  .input(searchPrivateEvidenceInput)
   .output(searchResultSchema)
   .query(({ ctx, input }) => ctx.services.research.evidence.search.query({ ...input, accountId: ctx.principal.accountId }));

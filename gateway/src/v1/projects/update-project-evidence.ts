@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { storedEvidenceSchema, updateEvidenceBody } from '@vrs/contracts';
+import { storedEvidenceSchema, updateProjectEvidenceInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -17,8 +16,6 @@ export const updateProjectEvidence = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(
-    z.strictObject({ projectId: z.string().min(1).max(100), evidenceId: z.string().min(1).max(100) }).extend(updateEvidenceBody().shape),
-  )
+  .input(updateProjectEvidenceInput)
   .output(storedEvidenceSchema)
   .mutation(({ ctx, input }) => ctx.services.research.evidence.update.mutate({ accountId: ctx.principal.accountId, ...input }));

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { projectSchema, renameProjectBody } from '@vrs/contracts';
+import { projectSchema, updateProjectInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +14,6 @@ export const updateProject = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ projectId: z.string().min(1).max(100) }).extend(renameProjectBody().shape))
+  .input(updateProjectInput)
   .output(projectSchema)
   .mutation(({ ctx, input }) => ctx.services.research.projects.rename.mutate({ accountId: ctx.principal.accountId, ...input }));

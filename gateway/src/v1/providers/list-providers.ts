@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { providerListSchema } from '@vrs/contracts';
+import { providerListSchema, listProvidersInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +14,6 @@ export const listProviders = protectedProcedure
       errorResponses: [...authenticatedErrors],
     },
   })
-  .input(z.strictObject({}))
+  .input(listProvidersInput)
   .output(providerListSchema)
   .query(({ ctx }) => ctx.services.provider.providers.list.query());

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { jobSchema } from '@vrs/contracts';
+import { jobSchema, cancelJobInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +16,6 @@ export const cancelJob = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 409],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(cancelJobInput)
   .output(jobSchema)
   .mutation(({ ctx, input }) => ctx.services.research.jobs.cancel.mutate({ accountId: ctx.principal.accountId, jobId: input.id }));

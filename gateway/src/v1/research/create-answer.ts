@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { citedAnswerSchema, questionText } from '@vrs/contracts';
+import { citedAnswerSchema, createAnswerInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -17,7 +16,7 @@ export const createAnswer = protectedProcedure
       errorResponses: [...meteredErrors, 422],
     },
   })
-  .input(z.strictObject({ question: questionText() }))
+  .input(createAnswerInput)
   .output(citedAnswerSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.answers.create.mutate({ accountId: ctx.principal.accountId, question: input.question }),

@@ -1,4 +1,4 @@
-import { comparisonBody, comparisonSchema } from '@vrs/contracts';
+import { comparisonSchema, createComparisonInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -16,7 +16,7 @@ export const createComparison = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(comparisonBody().strict())
+  .input(createComparisonInput)
   .output(comparisonSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.comparisons.create.mutate({ accountId: ctx.principal.accountId, type: input.type, ids: input.ids }),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { createImportBody, jobSchema } from '@vrs/contracts';
+import { jobSchema, createImportInput } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
@@ -22,7 +21,7 @@ export const createImport = protectedProcedure
     },
     handsHoldToJob: true,
   })
-  .input(z.strictObject({ projectId: z.string().min(1).max(100), ...createImportBody().shape }))
+  .input(createImportInput)
   .output(jobSchema)
   .mutation(async ({ ctx, input }) => {
     const { job, replayed } = await ctx.services.research.imports.create.mutate({

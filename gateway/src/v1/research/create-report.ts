@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { citedAnswerSchema, reportPrompt } from '@vrs/contracts';
+import { citedAnswerSchema, createReportInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -17,7 +16,7 @@ export const createReport = protectedProcedure
       errorResponses: [...meteredErrors, 404, 422],
     },
   })
-  .input(z.strictObject({ prompt: reportPrompt(), projectId: z.string().min(1).max(100) }))
+  .input(createReportInput)
   .output(citedAnswerSchema)
   .mutation(({ ctx, input }) =>
     ctx.services.research.reports.create.mutate({ accountId: ctx.principal.accountId, projectId: input.projectId, prompt: input.prompt }),

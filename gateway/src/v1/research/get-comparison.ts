@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { comparisonSchema } from '@vrs/contracts';
+import { comparisonSchema, getComparisonInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -16,6 +15,6 @@ export const getComparison = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(getComparisonInput)
   .output(comparisonSchema)
   .query(({ ctx, input }) => ctx.services.research.comparisons.get.query({ accountId: ctx.principal.accountId, comparisonId: input.id }));

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { jobSchema } from '@vrs/contracts';
+import { jobSchema, getJobInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,6 +16,6 @@ export const getJob = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(getJobInput)
   .output(jobSchema)
   .query(({ ctx, input }) => ctx.services.research.jobs.get.query({ accountId: ctx.principal.accountId, jobId: input.id }));

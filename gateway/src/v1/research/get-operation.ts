@@ -1,6 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import { z } from 'zod';
-import { operationSchema, type Operation } from '@vrs/contracts';
+import { operationSchema, type Operation, getOperationInput } from '@vrs/contracts';
 import type { GatewayContext } from '../../context';
 import { fromServiceError } from '../../errors/to-app-error';
 import { protectedProcedure } from '../../trpc';
@@ -39,6 +38,6 @@ export const getOperation = protectedProcedure
       errorResponses: [...authenticatedErrors, 404],
     },
   })
-  .input(z.strictObject({ id: z.string().min(1).max(100) }))
+  .input(getOperationInput)
   .output(operationSchema)
   .query(getOperationHandler);

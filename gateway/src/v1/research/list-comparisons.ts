@@ -1,4 +1,4 @@
-import { comparisonListSchema, listQuery } from '@vrs/contracts';
+import { comparisonListSchema, listComparisonsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -15,6 +15,6 @@ export const listComparisons = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listQuery().strict())
+  .input(listComparisonsInput)
   .output(comparisonListSchema)
   .query(({ ctx, input }) => ctx.services.research.comparisons.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -1,10 +1,8 @@
 import type { z } from 'zod';
-import { compareNewestFirst, encodeCursor, listQuery, operationListSchema, type ListPage, type Operation } from '@vrs/contracts';
+import { compareNewestFirst, encodeCursor, operationListSchema, type ListPage, type Operation, listOperationsInput } from '@vrs/contracts';
 import type { GatewayContext } from '../../context';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-
-const listOperationsQuery = listQuery().strict();
 
 /**
  * Answers and reports live in research, plans in trends. Each pages its own from the same position
@@ -16,7 +14,7 @@ export async function listOperationsHandler({
   input,
 }: {
   ctx: GatewayContext & { principal: { accountId: string } };
-  input: z.infer<typeof listOperationsQuery>;
+  input: z.infer<typeof listOperationsInput>;
 }): Promise<ListPage<Operation>> {
   const ref = { accountId: ctx.principal.accountId, limit: input.limit, cursor: input.cursor };
   const [answers, plans] = await Promise.all([ctx.services.research.operations.list.query(ref), ctx.services.trends.plans.list.query(ref)]);
@@ -41,6 +39,6 @@ export const listOperations = protectedProcedure
       errorResponses: [...authenticatedErrors, 422],
     },
   })
-  .input(listOperationsQuery)
+  .input(listOperationsInput)
   .output(operationListSchema)
   .query(listOperationsHandler);

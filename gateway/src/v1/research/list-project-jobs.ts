@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { jobListSchema, listQuery } from '@vrs/contracts';
+import { jobListSchema, listProjectJobsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
@@ -17,10 +16,6 @@ export const listProjectJobs = protectedProcedure
       errorResponses: [...authenticatedErrors, 404, 422],
     },
   })
-  .input(
-    listQuery()
-      .extend({ projectId: z.string().min(1).max(100) })
-      .strict(),
-  )
+  .input(listProjectJobsInput)
   .output(jobListSchema)
   .query(({ ctx, input }) => ctx.services.research.jobs.list.query({ accountId: ctx.principal.accountId, ...input }));

@@ -1,3 +1,4 @@
+import { getHealthInput } from '@vrs/contracts';
 import { z } from 'zod';
 import { publicProcedure } from '../../trpc';
 
@@ -17,6 +18,6 @@ export const getHealth = publicProcedure
     },
     auth: 'public',
   })
-  .input(z.strictObject({}))
+  .input(getHealthInput)
   .output(healthSchema)
   .query(() => ({ status: 'ok' as const, version: '1.0.0' }));

@@ -1,3 +1,4 @@
+import { getReadinessInput } from '@vrs/contracts';
 import { z } from 'zod';
 import { AppError } from '@vrs/kit';
 import { publicProcedure } from '../../trpc';
@@ -28,7 +29,7 @@ export const getReadiness = publicProcedure
     },
     auth: 'public',
   })
-  .input(z.strictObject({}))
+  .input(getReadinessInput)
   .output(readinessSchema)
   .query(async ({ ctx }) => {
     const report = await ctx.readiness();

@@ -1,24 +1,7 @@
-import { z } from 'zod';
-import { commentsPageSortSchema, commentsSchema, defaultNewestCommentsLimit, maxNewestCommentsLimit, providerParam } from '@vrs/contracts';
+import { commentsSchema, defaultNewestCommentsLimit, getVideoCommentsInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors, videoErrors } from '../errors';
-import {
-  charged,
-  continuationParam,
-  providerFieldCodes,
-  queryFlag,
-  readMode,
-  refreshParam,
-  videoIdParam,
-} from '../providers/provider-params';
-
-const newestWithContinuation =
-  'continuation pages on from the page that issued it; a newest-first collection always starts from the newest comment';
-
-const sortOfPage =
-  'sort orders the first page only (a continuation carries the order of the page that issued it), and a newest-first collection is newest first already';
-
-const onlyWithNewest = "applies to a newest-first collection only: add newest=true (a page of the default ranking has YouTube's own size)";
+import { charged, providerFieldCodes, readMode } from '../providers/provider-params';
 
 export const getVideoComments = protectedProcedure
   .meta({
@@ -37,37 +20,7 @@ export const getVideoComments = protectedProcedure
     reserveVariant: (raw) => (raw.newest === 'true' ? 'collectionFresh' : 'fresh'),
     savedVariant: (raw) => (raw.refresh === 'true' ? undefined : raw.newest === 'true' ? 'collectionCached' : 'cached'),
   })
-  .input(
-    z
-      .strictObject({
-        provider: providerParam(),
-        id: videoIdParam(),
-        refresh: refreshParam(),
-        continuation: continuationParam(),
-        sort: commentsPageSortSchema
-          .optional()
-          .describe(
-            "Extension, a first page's order: `top` (YouTube's default ranking, the default) or `newest` (newest first, one page at a page's price). Not with `continuation` (the token carries its order) nor with `newest=true`.",
-          ),
-        newest: queryFlag('Collect newest first, following continuations, up to `limit` comments.'),
-        limit: z.coerce
-          .number<number>()
-          .int()
-          .min(1)
-          .max(maxNewestCommentsLimit)
-          .optional()
-          .describe(
-            `Extension, only with \`newest=true\`: the most comments to collect (replies included; default ${defaultNewestCommentsLimit}). A page is YouTube's size, so \`limit\` without \`newest=true\` is a 422.`,
-          ),
-        replies: queryFlag(
-          'Extension, only with `newest=true`: also collect the replies of each comment (they count against `limit`); `replies=true` without it is a 422.',
-        ),
-      })
-      .refine((input) => !(input.newest && input.continuation), { path: ['continuation'], message: newestWithContinuation })
-      .refine((input) => input.sort === undefined || !(input.newest || input.continuation), { path: ['sort'], message: sortOfPage })
-      .refine((input) => input.newest || input.limit === undefined, { path: ['limit'], message: onlyWithNewest })
-      .refine((input) => input.newest || !input.replies, { path: ['replies'], message: onlyWithNewest }),
-  )
+  .input(getVideoCommentsInput)
   .output(commentsSchema)
   .query(async ({ ctx, input }) => {
     const { comments } = ctx.services.provider;

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { languageCodeSchema, providerParam, transcriptDetailSchema, transcriptSchema } from '@vrs/contracts';
+import { transcriptSchema, getVideoTranscriptInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors, videoErrors } from '../errors';
-import { charged, providerFieldCodes, readMode, refreshParam, savedUnlessRefresh, videoIdParam } from '../providers/provider-params';
+import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const getVideoTranscript = protectedProcedure
   .meta({
@@ -21,19 +20,7 @@ export const getVideoTranscript = protectedProcedure
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })
-  .input(
-    z.strictObject({
-      provider: providerParam(),
-      id: videoIdParam(),
-      refresh: refreshParam(),
-      lang: languageCodeSchema.optional().describe('Wanted transcript language (e.g. `en`, `pt-BR`).'),
-      detail: transcriptDetailSchema.default('words').describe('`text`, `segments` or `words` (default).'),
-      format: z
-        .enum(['json', 'srt', 'vtt'])
-        .default('json')
-        .describe('Extension: `srt` or `vtt` answer a subtitle file of the segments instead of JSON.'),
-    }),
-  )
+  .input(getVideoTranscriptInput)
   .output(transcriptSchema)
   .query(async ({ ctx, input }) =>
     charged(

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { providerParam, videoSchema } from '@vrs/contracts';
+import { videoSchema, getVideoInput } from '@vrs/contracts';
 import { protectedProcedure } from '../../trpc';
 import { meteredErrors, videoErrors } from '../errors';
-import { charged, providerFieldCodes, readMode, refreshParam, savedUnlessRefresh, videoIdParam } from '../providers/provider-params';
+import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
 export const getVideo = protectedProcedure
   .meta({
@@ -20,7 +19,7 @@ export const getVideo = protectedProcedure
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })
-  .input(z.strictObject({ provider: providerParam(), id: videoIdParam(), refresh: refreshParam() }))
+  .input(getVideoInput)
   .output(videoSchema)
   .query(async ({ ctx, input }) =>
     charged(ctx, await ctx.services.provider.videos.get.query({ videoId: input.id, ...readMode(ctx, input) })),

@@ -1,4 +1,4 @@
-import { accountRefSchema } from '@vrs/contracts';
+import { deleteAccountInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import { z } from 'zod';
 import type { BillingDeps } from '../../billing-deps';
@@ -10,7 +10,7 @@ import type { BillingDeps } from '../../billing-deps';
  */
 export function deleteAccount({ repo, outbox, logger }: BillingDeps) {
   return procedure
-    .input(accountRefSchema)
+    .input(deleteAccountInputSchema)
     .output(z.object({ accountId: z.string(), deletedAt: z.string() }))
     .mutation(async ({ input, ctx }) => {
       const deleted = await repo.deleteAccount(input.accountId);

@@ -1,12 +1,11 @@
-import { planIds, planListSchema } from '@vrs/contracts';
+import { listPlansInput, planIds, planListSchema } from '@vrs/contracts';
 import { procedure } from '@vrs/kit';
-import { z } from 'zod';
 import type { BillingDeps } from '../../billing-deps';
 
 /** The plan catalogue with this deployment's rate limits, cheapest first. */
 export function listPlans({ plans }: BillingDeps) {
   return procedure
-    .input(z.object({}).optional())
+    .input(listPlansInput.optional())
     .output(planListSchema)
     .query(() => ({ data: planIds.map((id) => plans[id]) }));
 }

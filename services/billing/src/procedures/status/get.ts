@@ -1,11 +1,11 @@
-import { accountRefSchema, billingStatusSchema } from '@vrs/contracts';
+import { billingStatusSchema, getBillingStatusInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { toBillingStatus } from './to-billing-status';
 
 export function getBillingStatus({ repo, plans }: BillingDeps) {
   return procedure
-    .input(accountRefSchema)
+    .input(getBillingStatusInputSchema)
     .output(billingStatusSchema)
     .query(async ({ input }) => {
       const account = await repo.accounts.findById(input.accountId);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ResearchDeps } from '../../research-deps';
 import { indexProjectEvidence } from '../../search/index-project-evidence';
 
-export const reindexInputSchema = z.object({
+export const reindexInputSchema = z.strictObject({
   /** One project; omitted: every project in the store. */
   projectId: z.string().min(1).max(128).optional(),
 });
