@@ -161,7 +161,7 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
   const operationId = meta?.openapi?.operationId;
   const rawInput = ((await getRawInput()) ?? {}) as Record<string, unknown>;
   const price = operationId ? priceOf(operationId, meta?.reserveVariant?.(rawInput)) : 0;
-  // No operation id has a price of 0 already; naming it here narrows the type.
+  // Without an operation id the price is 0 already; testing it here narrows its type.
   if (!operationId || price === 0 || !ctx.principal) return work();
   const savedVariant = meta?.savedVariant?.(rawInput);
   const savedPrice = savedVariant ? priceOf(operationId, savedVariant) : undefined;
