@@ -75,7 +75,7 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
 
   async function generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
     const { sdk, models: provider } = await chatModels();
-    const { result, model, attempts } = await tryModelsInOrder<Omit<GenerateObjectResult<T>, 'model' | 'attempts'>>({
+    return tryModelsInOrder<Omit<GenerateObjectResult<T>, 'model' | 'attempts'>>({
       sdk,
       config,
       models,
@@ -115,7 +115,6 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
         };
       },
     });
-    return { ...result, model, attempts };
   }
 
   return { models, generateObject, step: createToolStep(config, chatModels, models, logger) };
