@@ -86,36 +86,32 @@ export function checkQuotedFindings<F extends QuotedFinding>(findings: readonly 
     const { windowIndex } = finding;
     const window = byIndex.get(windowIndex);
     const found: GroundingIssue[] = [];
+    const issue = (code: GroundingIssueCode, field: keyof typeof findingFieldIndex, message: string) =>
+      found.push({ code, message, findingIndex, fieldIndex: findingFieldIndex[field], windowIndex });
     if (!window) {
-      found.push({
-        code: 'WINDOW_OUT_OF_RANGE',
-        message: `Finding ${findingIndex} cites window ${windowIndex}, which was not given; cite one of ${[...byIndex.keys()].join(', ')}.`,
-        findingIndex,
-        fieldIndex: findingFieldIndex.windowIndex,
-        windowIndex,
-      });
+      issue(
+        'WINDOW_OUT_OF_RANGE',
+        'windowIndex',
+        `Finding ${findingIndex} cites window ${windowIndex}, which was not given; cite one of ${[...byIndex.keys()].join(', ')}.`,
+      );
     } else {
       const windowText = normalizeForQuote(window.text);
       const quote = normalizeForQuote(finding.quote);
       if (!quote || !` ${windowText} `.includes(` ${quote} `)) {
-        found.push({
-          code: 'QUOTE_NOT_IN_WINDOW',
-          message: `Finding ${findingIndex}: the quote does not occur word for word in window ${windowIndex}; copy it from that window's text.`,
-          findingIndex,
-          fieldIndex: findingFieldIndex.quote,
-          windowIndex,
-        });
+        issue(
+          'QUOTE_NOT_IN_WINDOW',
+          'quote',
+          `Finding ${findingIndex}: the quote does not occur word for word in window ${windowIndex}; copy it from that window's text.`,
+        );
       }
       const windowWords = new Set(windowText.split(' '));
       const unsupported = entitiesOf(finding.claim).filter((entity) => !supports(windowWords, entity));
       if (unsupported.length > 0) {
-        found.push({
-          code: 'ENTITY_NOT_SUPPORTED',
-          message: `Finding ${findingIndex}: the claim names ${unsupported.map((entity) => `"${entity}"`).join(', ')}, which window ${windowIndex} does not mention.`,
-          findingIndex,
-          fieldIndex: findingFieldIndex.claim,
-          windowIndex,
-        });
+        issue(
+          'ENTITY_NOT_SUPPORTED',
+          'claim',
+          `Finding ${findingIndex}: the claim names ${unsupported.map((entity) => `"${entity}"`).join(', ')}, which window ${windowIndex} does not mention.`,
+        );
       }
     }
     if (found.length === 0) {

@@ -58,15 +58,11 @@ export interface Llm {
   step(request: StepRequest): Promise<StepResult>;
 }
 
-export interface CreateLlmOptions {
-  logger?: Logger;
-}
-
 /**
  * Model access for every service: the primary model, then the fallback when the primary errors,
  * times out or answers outside the schema. Returns null when no model is configured.
  */
-export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Llm | null {
+export function createLlm(config: LlmConfig, options: { logger?: Logger } = {}): Llm | null {
   if (!config.LLM_BASE_URL) return null;
   if (!config.LLM_PRIMARY_MODEL) throw new ConfigError(['LLM_PRIMARY_MODEL: required when LLM_BASE_URL is set']);
   const logger = options.logger ?? createLogger('llm');
@@ -75,7 +71,7 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
 
   async function generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
     const { sdk, models: provider } = await chatModels();
-    const { result, model, attempts } = await tryModelsInOrder<Omit<GenerateObjectResult<T>, 'model' | 'attempts'>>({
+    return tryModelsInOrder<Omit<GenerateObjectResult<T>, 'model' | 'attempts'>>({
       sdk,
       config,
       models,
@@ -115,7 +111,6 @@ export function createLlm(config: LlmConfig, options: CreateLlmOptions = {}): Ll
         };
       },
     });
-    return { ...result, model, attempts };
   }
 
   return { models, generateObject, step: createToolStep(config, chatModels, models, logger) };

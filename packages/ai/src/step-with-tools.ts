@@ -91,7 +91,7 @@ export function createToolStep(
       ]),
     );
     const messages = toModelMessages(request.messages);
-    const { result, model, attempts } = await tryModelsInOrder<Omit<StepResult, 'model' | 'attempts'>>({
+    return tryModelsInOrder<Omit<StepResult, 'model' | 'attempts'>>({
       sdk,
       config,
       models,
@@ -117,6 +117,5 @@ export function createToolStep(
         };
       },
     });
-    return { ...result, model, attempts };
   };
 }

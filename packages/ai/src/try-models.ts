@@ -36,7 +36,7 @@ function llmOutcomeOf(failure: AttemptFailure): UpstreamOutcome {
  * to the next; each attempt is logged and listed. None answering is `AI_UNAVAILABLE`, whose details
  * carry the attempts' short reasons only (the full errors go to the log).
  */
-export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise<{ result: R; model: string; attempts: LlmAttempt[] }> {
+export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise<R & { model: string; attempts: LlmAttempt[] }> {
   const { sdk, config, models, logger, signal, what } = options;
   const attempts: LlmAttempt[] = [];
   // The metrics' operation: `llm attempt` is a structured answer, `llm step` an agent's step with tools.
@@ -56,7 +56,7 @@ export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise
       observeUpstreamCall('llm', operation, 'ok', latencyMs / 1000);
       attempts.push({ model, outcome: 'ok', latencyMs });
       logger.info({ model, latencyMs, outcome: 'ok', ...turn.log }, what);
-      return { result: turn.result, model, attempts };
+      return { ...turn.result, model, attempts };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const latencyMs = Math.round(performance.now() - started);

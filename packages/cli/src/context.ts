@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { createVrsClient, type VrsClient } from '@vrs/client';
+import { createVrsClient, type ApiResult, type FetchResult, type VrsClient } from '@vrs/client';
 import { readCredential, removeCredential, saveCredential } from './credentials';
-import { refreshTokens } from './device-flow';
+import { oauthCredential, refreshTokens } from './device-flow';
 import { NotSignedInError } from './exit-codes';
 import { Output } from './output';
 
@@ -13,6 +13,8 @@ export interface CliContext {
   apiUrl: string;
   /** A client signed in with VRS_API_KEY, else the stored credential for apiUrl; throws when there is neither. */
   client(): Promise<VrsClient>;
+  /** One call of that client's `api`: `{data, meta}`, or the ApiError thrown. */
+  call<T>(request: (api: VrsClient['api']) => Promise<FetchResult<T>>): Promise<ApiResult<Exclude<T, undefined>>>;
   /** A client without credentials (login). */
   anonymousClient(): VrsClient;
 }
@@ -39,14 +41,7 @@ async function freshToken(apiUrl: string): Promise<string | undefined> {
     await removeCredential(apiUrl);
     return undefined;
   }
-  await saveCredential(apiUrl, {
-    ...stored,
-    token: renewed.access_token,
-    refreshToken: renewed.refresh_token ?? stored.refreshToken,
-    expiresAt: new Date(Date.now() + renewed.expires_in * 1000).toISOString(),
-    scope: renewed.scope,
-    savedAt: new Date().toISOString(),
-  });
+  await saveCredential(apiUrl, oauthCredential(renewed, renewed.refresh_token ?? stored.refreshToken));
   return renewed.access_token;
 }
 
@@ -55,15 +50,20 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
   const apiUrl = apiUrlOf(options.apiUrl, env);
   const out = new Output({ json: options.json === true, env });
   const userAgent = { 'user-agent': 'vrs-cli/1.0.0' };
+  async function client() {
+    // The environment wins over what login stored, so scripts and CI never depend on a home directory.
+    const key = env.VRS_API_KEY?.trim();
+    const token = key || (await freshToken(apiUrl));
+    if (!token) throw new NotSignedInError();
+    return createVrsClient({ baseUrl: apiUrl, token, headers: userAgent });
+  }
   return {
     out,
     apiUrl,
-    async client() {
-      // The environment wins over what login stored, so scripts and CI never depend on a home directory.
-      const key = env.VRS_API_KEY?.trim();
-      const token = key || (await freshToken(apiUrl));
-      if (!token) throw new NotSignedInError();
-      return createVrsClient({ baseUrl: apiUrl, token, headers: userAgent });
+    client,
+    async call(request) {
+      const signedIn = await client();
+      return signedIn.send(request(signedIn.api));
     },
     anonymousClient: () => createVrsClient({ baseUrl: apiUrl, headers: userAgent }),
   };

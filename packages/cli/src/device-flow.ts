@@ -1,4 +1,5 @@
 import { ApiError, type components } from '@vrs/client';
+import type { StoredCredential } from './credentials';
 
 export type Scope = components['schemas']['ApiKey']['scopes'][number];
 
@@ -23,6 +24,18 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token?: string;
   scope: string;
+}
+
+/** What `vrs login` stores for a token response; a refresh that sends no new refresh token keeps `refreshToken`. */
+export function oauthCredential(token: TokenResponse, refreshToken = token.refresh_token): StoredCredential {
+  return {
+    token: token.access_token,
+    kind: 'oauth',
+    expiresAt: new Date(Date.now() + token.expires_in * 1000).toISOString(),
+    ...(refreshToken ? { refreshToken } : {}),
+    scope: token.scope,
+    savedAt: new Date().toISOString(),
+  };
 }
 
 /** The endpoints the CLI uses, from RFC 8414 metadata. */

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { createColors } from 'picocolors';
-import { ApiError } from '@vrs/client';
+import { ApiError, type ResponseMeta } from '@vrs/client';
 
 export interface OutputOptions {
   json: boolean;
@@ -126,6 +126,11 @@ export const indentLines = (text: string, spaces: number) => text.replace(/\r?\n
 export const warningText = (warning: string | { code: string; message: string }) =>
   typeof warning === 'string' ? warning : `${warning.code}: ${warning.message}`;
 
+/** The note on admitted paid work (an import job, an agent run): the credits it holds, and what was charged now. */
+export const heldCreditsNote = (work: string, held: number | undefined, meta: ResponseMeta) =>
+  `${work}: ${held ?? 0} credits held until it ends` +
+  (meta.credits ? ` (charged now: ${meta.credits.charged}, balance: ${meta.credits.remaining}).` : '.');
+
 /** What to do about an error the caller cannot fix by retrying. */
 const errorHints: Record<string, string> = {
   AGENTS_NOT_ENABLED:
@@ -135,10 +140,5 @@ const errorHints: Record<string, string> = {
 /** Numbers as people read them: 1234567 → 1,234,567; null as a dash. */
 export const count = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toLocaleString('en-US'));
 
-/** Milliseconds as `[h:]mm:ss`. */
-export function clock(ms: number): string {
-  const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const mmss = `${String(Math.floor((total % 3600) / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
-  return h > 0 ? `${h}:${mmss}` : mmss;
-}
+/** Milliseconds as `[h:]mm:ss`, as the MCP tools write timestamps. */
+export { timestamp as clock } from '@vrs/mcp/tool-result';

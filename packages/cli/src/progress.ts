@@ -43,11 +43,8 @@ export async function withSpinner<T>(out: Output, text: string, work: () => Prom
   if (!out.interactive) return work();
   const spinner = ora({ text, stream: process.stderr }).start();
   try {
-    const value = await work();
+    return await work();
+  } finally {
     spinner.stop();
-    return value;
-  } catch (error) {
-    spinner.stop();
-    throw error;
   }
 }

@@ -1,6 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/api';
 import { ApiError, apiErrorOf, metaOf, type ResponseMeta } from './api-error';
+import { jsonOrText } from './event-stream';
 
 export interface VrsClientOptions {
   /** The API's origin, e.g. `https://api.example.com` (the `/v1` prefix is added here). */
@@ -18,7 +19,8 @@ export interface ApiResult<T> {
   meta: ResponseMeta;
 }
 
-type FetchResult<T> = { data?: T; error?: unknown; response: Response };
+/** What a call of `api` answers (openapi-fetch's result), as `send` takes it. */
+export type FetchResult<T> = { data?: T; error?: unknown; response: Response };
 
 export interface VrsClient {
   /** The typed openapi-fetch client: `api.GET('/projects', {params: {query: {limit: 5}}})`. */
@@ -65,14 +67,8 @@ export function createVrsClient(options: VrsClientOptions): VrsClient {
         throw networkError(error);
       }
       if (response.ok) return response;
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // not JSON: reported as an unexpected response
-      }
-      throw apiErrorOf(response, body);
+      // A body that is not JSON is reported as an unexpected response.
+      throw apiErrorOf(response, jsonOrText(await response.text()));
     },
   };
 }

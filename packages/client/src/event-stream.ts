@@ -37,12 +37,14 @@ function parseBlock(block: string): StreamEvent | undefined {
     else if (field === 'data') data.push(value);
   }
   if (data.length === 0) return undefined;
-  const text = data.join('\n');
-  let parsed: unknown = text;
+  return { id, event, data: jsonOrText(data.join('\n')) };
+}
+
+/** The JSON value `text` holds, else the text itself (plain text data, a body that is not JSON). */
+export function jsonOrText(text: string): unknown {
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    // plain text data
+    return text;
   }
-  return { id, event, data: parsed };
 }

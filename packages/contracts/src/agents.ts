@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountIdSchema } from './billing';
 import { defineEvent } from './events';
-import { providerIdSchema } from './shapes';
+import { providerIdSchema, uint } from './shapes';
 import { idempotencyKey } from './research';
 import { listPage, listQuery } from './lists';
 import { workStateSchema } from './vocabulary';
@@ -88,7 +88,7 @@ export const getAgentRunInput = z.strictObject({
 });
 export const cancelAgentRunInput = z.strictObject(runPath());
 /** The plain route's procedure: the path, and the last event already seen (`Last-Event-ID`). */
-export const streamAgentRunEventsInput = z.strictObject({ ...runPath(), afterSeq: z.number().int().min(0) });
+export const streamAgentRunEventsInput = z.strictObject({ ...runPath(), afterSeq: uint() });
 
 export const agentRunAdmissionSchema = z
   .object({
@@ -98,10 +98,7 @@ export const agentRunAdmissionSchema = z
     agentMessageId: z.uuid(),
     conversationTurn: z.number().int().min(1),
     status: z.literal('pending'),
-    creditsHeld: z
-      .number()
-      .int()
-      .min(0)
+    creditsHeld: uint()
       .optional()
       .describe("The run's credit budget, held at admission: tool calls are charged against it and the rest goes back when the run ends."),
   })
@@ -124,7 +121,7 @@ export type AgentWarning = z.infer<typeof agentWarningSchema>;
 
 export const agentBillingSchema = z
   .object({
-    creditsCharged: z.number().int().min(0).describe('Credits charged for the steps persisted so far (final once the run has ended).'),
+    creditsCharged: uint().describe('Credits charged for the steps persisted so far (final once the run has ended).'),
     creditsRemaining: z
       .number()
       .int()
@@ -153,8 +150,8 @@ export const agentEvidenceSchema = z
     id: z.string(),
     sourceId: z.string(),
     excerpt: z.string(),
-    startMs: z.number().int().min(0).optional(),
-    endMs: z.number().int().min(0).optional(),
+    startMs: uint().optional(),
+    endMs: uint().optional(),
   })
   .meta({ id: 'AgentEvidence' });
 
@@ -170,8 +167,8 @@ export const agentCitationSchema = z
     playlistId: z.string().optional(),
     title: z.string(),
     url: z.string(),
-    startMs: z.number().int().min(0).optional(),
-    endMs: z.number().int().min(0).optional(),
+    startMs: uint().optional(),
+    endMs: uint().optional(),
   })
   .meta({ id: 'AgentCitation' });
 export type AgentCitation = z.infer<typeof agentCitationSchema>;
@@ -190,8 +187,8 @@ export const extractionDiagnosticSchema = z.record(z.string(), z.unknown()).meta
 export const transcriptGroundingIssueSchema = z.object({
   code: z.enum(['QUOTE_NOT_IN_WINDOW', 'WINDOW_OUT_OF_RANGE', 'ENTITY_NOT_SUPPORTED']),
   message: z.string(),
-  findingIndex: z.number().int().min(0),
-  fieldIndex: z.number().int().min(0),
+  findingIndex: uint(),
+  fieldIndex: uint(),
   windowIndex: z.number().int(),
 });
 
@@ -209,27 +206,24 @@ export const transcriptDiagnosticSchema = z
     attempt: z.number().int().min(1).describe('1 for the analysis, 2 for its repair.'),
     recordedAt: z.iso.datetime(),
     outcome: z.enum(['started', 'accepted', 'rejected', 'repaired', 'failed']),
-    elapsedMs: z.number().int().min(0),
+    elapsedMs: uint(),
     code: z.enum(['GROUNDING_REJECTED', 'MODEL_FAILED', 'TIMEOUT']).nullable(),
     finishReason: z.string().nullable(),
     modelId: z.string().nullable().describe('The model that answered (the fallback when the primary failed), or the last one tried.'),
-    inputTokens: z.number().int().min(0).nullable(),
-    outputTokens: z.number().int().min(0).nullable(),
+    inputTokens: uint().nullable(),
+    outputTokens: uint().nullable(),
     cancellationReason: z.string().nullable().describe('`run_time_limit` when the run’s time ran out during the call.'),
     statusCode: z.number().int().nullable().describe("The HTTP status of the model endpoint's error answer."),
     issues: z.array(transcriptGroundingIssueSchema),
-    issueCount: z.number().int().min(0),
+    issueCount: uint(),
     repairFeedback: z.string().nullable().describe('The feedback the repair call was sent.'),
     rejectedOutput: z.string().nullable().describe('The rejected answer as JSON (capped).'),
     sourceContext: z.object({ title: z.string(), channel: z.string() }),
-    sourceWindows: z.array(
-      z.object({ index: z.number().int().min(0), startMs: z.number().int().min(0), endMs: z.number().int().min(0), text: z.string() }),
-    ),
+    sourceWindows: z.array(z.object({ index: uint(), startMs: uint(), endMs: uint(), text: z.string() })),
     captureTruncated: z.boolean().describe('A captured text (the rejected output or a window) was cut to its cap.'),
   })
   .meta({ id: 'TranscriptDiagnostic' });
 export type TranscriptDiagnostic = z.infer<typeof transcriptDiagnosticSchema>;
-export type TranscriptGroundingIssue = z.infer<typeof transcriptGroundingIssueSchema>;
 
 const runIdentity = {
   runId: z.uuid(),
@@ -243,8 +237,8 @@ const runCommon = {
   conversationTurn: z.number().int().min(1),
   status: agentRunStatusSchema,
   route: agentRouteSchema.optional().describe('Present once the classifier has run.'),
-  modelStepCount: z.number().int().min(0),
-  toolCallCount: z.number().int().min(0),
+  modelStepCount: uint(),
+  toolCallCount: uint(),
   error: z.string().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -339,13 +333,8 @@ export const getAgentRunInputSchema = agentRunRefInputSchema.extend({
 });
 export const listAgentRunsInputSchema = listAgentRunsInput.extend({ accountId: accountIdSchema });
 export const listAgentRunEventsInputSchema = agentRunRefInputSchema.extend({
-  afterSeq: z.number().int().min(0).default(0),
+  afterSeq: uint().default(0),
   limit: z.number().int().min(1).max(500).default(100),
-});
-export const agentRunEventPageSchema = z.object({
-  events: z.array(agentRunEventSchema),
-  /** The run has ended and `events` reaches its last event: nothing more will come. */
-  ended: z.boolean(),
 });
 export const allowAgentAccountInputSchema = z.strictObject({ accountId: accountIdSchema, allowed: z.boolean().default(true) });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uint } from './shapes';
 import { listPage, listQuery } from './lists';
 import { planDefinitionSchema, planSchema } from './plans';
 import { currentStateName } from './vocabulary';
@@ -59,9 +60,9 @@ export const billingStatusSchema = z
     planLimits: planDefinitionSchema.pick({ monthlyCredits: true, rateLimit: true }).describe('What the current plan gives.'),
     credits: z.object({
       balance: z.number().int().describe('Credits available now.'),
-      reserved: z.number().int().min(0).describe('Credits held by operations in progress.'),
-      granted: z.number().int().min(0).describe('Credits granted since the account was opened.'),
-      spent: z.number().int().min(0).describe('Credits settled by completed operations.'),
+      reserved: uint().describe('Credits held by operations in progress.'),
+      granted: uint().describe('Credits granted since the account was opened.'),
+      spent: uint().describe('Credits settled by completed operations.'),
     }),
   })
   .meta({ id: 'BillingStatus' });
@@ -98,7 +99,7 @@ export const listLedgerEntriesInput = listQuery().strict();
 
 export const createAccountInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
-  initialCredits: z.number().int().min(0).optional(),
+  initialCredits: uint().optional(),
 });
 export const ensureDemoAccountInputSchema = z.strictObject({ demoUser: z.string().trim().min(1).max(200) });
 /** What an account operation answers: the account it acted on. */
@@ -188,7 +189,7 @@ export const touchApiKeysInputSchema = z.strictObject({
 
 export const reserveCreditsInputSchema = z.strictObject({
   accountId: accountIdSchema,
-  amount: z.number().int().min(0),
+  amount: uint(),
   operation: z.string().min(1).max(100),
   requestId: z.string().max(200).optional(),
 });
@@ -196,7 +197,7 @@ export const reservationSchema = z.object({ reservationId: z.string(), balance: 
 export const settleCreditsInputSchema = z.strictObject({
   reservationId: z.string().min(1),
   /** What the operation really cost; at most what was reserved. The difference is returned. */
-  amount: z.number().int().min(0),
+  amount: uint(),
 });
 export const settlementSchema = z.object({ charged: z.number().int(), balance: z.number().int() });
 export const refundCreditsInputSchema = z.strictObject({ reservationId: z.string().min(1) });
@@ -225,7 +226,7 @@ export const closeManyInputSchema = z.strictObject({
   items: z
     .array(
       z.discriminatedUnion('outcome', [
-        z.object({ reservationId: z.string().min(1), outcome: z.literal('settle'), amount: z.number().int().min(0) }),
+        z.object({ reservationId: z.string().min(1), outcome: z.literal('settle'), amount: uint() }),
         z.object({ reservationId: z.string().min(1), outcome: z.literal('cancel') }),
       ]),
     )

@@ -191,7 +191,3 @@ export type ErrorCode = keyof typeof errorCodes;
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(errorCodes, value);
 }
-
-export function statusOfErrorCode(code: ErrorCode): number {
-  return errorCodes[code].status;
-}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uint } from './shapes';
 
 /** Services that own a JetStream stream (one stream per producing service). */
 export const serviceNames = ['billing', 'research', 'provider', 'trends', 'agents', 'monitoring'] as const;
@@ -69,7 +70,7 @@ export const providerTranscriptFetched = defineEvent(
 
 export const providerCommentsFetched = defineEvent(
   'provider.comments.fetched',
-  z.object({ ...fetchedVersion, videoId: z.string().min(1), mode: z.enum(['page', 'newest']), count: z.number().int().min(0) }),
+  z.object({ ...fetchedVersion, videoId: z.string().min(1), mode: z.enum(['page', 'newest']), count: uint() }),
 );
 
 export const providerChannelFetched = defineEvent(
@@ -83,18 +84,18 @@ export const providerChannelPlaylistsFetched = defineEvent(
     ...fetchedVersion,
     channelId: z.string().min(1),
     sort: z.enum(['newest', 'last-video-added']),
-    count: z.number().int().min(0),
+    count: uint(),
   }),
 );
 
 export const providerPlaylistFetched = defineEvent(
   'provider.playlist.fetched',
-  z.object({ ...fetchedVersion, playlistId: z.string().min(1), count: z.number().int().min(0) }),
+  z.object({ ...fetchedVersion, playlistId: z.string().min(1), count: uint() }),
 );
 
 export const providerSearchFetched = defineEvent(
   'provider.search.fetched',
-  z.object({ ...fetchedVersion, query: z.string().min(1), count: z.number().int().min(0) }),
+  z.object({ ...fetchedVersion, query: z.string().min(1), count: uint() }),
 );
 
 /** An import job was created; the research service's importer runs it (ADR 0011). */
@@ -111,7 +112,7 @@ export const trendsReportGenerated = defineEvent(
     query: z.string().min(1),
     mode: z.enum(['ai', 'deterministic']),
     videoIds: z.array(z.string().min(1)),
-    observedVideos: z.number().int().min(0),
+    observedVideos: uint(),
     generatedAt: z.string().min(1),
   }),
 );
@@ -137,7 +138,7 @@ export const monitoringNotificationCreated = defineEvent(
     /** Null for digests, which summarize several monitors. */
     monitorId: z.string().min(1).nullable(),
     kind: z.string().min(1),
-    items: z.number().int().min(0),
+    items: uint(),
   }),
 );
 
@@ -149,7 +150,7 @@ export const monitoringCheckCompleted = defineEvent(
     monitorId: z.string().min(1),
     checkId: z.string().min(1),
     outcome: z.enum(['baseline', 'unchanged', 'changed', 'failed', 'paused']),
-    creditsCharged: z.number().int().min(0),
+    creditsCharged: uint(),
   }),
 );
 

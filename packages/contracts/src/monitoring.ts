@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uint } from './shapes';
 import { accountIdSchema } from './billing';
 import { listPage, listQuery } from './lists';
 import { maxTrendSampleSize, minTrendSampleSize } from './trends';
@@ -41,7 +42,6 @@ export const monitorQuery = () =>
 /** The output's named schema; request bodies use fresh copies from the factory. */
 export const monitorQuerySchema = monitorQuery().meta({ id: 'MonitorQuery' });
 export type MonitorQuery = z.infer<typeof monitorQuerySchema>;
-export type MonitorKind = MonitorQuery['kind'];
 
 export const monitorInterval = () =>
   z
@@ -71,7 +71,7 @@ export const monitorSchema = z
         '`paused_no_credits`: the last check found no credits (retried every interval); `backing_off`: the last checks failed upstream and the interval doubles up to a cap.',
       ),
     statusReason: z.string().nullable(),
-    consecutiveFailures: z.number().int().min(0),
+    consecutiveFailures: uint(),
     lastCheckedAt: z.iso.datetime().nullable().describe('When the last check finished; null before the first.'),
     createdAt: z.iso.datetime(),
   })
@@ -111,7 +111,6 @@ export const changedItemSchema = z
 export type ChangedItem = z.infer<typeof changedItemSchema>;
 
 export const checkOutcomes = ['baseline', 'unchanged', 'changed', 'failed', 'paused'] as const;
-export type CheckOutcome = (typeof checkOutcomes)[number];
 
 export const monitorCheckSchema = z
   .object({
@@ -124,7 +123,7 @@ export const monitorCheckSchema = z
         '`baseline`: the first check of a query saves what is there and notifies nothing; `paused`: no credits; `failed`: upstream error.',
       ),
     changes: z.array(changedItemSchema),
-    creditsCharged: z.number().int().min(0),
+    creditsCharged: uint(),
     notificationId: z.string().nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
   })
@@ -222,7 +221,7 @@ export const webhookSchema = z
     description: z.string().nullable(),
     enabled: z.boolean().describe('False once deliveries kept failing (`disabledReason` says so); delete it and create another.'),
     disabledReason: z.string().nullable(),
-    consecutiveFailures: z.number().int().min(0),
+    consecutiveFailures: uint(),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Webhook' });
@@ -242,7 +241,7 @@ export const webhookDeliverySchema = z
     notificationId: z.string(),
     eventType: z.string(),
     status: z.enum(webhookDeliveryStatuses),
-    attempts: z.number().int().min(0),
+    attempts: uint(),
     lastResponseStatus: z.number().int().nullable(),
     lastError: z.string().nullable(),
     nextAttemptAt: z.iso.datetime().nullable().describe('When the next attempt is due, while pending.'),

@@ -23,8 +23,6 @@ export const refreshTokenGrantType = 'refresh_token';
 
 const clientIdSchema = z.string().min(1).max(100);
 const secretSchema = z.string().min(1).max(200);
-/** RFC 7636 §4.1: 43–128 characters of [A-Za-z0-9-._~]. */
-export const codeVerifierSchema = z.string().regex(/^[A-Za-z0-9\-._~]{43,128}$/);
 /** BASE64URL(SHA256(verifier)): 43 characters. */
 export const codeChallengeSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 const redirectUriSchema = z.string().min(1).max(2000);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uint } from './shapes';
 
 /*
  * The plan catalogue (ADR 0032): the one description of what each plan gives, read by billing
@@ -18,17 +19,15 @@ export const planDefinitionSchema = z
   .object({
     id: planSchema,
     name: z.string(),
-    monthlyCredits: z
-      .number()
-      .int()
-      .min(0)
-      .describe('Credits the balance is topped up to at the start of every billing period (unused credits do not stack).'),
+    monthlyCredits: uint().describe(
+      'Credits the balance is topped up to at the start of every billing period (unused credits do not stack).',
+    ),
     rateLimit: z.object({
       requestsPerMinute: z.number().int().min(1).describe('Requests per minute per account, across every credential of the account.'),
     }),
     price: z
       .object({
-        monthlyAmount: z.number().int().min(0).describe('Price per month in the smallest unit of the currency (cents).'),
+        monthlyAmount: uint().describe('Price per month in the smallest unit of the currency (cents).'),
         currency: z.string().length(3).describe('ISO 4217 code, lower case.'),
       })
       .describe('Informational: no payment provider is connected yet; plans are changed by an operator.'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { metaSchema, providerIdSchema, thumbnailSchema } from './shapes';
+import { metaSchema, providerIdSchema, thumbnailSchema, uint } from './shapes';
 
 /*
  * Shapes of the provider service: the items YouTube's pages are normalized into (also the output
@@ -33,8 +33,8 @@ export const commentSchema = z
     id: z.string(),
     text: z.string(),
     author: z.object({ id: z.string(), name: z.string(), url: z.string().optional(), isCreator: z.boolean(), isVerified: z.boolean() }),
-    likeCount: z.number().int().min(0).describe('As YouTube shows it: abbreviated counts ("9.8K") come back rounded.'),
-    replyCount: z.number().int().min(0),
+    likeCount: uint().describe('As YouTube shows it: abbreviated counts ("9.8K") come back rounded.'),
+    replyCount: uint(),
     publishedTimeText: z.string(),
     isPinned: z.boolean(),
     isHearted: z.boolean(),
@@ -53,7 +53,7 @@ export const playlistSummarySchema = z
     url: z.string(),
     description: z.string().optional(),
     channel: z.object({ id: z.string().optional(), name: z.string().optional(), url: z.string().optional() }),
-    videoCount: z.number().int().min(0),
+    videoCount: uint(),
     videoCountText: z.string().describe('Display text.'),
     updatedTimeText: z.string().describe('Display text of the platform, such as an age in days; empty when YouTube sends none.'),
     playUrl: z.string().describe('Starts playback from the item the playlist card represents.'),
@@ -71,10 +71,10 @@ export const playlistVideoSchema = z
     isLive: z.boolean(),
     url: z.string(),
     description: z.string(),
-    durationSeconds: z.number().int().min(0),
+    durationSeconds: uint(),
     durationText: z.string(),
     publishedTimeText: z.string(),
-    viewCount: z.number().int().min(0),
+    viewCount: uint(),
     viewCountText: z.string(),
     hasCaptions: z.boolean(),
   })
@@ -86,9 +86,9 @@ export const searchVideoSchema = z
     id: z.string(),
     title: z.string(),
     channel: channelRefSchema,
-    viewCount: z.number().int().min(0).nullable(),
+    viewCount: uint().nullable(),
     publishedTimeText: z.string(),
-    durationSeconds: z.number().int().min(0).nullable(),
+    durationSeconds: uint().nullable(),
     thumbnails: z.array(thumbnailSchema),
   })
   .meta({ id: 'SearchVideo' });
@@ -103,11 +103,11 @@ export const videoSchema = z
     description: z.string(),
     channel: channelRefSchema,
     thumbnails: z.array(thumbnailSchema),
-    durationSeconds: z.number().int().min(0),
+    durationSeconds: uint(),
     publishDate: z.string().nullable().describe('ISO 8601 as YouTube gives it (with offset); null when YouTube did not send it.'),
-    viewCount: z.number().int().min(0).nullable(),
-    likeCount: z.number().int().min(0).nullable(),
-    commentCount: z.number().int().min(0).nullable(),
+    viewCount: uint().nullable(),
+    likeCount: uint().nullable(),
+    commentCount: uint().nullable(),
     keywords: z.array(z.string()),
     hashtags: z.array(z.string()),
     isLive: z.boolean(),
@@ -122,13 +122,11 @@ export type Video = z.infer<typeof videoSchema>;
 export const transcriptDetailSchema = z.enum(['text', 'segments', 'words']);
 export type TranscriptDetail = z.infer<typeof transcriptDetailSchema>;
 
-export const transcriptSegmentSchema = z
-  .object({ startMs: z.number().int().min(0), endMs: z.number().int().min(0), text: z.string() })
-  .meta({ id: 'TranscriptSegment' });
+export const transcriptSegmentSchema = z.object({ startMs: uint(), endMs: uint(), text: z.string() }).meta({ id: 'TranscriptSegment' });
 export type TranscriptSegment = z.infer<typeof transcriptSegmentSchema>;
 
 export const transcriptWordSchema = transcriptSegmentSchema
-  .extend({ segment: z.number().int().min(0).describe('Index into `segments` of the segment the word belongs to.') })
+  .extend({ segment: uint().describe('Index into `segments` of the segment the word belongs to.') })
   .meta({ id: 'TranscriptWord' });
 export type TranscriptWord = z.infer<typeof transcriptWordSchema>;
 
@@ -165,23 +163,20 @@ export const commentsSchema = z
     videoId: z.string(),
     comments: z.array(commentSchema),
     meta: metaSchema,
-    totalCount: z.number().int().min(0).optional().describe('Total reported by the platform, when available.'),
+    totalCount: uint().optional().describe('Total reported by the platform, when available.'),
     continuation: z.string().optional().describe('Opaque token for the next page (page mode).'),
     complete: z
       .boolean()
       .optional()
       .describe("Newest-first collection: every continuation was followed and the threads account for the platform's totalCount."),
-    pagesFetched: z.number().int().min(0).optional(),
-    topLevelCount: z.number().int().min(0).optional().describe('Threads (top-level comments) in `comments`.'),
-    replyCount: z
-      .number()
-      .int()
-      .min(0)
+    pagesFetched: uint().optional(),
+    topLevelCount: uint().optional().describe('Threads (top-level comments) in `comments`.'),
+    replyCount: uint()
       .optional()
       .describe(
         "Replies in `comments` (items with a `parentId`), not the sum of the threads' own `replyCount`s, which the platform reports while their replies are not fetched.",
       ),
-    remainingContinuations: z.number().int().min(0).optional().describe('Continuations not followed (bound reached or page failed).'),
+    remainingContinuations: uint().optional().describe('Continuations not followed (bound reached or page failed).'),
   })
   .meta({ id: 'Comments' });
 export type Comments = z.infer<typeof commentsSchema>;
@@ -193,8 +188,8 @@ export const channelSchema = z
     handle: z.string().nullable(),
     description: z.string(),
     url: z.string(),
-    subscriberCount: z.number().int().min(0).nullable().describe('Rounded as YouTube shows it; null when hidden.'),
-    videoCount: z.number().int().min(0).nullable(),
+    subscriberCount: uint().nullable().describe('Rounded as YouTube shows it; null when hidden.'),
+    videoCount: uint().nullable(),
     thumbnails: z.array(thumbnailSchema),
     recentUploads: z.array(searchVideoSchema),
     meta: metaSchema,
@@ -221,20 +216,19 @@ export const playlistSchema = playlistSummarySchema
     videos: z.array(playlistVideoSchema),
     meta: metaSchema,
     continuation: z.string().optional(),
-    estimatedTotal: z.number().int().min(0),
+    estimatedTotal: uint(),
   })
   .meta({ id: 'Playlist' });
 export type Playlist = z.infer<typeof playlistSchema>;
 
 /** Order of a video search: YouTube's relevance (default), newest uploads first, or most viewed first. */
 export const videoSearchSortSchema = z.enum(['relevance', 'upload_date', 'view_count']);
-export type VideoSearchSort = z.infer<typeof videoSearchSortSchema>;
 
 export const videoSearchResultsSchema = z
   .object({
     query: z.string(),
     videos: z.array(searchVideoSchema),
-    estimatedResults: z.number().int().min(0).optional(),
+    estimatedResults: uint().optional(),
     continuation: z.string().optional(),
     meta: metaSchema,
   })
@@ -290,7 +284,6 @@ export const getTranscriptInputSchema = z.strictObject({
 });
 /** The order of a first comments page: YouTube's default ranking, or newest first (ADR 0007). */
 export const commentsPageSortSchema = z.enum(['top', 'newest']);
-export type CommentsPageSort = z.infer<typeof commentsPageSortSchema>;
 /** A continuation carries the order of the page that issued it, so `sort` applies to a first page only. */
 export const getCommentsPageInputSchema = z.strictObject({
   videoId,

@@ -1,17 +1,14 @@
 import { z } from 'zod';
-import { evidenceSchema, projectSchema } from './shapes';
+import { evidenceSchema, projectSchema, uint } from './shapes';
 import { accountIdSchema } from './billing';
 import { listPage, listQuery } from './lists';
 import { workStateSchema } from './vocabulary';
 
 export const projectName = () => z.string().trim().min(1, 'name must not be blank').max(200);
-export const projectNameSchema = projectName();
 export const projectIdSchema = z.string().min(1).max(100);
 
 export const evidenceText = () => z.string().trim().min(1, 'text must not be blank').max(20_000);
 export const sourceKey = () => z.string().trim().min(1).max(500);
-export const evidenceTextSchema = evidenceText();
-export const sourceKeySchema = sourceKey();
 
 /** One item of saved material as the caller sends it. */
 export const evidenceInputItem = () =>
@@ -21,7 +18,7 @@ export const evidenceInputItem = () =>
       .optional()
       .describe('Names the unit of source material; unique within the project. Posting the same sourceKey again updates that item.'),
     entityId: z.string().trim().min(1).max(200).optional(),
-    startMs: z.number().int().min(0).optional(),
+    startMs: uint().optional(),
   });
 export const evidenceInputItemSchema = evidenceInputItem();
 export const maxEvidenceItemsPerRequest = 100;
@@ -33,7 +30,7 @@ export const storedEvidenceSchema = z
     text: z.string(),
     sourceKey: z.string().optional(),
     entityId: z.string().optional(),
-    startMs: z.number().int().min(0).optional(),
+    startMs: uint().optional(),
     provider: z.enum(['youtube']).optional(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
@@ -78,7 +75,7 @@ export const updateProjectEvidenceInput = z.strictObject({
   ...evidencePath,
   text: evidenceText().optional(),
   entityId: z.string().trim().min(1).max(200).nullable().optional(),
-  startMs: z.number().int().min(0).nullable().optional(),
+  startMs: uint().nullable().optional(),
 });
 
 /* Internal procedure I/O of the research service: the gateway passes the authenticated account. */
@@ -163,7 +160,7 @@ export const jobVideoSchema = z
   .object({
     videoId: z.string(),
     status: z.enum(['imported', 'failed']),
-    evidenceCount: z.number().int().min(0),
+    evidenceCount: uint(),
   })
   .meta({ id: 'JobVideo' });
 
@@ -175,11 +172,8 @@ export const jobSchema = z
     type: z.enum(['import']),
     projectId: z.string(),
     status: jobStatusSchema,
-    progress: z.object({ done: z.number().int().min(0), total: z.number().int().min(0) }),
-    creditsHeld: z
-      .number()
-      .int()
-      .min(0)
+    progress: z.object({ done: uint(), total: uint() }),
+    creditsHeld: uint()
       .optional()
       .describe('Credits held for the job while it is `pending` or `running`; when it ends they are charged or refunded (see the ledger).'),
     source: importSourceSchema,
@@ -200,15 +194,13 @@ export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'mu
  * Credits held by the gateway for work that finishes later (ADR 0019): an import job or an export
  * settles them when it ends, charged if it delivered something, refunded if it delivered nothing.
  */
-export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: z.number().int().min(0) });
+export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: uint() });
 export type CreditHold = z.infer<typeof creditHoldSchema>;
 export const createImportInputSchema = createImportInput.extend({
   ...byAccount,
   idempotencyKey: idempotencyKey().optional(),
   credits: creditHoldSchema.optional(),
 });
-/** `replayed`: an earlier request with the same Idempotency-Key answered; nothing new was done. */
-export const createImportResultSchema = z.object({ job: jobSchema, replayed: z.boolean() });
 export const getJobInput = z.strictObject({ id: z.string().min(1).max(100) });
 export const cancelJobInput = z.strictObject({ id: z.string().min(1).max(100) });
 export const listProjectJobsInput = listQuery().extend(projectPath).strict();
@@ -263,7 +255,6 @@ export const listOperationsInput = listQuery().strict();
 export const createAnswerInputSchema = createAnswerInput.extend(byAccount);
 export const createReportInputSchema = createReportInput.extend(byAccount);
 export const operationRefInputSchema = z.strictObject({ ...byAccount, operationId: z.string().min(1).max(100) });
-export const answerOperationListSchema = listPage(answerOperationSchema, 'AnswerOperationList');
 export const listOperationsInputSchema = listOperationsInput.extend(byAccount);
 
 /* Exports (issue 4, ADR 0011). */
@@ -279,8 +270,8 @@ export const exportSchema = z
     status: z
       .enum(['pending', 'completed', 'failed'])
       .describe('Of the shared states (ADR 0092): `completed` once the file is written (before ADR 0092 it was `ready`).'),
-    itemCount: z.number().int().min(0).optional().describe('Evidence items in the file, once ready.'),
-    sizeBytes: z.number().int().min(0).optional().describe('Size of the file, once ready.'),
+    itemCount: uint().optional().describe('Evidence items in the file, once ready.'),
+    sizeBytes: uint().optional().describe('Size of the file, once ready.'),
     error: z.string().optional().describe('Why the export failed.'),
     expiresAt: z.iso
       .datetime()
@@ -308,7 +299,7 @@ export const createExportInputSchema = createExportInput.extend({
 export const exportRefInputSchema = z.strictObject({ ...byAccount, exportId: z.string().min(1).max(100) });
 export const exportListSchema = listPage(exportSchema, 'ExportList');
 export const listExportsInputSchema = listExportsInput.extend(byAccount);
-export const exportChunkInputSchema = exportRefInputSchema.extend({ seq: z.number().int().min(0) });
+export const exportChunkInputSchema = exportRefInputSchema.extend({ seq: uint() });
 
 /* Comparisons (issue 4, ADR 0011). */
 
@@ -332,10 +323,10 @@ export const comparedVideoSchema = z
     id: z.string(),
     title: z.string(),
     channel: z.object({ id: z.string(), name: z.string() }),
-    views: z.number().int().min(0).nullable(),
+    views: uint().nullable(),
     viewsPerHour: z.number().nullable().describe('Lifetime views per hour since publication.'),
     engagementRate: z.number().nullable().describe('(likes + comments) / views.'),
-    durationSeconds: z.number().int().min(0),
+    durationSeconds: uint(),
     publishDate: z.string().nullable(),
     publishAgeHours: z.number().nullable(),
   })
@@ -345,11 +336,11 @@ export const comparedChannelSchema = z
   .object({
     id: z.string(),
     title: z.string(),
-    subscriberCount: z.number().int().min(0).nullable(),
-    videoCount: z.number().int().min(0).nullable(),
+    subscriberCount: uint().nullable(),
+    videoCount: uint().nullable(),
     recentUploads: z
       .object({
-        sampled: z.number().int().min(0).describe('Recent uploads the medians are taken over.'),
+        sampled: uint().describe('Recent uploads the medians are taken over.'),
         medianViews: z.number().nullable(),
         medianViewsPerHour: z.number().nullable(),
         medianDurationSeconds: z.number().nullable(),

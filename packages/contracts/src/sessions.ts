@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uint } from './shapes';
 import { accountIdSchema, accountListInput, scopeSchema } from './billing';
 import { listPage, listQuery } from './lists';
 
@@ -46,7 +47,7 @@ export const createdSessionSchema = z.object({
 export const verifySessionInputSchema = z.strictObject({
   token: sessionTokenSchema,
   /** A web session's current token older than this is due for rotation (`rotate: true`). */
-  rotateAfterMs: z.number().int().min(0).optional(),
+  rotateAfterMs: uint().optional(),
 });
 export const verifiedSessionSchema = z
   .object({
@@ -66,7 +67,7 @@ export const rotateSessionInputSchema = z.strictObject({
   sessionId: sessionIdSchema,
   token: sessionTokenSchema,
   /** How long the replaced token keeps working, so requests already in flight with it succeed. */
-  graceMs: z.number().int().min(0).max(600_000),
+  graceMs: uint().max(600_000),
 });
 /** null when the token was no longer the session's current one (another request rotated it first) or the session ended. */
 export const rotatedSessionSchema = z.object({ token: z.string(), expiresAt: z.iso.datetime() }).nullable();

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** A whole number from 0: a count, a duration, a position in milliseconds. */
+export const uint = () => z.number().int().min(0);
+
 export const providerIdSchema = z.enum(['youtube']).describe('The supported video platform.');
 export type ProviderId = z.infer<typeof providerIdSchema>;
 
@@ -36,7 +39,7 @@ export const evidenceSchema = z
     text: z.string(),
     provider: providerIdSchema.optional(),
     entityId: z.string().optional(),
-    startMs: z.number().int().min(0).optional(),
+    startMs: uint().optional(),
     sourceKey: z.string().optional(),
     index: z.number().int().min(1).optional(),
   })

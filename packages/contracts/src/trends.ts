@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { accountIdSchema } from './billing';
-import { listPage } from './lists';
 import { providerParam } from './provider';
-import { providerIdSchema, thumbnailSchema } from './shapes';
+import { providerIdSchema, thumbnailSchema, uint } from './shapes';
 
 /*
  * Shapes of the trends service (methodology 3.0, docs/methodology/trends-3.0.md): the trend report
@@ -22,8 +21,7 @@ export const minTrendSampleSize = 8;
 export const maxTrendSampleSize = 30;
 export const defaultTrendSampleSize = 20;
 
-const count = () => z.number().int().min(0);
-const withVelocity = () => ({ count: count(), share: z.number().min(0).max(1), medianVelocity: z.number().min(0) });
+const withVelocity = () => ({ count: uint(), share: z.number().min(0).max(1), medianVelocity: z.number().min(0) });
 const citing = () => z.object({ title: z.string(), description: z.string(), videoIds: z.array(z.string()) });
 
 function trendVideo() {
@@ -33,28 +31,28 @@ function trendVideo() {
     channel: z.object({ id: z.string(), name: z.string() }),
     thumbnails: z.array(thumbnailSchema),
     description: z.string(),
-    viewCount: count(),
+    viewCount: uint(),
     signalSource: z
       .enum(signalSources)
       .describe(
         '`observed` when an earlier snapshot of the video gave the rate, else `lifetime`; `search_card` when its enrichment failed and it was scored from its search card (views, age text, channel, duration: no likes or comments, age estimated).',
       ),
-    confidenceScore: z.number().int().min(0).max(100),
+    confidenceScore: uint().max(100),
     hashtags: z.array(z.string()),
     keywords: z.array(z.string()),
     effectiveViewsPerHour: z.number().min(0),
     velocityRank: z.number().int().min(1),
     percentiles: z.object({
-      velocity: z.number().int().min(0).max(100),
-      freshness: z.number().int().min(0).max(100),
-      channelPerformance: z.number().int().min(0).max(100),
-      engagement: z.number().int().min(0).max(100),
-      acceleration: z.number().int().min(0).max(100),
+      velocity: uint().max(100),
+      freshness: uint().max(100),
+      channelPerformance: uint().max(100),
+      engagement: uint().max(100),
+      acceleration: uint().max(100),
     }),
-    trendScore: z.number().int().min(0).max(100),
+    trendScore: uint().max(100),
     trendBand: z.enum(trendBands),
     url: z.string(),
-    durationSeconds: count(),
+    durationSeconds: uint(),
     publishedTimeText: z.string(),
     publishDate: z.string(),
     ageHours: z.number().min(0),
@@ -66,8 +64,8 @@ function trendVideo() {
     viewDelta: z.number().int().optional(),
     likeDelta: z.number().int().optional(),
     commentDelta: z.number().int().optional(),
-    commentCount: count(),
-    likeCount: count(),
+    commentCount: uint(),
+    likeCount: uint(),
     engagementRate: z.number().min(0),
     channelBaselineViewsPerHour: z.number().min(0).optional().describe('Absent when the channel could not be read.'),
     channelLift: z.number().min(0),
@@ -82,20 +80,20 @@ function trendReport() {
     provider: providerIdSchema,
     query: z.string().min(1).max(200),
     generatedAt: z.iso.datetime(),
-    sampleSize: z.number().int().min(0),
+    sampleSize: uint(),
     methodologyVersion: z.string(),
     methodology: z.string(),
     sample: z.object({
-      candidateVideos: count(),
-      enrichedVideos: count(),
-      searchCardVideos: count().describe('Videos whose enrichment failed, scored from their search card (`signalSource` `search_card`).'),
-      channels: count(),
-      observedVideos: count(),
-      recentCandidates: count(),
-      recentVideos: count(),
+      candidateVideos: uint(),
+      enrichedVideos: uint(),
+      searchCardVideos: uint().describe('Videos whose enrichment failed, scored from their search card (`signalSource` `search_card`).'),
+      channels: uint(),
+      observedVideos: uint(),
+      recentCandidates: uint(),
+      recentVideos: uint(),
     }),
-    window: z.object({ days: z.number().int().min(1), recentCandidatesSampled: count(), recentVideosEnriched: count() }),
-    confidence: z.object({ score: z.number().int().min(0).max(100), reasons: z.array(z.string()), level: z.enum(confidenceLevels) }),
+    window: z.object({ days: z.number().int().min(1), recentCandidatesSampled: uint(), recentVideosEnriched: uint() }),
+    confidence: z.object({ score: uint().max(100), reasons: z.array(z.string()), level: z.enum(confidenceLevels) }),
     summary: z.object({
       totalViews: z.number().min(0),
       medianViewsPerHour: z.number().min(0),
@@ -144,7 +142,7 @@ export const trendReportInput = () => {
   return z
     .strictObject({
       ...shape,
-      sample: shape.sample.extend({ searchCardVideos: count().optional() }).strict(),
+      sample: shape.sample.extend({ searchCardVideos: uint().optional() }).strict(),
       window: shape.window.strict(),
       confidence: shape.confidence.extend({ level: z.string().optional() }).strict(),
       summary: shape.summary.strict(),
@@ -234,7 +232,6 @@ export const generateTrendReportInputSchema = z.strictObject({
 });
 export const generateVideoPlanInputSchema = generateVideoPlanInput.extend({ accountId: accountIdSchema });
 export const planRefInputSchema = z.strictObject({ accountId: accountIdSchema, operationId: z.string().min(1).max(100) });
-export const planOperationListSchema = listPage(planOperationSchema, 'PlanOperationList');
 /** Test-only: `now` fixes the trends clock, null lets it follow real time again. */
 export const setTrendsClockInputSchema = z.strictObject({ now: z.iso.datetime().nullable() });
 

@@ -38,9 +38,6 @@ export const recordStates = [
   'deleting',
 ] as const;
 
-/** Final states: nothing changes a record in one of them. */
-export const finalWorkStates = ['completed', 'failed', 'cancelled'] as const satisfies readonly WorkState[];
-
 /**
  * Names stored or accepted before ADR 0092, read as today's: an import job saved `queued`, an
  * export `ready`, a subscription `canceled`. Reading through this keeps old records and old clients

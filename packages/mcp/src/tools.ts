@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ApiResult, VrsClient } from '@vrs/client';
+import type { FetchResult, VrsClient } from '@vrs/client';
 import { timestamp, toolError, toolResult } from './tool-result';
 
 const videoId = z.string().min(1).max(100).describe('YouTube video id, e.g. dQw4w9WgXcQ');
@@ -13,9 +13,10 @@ const json = (value: unknown) => JSON.stringify(value);
  */
 export function registerTools(server: McpServer, client: VrsClient) {
   const { api } = client;
-  const run = async <T>(call: () => Promise<ApiResult<T>>, render: (data: T) => string = json) => {
+  /** One REST call (`api.GET(…)`), its data rendered as the tool's text. */
+  const run = async <T>(call: () => Promise<FetchResult<T>>, render: (data: Exclude<T, undefined>) => string = json) => {
     try {
-      const result = await call();
+      const result = await client.send(call());
       return toolResult(result, render(result.data));
     } catch (error) {
       return toolError(error);
@@ -31,8 +32,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       inputSchema: { query: z.string().min(1).max(500).describe('Search keywords') },
       annotations: readOnly,
     },
-    ({ query }) =>
-      run(() => client.send(api.GET('/providers/{provider}/search', { params: { path: { provider: 'youtube' }, query: { q: query } } }))),
+    ({ query }) => run(() => api.GET('/providers/{provider}/search', { params: { path: { provider: 'youtube' }, query: { q: query } } })),
   );
 
   server.registerTool(
@@ -43,8 +43,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       inputSchema: { videoId },
       annotations: readOnly,
     },
-    ({ videoId }) =>
-      run(() => client.send(api.GET('/providers/{provider}/videos/{id}', { params: { path: { provider: 'youtube', id: videoId } } }))),
+    ({ videoId }) => run(() => api.GET('/providers/{provider}/videos/{id}', { params: { path: { provider: 'youtube', id: videoId } } })),
   );
 
   server.registerTool(
@@ -58,11 +57,9 @@ export function registerTools(server: McpServer, client: VrsClient) {
     ({ videoId, lang }) =>
       run(
         () =>
-          client.send(
-            api.GET('/providers/{provider}/videos/{id}/transcript', {
-              params: { path: { provider: 'youtube', id: videoId }, query: { detail: 'segments', ...(lang ? { lang } : {}) } },
-            }),
-          ),
+          api.GET('/providers/{provider}/videos/{id}/transcript', {
+            params: { path: { provider: 'youtube', id: videoId }, query: { detail: 'segments', ...(lang ? { lang } : {}) } },
+          }),
         (transcript) =>
           // The JSON answer: a string would be a subtitle file, which this call never asks for.
           typeof transcript === 'string'
@@ -89,15 +86,13 @@ export function registerTools(server: McpServer, client: VrsClient) {
     ({ videoId, newest, limit }) =>
       run(
         () =>
-          client.send(
-            api.GET('/providers/{provider}/videos/{id}/comments', {
-              // The API sizes only the newest-first collection; a page of top comments is YouTube's size, cut below.
-              params: {
-                path: { provider: 'youtube', id: videoId },
-                query: newest ? { newest: 'true' as const, ...(limit ? { limit } : {}) } : {},
-              },
-            }),
-          ),
+          api.GET('/providers/{provider}/videos/{id}/comments', {
+            // The API sizes only the newest-first collection; a page of top comments is YouTube's size, cut below.
+            params: {
+              path: { provider: 'youtube', id: videoId },
+              query: newest ? { newest: 'true' as const, ...(limit ? { limit } : {}) } : {},
+            },
+          }),
         (page) => json({ ...page, comments: limit ? page.comments.slice(0, limit) : page.comments }),
       ),
   );
@@ -111,7 +106,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       annotations: readOnly,
     },
     ({ channelId }) =>
-      run(() => client.send(api.GET('/providers/{provider}/channels/{id}', { params: { path: { provider: 'youtube', id: channelId } } }))),
+      run(() => api.GET('/providers/{provider}/channels/{id}', { params: { path: { provider: 'youtube', id: channelId } } })),
   );
 
   server.registerTool(
@@ -123,9 +118,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       annotations: readOnly,
     },
     ({ channelId }) =>
-      run(() =>
-        client.send(api.GET('/providers/{provider}/channels/{id}/playlists', { params: { path: { provider: 'youtube', id: channelId } } })),
-      ),
+      run(() => api.GET('/providers/{provider}/channels/{id}/playlists', { params: { path: { provider: 'youtube', id: channelId } } })),
   );
 
   server.registerTool(
@@ -137,9 +130,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       annotations: readOnly,
     },
     ({ playlistId }) =>
-      run(() =>
-        client.send(api.GET('/providers/{provider}/playlists/{id}', { params: { path: { provider: 'youtube', id: playlistId } } })),
-      ),
+      run(() => api.GET('/providers/{provider}/playlists/{id}', { params: { path: { provider: 'youtube', id: playlistId } } })),
   );
 
   server.registerTool(
@@ -157,11 +148,9 @@ export function registerTools(server: McpServer, client: VrsClient) {
     ({ topic, sampleSize }) =>
       run(
         () =>
-          client.send(
-            api.GET('/providers/{provider}/trends', {
-              params: { path: { provider: 'youtube' }, query: { q: topic, ...(sampleSize ? { sampleSize } : {}) } },
-            }),
-          ),
+          api.GET('/providers/{provider}/trends', {
+            params: { path: { provider: 'youtube' }, query: { q: topic, ...(sampleSize ? { sampleSize } : {}) } },
+          }),
         (report) =>
           json({
             query: report.query,
@@ -196,9 +185,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
     },
     ({ projectId, query, limit }) =>
       run(() =>
-        client.send(
-          api.GET('/projects/{projectId}/search', { params: { path: { projectId }, query: { q: query, ...(limit ? { limit } : {}) } } }),
-        ),
+        api.GET('/projects/{projectId}/search', { params: { path: { projectId }, query: { q: query, ...(limit ? { limit } : {}) } } }),
       ),
   );
 
@@ -209,7 +196,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       description: 'Answer a question from YouTube evidence, with numbered citations to the videos and timestamps it used.',
       inputSchema: { question: z.string().min(1).max(2000).describe('The question') },
     },
-    ({ question }) => run(() => client.send(api.POST('/answers', { body: { question } }))),
+    ({ question }) => run(() => api.POST('/answers', { body: { question } })),
   );
 
   server.registerTool(
@@ -222,7 +209,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
         prompt: z.string().min(1).max(4000).describe('What the report should cover'),
       },
     },
-    ({ projectId, prompt }) => run(() => client.send(api.POST('/reports', { body: { projectId, prompt } }))),
+    ({ projectId, prompt }) => run(() => api.POST('/reports', { body: { projectId, prompt } })),
   );
 
   server.registerTool(
@@ -238,11 +225,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       },
     },
     ({ message, projectId, sessionId }) =>
-      run(() =>
-        client.send(
-          api.POST('/agent/runs', { body: { message, ...(projectId ? { projectId } : {}), ...(sessionId ? { sessionId } : {}) } }),
-        ),
-      ),
+      run(() => api.POST('/agent/runs', { body: { message, ...(projectId ? { projectId } : {}), ...(sessionId ? { sessionId } : {}) } })),
   );
 
   server.registerTool(
@@ -256,7 +239,6 @@ export function registerTools(server: McpServer, client: VrsClient) {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ sessionId, runId }) =>
-      run(() => client.send(api.GET('/agent/{sessionId}/runs/{runId}', { params: { path: { sessionId, runId } } }))),
+    ({ sessionId, runId }) => run(() => api.GET('/agent/{sessionId}/runs/{runId}', { params: { path: { sessionId, runId } } })),
   );
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readEventStream, type components } from '@vrs/client';
 import { FailedWorkError } from '../exit-codes';
-import { indentLines, type Output, warningText } from '../output';
+import { heldCreditsNote, indentLines, type Output, warningText } from '../output';
 import { action } from './action';
 
 type CompactAgentRun = components['schemas']['CompactAgentRun'];
@@ -68,10 +68,7 @@ export function registerAgentCommands(program: Command) {
             },
           }),
         );
-        ctx.out.note(
-          `Run ${admitted.runId} ${admitted.status}: ${admitted.creditsHeld ?? 0} credits held until it ends` +
-            (meta.credits ? ` (charged now: ${meta.credits.charged}, balance: ${meta.credits.remaining}).` : '.'),
-        );
+        ctx.out.note(heldCreditsNote(`Run ${admitted.runId} ${admitted.status}`, admitted.creditsHeld, meta));
         const runPath = `/agent/${encodeURIComponent(admitted.sessionId)}/runs/${encodeURIComponent(admitted.runId)}`;
         const stream = await client.raw(`${runPath}/events`, { headers: { accept: 'text/event-stream' } });
         for await (const event of readEventStream(stream)) {

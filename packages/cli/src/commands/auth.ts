@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ApiError } from '@vrs/client';
 import { credentialsPath, readCredential, removeCredential, saveCredential } from '../credentials';
-import { revokeToken, runDeviceFlow, type Scope } from '../device-flow';
+import { oauthCredential, revokeToken, runDeviceFlow, type Scope } from '../device-flow';
 import { UsageError } from '../exit-codes';
 import { action, scopeList } from './action';
 
@@ -50,14 +50,7 @@ export function registerAuthCommands(program: Command) {
           },
         });
         const scopes = token.scope.split(' ').filter(Boolean);
-        await saveCredential(ctx.apiUrl, {
-          token: token.access_token,
-          kind: 'oauth',
-          expiresAt: new Date(Date.now() + token.expires_in * 1000).toISOString(),
-          ...(token.refresh_token ? { refreshToken: token.refresh_token } : {}),
-          scope: token.scope,
-          savedAt: new Date().toISOString(),
-        });
+        await saveCredential(ctx.apiUrl, oauthCredential(token));
         ctx.out.result(
           { apiUrl: ctx.apiUrl, kind: 'oauth', scopes, path: credentialsPath() },
           () => `Signed in to ${ctx.apiUrl} with ${scopes.join(', ') || 'no scopes'}.`,
@@ -111,8 +104,7 @@ export function registerAuthCommands(program: Command) {
     .description('Show the account, the credential and the scopes the current credential acts with')
     .action(
       action(async (ctx) => {
-        const client = await ctx.client();
-        const { data: session } = await client.send(client.api.GET('/auth/session'));
+        const { data: session } = await ctx.call((api) => api.GET('/auth/session'));
         const who = { apiUrl: ctx.apiUrl, accountId: session.account.id, ...session };
         ctx.out.result(who, () =>
           [

@@ -9,10 +9,9 @@ export function registerCreditCommands(program: Command) {
     .option('--limit <n>', 'how many ledger entries (1-100)', wholeNumber)
     .action(
       action(async (ctx, options: { ledger?: boolean; limit?: number }) => {
-        const client = await ctx.client();
         if (options.ledger) {
-          const { data } = await client.send(
-            client.api.GET('/billing/ledger', { params: { query: options.limit ? { limit: options.limit } : {} } }),
+          const { data } = await ctx.call((api) =>
+            api.GET('/billing/ledger', { params: { query: options.limit ? { limit: options.limit } : {} } }),
           );
           ctx.out.result(data, (page) =>
             ctx.out.table(
@@ -22,7 +21,7 @@ export function registerCreditCommands(program: Command) {
           );
           return;
         }
-        const { data } = await client.send(client.api.GET('/billing'));
+        const { data } = await ctx.call((api) => api.GET('/billing'));
         ctx.out.result(data, (status) =>
           [
             `balance:  ${ctx.out.colors.bold(String(status.credits.balance))} credits`,

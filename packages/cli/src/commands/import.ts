@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { components } from '@vrs/client';
 import { FailedWorkError, UsageError } from '../exit-codes';
-import { indentLines } from '../output';
+import { heldCreditsNote, indentLines } from '../output';
 import { progressBar } from '../progress';
 import { action, wholeNumber } from './action';
 
@@ -57,10 +57,7 @@ export function registerImportCommand(program: Command) {
             body: { source, ...(options.comments ? { include: { comments: true } } : {}) },
           }),
         );
-        ctx.out.note(
-          `Import job ${queued.id} ${queued.status}: ${queued.creditsHeld ?? 0} credits held until it ends` +
-            (meta.credits ? ` (charged now: ${meta.credits.charged}, balance: ${meta.credits.remaining}).` : '.'),
-        );
+        ctx.out.note(heldCreditsNote(`Import job ${queued.id} ${queued.status}`, queued.creditsHeld, meta));
         let job = queued;
         if (options.wait) {
           const bar = progressBar(ctx.out, 'importing');

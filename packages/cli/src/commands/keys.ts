@@ -12,9 +12,8 @@ export function registerKeyCommands(program: Command) {
     .option('--cursor <cursor>', 'the nextCursor of the previous page')
     .action(
       action(async (ctx, options: { limit?: number; cursor?: string }) => {
-        const client = await ctx.client();
-        const { data } = await client.send(
-          client.api.GET('/api-keys', {
+        const { data } = await ctx.call((api) =>
+          api.GET('/api-keys', {
             params: { query: pageQuery(options) },
           }),
         );
@@ -36,9 +35,8 @@ export function registerKeyCommands(program: Command) {
     .option('--expires-at <time>', 'when the key stops working (ISO 8601, at most 366 days ahead); default: never')
     .action(
       action(async (ctx, name: string, options: { scopes: Scope[]; expiresAt?: string }) => {
-        const client = await ctx.client();
-        const { data } = await client.send(
-          client.api.POST('/api-keys', {
+        const { data } = await ctx.call((api) =>
+          api.POST('/api-keys', {
             body: { name, scopes: options.scopes, ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}) },
           }),
         );
@@ -56,8 +54,7 @@ export function registerKeyCommands(program: Command) {
     .description('Revoke an API key: it stops working at once')
     .action(
       action(async (ctx, id: string) => {
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.DELETE('/api-keys/{id}', { params: { path: { id } } }));
+        const { data } = await ctx.call((api) => api.DELETE('/api-keys/{id}', { params: { path: { id } } }));
         ctx.out.result(data, (deleted) => `Revoked API key ${deleted.id}.`);
       }),
     );

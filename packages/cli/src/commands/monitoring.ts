@@ -16,8 +16,7 @@ export function registerMonitoringCommands(program: Command) {
     .description('List your monitors')
     .action(
       action(async (ctx) => {
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.GET('/monitors'));
+        const { data } = await ctx.call((api) => api.GET('/monitors'));
         ctx.out.result(data, (page) =>
           ctx.out.table(
             ['id', 'watches', 'every', 'status', 'next check'],
@@ -50,8 +49,7 @@ export function registerMonitoringCommands(program: Command) {
         ];
         const [query] = queries;
         if (!query || queries.length !== 1) throw new UsageError('Name exactly one of --topic, --channel, --video or --search.');
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.POST('/monitors', { body: { query, intervalMinutes: options.interval } }));
+        const { data } = await ctx.call((api) => api.POST('/monitors', { body: { query, intervalMinutes: options.interval } }));
         ctx.out.result(
           data,
           (monitor) => `Created monitor ${monitor.id} (${describeQuery(monitor.query)}, every ${monitor.intervalMinutes} min).`,
@@ -63,8 +61,7 @@ export function registerMonitoringCommands(program: Command) {
     .description('Delete a monitor')
     .action(
       action(async (ctx, id: string) => {
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.DELETE('/monitors/{id}', { params: { path: { id } } }));
+        const { data } = await ctx.call((api) => api.DELETE('/monitors/{id}', { params: { path: { id } } }));
         ctx.out.result(data, (deleted) => `Deleted monitor ${deleted.id}.`);
       }),
     );
@@ -75,8 +72,7 @@ export function registerMonitoringCommands(program: Command) {
     .description('List notifications, newest first')
     .action(
       action(async (ctx) => {
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.GET('/notifications'));
+        const { data } = await ctx.call((api) => api.GET('/notifications'));
         ctx.out.result(data, (list) =>
           ctx.out.table(
             ['id', 'when', 'kind', 'title', 'read'],
@@ -96,8 +92,7 @@ export function registerMonitoringCommands(program: Command) {
     .description('Mark a notification read')
     .action(
       action(async (ctx, id: string) => {
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.POST('/notifications/{id}/read', { params: { path: { id } } }));
+        const { data } = await ctx.call((api) => api.POST('/notifications/{id}/read', { params: { path: { id } } }));
         ctx.out.result(data, () => `Marked ${id} read.`);
       }),
     );

@@ -10,9 +10,8 @@ export function registerProjectCommands(program: Command) {
     .option('--cursor <cursor>', 'the nextCursor of the previous page')
     .action(
       action(async (ctx, options: { limit?: number; cursor?: string }) => {
-        const client = await ctx.client();
-        const { data } = await client.send(
-          client.api.GET('/projects', {
+        const { data } = await ctx.call((api) =>
+          api.GET('/projects', {
             params: { query: pageQuery(options) },
           }),
         );
@@ -32,8 +31,7 @@ export function registerProjectCommands(program: Command) {
     .description('Create a project')
     .action(
       action(async (ctx, name: string) => {
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.POST('/projects', { body: { name } }));
+        const { data } = await ctx.call((api) => api.POST('/projects', { body: { name } }));
         ctx.out.result(data, (project) => `Created project ${project.id} (${project.name}).`);
       }),
     );
@@ -42,8 +40,7 @@ export function registerProjectCommands(program: Command) {
     .description('Delete a project with its evidence, jobs and exports')
     .action(
       action(async (ctx, projectId: string) => {
-        const client = await ctx.client();
-        const { data } = await client.send(client.api.DELETE('/projects/{projectId}', { params: { path: { projectId } } }));
+        const { data } = await ctx.call((api) => api.DELETE('/projects/{projectId}', { params: { path: { projectId } } }));
         ctx.out.result(data, (deleted) => `Deleted project ${deleted.id}.`);
       }),
     );

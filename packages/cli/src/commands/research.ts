@@ -35,12 +35,11 @@ export function registerResearchCommands(program: Command) {
     .option('-p, --project <projectId>', "search this project's imported evidence instead")
     .option('--limit <n>', 'how many project results', wholeNumber)
     .action(
-      action(async (ctx, query: string, options: { project?: string; limit?: number }) => {
-        const client = await ctx.client();
-        if (options.project) {
-          const { data } = await client.send(
-            client.api.GET('/projects/{projectId}/search', {
-              params: { path: { projectId: options.project }, query: { q: query, ...(options.limit ? { limit: options.limit } : {}) } },
+      action(async (ctx, query: string, { project: projectId, limit }: { project?: string; limit?: number }) => {
+        if (projectId) {
+          const { data } = await ctx.call((api) =>
+            api.GET('/projects/{projectId}/search', {
+              params: { path: { projectId }, query: { q: query, ...(limit ? { limit } : {}) } },
             }),
           );
           ctx.out.result(data, (found) =>
@@ -52,8 +51,8 @@ export function registerResearchCommands(program: Command) {
           );
           return;
         }
-        const { data } = await client.send(
-          client.api.GET('/providers/{provider}/search', { params: { path: { provider: 'youtube' }, query: { q: query } } }),
+        const { data } = await ctx.call((api) =>
+          api.GET('/providers/{provider}/search', { params: { path: { provider: 'youtube' }, query: { q: query } } }),
         );
         ctx.out.result(data, (found) =>
           ctx.out.table(

@@ -15,9 +15,8 @@ export function registerYouTubeCommands(program: Command) {
     .description("A video's metadata")
     .action(
       action(async (ctx, id: string) => {
-        const client = await ctx.client();
-        const { data } = await client.send(
-          client.api.GET('/providers/{provider}/videos/{id}', { params: { path: { provider: youtube, id } } }),
+        const { data } = await ctx.call((api) =>
+          api.GET('/providers/{provider}/videos/{id}', { params: { path: { provider: youtube, id } } }),
         );
         ctx.out.result(data, (video) =>
           [
@@ -79,9 +78,8 @@ export function registerYouTubeCommands(program: Command) {
     .option('--limit <n>', 'at most this many (1-100)', wholeNumber)
     .action(
       action(async (ctx, id: string, options: { newest?: boolean; limit?: number }) => {
-        const client = await ctx.client();
-        const { data } = await client.send(
-          client.api.GET('/providers/{provider}/videos/{id}/comments', {
+        const { data } = await ctx.call((api) =>
+          api.GET('/providers/{provider}/videos/{id}/comments', {
             params: {
               path: { provider: youtube, id },
               // The API sizes only the newest-first collection; a page of top comments is YouTube's size, cut below.
@@ -108,10 +106,9 @@ export function registerYouTubeCommands(program: Command) {
     .option('--playlists', "list the channel's playlists instead")
     .action(
       action(async (ctx, id: string, options: { playlists?: boolean }) => {
-        const client = await ctx.client();
         const path = { provider: youtube, id };
         if (options.playlists) {
-          const { data } = await client.send(client.api.GET('/providers/{provider}/channels/{id}/playlists', { params: { path } }));
+          const { data } = await ctx.call((api) => api.GET('/providers/{provider}/channels/{id}/playlists', { params: { path } }));
           ctx.out.result(data, (page) =>
             ctx.out.table(
               ['id', 'title', 'videos', 'updated'],
@@ -120,7 +117,7 @@ export function registerYouTubeCommands(program: Command) {
           );
           return;
         }
-        const { data } = await client.send(client.api.GET('/providers/{provider}/channels/{id}', { params: { path } }));
+        const { data } = await ctx.call((api) => api.GET('/providers/{provider}/channels/{id}', { params: { path } }));
         ctx.out.result(data, (channel) =>
           [
             `${ctx.out.colors.bold(channel.title)} ${channel.handle ?? ''} (${channel.id})`,
@@ -140,9 +137,8 @@ export function registerYouTubeCommands(program: Command) {
     .description('A playlist and its videos')
     .action(
       action(async (ctx, id: string) => {
-        const client = await ctx.client();
-        const { data } = await client.send(
-          client.api.GET('/providers/{provider}/playlists/{id}', { params: { path: { provider: youtube, id } } }),
+        const { data } = await ctx.call((api) =>
+          api.GET('/providers/{provider}/playlists/{id}', { params: { path: { provider: youtube, id } } }),
         );
         ctx.out.result(data, (playlist) =>
           [
