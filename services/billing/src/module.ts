@@ -1,8 +1,6 @@
-import { componentLogger, readAtScrape } from '@vrs/kit';
-import { billingAccountDeleted } from '@vrs/contracts';
+import { componentLogger, type Logger, readAtScrape, type ServiceModule } from '@vrs/kit';
+import { billingAccountDeleted, planCatalogue } from '@vrs/contracts';
 import { createOutboxRelay, type EventBus, type Subscription } from '@vrs/bus';
-import type { Logger, ServiceModule } from '@vrs/kit';
-import { planCatalogue } from '@vrs/contracts';
 import { createRetentionSweeper, type Store } from '@vrs/store';
 import type { BillingModuleConfig } from './billing-deps';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';

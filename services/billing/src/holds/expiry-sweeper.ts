@@ -37,5 +37,3 @@ export function createExpirySweeper(options: { repo: BillingRepo; clock: () => n
 
   return createPeriodicSweep({ name: 'reservation sweep', intervalMs, logger, sweep: sweepOnce });
 }
-
-export type ExpirySweeper = ReturnType<typeof createExpirySweeper>;

@@ -1,18 +1,10 @@
-import { cliSessionTokenPrefix, type Scope, type SessionKind, webSessionTokenPrefix } from '@vrs/contracts';
+import { cliSessionTokenPrefix, webSessionTokenPrefix } from '@vrs/contracts';
 import { newId } from '@vrs/kit';
 import type { BillingRepo } from '../repo';
 import type { SessionDoc } from '../repo/sessions';
 import { generateToken, hashToken } from './tokens';
 
-export interface OpenSessionInput {
-  accountId: string;
-  kind: SessionKind;
-  scopes: Scope[] | null;
-  ttlMs: number;
-  userAgent: string | null;
-  ip: string | null;
-  label: string | null;
-}
+type OpenSessionInput = Pick<SessionDoc, 'accountId' | 'kind' | 'scopes' | 'userAgent' | 'ip' | 'label'> & { ttlMs: number };
 
 /**
  * Stores a new session and returns it with its token, which exists only in this return value

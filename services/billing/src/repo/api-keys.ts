@@ -105,5 +105,3 @@ export function createApiKeysRepo(store: StoreScope, clock: () => number = Date.
     deleteAllOfAccount: (accountId: string) => deleteInBatches(apiKeys, { accountId }),
   };
 }
-
-export type ApiKeysRepo = ReturnType<typeof createApiKeysRepo>;

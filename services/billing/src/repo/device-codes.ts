@@ -77,5 +77,3 @@ export function createDeviceCodesRepo(store: Store) {
     purge: async (now: string) => (await codes.deleteMany({ purgeAt: { $lte: now } })).deletedCount,
   };
 }
-
-export type DeviceCodesRepo = ReturnType<typeof createDeviceCodesRepo>;

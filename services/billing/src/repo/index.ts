@@ -1,8 +1,8 @@
-import { billingAccountDeleted } from '@vrs/contracts';
 import { recordOutboxEvent } from '@vrs/bus';
 import type { Store, StoreScope } from '@vrs/store';
 import { countLedgerLine, newId, required } from '@vrs/kit';
 import {
+  billingAccountDeleted,
   currentStateName,
   defaultPlanId,
   planCatalogue,
@@ -44,25 +44,18 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
   const clock = options.clock ?? Date.now;
   const plans = options.plans ?? planCatalogue();
   const nowIso = () => new Date(clock()).toISOString();
-  /** The repositories a transaction's writes go through. */
-  const scoped = (scope: StoreScope, written?: NewLedgerEntry[]) => ({
-    accounts: createAccountsRepo(scope),
-    apiKeys: createApiKeysRepo(scope, clock),
-    reservations: createReservationsRepo(scope),
-    ledger: createLedgerRepo(scope, clock, written),
-  });
   /** A transaction through the scoped repositories; the ledger lines it wrote count in metrics once it commits. */
-  const transaction = async <T>(work: (repo: ReturnType<typeof scoped>, tx: StoreScope) => Promise<T>): Promise<T> => {
+  const transaction = async <T>(work: (repo: ScopedRepos, tx: StoreScope) => Promise<T>): Promise<T> => {
     let written: NewLedgerEntry[] = [];
     const result = await store.withTransaction((tx) => {
       // A retried attempt starts afresh: only the committed one's lines are counted.
       written = [];
-      return work(scoped(tx, written), tx);
+      return work(scopedRepos(tx, clock, written), tx);
     });
     for (const line of written) countLedgerLine(line.kind, line.amount);
     return result;
   };
-  const { accounts, reservations, ledger, apiKeys } = scoped(store);
+  const { accounts, reservations, ledger, apiKeys } = scopedRepos(store, clock);
   const sessions = createSessionsRepo(store, clock);
   const emailLinks = createEmailLinksRepo(store, clock);
   const deviceCodes = createDeviceCodesRepo(store);
@@ -356,8 +349,7 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
               });
             } else if (amount > 0) lines.push({ accountId, kind: 'charge', amount: -amount, operation, reservationId, requestId });
           }
-          const account = await repo.accounts.release(accountId, held, charged);
-          if (!account) throw new Error(`account ${accountId} of a reservation is missing`);
+          const account = required(await repo.accounts.release(accountId, held, charged), `account ${accountId} of a reservation`);
           for (const { i, reservation, status, charged: amount } of group) {
             closed[i] = {
               reservation: { ...reservation, status, charged: amount, closedAt },
@@ -403,11 +395,16 @@ export type ReserveOutcome =
   | { reservationId: string; balance: number; refused?: undefined }
   | { refused: 'ACCOUNT_NOT_FOUND' | 'ACCOUNT_DELETED' | 'INSUFFICIENT_CREDITS'; balance: number };
 
-type ScopedRepos = {
-  accounts: ReturnType<typeof createAccountsRepo>;
-  reservations: ReturnType<typeof createReservationsRepo>;
-  ledger: ReturnType<typeof createLedgerRepo>;
-};
+/** The repositories a transaction's writes go through. */
+function scopedRepos(scope: StoreScope, clock: () => number, written?: NewLedgerEntry[]) {
+  return {
+    accounts: createAccountsRepo(scope),
+    apiKeys: createApiKeysRepo(scope, clock),
+    reservations: createReservationsRepo(scope),
+    ledger: createLedgerRepo(scope, clock, written),
+  };
+}
+type ScopedRepos = ReturnType<typeof scopedRepos>;
 
 /**
  * The close of `closeReservation`, inside the caller's transaction. The ledger gets what was
@@ -423,15 +420,16 @@ async function closeIn(repo: ScopedRepos, reservation: ReservationDoc, outcome: 
   const release = outcome === 'cancel' ? 'refunded' : outcome;
   const closed = await repo.reservations.close(reservationId, 'reserved', release, release === 'settled' ? charged : 0, closedAt);
   if (closed) {
-    const account = await repo.accounts.release(accountId, held, closed.charged ?? 0);
     // A deleted account keeps its document (ADR 0033), so a reservation always has its account.
-    if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
+    const account = required(
+      await repo.accounts.release(accountId, held, closed.charged ?? 0),
+      `account ${accountId} of reservation ${reservationId}`,
+    );
     if (heldInLedger) await line(release === 'settled' ? 'settle' : 'refund', held - (closed.charged ?? 0));
     else if (closed.charged) await line('charge', -closed.charged);
     return { reservation: closed, balance: account.balance };
   }
-  const current = await repo.reservations.findById(reservationId);
-  if (!current) throw new Error(`reservation ${reservationId} is missing`);
+  const current = required(await repo.reservations.findById(reservationId), `reservation ${reservationId}`);
   if (outcome === 'settled' && current.status === 'expired' && charged > 0) {
     const charge = await repo.accounts.charge(accountId, charged);
     if (charge) {
@@ -445,13 +443,14 @@ async function closeIn(repo: ScopedRepos, reservation: ReservationDoc, outcome: 
   if (outcome === 'cancel' && current.status === 'settled' && current.charged) {
     const given = await repo.reservations.close(reservationId, 'settled', 'refunded', 0, closedAt);
     if (!given) throw new Error(`reservation ${reservationId} changed during its cancel`);
-    const account = await repo.accounts.uncharge(accountId, current.charged);
-    if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
+    const account = required(
+      await repo.accounts.uncharge(accountId, current.charged),
+      `account ${accountId} of reservation ${reservationId}`,
+    );
     await line('refund', current.charged);
     return { reservation: given, balance: account.balance };
   }
-  const account = await repo.accounts.findById(accountId);
-  if (!account) throw new Error(`account ${accountId} of reservation ${reservationId} is missing`);
+  const account = required(await repo.accounts.findById(accountId), `account ${accountId} of reservation ${reservationId}`);
   return { reservation: current, balance: account.balance };
 }
 

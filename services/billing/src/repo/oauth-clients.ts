@@ -18,5 +18,3 @@ export function createOAuthClientsRepo(store: Store) {
     findById: (clientId: string) => clients.findOne({ _id: clientId }),
   };
 }
-
-export type OAuthClientsRepo = ReturnType<typeof createOAuthClientsRepo>;

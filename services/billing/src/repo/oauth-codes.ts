@@ -40,5 +40,3 @@ export function createOAuthCodesRepo(store: Store) {
     purge: async (now: string) => (await codes.deleteMany({ purgeAt: { $lte: now } })).deletedCount,
   };
 }
-
-export type OAuthCodesRepo = ReturnType<typeof createOAuthCodesRepo>;

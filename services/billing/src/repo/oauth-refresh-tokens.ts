@@ -39,5 +39,3 @@ export function createOAuthRefreshTokensRepo(store: Store) {
     purge: async (now: string) => (await tokens.deleteMany({ expiresAt: { $lte: now } })).deletedCount,
   };
 }
-
-export type OAuthRefreshTokensRepo = ReturnType<typeof createOAuthRefreshTokensRepo>;

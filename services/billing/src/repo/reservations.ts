@@ -34,8 +34,6 @@ export function createReservationsRepo(store: StoreScope) {
         { key: { accountId: 1, status: 1 }, name: 'account_status' },
       ]),
 
-    insert: (reservation: ReservationDoc) => reservations.insertOne(reservation),
-
     insertMany: (held: ReservationDoc[]) => reservations.insertMany(held),
 
     findById: (reservationId: string) => reservations.findOne({ _id: reservationId }),

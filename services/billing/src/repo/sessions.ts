@@ -119,5 +119,3 @@ export function createSessionsRepo(store: Store, clock: () => number) {
     },
   };
 }
-
-export type SessionsRepo = ReturnType<typeof createSessionsRepo>;

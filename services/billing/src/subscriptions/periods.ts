@@ -16,18 +16,12 @@ function daysInMonth(year: number, month: number): number {
 
 /** The anchor moved `months` months on, clamped to the end of a shorter month (milliseconds). */
 export function addMonthsClamped(anchor: number, months: number): number {
-  const date = new Date(anchor);
-  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
-  const day = Math.min(date.getUTCDate(), daysInMonth(target.getUTCFullYear(), target.getUTCMonth()));
-  return Date.UTC(
-    target.getUTCFullYear(),
-    target.getUTCMonth(),
-    day,
-    date.getUTCHours(),
-    date.getUTCMinutes(),
-    date.getUTCSeconds(),
-    date.getUTCMilliseconds(),
-  );
+  const day = new Date(anchor).getUTCDate();
+  // From the 1st (the anchor's time of day kept), so moving the month never overflows into the next.
+  const target = new Date(anchor);
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() + months);
+  return target.setUTCDate(Math.min(day, daysInMonth(target.getUTCFullYear(), target.getUTCMonth())));
 }
 
 /** The period of an account anchored at `anchor` that contains `now` (the first one if `now` precedes the anchor). */

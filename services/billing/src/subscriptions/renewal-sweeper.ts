@@ -41,5 +41,3 @@ export function createRenewalSweeper(options: { repo: BillingRepo; clock: () => 
 
   return createPeriodicSweep({ name: 'renewal sweep', intervalMs, logger, sweep: sweepOnce });
 }
-
-export type RenewalSweeper = ReturnType<typeof createRenewalSweeper>;

@@ -12,8 +12,7 @@ export function approveDeviceAuthorization({ repo, logger }: BillingDeps) {
     .input(approveDeviceAuthorizationInputSchema)
     .output(decidedDeviceAuthorizationSchema)
     .mutation(async ({ input, ctx }) => {
-      const account = await repo.accounts.findById(input.accountId);
-      if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (!(await repo.accounts.findActive(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
       const code = await pendingDeviceCode(repo, input.userCode);
       if (input.scopes.length === 0) throw new AppError('SCOPES_NOT_CHOSEN');
       const notRequested = input.scopes.filter((scope) => !code.requestedScopes.includes(scope));

@@ -9,8 +9,7 @@ export function denyDeviceAuthorization({ repo, logger }: BillingDeps) {
     .input(denyDeviceAuthorizationInputSchema)
     .output(decidedDeviceAuthorizationSchema)
     .mutation(async ({ input, ctx }) => {
-      const account = await repo.accounts.findById(input.accountId);
-      if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (!(await repo.accounts.findActive(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
       const code = await pendingDeviceCode(repo, input.userCode);
       const decided = await repo.deviceCodes.decide(code._id, new Date(repo.clock()).toISOString(), {
         status: 'denied',

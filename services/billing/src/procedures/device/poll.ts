@@ -47,8 +47,7 @@ export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
       if (code.status === 'denied') throw new AppError('ACCESS_DENIED', undefined, { error: 'access_denied' });
 
       // Approved: the account must still exist when the session opens.
-      const account = code.accountId ? await repo.accounts.findById(code.accountId) : null;
-      if (!account || account.deletedAt)
+      if (!code.accountId || !(await repo.accounts.findActive(code.accountId)))
         throw new AppError('ACCESS_DENIED', 'The account that approved this code no longer exists.', { error: 'access_denied' });
       const claimed = await repo.deviceCodes.claimApproved(code._id);
       if (!claimed?.accountId || !claimed.approvedScopes) {

@@ -39,8 +39,7 @@ export function exchangeAuthorizationCode({ repo, logger }: BillingDeps) {
       if (!verifierMatches(input.codeVerifier, code.codeChallenge)) throw invalidGrant('code_verifier does not match the code_challenge.');
       const claimed = await repo.oauthCodes.claim(code._id, new Date(now).toISOString());
       if (!claimed) throw invalidGrant('The authorization code was already used.');
-      const account = await repo.accounts.findById(code.accountId);
-      if (!account || account.deletedAt) throw invalidGrant('The account that approved this code no longer exists.');
+      if (!(await repo.accounts.findActive(code.accountId))) throw invalidGrant('The account that approved this code no longer exists.');
       const client = await repo.oauthClients.findById(code.clientId);
       const tokens = await openOAuthGrant(repo, {
         accountId: code.accountId,

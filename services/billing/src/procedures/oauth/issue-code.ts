@@ -14,8 +14,7 @@ export function issueAuthorizationCode({ repo }: BillingDeps) {
     .input(issueAuthorizationCodeInputSchema)
     .output(issuedAuthorizationCodeSchema)
     .mutation(async ({ input }) => {
-      const account = await repo.accounts.findById(input.accountId);
-      if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (!(await repo.accounts.findActive(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
       const now = repo.clock();
       const code = generateToken(oauthCodePrefix);
       const expiresAt = new Date(now + input.ttlSeconds * 1000).toISOString();

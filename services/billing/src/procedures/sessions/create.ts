@@ -12,8 +12,7 @@ export function createSession({ repo, logger }: BillingDeps) {
     .input(createSessionInputSchema)
     .output(createdSessionSchema)
     .mutation(async ({ input, ctx }) => {
-      const account = await repo.accounts.findById(input.accountId);
-      if (!account || account.deletedAt) throw new AppError('ACCOUNT_NOT_FOUND');
+      if (!(await repo.accounts.findActive(input.accountId))) throw new AppError('ACCOUNT_NOT_FOUND');
       if (input.kind === 'oauth')
         throw new AppError('VALIDATION_FAILED', 'OAuth grants are opened by the token endpoint, not here (ADR 0095).');
       if (input.kind === 'web' && input.scopes !== null)

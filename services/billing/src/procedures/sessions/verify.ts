@@ -17,8 +17,7 @@ export function verifySession({ repo }: BillingDeps) {
       const found = await repo.sessions.findLiveByTokenHash(hashToken(input.token));
       if (!found) return null;
       const { session, current } = found;
-      const account = await repo.accounts.findById(session.accountId);
-      if (!account || account.deletedAt) return null;
+      if (!(await repo.accounts.findActive(session.accountId))) return null;
       const age = repo.clock() - Date.parse(session.lastRotatedAt);
       return {
         sessionId: session._id,
