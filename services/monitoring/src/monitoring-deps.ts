@@ -20,16 +20,14 @@ export interface MonitoringModuleConfig {
   leaseMs: number;
   concurrency: number;
   backoffCapMinutes: number;
-  webhooks: WebhooksConfig;
-}
-
-export interface WebhooksConfig {
-  allowPrivate: boolean;
-  maxAttempts: number;
-  disableAfterFailures: number;
-  /** The first retry's wait; each further retry doubles it. */
-  retryBaseMs: number;
-  timeoutMs: number;
+  webhooks: {
+    allowPrivate: boolean;
+    maxAttempts: number;
+    disableAfterFailures: number;
+    /** The first retry's wait; each further retry doubles it. */
+    retryBaseMs: number;
+    timeoutMs: number;
+  };
 }
 
 /** The services a check calls, through their typed clients (in-process or over HTTP). */

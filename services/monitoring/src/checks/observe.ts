@@ -5,6 +5,13 @@ export const videoUrl = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 /** Opens the video at the comment. */
 export const commentUrl = (videoId: string, commentId: string) => `${videoUrl(videoId)}&lc=${commentId}`;
 
+const videoItem = (video: { id: string; title: string }) => ({
+  type: 'video' as const,
+  id: video.id,
+  title: video.title,
+  url: videoUrl(video.id),
+});
+
 /** What one check read upstream, in the shape the comparison needs. */
 export type Observation =
   | { kind: 'items'; items: ChangedItem[] }
@@ -57,8 +64,7 @@ export async function observe(
   switch (query.kind) {
     case 'search': {
       const { result } = await upstreams.provider.videos.search.query({ q: query.q, sort: 'upload_date' });
-      const items = result.videos.map((video) => ({ type: 'video' as const, id: video.id, title: video.title, url: videoUrl(video.id) }));
-      return { observation: { kind: 'items', items }, cached: [false] };
+      return { observation: { kind: 'items', items: result.videos.map(videoItem) }, cached: [false] };
     }
     case 'channel': {
       // Both reads or none: a failed second read fails the check, so nothing half-read is compared.
@@ -66,12 +72,7 @@ export async function observe(
         upstreams.provider.channels.get.query({ channel: query.id, refresh: true }),
         upstreams.provider.channels.listPlaylists.query({ channel: query.id, sort: 'newest', refresh: true }),
       ]);
-      const uploads = channel.result.recentUploads.map((video) => ({
-        type: 'video' as const,
-        id: video.id,
-        title: video.title,
-        url: videoUrl(video.id),
-      }));
+      const uploads = channel.result.recentUploads.map(videoItem);
       const lists = playlists.result.playlists.map((playlist) => ({
         type: 'playlist' as const,
         id: playlist.id,
@@ -86,11 +87,10 @@ export async function observe(
         upstreams.provider.comments.getPage.query({ videoId: query.id, sort: 'newest', refresh: true }),
       ]);
       const { result } = video;
-      const item: ChangedItem = { type: 'video', id: result.id, title: result.title, url: videoUrl(result.id) };
       return {
         observation: {
           kind: 'video',
-          item,
+          item: videoItem(result),
           viewCount: result.viewCount ?? 0,
           commentCount: result.commentCount ?? 0,
           comments: comments.result.comments.map((comment) => commentItem(result.id, comment)),

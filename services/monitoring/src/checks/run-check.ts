@@ -43,8 +43,8 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
     }));
   } catch (error) {
     const appError = asAppError(error);
-    if (appError.code === 'INSUFFICIENT_CREDITS') return paused(deps, monitor, leaseToken, base, now);
-    return failed(deps, monitor, leaseToken, base, now, appError, 0);
+    if (appError.code === 'INSUFFICIENT_CREDITS') return paused();
+    return failed(appError);
   }
 
   let observed: Awaited<ReturnType<typeof observe>>;
@@ -54,7 +54,7 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
     // A failed read (either of a check's two) is refunded in full and never compared: it cannot make
     // anything look new, and the saved state stays as the last whole check left it.
     await deps.billing.credits.refund.mutate({ reservationId }).catch((err) => deps.logger.error({ err, reservationId }, 'refund failed'));
-    return failed(deps, monitor, leaseToken, base, now, asAppError(error), 0);
+    return failed(asAppError(error));
   }
   const settled = await deps.billing.credits.settle
     .mutate({ reservationId, amount: settledPrice(monitor.query, observed.cached) })
@@ -66,9 +66,6 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
   const comparison = compare(monitor.state, observed.observation, now);
   const { changes } = comparison;
   return finish(
-    deps,
-    monitor,
-    leaseToken,
     {
       state: comparison.state,
       status: 'active',
@@ -93,93 +90,68 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
       creditsCharged: settled.charged,
     },
   );
-}
 
-type CheckBase = Pick<NewCheck, '_id' | 'accountId' | 'monitorId' | 'checkedAt' | 'notificationId' | 'error'>;
+  /**
+   * Writes the result under the lease, the notification (if any) and the check's record in one
+   * transaction: the monitor is never released without its check in the history, and nothing is
+   * recorded when the lease was lost. The outbox relay then publishes their events (ADR 0030).
+   */
+  async function finish(result: Partial<MonitorDoc>, notification: NewNotification | null, check: Omit<NewCheck, 'notificationId'>) {
+    const channels = { read: false, deliver: true };
+    const webhooks = notification ? await webhooksFor(deps, monitor.accountId, channels) : [];
+    const written = await deps.store.withTransaction(async (tx) => {
+      if (!(await deps.monitors.finishCheck(monitor._id, leaseToken, result, tx))) return false;
+      const notificationId = notification ? await recordNotification(deps, tx, notification, channels, webhooks) : null;
+      await recordCheck(deps, tx, { ...check, notificationId });
+      return true;
+    });
+    if (!written) {
+      // Another claim (an expired lease retaken) or a query change overtook this check: its result is dropped.
+      deps.logger.warn({ monitorId: monitor._id }, 'check finished after losing its lease; result dropped');
+      return null;
+    }
+    deps.outbox.notify();
+    return check._id;
+  }
 
-/**
- * Writes the result under the lease, the notification (if any) and the check's record in one
- * transaction: the monitor is never released without its check in the history, and nothing is
- * recorded when the lease was lost. The outbox relay then publishes their events (ADR 0030).
- */
-async function finish(
-  deps: CheckDeps,
-  monitor: MonitorDoc,
-  leaseToken: string,
-  result: Partial<MonitorDoc>,
-  notification: NewNotification | null,
-  check: Omit<NewCheck, 'notificationId'>,
-): Promise<string | null> {
-  const channels = { read: false, deliver: true };
-  const webhooks = notification ? await webhooksFor(deps, monitor.accountId, channels) : [];
-  const written = await deps.store.withTransaction(async (tx) => {
-    if (!(await deps.monitors.finishCheck(monitor._id, leaseToken, result, tx))) return false;
-    const notificationId = notification ? await recordNotification(deps, tx, notification, channels, webhooks) : null;
-    await recordCheck(deps, tx, { ...check, notificationId });
-    return true;
-  });
-  if (!written) return lostLease(deps, monitor);
-  deps.outbox.notify();
-  return check._id;
-}
+  /** No credits: tried again every interval; the account hears about it once, not once per interval. */
+  function paused() {
+    return finish(
+      {
+        status: 'paused_no_credits',
+        statusReason: 'The account has no credits left for checks; they resume once credits are added.',
+        lastCheckedAt: now,
+        nextCheckAt: now + monitor.intervalMinutes * minuteMs,
+      },
+      monitor.status === 'paused_no_credits'
+        ? null
+        : {
+            accountId: monitor.accountId,
+            monitorId: monitor._id,
+            kind: 'checks_paused',
+            title: 'Monitor checks are paused: no credits left',
+            body: `Checks of this monitor cost ${price} credits each; they resume by themselves once the account has credits again.`,
+            items: [],
+            createdAt: new Date(now).toISOString(),
+          },
+      { ...base, outcome: 'paused', changes: [], creditsCharged: 0 },
+    );
+  }
 
-/** No credits: tried again every interval; the account hears about it once, not once per interval. */
-function paused(deps: CheckDeps, monitor: MonitorDoc, leaseToken: string, base: CheckBase, now: number): Promise<string | null> {
-  return finish(
-    deps,
-    monitor,
-    leaseToken,
-    {
-      status: 'paused_no_credits',
-      statusReason: 'The account has no credits left for checks; they resume once credits are added.',
-      lastCheckedAt: now,
-      nextCheckAt: now + monitor.intervalMinutes * minuteMs,
-    },
-    monitor.status === 'paused_no_credits'
-      ? null
-      : {
-          accountId: monitor.accountId,
-          monitorId: monitor._id,
-          kind: 'checks_paused',
-          title: 'Monitor checks are paused: no credits left',
-          body: `Checks of this monitor cost ${checkPrice(monitor.query)} credits each; they resume by themselves once the account has credits again.`,
-          items: [],
-          createdAt: new Date(now).toISOString(),
-        },
-    { ...base, outcome: 'paused', changes: [], creditsCharged: 0 },
-  );
-}
-
-/** An upstream failure: the monitor backs off (the interval doubles up to a cap) and says why. */
-function failed(
-  deps: CheckDeps,
-  monitor: MonitorDoc,
-  leaseToken: string,
-  base: CheckBase,
-  now: number,
-  error: AppError,
-  creditsCharged: number,
-): Promise<string | null> {
-  const failures = monitor.consecutiveFailures + 1;
-  const waitMinutes = backoffMinutes(monitor.intervalMinutes, failures, deps.config.backoffCapMinutes);
-  return finish(
-    deps,
-    monitor,
-    leaseToken,
-    {
-      status: 'backing_off',
-      statusReason: `${error.code}: ${error.message} (${failures} failed check${failures === 1 ? '' : 's'} in a row; next in ${waitMinutes} minutes)`,
-      consecutiveFailures: failures,
-      lastCheckedAt: now,
-      nextCheckAt: now + waitMinutes * minuteMs,
-    },
-    null,
-    { ...base, outcome: 'failed', changes: [], creditsCharged, error: { code: error.code, message: error.message } },
-  );
-}
-
-/** Another claim (an expired lease retaken) or a query change overtook this check: its result is dropped. */
-function lostLease(deps: CheckDeps, monitor: MonitorDoc): null {
-  deps.logger.warn({ monitorId: monitor._id }, 'check finished after losing its lease; result dropped');
-  return null;
+  /** An upstream failure: the monitor backs off (the interval doubles up to a cap) and says why. */
+  function failed(error: AppError) {
+    const failures = monitor.consecutiveFailures + 1;
+    const waitMinutes = backoffMinutes(monitor.intervalMinutes, failures, deps.config.backoffCapMinutes);
+    return finish(
+      {
+        status: 'backing_off',
+        statusReason: `${error.code}: ${error.message} (${failures} failed check${failures === 1 ? '' : 's'} in a row; next in ${waitMinutes} minutes)`,
+        consecutiveFailures: failures,
+        lastCheckedAt: now,
+        nextCheckAt: now + waitMinutes * minuteMs,
+      },
+      null,
+      { ...base, outcome: 'failed', changes: [], creditsCharged: 0, error: { code: error.code, message: error.message } },
+    );
+  }
 }

@@ -71,8 +71,6 @@ export function createMonitorsRepo(store: Store) {
     /** Every monitor of a deleted account: the scheduler finds none of them due afterwards (ADR 0033). */
     deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(monitors, { accountId }),
 
-    findById: (monitorId: string) => monitors.findOne({ _id: monitorId }),
-
     /** Newest first (ADR 0020). */
     listOwned: (accountId: string, page: PageRequest) => findPage(monitors, 'monitors', { accountId }, page),
 

@@ -70,6 +70,8 @@ const toRanges = (ranges: [string, number][], width: bigint, bitsOf: (text: stri
 const refusedIpv4 = toRanges(ipv4Ranges, 32n, ipv4Bits);
 const refusedIpv6 = toRanges(ipv6Ranges, 128n, ipv6Bits);
 const ipv4MappedPrefix = 0xffffn;
+const inRanges = (ranges: { shift: bigint; network: bigint }[], bits: bigint) =>
+  ranges.some(({ shift, network }) => bits >> shift === network);
 
 /**
  * True for an address no webhook may reach: any special-purpose range, an IPv4-mapped IPv6 address
@@ -78,17 +80,11 @@ const ipv4MappedPrefix = 0xffffn;
  */
 export function isRefusedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) {
-    const bits = ipv4Bits(address);
-    return refusedIpv4.some(({ shift, network }) => bits >> shift === network);
-  }
+  if (family === 4) return inRanges(refusedIpv4, ipv4Bits(address));
   if (family !== 6) return true;
   const bits = ipv6Bits(address);
-  if (bits >> 32n === ipv4MappedPrefix) {
-    const v4 = bits & 0xffffffffn;
-    return refusedIpv4.some(({ shift, network }) => v4 >> shift === network);
-  }
-  return refusedIpv6.some(({ shift, network }) => bits >> shift === network);
+  if (bits >> 32n === ipv4MappedPrefix) return inRanges(refusedIpv4, bits & 0xffffffffn);
+  return inRanges(refusedIpv6, bits);
 }
 
 const invalid = (message: string) => new AppError('WEBHOOK_URL_INVALID', message, { issues: [{ path: 'url', message }] });
