@@ -25,19 +25,16 @@ export function createIndexEvidenceHandler(deps: IndexEvidenceDeps): EventHandle
   return async ({ data }, { requestId }) => {
     const { projectId, evidenceIds } = data;
     const outcome = await indexProjectEvidence(deps, projectId, evidenceIds, deps.maxAttempts);
-    if (outcome.kind === 'no-project')
-      logger.warn(
-        { projectId, evidenceIds: evidenceIds.length, requestId },
-        'evidence added to a project this store does not have; acknowledged without indexing',
-      );
-    else if (outcome.kind === 'nothing-marked')
-      logger.warn(
-        { projectId, evidenceIds: evidenceIds.length, requestId },
-        'none of the added evidence is in this store; acknowledged without indexing',
-      );
-    else {
+    if (outcome.kind === 'indexed') {
       await deps.search.indexed(projectId, evidenceIds, outcome.indexVersion - 1);
       logger.info({ projectId, indexed: outcome.marked, indexVersion: outcome.indexVersion, requestId }, 'evidence indexed');
+    } else {
+      logger.warn(
+        { projectId, evidenceIds: evidenceIds.length, requestId },
+        outcome.kind === 'no-project'
+          ? 'evidence added to a project this store does not have; acknowledged without indexing'
+          : 'none of the added evidence is in this store; acknowledged without indexing',
+      );
     }
   };
 }

@@ -7,8 +7,8 @@ export interface ResolvedVideos {
 }
 
 /** Unique ids in first-seen order: a playlist may list a video twice, and it is imported once. */
-function unique(ids: string[], limit: number): string[] {
-  return [...new Set(ids)].slice(0, limit);
+function firstUnique(videos: { id: string }[], limit: number, warnings: string[]): ResolvedVideos {
+  return { videoIds: [...new Set(videos.map((video) => video.id))].slice(0, limit), warnings };
 }
 
 /**
@@ -20,36 +20,18 @@ export async function resolveVideos(provider: ProviderClient, source: ImportSour
     case 'video':
       return { videoIds: [source.id], warnings: [] };
     case 'videos':
-      return { videoIds: unique(source.ids, source.ids.length), warnings: [] };
+      return { videoIds: [...new Set(source.ids)], warnings: [] };
     case 'playlist': {
       const { result } = await provider.playlists.get.query({ playlistId: source.id });
-      return {
-        videoIds: unique(
-          result.videos.map((video) => video.id),
-          source.limit,
-        ),
-        warnings: result.meta.warnings,
-      };
+      return firstUnique(result.videos, source.limit, result.meta.warnings);
     }
     case 'channel': {
       const { result } = await provider.channels.get.query({ channel: source.id });
-      return {
-        videoIds: unique(
-          result.recentUploads.map((video) => video.id),
-          source.limit,
-        ),
-        warnings: result.meta.warnings,
-      };
+      return firstUnique(result.recentUploads, source.limit, result.meta.warnings);
     }
     case 'search': {
       const { result } = await provider.videos.search.query({ q: source.query });
-      return {
-        videoIds: unique(
-          result.videos.map((video) => video.id),
-          source.limit,
-        ),
-        warnings: result.meta.warnings,
-      };
+      return firstUnique(result.videos, source.limit, result.meta.warnings);
     }
   }
 }

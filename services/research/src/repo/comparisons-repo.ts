@@ -7,19 +7,19 @@ export interface ComparisonDoc extends Omit<Comparison, 'id'> {
   accountId: string;
 }
 
+export function toComparison({ _id, accountId: _owner, ...comparison }: ComparisonDoc): Comparison {
+  return { id: _id, ...comparison };
+}
+
 export function createComparisonsRepo(store: Store) {
   const comparisons = store.collection<ComparisonDoc>('comparisons');
   return {
     ensureIndexes: () => comparisons.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
 
     async save(accountId: string, comparison: Omit<Comparison, 'id' | 'createdAt'>): Promise<Comparison> {
-      const {
-        _id,
-        accountId: _owner,
-        ...stored
-      }: ComparisonDoc = { _id: newId('cmp'), accountId, ...comparison, createdAt: new Date().toISOString() };
-      await comparisons.insertOne({ _id, accountId, ...stored });
-      return { id: _id, ...stored };
+      const doc: ComparisonDoc = { _id: newId('cmp'), accountId, ...comparison, createdAt: new Date().toISOString() };
+      await comparisons.insertOne(doc);
+      return toComparison(doc);
     },
 
     /** Found only for its owner: another account's comparison and an unknown one look the same. */

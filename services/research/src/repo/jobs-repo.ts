@@ -86,10 +86,10 @@ export function createJobsRepo(store: Store) {
       return active.flatMap((job) => (job.credits ? [job.credits] : []));
     },
 
-    /** Removes every job of the project; a running one stops before its next video (it finds no job). */
     /** Every job of a deleted account, whatever its project (ADR 0033). */
     deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(jobs, { accountId }),
 
+    /** Removes every job of the project; a running one stops before its next video (it finds no job). */
     async deleteAllOfProject(projectId: string): Promise<number> {
       return (await jobs.deleteMany({ projectId })).deletedCount;
     },

@@ -7,6 +7,10 @@ export interface OperationDoc extends Omit<AnswerOperation, 'id'> {
   accountId: string;
 }
 
+export function toAnswerOperation({ _id, accountId: _owner, ...operation }: OperationDoc): AnswerOperation {
+  return { id: _id, ...operation };
+}
+
 /** Answers and reports as they were returned, readable again by their operationId. */
 export function createOperationsRepo(store: Store) {
   const operations = store.collection<OperationDoc>('operations');
@@ -16,8 +20,7 @@ export function createOperationsRepo(store: Store) {
     async save(accountId: string, operation: Omit<AnswerOperation, 'id' | 'createdAt'>): Promise<AnswerOperation> {
       const doc: OperationDoc = { _id: newUuid(), accountId, ...operation, createdAt: new Date().toISOString() };
       await operations.insertOne(doc);
-      const { _id, accountId: _owner, ...stored } = doc;
-      return { id: _id, ...stored };
+      return toAnswerOperation(doc);
     },
 
     /** Found only for its owner: another account's operation and an unknown one look the same. */

@@ -9,9 +9,9 @@ import type { ResearchDeps } from '../../research-deps';
  * Ids that turned out to name the same thing once resolved (a channel by handle and by id): a
  * comparison of something with itself is refused, and the gateway refunds it.
  */
-function refuseDuplicates(pairs: { given: string; resolved: string }[]): void {
+function refuseDuplicates(fetched: { given: string; result: { id: string } }[]): void {
   const byResolved = new Map<string, string[]>();
-  for (const { given, resolved } of pairs) byResolved.set(resolved, [...(byResolved.get(resolved) ?? []), given]);
+  for (const { given, result } of fetched) byResolved.set(result.id, [...(byResolved.get(result.id) ?? []), given]);
   const duplicates = [...byResolved].filter(([, ids]) => ids.length > 1).map(([id, ids]) => ({ id, given: ids }));
   const [first] = duplicates;
   if (first === undefined) return;
@@ -32,7 +32,7 @@ export const createComparison = (deps: ResearchDeps) =>
       const channels = await Promise.all(
         ids.map(async (channel) => ({ given: channel, ...(await viaProvider(provider.channels.get.query({ channel }))) })),
       );
-      refuseDuplicates(channels.map(({ given, result }) => ({ given, resolved: result.id })));
+      refuseDuplicates(channels);
       // What the provider could not get (an empty videos tab) explains empty medians.
       const warnings = channels.flatMap(({ result }) => result.meta.warnings.map((warning) => `${result.id}: ${warning}`));
       return comparisons.save(accountId, { type, channels: channels.map(({ result }) => channelMetrics(result)), warnings });
@@ -41,7 +41,7 @@ export const createComparison = (deps: ResearchDeps) =>
     const fetched = await Promise.all(
       ids.map(async (videoId) => ({ given: videoId, ...(await viaProvider(provider.videos.get.query({ videoId }))) })),
     );
-    refuseDuplicates(fetched.map(({ given, result }) => ({ given, resolved: result.id })));
+    refuseDuplicates(fetched);
     const videos = fetched.map(({ result }) => videoMetrics(result, now));
     const { summary, warnings } = await summarizeVideos(provider, llm, videos, signal);
     return comparisons.save(accountId, { type, videos, ...(summary ? { summary } : {}), warnings });

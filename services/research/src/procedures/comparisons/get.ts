@@ -1,7 +1,7 @@
 import { comparisonRefInputSchema, type Comparison } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { ResearchDeps } from '../../research-deps';
-import { toComparison } from './to-comparison';
+import { toComparison } from '../../repo/comparisons-repo';
 
 export const getComparison = ({ comparisons }: ResearchDeps) =>
   procedure.input(comparisonRefInputSchema).query(async ({ input }): Promise<Comparison> => {

@@ -1,7 +1,7 @@
 import { operationRefInputSchema, type AnswerOperation } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { ResearchDeps } from '../../research-deps';
-import { toAnswerOperation } from './to-operation';
+import { toAnswerOperation } from '../../repo/operations-repo';
 
 /** A stored answer or report, as it was returned; another account's answers like an unknown one. */
 export const getOperation = ({ operations }: ResearchDeps) =>
