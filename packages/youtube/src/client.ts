@@ -15,28 +15,11 @@ import type { ChannelPlaylists, Playlist } from './shapes/playlist';
 import type { SearchResults } from './shapes/search';
 import type { Transcript } from './shapes/transcript';
 import type { VideoRecord } from './shapes/video';
-import type { FetchFunction } from './transport/upstream-fetch';
-import { createUpstream } from './transport/upstream';
-import type { BreakerState } from './transport/resilience';
+import { createUpstream, type UpstreamOptions } from './transport/upstream';
 import { defaultClientOptions } from './client-options';
 
-export interface YouTubeClientOptions {
-  /** Where InnerTube and caption requests go; tests pass the fake upstream's URL. */
-  origin?: string;
-  /** Egress proxy for every request (http:// or https:// proxy URL). */
-  proxyUrl?: string;
-  /** Per attempt, including reading the body. */
-  timeoutMs?: number;
-  /** Retries after the first attempt, for 429, 5xx, timeouts and network errors only. */
-  retries?: number;
-  retryBaseDelayMs?: number;
-  breaker?: { failureThreshold: number; halfOpenAfterMs: number };
-  /** Upstream requests in flight at once through this client, to each upstream host. */
-  maxConcurrency?: number;
-  fetch?: FetchFunction;
-  /** Hears the client's circuit breaker change state: closed at once, then each change. */
-  onBreakerState?: (state: BreakerState) => void;
-}
+/** The upstream's options, each one left out taking its value from `defaultClientOptions`. */
+export type YouTubeClientOptions = Partial<UpstreamOptions>;
 
 export interface YouTubeClient {
   getVideo(videoId: string): Promise<VideoRecord>;

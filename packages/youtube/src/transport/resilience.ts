@@ -14,6 +14,7 @@ import pLimit from 'p-limit';
 import { isTransportFailure, upstreamError } from '../errors';
 
 export interface ResilienceOptions {
+  /** Per attempt, including reading the body. */
   timeoutMs: number;
   /** Retries after the first attempt, for transport failures only (429, 5xx, timeouts, network). */
   retries: number;
@@ -21,7 +22,7 @@ export interface ResilienceOptions {
   breaker: { failureThreshold: number; halfOpenAfterMs: number };
   /** Requests in flight at once to each upstream host (www.youtube.com, youtubei.googleapis.com, ...). */
   maxConcurrency: number;
-  /** Hears the circuit breaker open, half-open and close (the provider's breaker-state metric). */
+  /** Hears the circuit breaker change state: closed at once, then each change (the provider's breaker-state metric). */
   onBreakerState?: (state: BreakerState) => void;
 }
 

@@ -7,7 +7,9 @@ import { rewriteToOrigin } from './origin-rewrite';
 export type FetchFunction = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface UpstreamFetchOptions {
+  /** Where InnerTube and caption requests go; tests pass the fake upstream's URL. */
   origin: string;
+  /** Egress proxy for every request (http:// or https:// proxy URL). */
   proxyUrl?: string;
   /** Replaces the network fetch (tests); the proxy is then the caller's business. */
   fetch?: FetchFunction;
