@@ -21,14 +21,13 @@ export interface ResearchImportConfig {
   videosAtOnce: number;
 }
 
-export function researchImportConfigOf(env: {
-  RESEARCH_IMPORT_CONCURRENCY: number;
-  RESEARCH_IMPORT_VIDEO_CONCURRENCY: number;
-}): ResearchImportConfig {
+const researchImportEnvSchema = z.object(researchImportEnvShape);
+
+export function researchImportConfigOf(env: z.infer<typeof researchImportEnvSchema>): ResearchImportConfig {
   return { jobsAtOnce: env.RESEARCH_IMPORT_CONCURRENCY, videosAtOnce: env.RESEARCH_IMPORT_VIDEO_CONCURRENCY };
 }
 
-export const defaultResearchImports: ResearchImportConfig = researchImportConfigOf(z.object(researchImportEnvShape).parse({}));
+export const defaultResearchImports: ResearchImportConfig = researchImportConfigOf(researchImportEnvSchema.parse({}));
 
 /** How long research keeps what it may forget (ADR 0029); read by the gateway too when it hosts research. */
 export const researchRetentionEnvShape = {
@@ -58,13 +57,10 @@ export const researchRetentionEnvShape = {
     .default(10 * 60_000),
 };
 
+const researchRetentionEnvSchema = z.object(researchRetentionEnvShape);
+
 /** ResearchRetentionConfig from the environment (the service process and the gateway's host share it). */
-export function researchRetentionConfigOf(env: {
-  RESEARCH_IDEMPOTENCY_TTL_MS: number;
-  RESEARCH_EXPORT_TTL_MS: number;
-  RESEARCH_OUTBOX_SENT_TTL_MS: number;
-  RESEARCH_RETENTION_SWEEP_INTERVAL_MS: number;
-}): ResearchRetentionConfig {
+export function researchRetentionConfigOf(env: z.infer<typeof researchRetentionEnvSchema>): ResearchRetentionConfig {
   return {
     idempotencyTtlMs: env.RESEARCH_IDEMPOTENCY_TTL_MS,
     exportTtlMs: env.RESEARCH_EXPORT_TTL_MS,
@@ -80,7 +76,7 @@ export interface ResearchRetentionConfig {
   sweepIntervalMs: number;
 }
 
-export const defaultResearchRetention: ResearchRetentionConfig = researchRetentionConfigOf(z.object(researchRetentionEnvShape).parse({}));
+export const defaultResearchRetention: ResearchRetentionConfig = researchRetentionConfigOf(researchRetentionEnvSchema.parse({}));
 
 /** The research process: the shared settings, the search engine, and the model that writes answers, reports and comparison summaries. */
 export const researchEnvSchema = z
