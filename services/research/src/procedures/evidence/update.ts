@@ -1,5 +1,6 @@
 import { updateEvidenceInputSchema, type StoredEvidence } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
+import type { z } from 'zod';
 import type { ResearchDeps } from '../../research-deps';
 import { indexProjectEvidence } from '../../search/index-project-evidence';
 import { requireOwnedProject } from '../projects/require-owned-project';
@@ -13,16 +14,24 @@ const nothingToChange = 'Send at least one of text, entityId, startMs.';
  * update finds the new text and no longer the old one (adding goes through the indexer's event
  * instead: a single item is cheap to mark here, and an edit must not be found in its old form).
  */
+export async function updateEvidenceHandler({
+  ctx,
+  input,
+}: {
+  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'search'>;
+  input: z.infer<typeof updateEvidenceInputSchema>;
+}): Promise<StoredEvidence> {
+  const { accountId, projectId, evidenceId, ...changes } = input;
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new AppError('VALIDATION_FAILED', nothingToChange, { issues: [{ path: '', message: nothingToChange, code: 'empty_update' }] });
+  }
+  const project = await requireOwnedProject(ctx.projects, accountId, projectId);
+  const doc = await ctx.evidence.update(project._id, evidenceId, changes);
+  if (!doc) throw new AppError('EVIDENCE_NOT_FOUND');
+  const outcome = await indexProjectEvidence(ctx, project._id, [doc._id]);
+  if (outcome.kind === 'indexed') await ctx.search.indexed(project._id, [doc._id], outcome.indexVersion - 1);
+  return toStoredEvidence(doc);
+}
+
 export const updateEvidence = (deps: ResearchDeps) =>
-  procedure.input(updateEvidenceInputSchema).mutation(async ({ input }): Promise<StoredEvidence> => {
-    const { accountId, projectId, evidenceId, ...changes } = input;
-    if (Object.values(changes).every((value) => value === undefined)) {
-      throw new AppError('VALIDATION_FAILED', nothingToChange, { issues: [{ path: '', message: nothingToChange, code: 'empty_update' }] });
-    }
-    const project = await requireOwnedProject(deps.projects, accountId, projectId);
-    const doc = await deps.evidence.update(project._id, evidenceId, changes);
-    if (!doc) throw new AppError('EVIDENCE_NOT_FOUND');
-    const outcome = await indexProjectEvidence(deps, project._id, [doc._id]);
-    if (outcome.kind === 'indexed') await deps.search.indexed(project._id, [doc._id], outcome.indexVersion - 1);
-    return toStoredEvidence(doc);
-  });
+  procedure.input(updateEvidenceInputSchema).mutation(({ input }) => updateEvidenceHandler({ ctx: deps, input }));

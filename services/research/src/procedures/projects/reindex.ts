@@ -3,12 +3,12 @@ import { z } from 'zod';
 import type { ResearchDeps } from '../../research-deps';
 import { indexProjectEvidence } from '../../search/index-project-evidence';
 
-const reindexInputSchema = z.strictObject({
+export const reindexInputSchema = z.strictObject({
   /** One project; omitted: every project in the store. */
   projectId: z.string().min(1).max(128).optional(),
 });
 
-interface ReindexResult {
+export interface ReindexResult {
   projects: { projectId: string; outcome: 'indexed' | 'no-project' | 'no-evidence'; evidence: number; indexVersion?: number }[];
 }
 
@@ -19,16 +19,24 @@ interface ReindexResult {
  * `evidence added` events never reached an indexer (consumed by another instance, say) or whose
  * index file was lost or damaged.
  */
+export async function reindexProjects({
+  ctx,
+  input,
+}: {
+  ctx: Pick<ResearchDeps, 'projects' | 'evidence' | 'search'>;
+  input: z.infer<typeof reindexInputSchema>;
+}): Promise<ReindexResult> {
+  const projectIds = input.projectId ? [input.projectId] : await ctx.projects.allIds();
+  const results: ReindexResult['projects'] = [];
+  for (const projectId of projectIds) {
+    const outcome = await indexProjectEvidence(ctx, projectId, 'all');
+    if (outcome.kind === 'indexed') {
+      await ctx.search.rebuild(projectId, outcome.indexVersion);
+      results.push({ projectId, outcome: 'indexed', evidence: outcome.marked, indexVersion: outcome.indexVersion });
+    } else results.push({ projectId, outcome: outcome.kind === 'no-project' ? 'no-project' : 'no-evidence', evidence: 0 });
+  }
+  return { projects: results };
+}
+
 export const reindexProject = (deps: ResearchDeps) =>
-  procedure.input(reindexInputSchema).mutation(async ({ input }): Promise<ReindexResult> => {
-    const projectIds = input.projectId ? [input.projectId] : await deps.projects.allIds();
-    const results: ReindexResult['projects'] = [];
-    for (const projectId of projectIds) {
-      const outcome = await indexProjectEvidence(deps, projectId, 'all');
-      if (outcome.kind === 'indexed') {
-        await deps.search.rebuild(projectId, outcome.indexVersion);
-        results.push({ projectId, outcome: 'indexed', evidence: outcome.marked, indexVersion: outcome.indexVersion });
-      } else results.push({ projectId, outcome: outcome.kind === 'no-project' ? 'no-project' : 'no-evidence', evidence: 0 });
-    }
-    return { projects: results };
-  });
+  procedure.input(reindexInputSchema).mutation(({ input }) => reindexProjects({ ctx: deps, input }));
