@@ -26,15 +26,10 @@ export function createMemoryWindowCounter(): WindowCounter {
   }
 
   return {
-    async increment(key, windowMs) {
-      return add(key, windowMs, 1);
-    },
-    async decrement(key, windowMs) {
-      return add(key, windowMs, -1);
-    },
-    async add(key, windowMs, delta) {
-      return add(key, windowMs, delta);
-    },
+    // Async, as the shared counters are: an invalid window length is a rejection, not a throw.
+    increment: async (key, windowMs) => add(key, windowMs, 1),
+    decrement: async (key, windowMs) => add(key, windowMs, -1),
+    add: async (key, windowMs, delta) => add(key, windowMs, delta),
     async reset(key) {
       states.delete(key);
     },

@@ -17,7 +17,7 @@ export class ConfigError extends Error {
   }
 }
 
-const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+export const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** Env vars shared by every process: how services find each other, their stores and the bus. */
 export const baseEnvShape = {
@@ -67,8 +67,6 @@ export const baseEnvShape = {
 
 export const baseEnvSchema = z.object(baseEnvShape);
 export type BaseConfig = z.infer<typeof baseEnvSchema>;
-
-export { booleanFromEnv };
 
 /**
  * The bus namespace of an instance whose state lives in MongoDB at `mongodbUrl`, or else in the

@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { procedure } from './trpc';
 
-export interface DependencyStatus {
-  ok: boolean;
-  latencyMs: number;
-  detail?: string;
-}
-export interface HealthReport {
-  ok: boolean;
-  dependencies: Record<string, DependencyStatus>;
-}
+const dependencyStatusSchema = z.object({ ok: z.boolean(), latencyMs: z.number(), detail: z.string().optional() });
+export const healthReportSchema = z.object({ ok: z.boolean(), dependencies: z.record(z.string(), dependencyStatusSchema) });
+export type DependencyStatus = z.infer<typeof dependencyStatusSchema>;
+export type HealthReport = z.infer<typeof healthReportSchema>;
 
 /** Runs every check in parallel with a deadline; one failing or slow dependency makes the report not ok. */
 export async function checkDependencies(checks: Record<string, () => Promise<unknown>>, timeoutMs = 2_000): Promise<HealthReport> {
@@ -35,9 +30,6 @@ export async function checkDependencies(checks: Record<string, () => Promise<unk
   const dependencies = Object.fromEntries(entries);
   return { ok: entries.every(([, status]) => status.ok), dependencies };
 }
-
-const dependencyStatusSchema = z.object({ ok: z.boolean(), latencyMs: z.number(), detail: z.string().optional() });
-export const healthReportSchema = z.object({ ok: z.boolean(), dependencies: z.record(z.string(), dependencyStatusSchema) });
 
 /**
  * Every service's `health` query: its dependencies' status. It reports rather than throws, so a

@@ -4,21 +4,6 @@ import { z } from 'zod';
 import { ConfigError } from './config';
 import type { Logger } from './logger';
 
-/**
- * Named internal credentials (ADR 0098): a team's script, a tool, another system calling the
- * services' tRPC procedures with a secret of its own, limited to the procedures its entry allows,
- * named in the log of each of its calls. Only the secret's SHA-256 is configured.
- */
-export interface InternalClient {
-  name: string;
-  /** Hex SHA-256 of the secret the client sends as X-Internal-Token. */
-  sha256: string;
-  /** `*`, `<service>.*`, `<service>.<router>.*` or one procedure `<service>.<router>.<procedure>`. */
-  allow: string[];
-  /** Queries only: a mutation is refused whatever `allow` says. */
-  readOnly: boolean;
-}
-
 export type ProcedureKind = 'query' | 'mutation' | 'subscription';
 
 const allowPattern = /^(\*|[A-Za-z0-9]+(\.[A-Za-z0-9]+)*(\.\*)?)$/;
@@ -26,11 +11,21 @@ const allowPattern = /^(\*|[A-Za-z0-9]+(\.[A-Za-z0-9]+)*(\.\*)?)$/;
 const clientSchema = z
   .object({
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be 1-64 characters of a-z, 0-9, ., _ or -'),
+    /** Hex SHA-256 of the secret the client sends as X-Internal-Token. */
     sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be the secret’s SHA-256 in lower-case hex'),
+    /** `*`, `<service>.*`, `<service>.<router>.*` or one procedure `<service>.<router>.<procedure>`. */
     allow: z.array(z.string().regex(allowPattern, 'must be *, <service>.*, or a procedure path (optionally ending in .*)')).min(1),
+    /** Queries only: a mutation is refused whatever `allow` says. */
     readOnly: z.boolean().default(false),
   })
   .strict();
+
+/**
+ * Named internal credentials (ADR 0098): a team's script, a tool, another system calling the
+ * services' tRPC procedures with a secret of its own, limited to the procedures its entry allows,
+ * named in the log of each of its calls. Only the secret's SHA-256 is configured.
+ */
+export type InternalClient = z.infer<typeof clientSchema>;
 
 const clientsSchema = z.array(clientSchema).superRefine((clients, context) => {
   const seen = new Set<string>();

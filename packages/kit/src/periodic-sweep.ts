@@ -33,5 +33,3 @@ export function createPeriodicSweep(options: { name: string; intervalMs: number;
     },
   };
 }
-
-export type PeriodicSweep = ReturnType<typeof createPeriodicSweep>;

@@ -8,8 +8,6 @@ import { newRequestId, type RequestContext } from './request-context';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
 import type { ServiceContext } from './trpc';
 
-export type ServicesMode = 'inprocess' | 'http';
-
 export type ServiceClientOptions<TRouter extends AnyRouter> =
   | { mode: 'inprocess'; router: TRouter; caller: string }
   /**

@@ -6,7 +6,7 @@ type ShutdownHook = { name: string; run: () => Promise<void> | void };
  * Runs registered hooks in reverse order on SIGTERM / SIGINT (last started, first stopped), so the
  * HTTP server stops taking requests before the bus and stores it depends on are closed.
  */
-export function createShutdown(logger: Logger, options: { timeoutMs?: number } = {}) {
+export function createShutdown(logger: Logger) {
   const hooks: ShutdownHook[] = [];
   let stopping: Promise<void> | undefined;
 
@@ -29,14 +29,13 @@ export function createShutdown(logger: Logger, options: { timeoutMs?: number } =
     onShutdown(name: string, run: ShutdownHook['run']) {
       hooks.push({ name, run });
     },
-    shutdown,
     installSignalHandlers() {
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         process.once(signal, () => {
           const timer = setTimeout(() => {
             logger.error('shutdown timed out');
             process.exit(1);
-          }, options.timeoutMs ?? 10_000);
+          }, 10_000);
           timer.unref();
           void shutdown(signal).then(() => process.exit(0));
         });
@@ -44,4 +43,3 @@ export function createShutdown(logger: Logger, options: { timeoutMs?: number } =
     },
   };
 }
-export type Shutdown = ReturnType<typeof createShutdown>;

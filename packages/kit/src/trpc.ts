@@ -161,4 +161,3 @@ export const router = t.router;
 /** Every service procedure's builder. Untraced, it is the error boundary alone: no span middleware is added. */
 export const procedure = (tracingConfigured() ? t.procedure.use(traced) : t.procedure).use(errorBoundary);
 export const createCallerFactory = t.createCallerFactory;
-export const mergeRouters = t.mergeRouters;

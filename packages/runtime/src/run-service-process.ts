@@ -65,52 +65,39 @@ export async function runServiceProcess<S extends z.ZodObject, C extends BaseCon
   if (!internalToken) exitOnConfigError(new ConfigError(['INTERNAL_TOKEN: required for a service process']));
 
   try {
-    await startServiceProcess(options, config, internalToken, logger);
+    const shutdown = createShutdown(logger);
+    shutdown.installSignalHandlers();
+    // First started, so last stopped: spans of the shutdown itself are flushed too.
+    const stopTracing = await startTracing(options.service);
+    if (stopTracing) shutdown.onShutdown('tracing', stopTracing);
+    const store = await openStore({
+      service: options.service,
+      mongodbUrl: config.MONGODB_URL,
+      dataDir: config.DATA_DIR,
+      synchronous: config.STORE_SYNCHRONOUS,
+    });
+    shutdown.onShutdown('store', () => store.close());
+    const bus = await openBus(config, { name: options.service, allowMemoryFallback: false, logger });
+    shutdown.onShutdown('bus', () => bus.close());
+    const module = await options.createModule({ store, bus, logger }, config, internalToken);
+    await module.start();
+    shutdown.onShutdown('module', () => module.stop());
+
+    const port = config.SERVICE_PORT ?? Number(new URL(options.ownUrl(config)).port);
+    const server = await startServiceServer({
+      service: options.service,
+      router: module.router,
+      port,
+      host: config.HOST,
+      portSetting: config.SERVICE_PORT === undefined ? `${options.service.toUpperCase()}_SERVICE_URL` : 'SERVICE_PORT',
+      internalToken,
+      internalClients: { inline: config.INTERNAL_CLIENTS, file: config.INTERNAL_CLIENTS_FILE },
+      logger,
+      turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,
+    });
+    shutdown.onShutdown('http', () => server.close());
   } catch (error) {
     exitOnOperatorError(error);
     throw error;
   }
-}
-
-async function startServiceProcess<C extends BaseConfig>(
-  options: {
-    service: ServiceName;
-    ownUrl: (config: C) => string;
-    createModule: (deps: ServiceDependencies, config: C, internalToken: string) => Promise<ServiceModule>;
-  },
-  config: C,
-  internalToken: string,
-  logger: Logger,
-): Promise<void> {
-  const shutdown = createShutdown(logger);
-  shutdown.installSignalHandlers();
-  // First started, so last stopped: spans of the shutdown itself are flushed too.
-  const stopTracing = await startTracing(options.service);
-  if (stopTracing) shutdown.onShutdown('tracing', stopTracing);
-  const store = await openStore({
-    service: options.service,
-    mongodbUrl: config.MONGODB_URL,
-    dataDir: config.DATA_DIR,
-    synchronous: config.STORE_SYNCHRONOUS,
-  });
-  shutdown.onShutdown('store', () => store.close());
-  const bus = await openBus(config, { name: options.service, allowMemoryFallback: false, logger });
-  shutdown.onShutdown('bus', () => bus.close());
-  const module = await options.createModule({ store, bus, logger }, config, internalToken);
-  await module.start();
-  shutdown.onShutdown('module', () => module.stop());
-
-  const port = config.SERVICE_PORT ?? Number(new URL(options.ownUrl(config)).port);
-  const server = await startServiceServer({
-    service: options.service,
-    router: module.router,
-    port,
-    host: config.HOST,
-    portSetting: config.SERVICE_PORT === undefined ? `${options.service.toUpperCase()}_SERVICE_URL` : 'SERVICE_PORT',
-    internalToken,
-    internalClients: { inline: config.INTERNAL_CLIENTS, file: config.INTERNAL_CLIENTS_FILE },
-    logger,
-    turnBudgetMs: config.REQUEST_TURN_BUDGET_MS,
-  });
-  shutdown.onShutdown('http', () => server.close());
 }

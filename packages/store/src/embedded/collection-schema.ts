@@ -85,7 +85,7 @@ export class CollectionSchema {
   /** Whether writing `path` may clash in a unique index: it is one of its keys or part of its partial condition. */
   inUniqueIndex(path: string): boolean {
     for (const { spec } of this.#indexes.values()) {
-      if (spec.unique && (path in spec.key || partialPaths(spec.partialFilterExpression).includes(path))) return true;
+      if (spec.unique && (path in spec.key || partialTerms(spec.partialFilterExpression).some(([each]) => each === path))) return true;
     }
     return false;
   }
@@ -174,7 +174,8 @@ export class CollectionSchema {
   #remember(spec: StoredIndex['spec']): void {
     this.#indexes.set(spec.name, { spec, ...(spec.unique ? { uniqueSqlName: sqlIndexName(this.name, spec.name, 'u') } : {}) });
     for (const path of Object.keys(spec.key)) if (path !== '_id') this.#tracked.add(path);
-    for (const path of existsPaths(spec.partialFilterExpression)) this.#requiredToExist.add(path);
+    for (const [path, condition] of partialTerms(spec.partialFilterExpression))
+      if (isExistsTrue(condition)) this.#requiredToExist.add(path);
   }
 
   #markComplex(path: string): void {
@@ -217,19 +218,15 @@ function existsSql(path: string): string {
   return `json_type(doc, '$.${path}') IS NOT NULL`;
 }
 
-function partialPaths(filter: Record<string, unknown> | undefined): string[] {
+/** A partial index's conditions as [path, condition] pairs, those inside `$and` included. */
+function partialTerms(filter: Record<string, unknown> | undefined): Array<[string, unknown]> {
   if (!filter) return [];
-  return Object.entries(filter).flatMap(([path, condition]) =>
-    path === '$and' && Array.isArray(condition) ? condition.flatMap((clause) => partialPaths(clause as Record<string, unknown>)) : [path],
+  return Object.entries(filter).flatMap(
+    ([path, condition]): Array<[string, unknown]> =>
+      path === '$and' && Array.isArray(condition)
+        ? condition.flatMap((clause) => partialTerms(clause as Record<string, unknown>))
+        : [[path, condition]],
   );
-}
-
-function existsPaths(filter: Record<string, unknown> | undefined): string[] {
-  if (!filter) return [];
-  return Object.entries(filter).flatMap(([path, condition]) => {
-    if (path === '$and' && Array.isArray(condition)) return condition.flatMap((clause) => existsPaths(clause as Record<string, unknown>));
-    return isExistsTrue(condition) ? [path] : [];
-  });
 }
 
 function isExistsTrue(condition: unknown): boolean {

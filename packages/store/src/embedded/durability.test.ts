@@ -5,7 +5,7 @@ import { makeTempDir } from '@vrs/testing/temp-dir';
 import type { StoreDocument } from '../port';
 import { openEmbeddedStore } from './embedded-store';
 
-const WRITER = fileURLToPath(new URL('./durability-writer.ts', import.meta.url));
+const WRITER = fileURLToPath(new URL('../../test/durability-writer.ts', import.meta.url));
 const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ACKS_BEFORE_KILL = 300;
 

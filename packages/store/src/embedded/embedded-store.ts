@@ -19,8 +19,6 @@ export interface EmbeddedStoreOptions {
    * blocks the event loop for the length of an fsync per write.
    */
   synchronous?: 'normal' | 'full';
-  /** Page cache per store, in MiB: what SQLite keeps in memory whatever the size of the data. */
-  cacheMiB?: number;
   /**
    * SQLite's `wal_autocheckpoint`: the commit that takes the WAL past this many pages copies it into
    * the database (ADR 0106); SQLite's default, 1,000 (about 4 MiB).
@@ -33,7 +31,8 @@ export interface EmbeddedStoreOptions {
   transactionStallMs?: number;
 }
 
-const DEFAULT_CACHE_MIB = 16;
+/** Page cache per store, in MiB: what SQLite keeps in memory whatever the size of the data. */
+const CACHE_MIB = 16;
 /** How long a write waits, blocking the thread, for a lock another connection holds (SQLite's busy timeout). */
 const WRITE_LOCK_WAIT_MS = 200;
 /** Names become table names; kept to what the file-based adapter accepted. */
@@ -75,7 +74,7 @@ function openDatabase(dir: string, options: EmbeddedStoreOptions): Database.Data
     // This connection is the store's only writer; another one (an operator's sqlite3 shell) may take
     // the write lock for a moment. Waiting that out beats failing the write with SQLITE_BUSY.
     db.pragma(`busy_timeout = ${WRITE_LOCK_WAIT_MS}`);
-    db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? DEFAULT_CACHE_MIB) * 1024)}`);
+    db.pragma(`cache_size = -${CACHE_MIB * 1024}`);
     // After a checkpoint the WAL file is cut back to this size instead of keeping its peak.
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     // SQLite's auto-checkpoint (ADR 0106): the only connection on the file checkpoints with no writer

@@ -66,22 +66,17 @@ function addFilter(plan: FilterPlan, filter: Record<string, unknown>, rules: Pat
     const expression = key.startsWith('$') ? undefined : pushable(key);
     // The `_id` column has text affinity and would turn a number operand into text: only strings go there.
     const accepts = (operand: unknown): operand is Operand => isOperand(operand) && (expression !== 'id' || typeof operand === 'string');
+    // A plain value (or null) is its `$eq`.
+    const operators = condition === null || accepts(condition) ? { $eq: condition } : isOperatorObject(condition) ? condition : undefined;
     if (!expression) {
       plan.exact = false;
       addTextPrefilter(plan, key, condition);
-    } else if (condition === null) {
-      plan.where.push(`${expression} IS NULL`);
-    } else if (accepts(condition)) {
-      plan.where.push(`${expression} = ?`);
-      plan.params.push(condition);
-      if (expression === 'id') plan.pinsId = true;
-      addExistence(plan, existence(key));
-    } else if (isOperatorObject(condition)) {
+    } else if (operators) {
       let compared = false;
-      for (const [operator, operand] of Object.entries(condition)) {
+      for (const [operator, operand] of Object.entries(operators)) {
         const added = addOperator(plan, expression, operator, operand, accepts);
         if (!added) plan.exact = false;
-        // A comparison or a non-empty `$in` (whose members are all strings or numbers once in SQL) implies the path exists.
+        // An equality, a comparison or a non-empty `$in` (whose members are all strings or numbers once in SQL) implies the path exists.
         else if (operand !== null) compared = true;
       }
       if (compared) addExistence(plan, existence(key));

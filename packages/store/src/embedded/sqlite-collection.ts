@@ -52,9 +52,7 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   find(filter: Filter<T>, options?: FindOptions): Promise<T[]> {
-    return this.#run(() => {
-      return this.#select(filter, options).map(projector<T>(options?.projection));
-    });
+    return this.#run(() => this.#select(filter, options).map(projector<T>(options?.projection)));
   }
 
   countDocuments(filter: Filter<T> = {}): Promise<number> {
@@ -178,10 +176,9 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   async #run<R>(operation: () => R): Promise<R> {
     if (this.#isOpen) {
       if (!this.#isOpen()) throw new Error('this transaction has ended: its collections cannot be used any more');
-      this.#schema.ensure();
-      return operation();
+    } else {
+      while (this.#engine.busy || this.#engine.closed) await this.#engine.whenFree();
     }
-    while (this.#engine.busy || this.#engine.closed) await this.#engine.whenFree();
     this.#schema.ensure();
     return operation();
   }

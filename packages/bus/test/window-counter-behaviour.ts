@@ -3,7 +3,7 @@
  * test file (this file holds no tests of its own).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { WindowCounter } from './window-counter';
+import type { WindowCounter } from '../src/window-counter';
 
 /** Long enough that a test never straddles a window boundary (windows are aligned to the epoch). */
 export const dayMs = 24 * 60 * 60 * 1000;

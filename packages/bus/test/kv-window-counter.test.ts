@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '@vrs/testing/nats';
-import { createKvWindowCounter } from './kv-window-counter';
-import { kvBucketNameFor } from './names';
-import { deleteNamespace } from './namespace-cleanup';
+import { createKvWindowCounter } from '../src/kv-window-counter';
+import { kvBucketNameFor } from '../src/names';
+import { deleteNamespace } from '../src/namespace-cleanup';
 import { dayMs, describeWindowCounterBehaviour } from './window-counter-behaviour';
 
 const namespace = uniqueNamespace('kvcount');

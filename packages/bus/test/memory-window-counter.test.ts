@@ -1,4 +1,4 @@
-import { createMemoryWindowCounter } from './memory-window-counter';
+import { createMemoryWindowCounter } from '../src/memory-window-counter';
 import { describeWindowCounterBehaviour } from './window-counter-behaviour';
 
 describeWindowCounterBehaviour('memory', async () => createMemoryWindowCounter());

@@ -3,7 +3,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll } from 'vitest';
 import { makeTempDir } from '@vrs/testing/temp-dir';
 import { describeStoreConformance } from './conformance';
-import { openStore } from './open-store';
+import { openStore } from '../src/open-store';
 
 const mongoDatabases: string[] = [];
 

@@ -3,8 +3,8 @@
  * promise resolved (i.e. after its SQLite commit). Usage: node --import tsx durability-writer.ts <dir>
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { StoreDocument } from '../port';
-import { openEmbeddedStore } from './embedded-store';
+import type { StoreDocument } from '../src/port';
+import { openEmbeddedStore } from '../src/embedded/embedded-store';
 
 const WRITERS = 8;
 

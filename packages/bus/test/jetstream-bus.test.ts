@@ -5,10 +5,10 @@ import { Kvm } from '@nats-io/kv';
 import type { EventDefinition } from '@vrs/contracts';
 import { ensureNatsServer, uniqueNamespace, type NatsServerHandle } from '@vrs/testing/nats';
 import { behaviourTimings, describeEventBusBehaviour, probeSent } from './event-bus-behaviour';
-import type { EventBus } from './event-bus';
-import { createJetStreamBus } from './jetstream-bus';
-import { belongsToNamespace, durableNameFor, kvBucketNameFor, streamNameFor, subjectFor } from './names';
-import { deleteNamespace } from './namespace-cleanup';
+import type { EventBus } from '../src/event-bus';
+import { createJetStreamBus } from '../src/jetstream-bus';
+import { belongsToNamespace, durableNameFor, kvBucketNameFor, streamNameFor, subjectFor } from '../src/names';
+import { deleteNamespace } from '../src/namespace-cleanup';
 
 const poll = { timeout: 10_000, interval: 20 };
 const fileNamespace = uniqueNamespace('jsbus');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAnnouncer } from './announcer';
-import type { EventBus } from './event-bus';
+import { createAnnouncer } from '../src/announcer';
+import type { EventBus } from '../src/event-bus';
 import { probeSent } from './event-bus-behaviour';
 import { openTestBus } from '@vrs/testing/test-bus';
 

@@ -3,12 +3,12 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { startNatsCluster, startNatsServer, uniqueNamespace, type NatsCluster } from '@vrs/testing/nats';
 import { probeSent } from './event-bus-behaviour';
-import type { EventBus } from './event-bus';
-import { createJetStreamBus } from './jetstream-bus';
-import { createKvWindowCounter } from './kv-window-counter';
-import { deadLetterStreamNameFor, durableNameFor, kvBucketNameFor, streamNameFor } from './names';
-import { isNatsReachable } from './nats-reachability';
-import { deleteNamespace } from './namespace-cleanup';
+import type { EventBus } from '../src/event-bus';
+import { createJetStreamBus } from '../src/jetstream-bus';
+import { createKvWindowCounter } from '../src/kv-window-counter';
+import { deadLetterStreamNameFor, durableNameFor, kvBucketNameFor, streamNameFor } from '../src/names';
+import { isNatsReachable } from '../src/nats-reachability';
+import { deleteNamespace } from '../src/namespace-cleanup';
 
 // A private 3-node cluster, never the shared server: this test kills one of its nodes.
 const events = 400;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { describeEventBusBehaviour, behaviourTimings, probeSent } from './event-bus-behaviour';
-import type { EventBus } from './event-bus';
-import { createMemoryBus } from './memory-bus';
+import type { EventBus } from '../src/event-bus';
+import { createMemoryBus } from '../src/memory-bus';
 
 // One memory bus per space: "replicas" of a space are subscriptions in the same process.
 const buses = new Map<string, EventBus>();

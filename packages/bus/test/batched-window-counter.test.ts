@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createBatchedWindowCounter } from './batched-window-counter';
-import { createMemoryWindowCounter } from './memory-window-counter';
-import type { WindowCounter } from './window-counter';
+import { createBatchedWindowCounter } from '../src/batched-window-counter';
+import { createMemoryWindowCounter } from '../src/memory-window-counter';
+import type { WindowCounter } from '../src/window-counter';
 import { dayMs, describeWindowCounterBehaviour } from './window-counter-behaviour';
 
 const syncIntervalMs = 20;

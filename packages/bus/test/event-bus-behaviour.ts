@@ -6,8 +6,8 @@ import { afterEach, assert, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEvent, researchEvidenceAdded, type EventData, type EventDefinition, type EventEnvelope } from '@vrs/contracts';
 import type { RequestContext } from '@vrs/kit';
-import type { BusTimings } from './bus-timings';
-import type { EventBus } from './event-bus';
+import type { BusTimings } from '../src/bus-timings';
+import type { EventBus } from '../src/event-bus';
 
 export const behaviourTimings: BusTimings = { ackWaitMs: 5_000, maxDeliver: 3, redeliveryBackoffMs: [50] };
 

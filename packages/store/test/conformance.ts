@@ -1,9 +1,9 @@
 import { afterEach, assert, beforeEach, describe, expect, it } from 'vitest';
-import { DuplicateKeyError } from './errors';
+import { DuplicateKeyError } from '../src/errors';
 import { createLogger } from '@vrs/kit';
-import type { Collection, Store, StoreDocument } from './port';
-import { deleteInBatches } from './delete-in-batches';
-import { createRetentionSweeper, deleteExpired, type ExpiringDocument, expiresAt, expiryIndex } from './retention';
+import type { Collection, Store, StoreDocument } from '../src/port';
+import { deleteInBatches } from '../src/delete-in-batches';
+import { createRetentionSweeper, deleteExpired, type ExpiringDocument, expiresAt, expiryIndex } from '../src/retention';
 
 interface Item extends StoreDocument {
   name: string;
