@@ -15,14 +15,13 @@ import { apiClient } from '@vrs/testing/api-client';
 import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 import { startFakeLlm, type FakeLlm } from '@vrs/testing/upstreams/llm/server';
-import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
+import { eventLoopVerdict, watchGatewayEventLoop } from '../support/bench-gateway';
+import { median, startUpstreamGateway, type FakeYouTube } from '../support/upstream-bench';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const modelMs = process.env.BENCH_MODEL_MS === undefined ? undefined : Number(process.env.BENCH_MODEL_MS);
 const question = 'How do you insert a laryngeal mask airway?';
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 interface Row {
   elapsedMs: number;
@@ -98,11 +97,9 @@ function criticalPathOf(steps: RunEvent[]): number {
   return total + slowestCall + slowestAnalysis;
 }
 
-async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: FakeLlm | undefined, index: number): Promise<Row> {
+async function oneRun(fake: FakeYouTube, llm: FakeLlm | undefined, index: number): Promise<Row> {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-agents-'));
-  const gateway = await startBenchGateway(`bench-agents-${index}`, runDir, {
-    RATE_LIMIT_STORE: 'memory',
-    YOUTUBE_UPSTREAM_URL: fake.url,
+  const gateway = await startUpstreamGateway(`bench-agents-${index}`, runDir, fake, {
     AGENTS_ENABLED: 'true',
     AGENTS_DEMO_ACCESS: 'true',
     ...(llm ? { LLM_BASE_URL: llm.baseUrl, LLM_PRIMARY_MODEL: 'bench-primary', LLM_MAX_RETRIES: '0' } : {}),

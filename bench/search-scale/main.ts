@@ -25,6 +25,7 @@ import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startBenchGateway } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { sentence } from '../support/transcript-corpus';
+import { loadAverages, percentile } from '../support/upstream-bench';
 import { queryClasses } from '../support/query-classes';
 
 const { values } = parseArgs({
@@ -40,7 +41,6 @@ const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(
 const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates').split(',') as IngestKind[];
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 interface Percentiles {
   p50: number;
   p90: number;
@@ -281,11 +281,7 @@ async function main() {
 
     if (results.length > 0) printSearch(results);
     console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
-    console.log(
-      `load average at the end (1, 5, 15 min): ${loadavg()
-        .map((load) => load.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(`load average at the end (1, 5, 15 min): ${loadAverages(' ')}`);
     console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
     console.log(
       '| items | connections | all stored after s | searchable after s | chunks/s until searchable | gateway CPU s | chunks per gateway CPU s | load average (1 min) |',

@@ -43,19 +43,16 @@ function row(label: string, value: string): void {
   console.log(`${label.padEnd(58)} ${value}`);
 }
 
-async function measure(label: string, ops: number, run: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  await run();
-  const ms = performance.now() - start;
-  row(label, `${String(Math.round((ops / ms) * 1000)).padStart(9)} ops/s  ${((ms * 1000) / ops).toFixed(1).padStart(8)} µs/op`);
-  return (ms * 1000) / ops;
-}
-
 /** µs per op of `run`, printed by the caller. */
-async function measureQuietly(ops: number, run: () => Promise<void>): Promise<number> {
+async function measureQuietly(ops: number, run: () => Promise<void> | void): Promise<number> {
   const start = performance.now();
   await run();
   return ((performance.now() - start) * 1000) / ops;
+}
+
+async function measure(label: string, ops: number, run: () => Promise<void>): Promise<void> {
+  const us = await measureQuietly(ops, run);
+  row(label, `${String(Math.round(1_000_000 / us)).padStart(9)} ops/s  ${us.toFixed(1).padStart(8)} µs/op`);
 }
 
 const comment = (i: number) => ({
@@ -98,17 +95,17 @@ async function probe(dir: string): Promise<void> {
 
   const raw = new Database(join(dir, 'store.db'));
   const statement = raw.prepare(RAW_LATEST).raw();
-  const t1 = performance.now();
-  for (let i = 0; i < LOOKUPS; i++) {
-    const { kind, key } = latestQuery(i);
-    JSON.parse((statement.get(kind, key) as [string])[0]);
-  }
-  const rawUs = ((performance.now() - t1) * 1000) / LOOKUPS;
+  const rawUs = await measureQuietly(LOOKUPS, () => {
+    for (let i = 0; i < LOOKUPS; i++) {
+      const { kind, key } = latestQuery(i);
+      JSON.parse((statement.get(kind, key) as [string])[0]);
+    }
+  });
   raw.close();
 
-  const t0 = performance.now();
-  for (let i = 0; i < LOOKUPS; i++) await versions.findOne(latestQuery(i), latestOptions);
-  const storeUs = ((performance.now() - t0) * 1000) / LOOKUPS;
+  const storeUs = await measureQuietly(LOOKUPS, async () => {
+    for (let i = 0; i < LOOKUPS; i++) await versions.findOne(latestQuery(i), latestOptions);
+  });
   await store.close();
   console.log(JSON.stringify({ openMs, storeUs, rawUs, rss }));
 }
