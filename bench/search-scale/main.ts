@@ -10,8 +10,8 @@
 // test: it prints figures.
 // Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
 // BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates).
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startBenchGateway } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { sentence } from '../support/transcript-corpus';
-import { loadAverages, percentile } from '../support/upstream-bench';
+import { loadAverages, percentile, withTempDir } from '../support/upstream-bench';
 import { queryClasses } from '../support/query-classes';
 
 const { values } = parseArgs({
@@ -268,8 +268,7 @@ function printSearch(results: SizeResult[]) {
 }
 
 async function main() {
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-search-scale-'));
-  try {
+  await withTempDir('vrs-bench-search-scale-', async (runDir) => {
     const results = [];
     for (const size of sizes) {
       results.push(await measureSize(size, runDir));
@@ -291,9 +290,7 @@ async function main() {
       console.log(
         `| ${kindLabels[run.kind]} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.gatewayCpuSeconds?.toFixed(2) ?? 'n/a'} | ${run.gatewayCpuSeconds ? Math.round(ingestCount / run.gatewayCpuSeconds) : 'n/a'} | ${run.load.toFixed(2)} |`,
       );
-  } finally {
-    await rm(runDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

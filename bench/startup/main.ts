@@ -9,8 +9,7 @@
 // RSS under load: `npm run bench:search` (bundles) against `BENCH_CODE=source npm run bench:search`.
 // Env: BENCH_ROUNDS (3), BENCH_SETTLE_MS (2000, idle time before RSS is read).
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -18,7 +17,7 @@ import { repoRoot, required } from '@vrs/kit';
 import { buildBundles } from '@vrs/testing/build-bundles';
 import { processFiguresOf, startBenchGateway, type BenchRun } from '../support/bench-gateway';
 import { stackFigures, startDevShapeStack } from '../support/dev-stack';
-import { loadAverages } from '../support/upstream-bench';
+import { loadAverages, withTempDir } from '../support/upstream-bench';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 2000);
@@ -82,9 +81,8 @@ async function timeBuild(command: string, args: string[]): Promise<number> {
 }
 
 async function main() {
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-startup-'));
   const load = loadAverages(' ');
-  try {
+  await withTempDir('vrs-bench-startup-', async (runDir) => {
     await buildBundles();
     const buildMs: number[] = [];
     const forcedBuildMs: number[] = [];
@@ -112,9 +110,7 @@ async function main() {
       `\nnpm run build with nothing changed (what npm start adds before it starts): ${median(buildMs).toFixed(0)} ms, against ${median(forcedBuildMs).toFixed(0)} ms bundling anyway (scripts/build.mjs): ${(median(buildMs) / median(forcedBuildMs)).toFixed(2)}`,
     );
     console.log(`load average at the end ${loadAverages(' ')}`);
-  } finally {
-    await rm(runDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

@@ -5,12 +5,12 @@
 // Not a test: it prints figures.
 // Run: npx tsx bench/store/main.ts   Env: BENCH_DOCS (10000), BENCH_LOOKUP_SIZES (200000,1000000).
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { openEmbeddedStore, type StoreDocument } from '@vrs/store';
+import { withTempDir } from '../support/upstream-bench';
 
 interface Doc extends StoreDocument {
   group: string;
@@ -149,8 +149,7 @@ function runProbe(dir: string): Promise<{ openMs: number; storeUs: number; rawUs
 }
 
 async function hotPaths(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-store-'));
-  try {
+  await withTempDir('bench-store-', async (dir) => {
     let store = await openEmbeddedStore(dir);
     let docs = store.collection<Doc>('docs');
     const doc = (i: number): Doc => ({ _id: `d${i}`, group: `g${i % 100}`, n: i, text: 'lorem ipsum '.repeat(20) });
@@ -238,14 +237,11 @@ async function hotPaths(): Promise<void> {
     docs = store.collection<Doc>('docs');
     console.log(`documents after reopen: ${await docs.countDocuments()}`);
     await store.close();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function lookups(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-store-versions-'));
-  try {
+  await withTempDir('bench-store-versions-', async (dir) => {
     let filled = 0;
     for (const size of lookupSizes) {
       const start = performance.now();
@@ -261,9 +257,7 @@ async function lookups(): Promise<void> {
       row('  restart: open + createIndexes + first lookup', `${result.openMs.toFixed(1)} ms`);
       row('  RSS of that process after a pass of lookups', mib(result.rss));
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[2] === '--probe') {

@@ -20,6 +20,16 @@ export const loadAverages = (separator: string) =>
     .map((load) => load.toFixed(2))
     .join(separator);
 
+/** Runs `body` with a fresh directory under the system's temp dir, removed afterwards. */
+export async function withTempDir<T>(prefix: string, body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    return await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** A bench gateway that reads YouTube from `fake`, its rate limits counted in memory. */
 export function startUpstreamGateway(name: string, runDir: string, fake: FakeYouTube, env: NodeJS.ProcessEnv = {}) {
   return startBenchGateway(name, runDir, { RATE_LIMIT_STORE: 'memory', YOUTUBE_UPSTREAM_URL: fake.url, ...env });
@@ -35,16 +45,16 @@ export async function withUpstreamGateway(
   env: NodeJS.ProcessEnv,
   body: (gateway: RunningProcess, fake: FakeYouTube) => Promise<void>,
 ): Promise<void> {
-  const runDir = await mkdtemp(join(tmpdir(), `vrs-${name}-`));
-  const fake = await startFakeYouTube({ replayDirs: await replayDirs(runDir), log: () => undefined });
-  const gateway = await startUpstreamGateway(name, runDir, fake, env);
-  try {
-    await body(gateway, fake);
-  } finally {
-    await gateway.stop();
-    await fake.close();
-    await rm(runDir, { recursive: true, force: true });
-  }
+  await withTempDir(`vrs-${name}-`, async (runDir) => {
+    const fake = await startFakeYouTube({ replayDirs: await replayDirs(runDir), log: () => undefined });
+    const gateway = await startUpstreamGateway(name, runDir, fake, env);
+    try {
+      await body(gateway, fake);
+    } finally {
+      await gateway.stop();
+      await fake.close();
+    }
+  });
 }
 
 /** The gateway over one measured run (`timeUpstreamRun`). */
