@@ -8,21 +8,17 @@
 // which waits that long before every answer; the critical path is then the sum of the model steps
 // plus, after each, the slowest of the tool calls it asked for (they run side by side).
 // Not a test: it prints figures. Env: BENCH_LATENCY_MS (50), BENCH_RUNS (3), BENCH_MODEL_MS (unset).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { apiClient } from '@vrs/testing/api-client';
 import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 import { startFakeLlm, type FakeLlm } from '@vrs/testing/upstreams/llm/server';
-import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
+import { eventLoopVerdict, watchGatewayEventLoop } from '../support/bench-gateway';
+import { median, startUpstreamGateway, withTempDir, type FakeYouTube } from '../support/upstream-bench';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const modelMs = process.env.BENCH_MODEL_MS === undefined ? undefined : Number(process.env.BENCH_MODEL_MS);
 const question = 'How do you insert a laryngeal mask airway?';
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 interface Row {
   elapsedMs: number;
@@ -98,58 +94,56 @@ function criticalPathOf(steps: RunEvent[]): number {
   return total + slowestCall + slowestAnalysis;
 }
 
-async function oneRun(fake: Awaited<ReturnType<typeof startFakeYouTube>>, llm: FakeLlm | undefined, index: number): Promise<Row> {
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-agents-'));
-  const gateway = await startBenchGateway(`bench-agents-${index}`, runDir, {
-    RATE_LIMIT_STORE: 'memory',
-    YOUTUBE_UPSTREAM_URL: fake.url,
-    AGENTS_ENABLED: 'true',
-    AGENTS_DEMO_ACCESS: 'true',
-    ...(llm ? { LLM_BASE_URL: llm.baseUrl, LLM_PRIMARY_MODEL: 'bench-primary', LLM_MAX_RETRIES: '0' } : {}),
-  });
-  try {
-    const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
-    await api('GET', '/v1/billing');
-    fake.reset();
-    fake.setLatency(latencyMs);
-    const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
-    const started = performance.now();
-    const startedAtMs = Date.now();
-    const admitted = await api('POST', '/v1/agent/runs', { json: { message: question } });
-    if (admitted.status !== 202) throw new Error(`admission failed: ${admitted.status} ${admitted.text}`);
-    const path = `/v1/agent/${admitted.body.sessionId}/runs/${admitted.body.runId}`;
-    let run = admitted.body;
-    while (run.status === 'pending' || run.status === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      run = (await api('GET', path)).body;
+async function oneRun(fake: FakeYouTube, llm: FakeLlm | undefined, index: number): Promise<Row> {
+  return withTempDir('vrs-bench-agents-', async (runDir) => {
+    const gateway = await startUpstreamGateway(`bench-agents-${index}`, runDir, fake, {
+      AGENTS_ENABLED: 'true',
+      AGENTS_DEMO_ACCESS: 'true',
+      ...(llm ? { LLM_BASE_URL: llm.baseUrl, LLM_PRIMARY_MODEL: 'bench-primary', LLM_MAX_RETRIES: '0' } : {}),
+    });
+    try {
+      const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
+      await api('GET', '/v1/billing');
+      fake.reset();
+      fake.setLatency(latencyMs);
+      const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
+      const started = performance.now();
+      const startedAtMs = Date.now();
+      const admitted = await api('POST', '/v1/agent/runs', { json: { message: question } });
+      if (admitted.status !== 202) throw new Error(`admission failed: ${admitted.status} ${admitted.text}`);
+      const path = `/v1/agent/${admitted.body.sessionId}/runs/${admitted.body.runId}`;
+      let run = admitted.body;
+      while (run.status === 'pending' || run.status === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        run = (await api('GET', path)).body;
+      }
+      const elapsedMs = performance.now() - started;
+      const doneAtMs = Date.now();
+      const worstEventLoopDelayMs = await worstEventLoopDelay();
+      if (run.status !== 'completed') throw new Error(`run ended ${run.status}: ${JSON.stringify(run)}`);
+      const upstreamRequests = fake.hits().total;
+      // The steps as persisted, with their own timings, from the run's event stream.
+      const stream = await fetch(`${gateway.url}${path}/events`, { headers: { 'x-demo-user': 'bench' } });
+      const events = (await stream.text())
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as RunEvent);
+      const steps = events.filter(
+        (event) => event.kind === 'tool_call' || event.kind === 'model_step' || event.kind === 'transcript_analysis',
+      );
+      return {
+        elapsedMs,
+        criticalMs: criticalPathOf(steps),
+        toolCalls: steps.filter((step) => step.kind === 'tool_call').length,
+        modelSteps: steps.filter((step) => step.kind === 'model_step').length,
+        upstreamRequests,
+        worstEventLoopDelayMs,
+        phases: phasesOf(events, startedAtMs, doneAtMs),
+      };
+    } finally {
+      await gateway.stop();
     }
-    const elapsedMs = performance.now() - started;
-    const doneAtMs = Date.now();
-    const worstEventLoopDelayMs = await worstEventLoopDelay();
-    if (run.status !== 'completed') throw new Error(`run ended ${run.status}: ${JSON.stringify(run)}`);
-    const upstreamRequests = fake.hits().total;
-    // The steps as persisted, with their own timings, from the run's event stream.
-    const stream = await fetch(`${gateway.url}${path}/events`, { headers: { 'x-demo-user': 'bench' } });
-    const events = (await stream.text())
-      .split('\n')
-      .filter((line) => line.startsWith('data: '))
-      .map((line) => JSON.parse(line.slice(6)) as RunEvent);
-    const steps = events.filter(
-      (event) => event.kind === 'tool_call' || event.kind === 'model_step' || event.kind === 'transcript_analysis',
-    );
-    return {
-      elapsedMs,
-      criticalMs: criticalPathOf(steps),
-      toolCalls: steps.filter((step) => step.kind === 'tool_call').length,
-      modelSteps: steps.filter((step) => step.kind === 'model_step').length,
-      upstreamRequests,
-      worstEventLoopDelayMs,
-      phases: phasesOf(events, startedAtMs, doneAtMs),
-    };
-  } finally {
-    await gateway.stop();
-    await rm(runDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function main() {

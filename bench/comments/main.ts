@@ -10,15 +10,13 @@
 // second table splits our side's time by the links of the critical path, from the fake's log of
 // when each request arrived and each answer was written.
 // Env: BENCH_COMMENTS (1000), BENCH_LATENCY_MS (50), BENCH_RUNS (5).
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
-import { cpuMsOf } from '../support/process-cpu';
+import { eventLoopVerdict } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
+import { loadAverages, median, timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
 import { apiClient } from '@vrs/testing/api-client';
 import { hasRecorded, projectDir, recordedDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
-import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 
 const target = Number(process.env.BENCH_COMMENTS ?? 1000);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -77,8 +75,6 @@ async function writeChainedPages(dir: string): Promise<number> {
   return pageCount;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-
 interface CriticalPathLinks {
   beforeFirst: number;
   betweenMedian: number;
@@ -113,53 +109,34 @@ async function main() {
     console.log(`bench/comments needs the recorded comments of ${videoId} in ${recordedDir}; it is absent.`);
     return;
   }
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-comments-'));
-  const chainDir = join(runDir, 'chain');
-  const chainPages = await writeChainedPages(chainDir);
-  const fake = await startFakeYouTube({ replayDirs: [recordedDir, projectDir, chainDir], log: () => undefined });
-  const gateway = await startBenchGateway('bench-comments', runDir, { RATE_LIMIT_STORE: 'memory', YOUTUBE_UPSTREAM_URL: fake.url });
-  try {
+  let chainPages = 0;
+  const replayDirs = async (runDir: string) => {
+    const chainDir = join(runDir, 'chain');
+    chainPages = await writeChainedPages(chainDir);
+    return [recordedDir, projectDir, chainDir];
+  };
+  await withUpstreamGateway('bench-comments', replayDirs, {}, async (gateway, fake) => {
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
     const path = `/v1/providers/youtube/videos/${videoId}/comments?newest=true&limit=${target}&refresh=true`;
     const warmup = await api('GET', path);
     if (warmup.status !== 200) throw new Error(`collection failed: ${warmup.status} ${warmup.text}`);
 
     fake.setLatency(latencyMs);
-    const rows: {
-      elapsedMs: number;
-      cpuMs: number | null;
-      worstEventLoopDelayMs: number;
-      requests: number;
-      upstreamMs: number;
-      pages: number;
-      comments: number;
-      links: CriticalPathLinks;
-    }[] = [];
+    const rows: (RunFigures & { requests: number; upstreamMs: number; pages: number; comments: number; links: CriticalPathLinks })[] = [];
     await measuredWindow(async () => {
       for (let run = 0; run < runs; run++) {
-        fake.reset();
-        fake.setLatency(latencyMs);
-        const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
-        const cpuBefore = cpuMsOf(gateway.child.pid);
-        const started = performance.now();
-        const response = await api('GET', path);
-        const elapsedMs = performance.now() - started;
-        const cpuAfter = cpuMsOf(gateway.child.pid);
-        const worstEventLoopDelayMs = await worstEventLoopDelay();
-        const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+        const { result: response, started, ended, ...figures } = await timeUpstreamRun(gateway, fake, latencyMs, () => api('GET', path));
         if (response.status !== 200) throw new Error(`collection failed: ${response.status} ${response.text}`);
         const { comments, pagesFetched } = response.body as { comments: unknown[]; pagesFetched: number };
         const exchanges = fake.exchanges();
         const upstreamMs = exchanges.reduce((sum, exchange) => sum + (exchange.answeredAt ?? Number.NaN) - exchange.receivedAt, 0);
         rows.push({
-          elapsedMs,
-          cpuMs,
-          worstEventLoopDelayMs,
+          ...figures,
           requests: fake.hits().total,
           upstreamMs,
           pages: pagesFetched,
           comments: comments.length,
-          links: criticalPathLinks(exchanges, started, started + elapsedMs),
+          links: criticalPathLinks(exchanges, started, ended),
         });
       }
     });
@@ -168,11 +145,7 @@ async function main() {
       `\nbench/comments — newest-first collection of ${target} comments of ${videoId}, ${latencyMs} ms added to every upstream request, ${runs} runs`,
     );
     console.log(`(the recorded newest pages extended by a chain of ${chainPages} pages repeating the recorded threads)`);
-    console.log(
-      `load average at the end: ${loadavg()
-        .map((value) => value.toFixed(2))
-        .join(', ')}\n`,
-    );
+    console.log(`load average at the end: ${loadAverages(', ')}\n`);
     console.log(
       '| run | comments | comment pages | upstream requests | elapsed ms | gateway CPU ms | latency sum ms | elapsed / latency sum | upstream answer time ms | elapsed / upstream answer time |',
     );
@@ -205,11 +178,7 @@ async function main() {
       `median upstream answer time: ${upstream.toFixed(0)} ms (the fake's own time per request above the latency: ${((upstream - latencySum) / median(rows.map((row) => row.requests))).toFixed(2)} ms) — ratio ${(elapsed / upstream).toFixed(3)}`,
     );
     console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
-  } finally {
-    await gateway.stop();
-    await fake.close();
-    await rm(runDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

@@ -8,16 +8,14 @@
 // at once, then its caption track). Each run imports videos never read before, so every read reaches
 // the upstream. Not a test: it prints figures.
 // Env: BENCH_VIDEOS (50), BENCH_LATENCY_MS (50), BENCH_RUNS (3), RESEARCH_IMPORT_VIDEO_CONCURRENCY (the service default).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultResearchImports } from '@vrs/research/config';
 import { apiClient } from '@vrs/testing/api-client';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
-import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
-import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
-import { cpuMsOf } from '../support/process-cpu';
+import { eventLoopVerdict } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
+import { median, timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
 
 const videoCount = Number(process.env.BENCH_VIDEOS ?? 50);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -25,7 +23,6 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const videoConcurrency = Number(process.env.RESEARCH_IMPORT_VIDEO_CONCURRENCY ?? defaultResearchImports.videosAtOnce);
 const authoredId = 'vrsFixture1';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 /** Eleven characters, as a video id has: `vrsBn` + run + video number. */
 const benchVideoId = (run: number, n: number) => `vrsBn${String(run).padStart(2, '0')}${String(n).padStart(4, '0')}`;
 
@@ -56,16 +53,13 @@ interface Job {
 }
 
 async function main() {
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-imports-'));
-  const copiesDir = join(runDir, 'videos');
-  await writeVideoCopies(copiesDir);
-  const fake = await startFakeYouTube({ replayDirs: [projectDir, copiesDir], log: () => undefined });
-  const gateway = await startBenchGateway('bench-imports', runDir, {
-    RATE_LIMIT_STORE: 'memory',
-    YOUTUBE_UPSTREAM_URL: fake.url,
-    RESEARCH_IMPORT_VIDEO_CONCURRENCY: String(videoConcurrency),
-  });
-  try {
+  const replayDirs = async (runDir: string) => {
+    const copiesDir = join(runDir, 'videos');
+    await writeVideoCopies(copiesDir);
+    return [projectDir, copiesDir];
+  };
+  const env = { RESEARCH_IMPORT_VIDEO_CONCURRENCY: String(videoConcurrency) };
+  await withUpstreamGateway('bench-imports', replayDirs, env, async (gateway, fake) => {
     const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
     const importRun = async (run: number) => {
       const project = await api('POST', '/v1/projects', { json: { name: `imports ${run}` } });
@@ -87,21 +81,12 @@ async function main() {
     // Run 0 warms the system up (module loading, first connections) and is not reported.
     await importRun(0);
 
-    const rows: { elapsedMs: number; cpuMs: number | null; worstEventLoopDelayMs: number; requests: number }[] = [];
+    const rows: (RunFigures & { requests: number })[] = [];
     await measuredWindow(async () => {
       for (let run = 1; run <= runs; run++) {
-        fake.reset();
-        fake.setLatency(latencyMs);
-        const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
-        const cpuBefore = cpuMsOf(gateway.child.pid);
-        const elapsedMs = await importRun(run);
-        const cpuAfter = cpuMsOf(gateway.child.pid);
-        rows.push({
-          elapsedMs,
-          cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-          worstEventLoopDelayMs: await worstEventLoopDelay(),
-          requests: fake.hits().total,
-        });
+        // The import's own elapsed time, from its 202 on: the project's creation before it is not timed.
+        const { result: elapsedMs, cpuMs, worstEventLoopDelayMs } = await timeUpstreamRun(gateway, fake, latencyMs, () => importRun(run));
+        rows.push({ elapsedMs, cpuMs, worstEventLoopDelayMs, requests: fake.hits().total });
       }
     });
 
@@ -130,11 +115,7 @@ async function main() {
       `against the dependent-call floor (${Math.ceil(videoCount / videoConcurrency)} videos per lane × ${callsPerVideo} calls × ${latencyMs} ms = ${floor} ms): ratio ${(elapsed / floor).toFixed(2)}`,
     );
     console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
-  } finally {
-    await gateway.stop();
-    await fake.close();
-    await rm(runDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

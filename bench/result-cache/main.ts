@@ -141,15 +141,9 @@ console.log(
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const [i, [name, stream]] of streams.entries()) {
   // Each stream's first run alternates between the two, so neither always runs on a warmer JIT.
-  let before: ReturnType<typeof run>;
-  let after: ReturnType<typeof run>;
-  if (i % 2 === 0) {
-    before = run(leastRecentlyUsed, stream);
-    after = run(windowTinyLfu, stream);
-  } else {
-    after = run(windowTinyLfu, stream);
-    before = run(leastRecentlyUsed, stream);
-  }
+  const tinyLfuFirst = i % 2 === 1 ? run(windowTinyLfu, stream) : undefined;
+  const before = run(leastRecentlyUsed, stream);
+  const after = tinyLfuFirst ?? run(windowTinyLfu, stream);
   const percent = (share: number) => `${(100 * share).toFixed(1)} %`;
   console.log(
     `| ${name} | ${percent(after.answered)} | ${percent(before.answered)} | ${after.keptPerThousand.toFixed(0)} | ${before.keptPerThousand.toFixed(0)} | ${after.nanosPerAsking.toFixed(0)} | ${before.nanosPerAsking.toFixed(0)} |`,

@@ -10,8 +10,8 @@
 // test: it prints figures.
 // Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
 // BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates).
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -25,6 +25,7 @@ import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startBenchGateway } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { sentence } from '../support/transcript-corpus';
+import { loadAverages, percentile, withTempDir } from '../support/upstream-bench';
 import { queryClasses } from '../support/query-classes';
 
 const { values } = parseArgs({
@@ -40,7 +41,6 @@ const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(
 const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates').split(',') as IngestKind[];
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 interface Percentiles {
   p50: number;
   p90: number;
@@ -268,8 +268,7 @@ function printSearch(results: SizeResult[]) {
 }
 
 async function main() {
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-search-scale-'));
-  try {
+  await withTempDir('vrs-bench-search-scale-', async (runDir) => {
     const results = [];
     for (const size of sizes) {
       results.push(await measureSize(size, runDir));
@@ -281,11 +280,7 @@ async function main() {
 
     if (results.length > 0) printSearch(results);
     console.log(`\npeak RSS of this process: ${mb(process.resourceUsage().maxRSS * 1024)}`);
-    console.log(
-      `load average at the end (1, 5, 15 min): ${loadavg()
-        .map((load) => load.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(`load average at the end (1, 5, 15 min): ${loadAverages(' ')}`);
     console.log(`\ningestion through the API, ${ingestCount} chunks in batches of 100, until the last is searchable`);
     console.log(
       '| items | connections | all stored after s | searchable after s | chunks/s until searchable | gateway CPU s | chunks per gateway CPU s | load average (1 min) |',
@@ -295,9 +290,7 @@ async function main() {
       console.log(
         `| ${kindLabels[run.kind]} | ${run.connections} | ${run.storedSeconds.toFixed(1)} | ${run.searchableSeconds.toFixed(1)} | ${Math.round(ingestCount / run.searchableSeconds)} | ${run.gatewayCpuSeconds?.toFixed(2) ?? 'n/a'} | ${run.gatewayCpuSeconds ? Math.round(ingestCount / run.gatewayCpuSeconds) : 'n/a'} | ${run.load.toFixed(2)} |`,
       );
-  } finally {
-    await rm(runDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { required } from '@vrs/kit';
 import { startProcess, type RunningProcess } from '@vrs/testing/processes';
-import { processFiguresOf, startBenchGateway } from '../support/bench-gateway';
+import { startBenchGateway } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
 import { stackFigures, startDevShapeStack, type DevShapeStack } from '../support/dev-stack';
 import { apiClient, eventually } from '@vrs/testing/api-client';
@@ -43,13 +43,15 @@ const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 // `BENCH_QUERY` overrides it.
 const query = process.env.BENCH_QUERY ?? `${vocabulary[150]} ${vocabulary[400]}`;
 
-/** A new query of the class every request, none asked twice in a run (`queryClasses`). */
-function classRequests(searchPath: string, queryClass: QueryClass, from = 0): autocannon.Request[] {
+/** A new query every request: query `from`, `from + 1`, … of `make`. */
+function queryRequests(searchPath: string, make: (n: number) => string, from = 0): autocannon.Request[] {
   const base = searchPath.slice(0, searchPath.indexOf('?q='));
-  const make = queryClasses[queryClass];
   let n = from;
   return [{ setupRequest: (request) => ({ ...request, path: `${base}?q=${encodeURIComponent(make(n++))}` }) }];
 }
+
+/** A new query of the class every request, none asked twice in a run (`queryClasses`). */
+const classRequests = (searchPath: string, queryClass: QueryClass, from = 0) => queryRequests(searchPath, queryClasses[queryClass], from);
 
 /** Queries a single caller sends of each class: after 50 to warm up, 150 timed, all distinct. */
 const latencyQueries = 150;
@@ -74,19 +76,8 @@ async function singleCallerLatency(url: string, headers: Record<string, string>,
  * more than research's result cache holds, so a least-recently-used cache answered none of them and
  * traded every page it kept for the next; ADR 0067's cache keeps answering part of them.
  */
-function savedSearchCycleRequests(searchPath: string): autocannon.Request[] {
-  const base = searchPath.slice(0, searchPath.indexOf('?q='));
-  let n = 0;
-  return [
-    {
-      setupRequest: (request) => {
-        n++;
-        const pair = `${vocabulary[100 + (n % 500)]} ${vocabulary[100 + ((n * 7919) % 1500)]}`;
-        return { ...request, path: `${base}?q=${encodeURIComponent(pair)}` };
-      },
-    },
-  ];
-}
+const savedSearchCycleRequests = (searchPath: string) =>
+  queryRequests(searchPath, (n) => `${vocabulary[100 + (n % 500)]} ${vocabulary[100 + ((n * 7919) % 1500)]}`, 1);
 
 /** The corpus's most frequent words after the first (in nearly every chunk, an idf floor); each is in 12–49 % of the chunks. */
 const commonWords = vocabulary.slice(1, 17);
@@ -101,9 +92,7 @@ function wordSets(words: string[], size: number): string[][] {
  * Every 4-word set of `commonWords` (1,820 sets): each query's words together are in most chunks,
  * so the engine ranks most of the project (goal 1's common-word search).
  */
-function commonWordSets(): string[][] {
-  return wordSets(commonWords, 4);
-}
+const commonWordSets = wordSets(commonWords, 4);
 
 /** The 24 orders of four words. */
 const fourWordOrders = [0, 1, 2, 3]
@@ -115,28 +104,29 @@ const fourWordOrders = [0, 1, 2, 3]
  * queries before one is asked twice, so the phase never times research's result cache.
  */
 function commonWordQueryRequests(searchPath: string): autocannon.Request[] {
-  const base = searchPath.slice(0, searchPath.indexOf('?q='));
-  const sets = commonWordSets();
-  let n = 0;
-  return [
-    {
-      setupRequest: (request) => {
-        const set = required(sets[n % sets.length], 'a common-word set');
-        const order = required(fourWordOrders[Math.floor(n / sets.length) % fourWordOrders.length], 'a word order');
-        n++;
-        return { ...request, path: `${base}?q=${encodeURIComponent(order.map((i) => set[i]).join(' '))}` };
-      },
-    },
-  ];
+  return queryRequests(searchPath, (n) => {
+    const set = required(commonWordSets[n % commonWordSets.length], 'a common-word set');
+    const order = required(fourWordOrders[Math.floor(n / commonWordSets.length) % fourWordOrders.length], 'a word order');
+    return order.map((i) => set[i]).join(' ');
+  });
 }
 
 /** The share of the first 2,000 seeded chunks holding a word of a common-word query, averaged over every 20th set. */
 function commonWordCoverage(): number {
-  const sets = commonWordSets().filter((_, i) => i % 20 === 0);
+  const sets = commonWordSets.filter((_, i) => i % 20 === 0);
   const chunks = Array.from({ length: Math.min(itemCount, 2_000) }, (_, i) => new Set(sentence(i).split(' ')));
   let covered = 0;
   for (const set of sets) covered += chunks.filter((words) => set.some((word) => words.has(word))).length / chunks.length;
   return covered / sets.length;
+}
+
+/** A process during a measured run: its CPU (every thread) per request, the share of the run its main thread waited for a core. */
+interface ProcessLoad {
+  name: string;
+  rssMb: number;
+  maxEventLoopDelayMs: number;
+  cpuMicrosPerRequest: number;
+  waitingShare?: number;
 }
 
 interface Figures {
@@ -145,75 +135,46 @@ interface Figures {
   p50: number;
   p99: number;
   failures: number;
-  /** The gateway process during the measured run (none for the bare baselines); its CPU (every thread) per request. */
-  process?: { rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number; waitingShare?: number };
+  /** The gateway process during the measured run (none for the bare baselines). */
+  process?: ProcessLoad;
   /** With a separate-process stack: each process during the measured run, the gateway last. */
-  stack?: { name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicrosPerRequest: number; waitingShare?: number }[];
-}
-
-/** The processes of a phase measured on the separate-process stack, the gateway last. */
-function stackOf(figures: Figures): NonNullable<Figures['stack']> {
-  if (!figures.stack) throw new Error(`${figures.name} was measured without the separate-process stack`);
-  return figures.stack;
-}
-
-/** The gateway's figures of a phase measured on the separate-process stack: the last of its processes. */
-function stackGatewayOf(figures: Figures): NonNullable<Figures['stack']>[number] {
-  const gateway = stackOf(figures).at(-1);
-  if (!gateway) throw new Error(`${figures.name}: the separate-process stack measured no process`);
-  return gateway;
-}
-
-/** The gateway's figures of a phase measured with the gateway (or the stack) watched. */
-function gatewayProcessOf(figures: Figures): NonNullable<Figures['process']> {
-  if (!figures.process) throw new Error(`${figures.name} was measured without watching the gateway`);
-  return figures.process;
+  stack?: ProcessLoad[];
 }
 
 async function measure(
   name: string,
   url: string,
   headers: Record<string, string>,
-  watched: { gatewayUrl?: string; stack?: DevShapeStack; requests?: autocannon.Request[] } = {},
+  watched: { gateway?: RunningProcess; stack?: DevShapeStack; requests?: autocannon.Request[] } = {},
 ): Promise<Figures> {
-  const { gatewayUrl, stack, requests } = watched;
+  const { gateway, stack, requests } = watched;
+  const processes = stack?.processes ?? (gateway ? [gateway] : []);
   await autocannon({ url, connections, duration: 2, headers, requests }); // warm-up
   // Read after the warm-up: the delay figures start afresh, and CPU is counted from here.
-  const before = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
-  const stackBefore = stack ? await stackFigures(stack) : undefined;
+  const before = await stackFigures(processes);
   const result = await measuredWindow(() => autocannon({ url, connections, duration: seconds, headers, requests }), name);
-  const after = gatewayUrl ? await processFiguresOf(gatewayUrl) : undefined;
-  const stackAfter = stack ? await stackFigures(stack) : undefined;
-  const perRequest = (from: number, to: number) => (to - from) / Math.max(1, result.requests.total);
-  /** The share of the run the main thread spent runnable but waiting for a core (Linux; ADR 0068). */
+  const after = await stackFigures(processes);
   const waiting = (from: number | undefined, to: number | undefined, sinceMs: number) =>
     from === undefined || to === undefined ? undefined : (to - from) / (sinceMs * 1000);
+  const loads = after.map((process, i) => {
+    const atStart = required(before[i], `the figures of ${process.name} before the run`);
+    return {
+      name: process.name,
+      rssMb: process.rssBytes / 1024 / 1024,
+      maxEventLoopDelayMs: process.eventLoopDelayMs.max,
+      cpuMicrosPerRequest: (process.cpuMicros - atStart.cpuMicros) / Math.max(1, result.requests.total),
+      // The share of the run the main thread spent runnable but waiting for a core (Linux; ADR 0068).
+      waitingShare: waiting(atStart.mainThread?.waitingMicros, process.mainThread?.waitingMicros, process.sinceMs),
+    };
+  });
   return {
     name,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.non2xx,
-    // Both figures are read when the gateway (or the stack) is watched, neither otherwise.
-    process: before &&
-      after && {
-        rssMb: after.rssBytes / 1024 / 1024,
-        maxEventLoopDelayMs: after.eventLoopDelayMs.max,
-        cpuMicrosPerRequest: perRequest(before.cpuMicros, after.cpuMicros),
-        waitingShare: waiting(before.mainThread?.waitingMicros, after.mainThread?.waitingMicros, after.sinceMs),
-      },
-    stack:
-      stackBefore &&
-      stackAfter?.map((process, i) => {
-        const atStart = required(stackBefore[i], `the figures of ${process.name} before the run`);
-        return {
-          name: process.name,
-          rssMb: process.rssMb,
-          maxEventLoopDelayMs: process.maxEventLoopDelayMs,
-          cpuMicrosPerRequest: perRequest(atStart.cpuMicros, process.cpuMicros),
-          waitingShare: waiting(atStart.waitingMicros, process.waitingMicros, process.sinceMs),
-        };
-      }),
+    process: loads.at(-1),
+    stack: stack && loads,
   };
 }
 
@@ -294,41 +255,31 @@ async function main() {
     const keyHeaders = await apiKeyHeaders(api);
 
     const figures: Figures[] = [];
-    figures.push(
-      await measure('full stack, API key: searchPrivateEvidence', `${gateway.url}${searchPath}`, keyHeaders, { gatewayUrl: gateway.url }),
-    );
-    figures.push(
-      await measure('full stack, X-Demo-User: searchPrivateEvidence', `${gateway.url}${searchPath}`, headers, { gatewayUrl: gateway.url }),
-    );
-    figures.push(await measure('bare Express 5 route, same JSON', `${baselines[0].url}${searchPath}`, {}));
-    figures.push(await measure('bare node:http, same JSON', `${baselines[1].url}${searchPath}`, {}));
-    const rarePairs = await measure(
-      'full stack, API key, a distinct rare-word pair every request',
-      `${gateway.url}${searchPath}`,
+    /** Measures a phase and adds it to the table, in the order run. */
+    const phase = async (...args: Parameters<typeof measure>) => {
+      const measured = await measure(...args);
+      figures.push(measured);
+      return measured;
+    };
+    const fullStack = (name: string, phaseHeaders: Record<string, string>, requests?: autocannon.Request[]) =>
+      phase(`full stack, ${name}`, `${gateway.url}${searchPath}`, phaseHeaders, { gateway, requests });
+    const bareExpressPhase = (when = '') => phase(`bare Express 5 route, same JSON${when}`, `${baselines[0].url}${searchPath}`, {});
+    const stack = await fullStack('API key: searchPrivateEvidence', keyHeaders);
+    const demoStack = await fullStack('X-Demo-User: searchPrivateEvidence', headers);
+    const bareExpress = await bareExpressPhase();
+    const bareHttp = await phase('bare node:http, same JSON', `${baselines[1].url}${searchPath}`, {});
+    const rarePairs = await fullStack(
+      'API key, a distinct rare-word pair every request',
       keyHeaders,
-      {
-        gatewayUrl: gateway.url,
-        requests: classRequests(searchPath, 'rare pair'),
-      },
+      classRequests(searchPath, 'rare pair'),
     );
-    figures.push(rarePairs);
-    const commonPairs = await measure(
-      'full stack, API key, a distinct common word and another every request',
-      `${gateway.url}${searchPath}`,
+    const commonPairs = await fullStack(
+      'API key, a distinct common word and another every request',
       keyHeaders,
-      { gatewayUrl: gateway.url, requests: classRequests(searchPath, 'common pair') },
+      classRequests(searchPath, 'common pair'),
     );
-    figures.push(commonPairs);
-    const common = await measure('full stack, API key, a common-word query every request', `${gateway.url}${searchPath}`, keyHeaders, {
-      gatewayUrl: gateway.url,
-      requests: commonWordQueryRequests(searchPath),
-    });
-    figures.push(common);
-    const cycle = await measure('full stack, API key, a cycle of 1,500 saved searches', `${gateway.url}${searchPath}`, keyHeaders, {
-      gatewayUrl: gateway.url,
-      requests: savedSearchCycleRequests(searchPath),
-    });
-    figures.push(cycle);
+    const common = await fullStack('API key, a common-word query every request', keyHeaders, commonWordQueryRequests(searchPath));
+    const cycle = await fullStack('API key, a cycle of 1,500 saved searches', keyHeaders, savedSearchCycleRequests(searchPath));
 
     // As docker compose runs it: the gateway and each service in a process of its own, over HTTP.
     let devShape: Figures | undefined;
@@ -340,25 +291,22 @@ async function main() {
       const devApi = apiClient(stack.gateway.url, headers);
       const devSearch = await seed(devApi);
       const devKey = await apiKeyHeaders(devApi);
-      devShape = await measure(
+      devShape = await phase(
         'separate processes (docker compose shape), API key: searchPrivateEvidence',
         `${stack.gateway.url}${devSearch.searchPath}`,
         devKey,
         { stack },
       );
-      devShape.process = stackGatewayOf(devShape);
-      figures.push(devShape);
-      figures.push(await measure('bare Express 5 route, same JSON (after the separate processes)', `${baselines[0].url}${searchPath}`, {}));
+      await bareExpressPhase(' (after the separate processes)');
       for (const queryClass of ['rare pair', 'common pair'] as const) {
-        const phase = await measure(
-          `separate processes, API key, a distinct ${queryClass === 'rare pair' ? 'rare-word pair' : 'common word and another'} every request`,
-          `${stack.gateway.url}${devSearch.searchPath}`,
-          devKey,
-          { stack, requests: classRequests(devSearch.searchPath, queryClass) },
+        devDistinct.push(
+          await phase(
+            `separate processes, API key, a distinct ${queryClass === 'rare pair' ? 'rare-word pair' : 'common word and another'} every request`,
+            `${stack.gateway.url}${devSearch.searchPath}`,
+            devKey,
+            { stack, requests: classRequests(devSearch.searchPath, queryClass) },
+          ),
         );
-        phase.process = stackGatewayOf(phase);
-        devDistinct.push(phase);
-        figures.push(phase);
       }
     }
 
@@ -368,16 +316,13 @@ async function main() {
     for (const queryClass of Object.keys(queryClasses) as QueryClass[])
       latencies.push(await singleCallerLatency(`${gateway.url}${searchPath}`, keyHeaders, queryClass));
 
-    const [stack, demoStack, bareExpress, bareHttp] = figures as [Figures, Figures, Figures, Figures];
     if (before && beforeApi && beforeSearch) {
       const beforeKey = await apiKeyHeaders(beforeApi);
-      figures.push(
-        await measure('before ADR 0039, API key: searchPrivateEvidence', `${before.url}${beforeSearch.searchPath}`, beforeKey, {
-          gatewayUrl: before.url,
-        }),
-      );
+      await phase('before ADR 0039, API key: searchPrivateEvidence', `${before.url}${beforeSearch.searchPath}`, beforeKey, {
+        gateway: before,
+      });
       // The bare route once more, right after, so each stack run has its baseline next to it.
-      figures.push(await measure('bare Express 5 route, same JSON (again)', `${baselines[0].url}${searchPath}`, {}));
+      await bareExpressPhase(' (again)');
     }
     console.log(
       `\nbench/search — ${process.env.BENCH_CODE === 'source' ? 'TypeScript through tsx' : 'bundles (npm run build)'}, ${itemCount} evidence items, ${connections} connections, ${seconds} s each, ${sample.body.results.length} results (${Buffer.byteLength(sample.text)} bytes) per response`,
@@ -420,7 +365,7 @@ async function main() {
         );
       });
       console.log(
-        `  under that load, per process: ${stackOf(devShape)
+        `  under that load, per process: ${required(devShape.stack, 'the separate processes measured')
           .map(
             (p) =>
               `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request, event loop waiting for a core ${percent(p.waitingShare)}`,
@@ -437,8 +382,9 @@ async function main() {
     console.log(`full stack (X-Demo-User) / bare Express: ${(demoStack.requestsPerSecond / bareExpress.requestsPerSecond).toFixed(2)}`);
     // Goal 3 over every phase of this gateway, not only the cached ones.
     const phases = [stack, demoStack, rarePairs, commonPairs, common, cycle];
+    const gatewayOf = (f: Figures) => required(f.process, `the gateway's figures of ${f.name}`);
     console.log(
-      `gateway RSS under load, its highest over the six phases: ${Math.max(...phases.map((f) => gatewayProcessOf(f).rssMb)).toFixed(0)} MB (goal < 200); max event-loop delay ${Math.max(...phases.map((f) => gatewayProcessOf(f).maxEventLoopDelayMs)).toFixed(1)} ms (goal ≤ 50)`,
+      `gateway RSS under load, its highest over the six phases: ${Math.max(...phases.map((f) => gatewayOf(f).rssMb)).toFixed(0)} MB (goal < 200); max event-loop delay ${Math.max(...phases.map((f) => gatewayOf(f).maxEventLoopDelayMs)).toFixed(1)} ms (goal ≤ 50)`,
     );
     console.log(`\none caller, ${latencyQueries} distinct queries of each class (bench/support/query-classes.ts), after 50 to warm up:`);
     console.log('| query | p50 ms | p90 ms | p99 ms |');

@@ -9,8 +9,7 @@
 // RSS under load: `npm run bench:search` (bundles) against `BENCH_CODE=source npm run bench:search`.
 // Env: BENCH_ROUNDS (3), BENCH_SETTLE_MS (2000, idle time before RSS is read).
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -18,6 +17,7 @@ import { repoRoot, required } from '@vrs/kit';
 import { buildBundles } from '@vrs/testing/build-bundles';
 import { processFiguresOf, startBenchGateway, type BenchRun } from '../support/bench-gateway';
 import { stackFigures, startDevShapeStack } from '../support/dev-stack';
+import { loadAverages, withTempDir } from '../support/upstream-bench';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 2000);
@@ -62,12 +62,12 @@ async function sample(run: BenchRun, runDir: string, round: number): Promise<Sam
   const stackStartMs = performance.now() - started;
   try {
     await sleep(settleMs);
-    const figures = await stackFigures(stack);
+    const figures = await stackFigures(stack.processes);
     return {
       oneProcessStartMs,
       oneProcessRssMb,
       stackStartMs,
-      stackRssMb: Object.fromEntries(figures.map((figure) => [figure.name.replace(/^startup-stack-\d+-/, ''), figure.rssMb])),
+      stackRssMb: Object.fromEntries(figures.map((figure) => [figure.name.replace(/^startup-stack-\d+-/, ''), mb(figure.rssBytes)])),
     };
   } finally {
     await stack.stop();
@@ -81,9 +81,8 @@ async function timeBuild(command: string, args: string[]): Promise<number> {
 }
 
 async function main() {
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-startup-'));
-  const load = loadavg().map((value) => value.toFixed(2));
-  try {
+  const load = loadAverages(' ');
+  await withTempDir('vrs-bench-startup-', async (runDir) => {
     await buildBundles();
     const buildMs: number[] = [];
     const forcedBuildMs: number[] = [];
@@ -94,9 +93,7 @@ async function main() {
       for (const { variant, of } of samples) of.push(await sample(variant.run, runDir, round));
     }
     const names = Object.keys(required(samples[0]?.of[0], 'a sample (BENCH_ROUNDS must be at least 1)').stackRssMb);
-    console.log(
-      `\nbench/startup — ${rounds} rounds, RSS read ${settleMs} ms after start, medians; load average at start ${load.join(' ')}\n`,
-    );
+    console.log(`\nbench/startup — ${rounds} rounds, RSS read ${settleMs} ms after start, medians; load average at start ${load}\n`);
     console.log(
       `| run | npm start shape: start ms | RSS MB | separate processes: all 7 started ms | ${names.map((n) => `${n} MB`).join(' | ')} |`,
     );
@@ -112,14 +109,8 @@ async function main() {
     console.log(
       `\nnpm run build with nothing changed (what npm start adds before it starts): ${median(buildMs).toFixed(0)} ms, against ${median(forcedBuildMs).toFixed(0)} ms bundling anyway (scripts/build.mjs): ${(median(buildMs) / median(forcedBuildMs)).toFixed(2)}`,
     );
-    console.log(
-      `load average at the end ${loadavg()
-        .map((value) => value.toFixed(2))
-        .join(' ')}`,
-    );
-  } finally {
-    await rm(runDir, { recursive: true, force: true });
-  }
+    console.log(`load average at the end ${loadAverages(' ')}`);
+  });
 }
 
 await main();

@@ -5,12 +5,12 @@
 // Not a test: it prints figures.
 // Run: npx tsx bench/store/main.ts   Env: BENCH_DOCS (10000), BENCH_LOOKUP_SIZES (200000,1000000).
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { openEmbeddedStore, type StoreDocument } from '@vrs/store';
+import { withTempDir } from '../support/upstream-bench';
 
 interface Doc extends StoreDocument {
   group: string;
@@ -43,19 +43,16 @@ function row(label: string, value: string): void {
   console.log(`${label.padEnd(58)} ${value}`);
 }
 
-async function measure(label: string, ops: number, run: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  await run();
-  const ms = performance.now() - start;
-  row(label, `${String(Math.round((ops / ms) * 1000)).padStart(9)} ops/s  ${((ms * 1000) / ops).toFixed(1).padStart(8)} µs/op`);
-  return (ms * 1000) / ops;
-}
-
 /** µs per op of `run`, printed by the caller. */
-async function measureQuietly(ops: number, run: () => Promise<void>): Promise<number> {
+async function measureQuietly(ops: number, run: () => Promise<void> | void): Promise<number> {
   const start = performance.now();
   await run();
   return ((performance.now() - start) * 1000) / ops;
+}
+
+async function measure(label: string, ops: number, run: () => Promise<void>): Promise<void> {
+  const us = await measureQuietly(ops, run);
+  row(label, `${String(Math.round(1_000_000 / us)).padStart(9)} ops/s  ${us.toFixed(1).padStart(8)} µs/op`);
 }
 
 const comment = (i: number) => ({
@@ -98,17 +95,17 @@ async function probe(dir: string): Promise<void> {
 
   const raw = new Database(join(dir, 'store.db'));
   const statement = raw.prepare(RAW_LATEST).raw();
-  const t1 = performance.now();
-  for (let i = 0; i < LOOKUPS; i++) {
-    const { kind, key } = latestQuery(i);
-    JSON.parse((statement.get(kind, key) as [string])[0]);
-  }
-  const rawUs = ((performance.now() - t1) * 1000) / LOOKUPS;
+  const rawUs = await measureQuietly(LOOKUPS, () => {
+    for (let i = 0; i < LOOKUPS; i++) {
+      const { kind, key } = latestQuery(i);
+      JSON.parse((statement.get(kind, key) as [string])[0]);
+    }
+  });
   raw.close();
 
-  const t0 = performance.now();
-  for (let i = 0; i < LOOKUPS; i++) await versions.findOne(latestQuery(i), latestOptions);
-  const storeUs = ((performance.now() - t0) * 1000) / LOOKUPS;
+  const storeUs = await measureQuietly(LOOKUPS, async () => {
+    for (let i = 0; i < LOOKUPS; i++) await versions.findOne(latestQuery(i), latestOptions);
+  });
   await store.close();
   console.log(JSON.stringify({ openMs, storeUs, rawUs, rss }));
 }
@@ -152,8 +149,7 @@ function runProbe(dir: string): Promise<{ openMs: number; storeUs: number; rawUs
 }
 
 async function hotPaths(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-store-'));
-  try {
+  await withTempDir('bench-store-', async (dir) => {
     let store = await openEmbeddedStore(dir);
     let docs = store.collection<Doc>('docs');
     const doc = (i: number): Doc => ({ _id: `d${i}`, group: `g${i % 100}`, n: i, text: 'lorem ipsum '.repeat(20) });
@@ -241,14 +237,11 @@ async function hotPaths(): Promise<void> {
     docs = store.collection<Doc>('docs');
     console.log(`documents after reopen: ${await docs.countDocuments()}`);
     await store.close();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function lookups(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-store-versions-'));
-  try {
+  await withTempDir('bench-store-versions-', async (dir) => {
     let filled = 0;
     for (const size of lookupSizes) {
       const start = performance.now();
@@ -264,9 +257,7 @@ async function lookups(): Promise<void> {
       row('  restart: open + createIndexes + first lookup', `${result.openMs.toFixed(1)} ms`);
       row('  RSS of that process after a pass of lookups', mib(result.rss));
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[2] === '--probe') {

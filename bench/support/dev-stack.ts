@@ -54,24 +54,7 @@ export async function startDevShapeStack(
   }
 }
 
-/**
- * Each process's RSS, worst event-loop delay since the last call (which resets the delay figures) and
- * CPU time used since it started (µs).
- */
-export async function stackFigures(
-  stack: DevShapeStack,
-): Promise<{ name: string; rssMb: number; maxEventLoopDelayMs: number; cpuMicros: number; waitingMicros?: number; sinceMs: number }[]> {
-  return Promise.all(
-    stack.processes.map(async (running) => {
-      const figures = await processFiguresOf(running.url);
-      return {
-        name: running.name,
-        rssMb: figures.rssBytes / 1024 / 1024,
-        maxEventLoopDelayMs: figures.eventLoopDelayMs.max,
-        cpuMicros: figures.cpuMicros,
-        waitingMicros: figures.mainThread?.waitingMicros,
-        sinceMs: figures.sinceMs,
-      };
-    }),
-  );
+/** Each process's figures (`processFiguresOf`: its delay figures reset by the call), named after it. */
+export function stackFigures(processes: readonly RunningProcess[]) {
+  return Promise.all(processes.map(async (running) => ({ name: running.name, ...(await processFiguresOf(running.url)) })));
 }

@@ -9,24 +9,19 @@
 // the first page's sampled videos are asked while page 2 is out (ADR 0046) —, from that request to
 // the last, after the last answer): the gateway's work, and any wait for a CPU on a loaded machine.
 // Env: BENCH_LATENCY_MS (50), BENCH_RUNS (5), BENCH_SAMPLE_SIZE (20), YOUTUBE_MAX_CONCURRENCY (provider default).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TrendReport } from '@vrs/contracts';
-import { eventLoopVerdict, startBenchGateway, watchGatewayEventLoop } from '../support/bench-gateway';
-import { cpuMsOf } from '../support/process-cpu';
+import { eventLoopVerdict } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
+import { median, timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
 import { apiClient } from '@vrs/testing/api-client';
 import { trendsFixtureTopic } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
-import { startFakeYouTube, type Exchange } from '@vrs/testing/upstreams/youtube/server';
+import type { Exchange } from '@vrs/testing/upstreams/youtube/server';
 import { searchParams } from '@vrs/youtube';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const sampleSize = Number(process.env.BENCH_SAMPLE_SIZE ?? 20);
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** The time between the links of the critical path (not upstream latency), from the fake upstream's exchanges. */
 interface ChainGaps {
@@ -64,89 +59,70 @@ function chainGaps(exchanges: Exchange[], started: number, ended: number): Chain
 }
 
 async function main() {
-  const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-trends-'));
-  const fake = await startFakeYouTube({ replayDirs: [projectDir], log: () => undefined });
-  const gateway = await startBenchGateway('bench-trends', runDir, {
-    RATE_LIMIT_STORE: 'memory',
-    YOUTUBE_UPSTREAM_URL: fake.url,
-    ...(process.env.YOUTUBE_MAX_CONCURRENCY ? { YOUTUBE_MAX_CONCURRENCY: process.env.YOUTUBE_MAX_CONCURRENCY } : {}),
-  });
-  try {
-    const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
-    const path = `/v1/providers/youtube/trends?q=${encodeURIComponent(trendsFixtureTopic)}&sampleSize=${sampleSize}&mode=deterministic`;
-    const warmup = await api('GET', path);
-    if (warmup.status !== 200) throw new Error(`report failed: ${warmup.status} ${warmup.text}`);
+  const env = process.env.YOUTUBE_MAX_CONCURRENCY ? { YOUTUBE_MAX_CONCURRENCY: process.env.YOUTUBE_MAX_CONCURRENCY } : {};
+  await withUpstreamGateway(
+    'bench-trends',
+    () => [projectDir],
+    env,
+    async (gateway, fake) => {
+      const api = apiClient(gateway.url, { 'x-demo-user': 'bench' });
+      const path = `/v1/providers/youtube/trends?q=${encodeURIComponent(trendsFixtureTopic)}&sampleSize=${sampleSize}&mode=deterministic`;
+      const warmup = await api('GET', path);
+      if (warmup.status !== 200) throw new Error(`report failed: ${warmup.status} ${warmup.text}`);
 
-    const rows: {
-      elapsedMs: number;
-      cpuMs: number | null;
-      worstEventLoopDelayMs: number;
-      requests: number;
-      videos: number;
-      gaps: ChainGaps;
-    }[] = [];
-    await measuredWindow(async () => {
-      for (let run = 0; run < runs; run++) {
-        fake.reset();
-        fake.setLatency(latencyMs);
-        const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
-        const cpuBefore = cpuMsOf(gateway.child.pid);
-        const started = performance.now();
-        const response = await api<TrendReport>('GET', path);
-        const ended = performance.now();
-        const elapsedMs = ended - started;
-        const cpuAfter = cpuMsOf(gateway.child.pid);
-        const worstEventLoopDelayMs = await worstEventLoopDelay();
-        const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-        if (response.status !== 200) throw new Error(`report failed: ${response.status} ${response.text}`);
-        const hits = fake.hits();
-        rows.push({
-          elapsedMs,
-          cpuMs,
-          worstEventLoopDelayMs,
-          requests: hits.total,
-          videos: response.body.sample.enrichedVideos,
-          gaps: chainGaps(fake.exchanges(), started, ended),
-        });
-      }
-    });
+      const rows: (RunFigures & { requests: number; videos: number; gaps: ChainGaps })[] = [];
+      await measuredWindow(async () => {
+        for (let run = 0; run < runs; run++) {
+          const {
+            result: response,
+            started,
+            ended,
+            ...figures
+          } = await timeUpstreamRun(gateway, fake, latencyMs, () => api<TrendReport>('GET', path));
+          if (response.status !== 200) throw new Error(`report failed: ${response.status} ${response.text}`);
+          const hits = fake.hits();
+          rows.push({
+            ...figures,
+            requests: hits.total,
+            videos: response.body.sample.enrichedVideos,
+            gaps: chainGaps(fake.exchanges(), started, ended),
+          });
+        }
+      });
 
-    console.log(
-      `\nbench/trends — trend report of "${trendsFixtureTopic}" (sampleSize ${sampleSize}, deterministic), ${latencyMs} ms added to every upstream request, ${runs} runs\n`,
-    );
-    console.log(
-      '| run | videos enriched | upstream requests | dependent calls on the critical path | elapsed ms | gateway CPU ms | critical path ms | elapsed / critical path |',
-    );
-    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-    // The sorted searches run beside the relevance ones, so the longest chain of dependent calls is
-    // relevance page 1 → page 2 → a video's player ‖ WEB player ‖ /next.
-    const criticalPathCalls = 3;
-    const critical = criticalPathCalls * latencyMs;
-    rows.forEach((row, run) => {
       console.log(
-        `| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`,
+        `\nbench/trends — trend report of "${trendsFixtureTopic}" (sampleSize ${sampleSize}, deterministic), ${latencyMs} ms added to every upstream request, ${runs} runs\n`,
       );
-    });
-    console.log('\nTime between the links of the critical path, not upstream latency (ms; the rest of each run is):\n');
-    console.log(
-      '| run | video requests before page 2 answered | before the first search | page 1 answered → page 2 asked | page 2 answered → first video request after it | that request → last | last answer → report | sum |',
-    );
-    console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-    rows.forEach(({ gaps: { earlyVideoRequests, ...gaps } }, run) => {
-      const parts = Object.values(gaps);
-      const sum = parts.reduce((total, part) => total + part, 0);
-      console.log(`| ${run + 1} | ${earlyVideoRequests} | ${parts.map((part) => part.toFixed(1)).join(' | ')} | ${sum.toFixed(1)} |`);
-    });
-    const elapsed = median(rows.map((row) => row.elapsedMs));
-    console.log(
-      `\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms upstream critical path — ratio ${(elapsed / critical).toFixed(2)}`,
-    );
-    console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
-  } finally {
-    await gateway.stop();
-    await fake.close();
-    await rm(runDir, { recursive: true, force: true });
-  }
+      console.log(
+        '| run | videos enriched | upstream requests | dependent calls on the critical path | elapsed ms | gateway CPU ms | critical path ms | elapsed / critical path |',
+      );
+      console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+      // The sorted searches run beside the relevance ones, so the longest chain of dependent calls is
+      // relevance page 1 → page 2 → a video's player ‖ WEB player ‖ /next.
+      const criticalPathCalls = 3;
+      const critical = criticalPathCalls * latencyMs;
+      rows.forEach((row, run) => {
+        console.log(
+          `| ${run + 1} | ${row.videos} | ${row.requests} | ${criticalPathCalls} | ${row.elapsedMs.toFixed(0)} | ${row.cpuMs ?? 'n/a'} | ${critical} | ${(row.elapsedMs / critical).toFixed(2)} |`,
+        );
+      });
+      console.log('\nTime between the links of the critical path, not upstream latency (ms; the rest of each run is):\n');
+      console.log(
+        '| run | video requests before page 2 answered | before the first search | page 1 answered → page 2 asked | page 2 answered → first video request after it | that request → last | last answer → report | sum |',
+      );
+      console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+      rows.forEach(({ gaps: { earlyVideoRequests, ...gaps } }, run) => {
+        const parts = Object.values(gaps);
+        const sum = parts.reduce((total, part) => total + part, 0);
+        console.log(`| ${run + 1} | ${earlyVideoRequests} | ${parts.map((part) => part.toFixed(1)).join(' | ')} | ${sum.toFixed(1)} |`);
+      });
+      const elapsed = median(rows.map((row) => row.elapsedMs));
+      console.log(
+        `\nmedian: ${elapsed.toFixed(0)} ms against a ${critical} ms upstream critical path — ratio ${(elapsed / critical).toFixed(2)}`,
+      );
+      console.log(eventLoopVerdict(rows.map((row) => row.worstEventLoopDelayMs)));
+    },
+  );
 }
 
 await main();

@@ -1,0 +1,84 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningProcess } from '@vrs/testing/processes';
+import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
+import { startBenchGateway, watchGatewayEventLoop } from './bench-gateway';
+import { cpuMsOf } from './process-cpu';
+
+export type FakeYouTube = Awaited<ReturnType<typeof startFakeYouTube>>;
+
+/** The middle value of a few runs (of an even count, the upper of the two middle ones). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** The value at share `p` of values sorted ascending. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+
+/** The 1, 5 and 15 minute load averages, two decimals each. */
+export const loadAverages = (separator: string) =>
+  loadavg()
+    .map((load) => load.toFixed(2))
+    .join(separator);
+
+/** Runs `body` with a fresh directory under the system's temp dir, removed afterwards. */
+export async function withTempDir<T>(prefix: string, body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    return await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A bench gateway that reads YouTube from `fake`, its rate limits counted in memory. */
+export function startUpstreamGateway(name: string, runDir: string, fake: FakeYouTube, env: NodeJS.ProcessEnv = {}) {
+  return startBenchGateway(name, runDir, { RATE_LIMIT_STORE: 'memory', YOUTUBE_UPSTREAM_URL: fake.url, ...env });
+}
+
+/**
+ * Runs `body` against a bench gateway in front of the fake YouTube upstream, which replays the dirs
+ * `replayDirs` returns (it may write some into the run's own dir first); all are stopped and removed after.
+ */
+export async function withUpstreamGateway(
+  name: string,
+  replayDirs: (runDir: string) => Promise<string[]> | string[],
+  env: NodeJS.ProcessEnv,
+  body: (gateway: RunningProcess, fake: FakeYouTube) => Promise<void>,
+): Promise<void> {
+  await withTempDir(`vrs-${name}-`, async (runDir) => {
+    const fake = await startFakeYouTube({ replayDirs: await replayDirs(runDir), log: () => undefined });
+    const gateway = await startUpstreamGateway(name, runDir, fake, env);
+    try {
+      await body(gateway, fake);
+    } finally {
+      await gateway.stop();
+      await fake.close();
+    }
+  });
+}
+
+/** The gateway over one measured run (`timeUpstreamRun`). */
+export interface RunFigures {
+  elapsedMs: number;
+  cpuMs: number | null;
+  worstEventLoopDelayMs: number;
+}
+
+/**
+ * One measured run against the fake upstream, its log cleared and `latencyMs` added to every request:
+ * the run's result, when it started and ended, and the gateway's CPU time (null off Linux) and worst
+ * event-loop delay over it.
+ */
+export async function timeUpstreamRun<T>(gateway: RunningProcess, fake: FakeYouTube, latencyMs: number, run: () => Promise<T>) {
+  fake.reset();
+  fake.setLatency(latencyMs);
+  const worstEventLoopDelay = await watchGatewayEventLoop(gateway.url);
+  const cpuBefore = cpuMsOf(gateway.child.pid);
+  const started = performance.now();
+  const result = await run();
+  const ended = performance.now();
+  const cpuAfter = cpuMsOf(gateway.child.pid);
+  const worstEventLoopDelayMs = await worstEventLoopDelay();
+  const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+  return { result, started, ended, elapsedMs: ended - started, cpuMs, worstEventLoopDelayMs };
+}
