@@ -37,7 +37,7 @@ const cases: [file: string, specifier: string, refusedWith?: RegExp][] = [
 /**
  * [file, what it imports, refused?] under biome's noUndeclaredDependencies, with the manifests of
  * `manifests` laid out beside them: a package declared in the nearest package.json is allowed, a
- * devDependency only in tests, harnesses, test suites shared between adapters and benchmarks.
+ * devDependency only in tests, harnesses, test suites shared between adapters (under `test/`) and benchmarks.
  */
 const declarationCases: [file: string, specifier: string, refused: boolean][] = [
   ['services/billing/src/probe.ts', 'zod', false],
@@ -45,7 +45,7 @@ const declarationCases: [file: string, specifier: string, refused: boolean][] = 
   ['services/billing/src/probe.ts', 'vitest', true],
   ['services/billing/src/probe.test.ts', 'vitest', false],
   ['services/billing/src/testing/probe-harness.ts', 'vitest', false],
-  ['packages/bus/src/probe-behaviour.ts', 'vitest', false],
+  ['packages/bus/test/probe-behaviour.ts', 'vitest', false],
   ['bench/probe/main.ts', 'autocannon', false],
   ['scripts/probe.ts', 'autocannon', true],
 ];
