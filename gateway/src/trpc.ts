@@ -218,3 +218,11 @@ export const router: typeof t.router = ((procedures: Parameters<typeof t.router>
 export const publicProcedure = t.procedure.use(publicEdge);
 /** Operations that need a credential holding the scopes of their operation (`operationScopes`). */
 export const protectedProcedure = t.procedure.use(protectedEdge);
+
+/** How a v1 operation is documented; whether it takes a credential follows from its kind below. */
+type OperationDocs = Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'>;
+/** A documented v1 operation that needs a credential holding its scopes. */
+export const protectedOperation = (openapi: OperationDocs) => protectedProcedure.meta({ openapi: { ...openapi, protect: true } });
+/** A documented v1 operation that takes no credential at all. */
+export const publicOperation = (openapi: OperationDocs) =>
+  publicProcedure.meta({ openapi: { ...openapi, protect: false }, auth: 'public' });

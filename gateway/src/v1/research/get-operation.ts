@@ -2,7 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import { operationSchema, type Operation, getOperationInput } from '@vrs/contracts';
 import type { GatewayContext } from '../../context';
 import { fromServiceError } from '../../errors/to-app-error';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
 const isNotFound = (error: unknown) => error instanceof TRPCClientError && fromServiceError(error).code === 'OPERATION_NOT_FOUND';
@@ -24,20 +24,16 @@ export async function getOperationHandler({
   return ctx.services.trends.plans.get.query(ref);
 }
 
-export const getOperation = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/operations/{id}',
-      operationId: 'getOperation',
-      tags: ['Research'],
-      summary: 'Get a stored answer, report or video plan',
-      description:
-        'Whatever an `operationId` we returned names — a cited answer or report (`kind` `answer` or `report`, with what it was asked) or a video plan (`kind` `plan`, with the topic of its report) — as it was returned. Another account’s operation is a 404 like an unknown one.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404],
-    },
-  })
+export const getOperation = protectedOperation({
+  method: 'GET',
+  path: '/operations/{id}',
+  operationId: 'getOperation',
+  tags: ['Research'],
+  summary: 'Get a stored answer, report or video plan',
+  description:
+    'Whatever an `operationId` we returned names — a cited answer or report (`kind` `answer` or `report`, with what it was asked) or a video plan (`kind` `plan`, with the topic of its report) — as it was returned. Another account’s operation is a 404 like an unknown one.',
+  errorResponses: [...authenticatedErrors, 404],
+})
   .input(getOperationInput)
   .output(operationSchema)
   .query(getOperationHandler);
