@@ -1,28 +1,10 @@
 import { TRPCClientError } from '@trpc/client';
-import { operationSchema, type Operation, getOperationInput } from '@vrs/contracts';
-import type { GatewayContext } from '../../context';
+import { operationSchema, getOperationInput } from '@vrs/contracts';
 import { fromServiceError } from '../../errors/to-app-error';
 import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
 const isNotFound = (error: unknown) => error instanceof TRPCClientError && fromServiceError(error).code === 'OPERATION_NOT_FOUND';
-
-/** Answers and reports live in research, plans in trends; an id is looked up in one, then the other. */
-export async function getOperationHandler({
-  ctx,
-  input,
-}: {
-  ctx: GatewayContext & { principal: { accountId: string } };
-  input: { id: string };
-}): Promise<Operation> {
-  const ref = { accountId: ctx.principal.accountId, operationId: input.id };
-  try {
-    return await ctx.services.research.operations.get.query(ref);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  return ctx.services.trends.plans.get.query(ref);
-}
 
 export const getOperation = protectedOperation({
   method: 'GET',
@@ -36,4 +18,13 @@ export const getOperation = protectedOperation({
 })
   .input(getOperationInput)
   .output(operationSchema)
-  .query(getOperationHandler);
+  // Answers and reports live in research, plans in trends; an id is looked up in one, then the other.
+  .query(async ({ ctx, input }) => {
+    const ref = { accountId: ctx.principal.accountId, operationId: input.id };
+    try {
+      return await ctx.services.research.operations.get.query(ref);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    return ctx.services.trends.plans.get.query(ref);
+  });
