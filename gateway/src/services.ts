@@ -26,40 +26,34 @@ export function servicesFor(services: GatewayServices, context: RequestContext):
 }
 
 class RequestServices implements GatewayServices {
-  #billing?: GatewayServices['billing'];
-  #research?: GatewayServices['research'];
-  #provider?: GatewayServices['provider'];
-  #trends?: GatewayServices['trends'];
-  #monitoring?: GatewayServices['monitoring'];
-  #agents?: GatewayServices['agents'];
+  readonly #bound: Partial<GatewayServices> = {};
 
   constructor(
     private readonly services: GatewayServices,
     private readonly context: RequestContext,
   ) {}
 
+  #bind<K extends keyof GatewayServices>(name: K): GatewayServices[K] {
+    const bound = this.#bound[name] ?? forRequest(this.services[name], this.context);
+    this.#bound[name] = bound;
+    return bound;
+  }
   get billing() {
-    this.#billing ??= forRequest(this.services.billing, this.context);
-    return this.#billing;
+    return this.#bind('billing');
   }
   get research() {
-    this.#research ??= forRequest(this.services.research, this.context);
-    return this.#research;
+    return this.#bind('research');
   }
   get provider() {
-    this.#provider ??= forRequest(this.services.provider, this.context);
-    return this.#provider;
+    return this.#bind('provider');
   }
   get trends() {
-    this.#trends ??= forRequest(this.services.trends, this.context);
-    return this.#trends;
+    return this.#bind('trends');
   }
   get monitoring() {
-    this.#monitoring ??= forRequest(this.services.monitoring, this.context);
-    return this.#monitoring;
+    return this.#bind('monitoring');
   }
   get agents() {
-    this.#agents ??= forRequest(this.services.agents, this.context);
-    return this.#agents;
+    return this.#bind('agents');
   }
 }

@@ -2,18 +2,13 @@ import { initTRPC, TRPCError, type AnyRouter } from '@trpc/server';
 import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
-import { priceOf, scopesOf, type ErrorCode, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
+import { priceOf, scopesOf, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
 import { activeSpan, AppError, definitionOf, proceduresOf, unknownKeys } from '@vrs/kit';
 import type { GatewayContext, Principal } from './context';
-import { fromServiceError, toAppError } from './errors/to-app-error';
+import { fromServiceError, toAppError, type FieldCodes } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
 import { requireScopes } from './auth/require-scopes';
 import { noteOperation } from './edge/request-metrics';
-
-export interface FieldCodes {
-  missing?: ErrorCode;
-  invalid?: ErrorCode;
-}
 
 export interface GatewayMeta {
   /**
@@ -31,7 +26,7 @@ export interface GatewayMeta {
    * Input fields whose failures have codes of their own: `missing` when absent or blank (e.g. `q` →
    * QUERY_REQUIRED), `invalid` for any other failure (e.g. `provider` → PROVIDER_NOT_SUPPORTED).
    */
-  fieldCodes?: Record<string, FieldCodes>;
+  fieldCodes?: FieldCodes;
   /**
    * For an operation with several priced modes, the variant whose price to reserve, read from the
    * raw request (e.g. a newest-first comment collection costs more than one page). Without it the
@@ -218,3 +213,11 @@ export const router: typeof t.router = ((procedures: Parameters<typeof t.router>
 export const publicProcedure = t.procedure.use(publicEdge);
 /** Operations that need a credential holding the scopes of their operation (`operationScopes`). */
 export const protectedProcedure = t.procedure.use(protectedEdge);
+
+/** How a v1 operation is documented; whether it takes a credential follows from its kind below. */
+type OperationDocs = Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'>;
+/** A documented v1 operation that needs a credential holding its scopes. */
+export const protectedOperation = (openapi: OperationDocs) => protectedProcedure.meta({ openapi: { ...openapi, protect: true } });
+/** A documented v1 operation that takes no credential at all. */
+export const publicOperation = (openapi: OperationDocs) =>
+  publicProcedure.meta({ openapi: { ...openapi, protect: false }, auth: 'public' });

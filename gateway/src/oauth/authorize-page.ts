@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { authorizationCodeGrantType, codeChallengeSchema, type OAuthClient, type Scope } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { Principal } from '../context';
@@ -134,7 +134,8 @@ export function authorizePages(deps: WebDeps) {
     return principal?.cookieSession ? (principal as SignedIn) : null;
   };
 
-  const handle = (decide: boolean) => async (req: Request, res: Response, next: NextFunction) => {
+  // Express 5 passes what this async handler throws on to the error handler.
+  const handle = (decide: boolean) => async (req: Request, res: Response) => {
     const params = paramsOf(decide ? req.body : req.query);
     let checked: Checked;
     try {
@@ -144,8 +145,7 @@ export function authorizePages(deps: WebDeps) {
         errorPage(req, res, error.message, req.principal?.cookieSession);
         return;
       }
-      next(error);
-      return;
+      throw error;
     }
     const iss = issuerOf(req, deps.config.PUBLIC_BASE_URL);
     const status = decide ? 303 : 302;
@@ -190,7 +190,7 @@ export function authorizePages(deps: WebDeps) {
         redirectTo(res, status, checked.redirectUri, { error: error.error, error_description: error.message, state: params.state, iss });
         return;
       }
-      next(error);
+      throw error;
     }
   };
 

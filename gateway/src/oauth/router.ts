@@ -1,11 +1,7 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { csrfProtection } from '../auth/csrf';
-import { resolvePrincipal } from '../auth/resolve-principal';
-import { sessionCookieAuthenticator } from '../auth/session-authenticators';
-import { rotateSessionCookie } from '../auth/session-rotation';
-import { toAppError } from '../errors/to-app-error';
 import { deviceCodeLimiter } from '../rate-limit/device-code-limiter';
-import { html, page, sendFormError } from '../web/html';
+import { html } from '../web/html';
+import { formErrorPage, webPageSteps } from '../web/router';
 import type { WebDeps } from '../web/web-deps';
 import { authorizePages } from './authorize-page';
 import { deviceAuthorizationEndpoint } from './device-authorization-endpoint';
@@ -34,7 +30,7 @@ function openToOtherOrigins(req: Request, res: Response, next: NextFunction) {
  * consent page. Everything is under the general per-IP limit; token and registration have their own.
  */
 export function createOAuthRouter(deps: WebDeps & { perIp: RequestHandler }): Router {
-  const { config, services, sessions, cookie, counter, log, perIp } = deps;
+  const { config, services, counter, perIp } = deps;
   const oauth = Router();
   const form = express.urlencoded({ extended: false, limit: config.BODY_LIMIT_BYTES, parameterLimit: 50 });
   const window = { windowMs: config.OAUTH_RATE_LIMIT_WINDOW_MS };
@@ -62,24 +58,12 @@ export function createOAuthRouter(deps: WebDeps & { perIp: RequestHandler }): Ro
 
   // The consent page is the web app's: its session cookie, rotation and CSRF check.
   const authorize = authorizePages(deps);
-  const asWebPage = [
-    perIp,
-    form,
-    resolvePrincipal([sessionCookieAuthenticator(sessions, cookie)]),
-    rotateSessionCookie(services, sessions, { cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }),
-    csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }),
-  ];
+  const asWebPage = [perIp, ...webPageSteps(deps)];
   oauth.get(oauthPaths.authorization, ...asWebPage, authorize.show);
   oauth.post(oauthPaths.authorization, ...asWebPage, authorize.decide);
-  oauth.use(oauthPaths.authorization, (error: unknown, req: Request, res: Response, next: NextFunction) => {
-    const appError = toAppError(error);
-    if (appError.code === 'INTERNAL_ERROR') {
-      next(error);
-      return;
-    }
-    sendFormError(req, res, appError, (shown) =>
-      page(req, { title: 'Something went wrong', body: html`<p><a href="/">Back to the dashboard</a>.</p>`, error: shown }),
-    );
-  });
+  oauth.use(
+    oauthPaths.authorization,
+    formErrorPage(() => html`<p><a href="/">Back to the dashboard</a>.</p>`),
+  );
   return oauth;
 }

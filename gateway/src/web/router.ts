@@ -1,11 +1,11 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { AppError } from '@vrs/kit';
 import { crossSiteFormRefusal, csrfProtection } from '../auth/csrf';
 import { resolvePrincipal } from '../auth/resolve-principal';
 import { sessionCookieAuthenticator } from '../auth/session-authenticators';
 import { rotateSessionCookie } from '../auth/session-rotation';
 import { toAppError } from '../errors/to-app-error';
-import { html, page, pageStyles, sendFormError } from './html';
+import { html, page, pageStyles, sendFormError, type SafeHtml } from './html';
 import { devMailPage } from './pages/dev-mail';
 import { dashboardPage } from './pages/dashboard';
 import { forgotPassword, forgotPasswordPage } from './pages/forgot-password';
@@ -26,12 +26,9 @@ import type { PageDeps, WebDeps } from './web-deps';
  * something carries the session's CSRF token. Each page lives in `pages/`.
  */
 export function createWebRouter(deps: WebDeps): Router {
-  const { config, services, sessions, cookie, log } = deps;
+  const { config, log } = deps;
   const web = Router();
-  web.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT_BYTES, parameterLimit: 50 }));
-  web.use(resolvePrincipal([sessionCookieAuthenticator(sessions, cookie)]));
-  web.use(rotateSessionCookie(services, sessions, { cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }));
-  web.use(csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }));
+  web.use(...webPageSteps(deps));
   web.post(['/signin', '/signup', '/forgot-password', '/reset-password'], crossSiteFormRefusal({ publicBaseUrl: config.PUBLIC_BASE_URL }));
 
   const pages: PageDeps = {
@@ -71,16 +68,34 @@ export function createWebRouter(deps: WebDeps): Router {
   web.get('/device', device.show);
   web.post('/device', device.decide);
 
-  // A refused form (CSRF, rate limit, a service's error) is the envelope for scripts, a page for people.
-  web.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+  web.use(formErrorPage(errorHelp));
+  return web;
+}
+
+/**
+ * What a page of the web app runs first, the OAuth consent page too: its form body, the session
+ * cookie as the only credential, the cookie's rotation, and the CSRF check.
+ */
+export function webPageSteps(deps: WebDeps): RequestHandler[] {
+  const { config, services, sessions, cookie, log } = deps;
+  return [
+    express.urlencoded({ extended: false, limit: config.BODY_LIMIT_BYTES, parameterLimit: 50 }),
+    resolvePrincipal([sessionCookieAuthenticator(sessions, cookie)]),
+    rotateSessionCookie(services, sessions, { cookie, graceMs: config.SESSION_ROTATION_GRACE_MS, log }),
+    csrfProtection({ publicBaseUrl: config.PUBLIC_BASE_URL }),
+  ];
+}
+
+/** A refused form (CSRF, rate limit, a service's error) is the envelope for scripts, a page for people. */
+export function formErrorPage(help: (error: AppError) => SafeHtml): ErrorRequestHandler {
+  return (error, req, res, next) => {
     const appError = toAppError(error);
     if (appError.code === 'INTERNAL_ERROR') {
       next(error);
       return;
     }
-    sendFormError(req, res, appError, (shown) => page(req, { title: 'Something went wrong', body: errorHelp(shown), error: shown }));
-  });
-  return web;
+    sendFormError(req, res, appError, (shown) => page(req, { title: 'Something went wrong', body: help(shown), error: shown }));
+  };
 }
 
 function errorHelp(error: AppError) {

@@ -1,22 +1,18 @@
 import { deletedAccountSchema, deleteAccountInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 import { markAccepted } from '../research/accepted-status';
 
-export const deleteAccount = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'DELETE',
-      path: '/account',
-      operationId: 'deleteAccount',
-      tags: ['Account'],
-      summary: 'Delete the account and everything it owns',
-      description:
-        'Deletes the account at once: every credential of it (API keys, sessions, its demo value) answers 401 from now on, including the one that sent this request. Everything the account owns — projects, evidence, imports, exports, comparisons, answers and reports, trend plans, agent sessions and runs, monitors, checks, notifications, webhooks, digest preferences, idempotency records — is then removed by every service in the background (`status: deleting`). The credit ledger is kept for accounting, with the personal fields removed. The account cannot be used or restored again; a second request is a 401, as its credential is gone.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404],
-    },
-  })
+export const deleteAccount = protectedOperation({
+  method: 'DELETE',
+  path: '/account',
+  operationId: 'deleteAccount',
+  tags: ['Account'],
+  summary: 'Delete the account and everything it owns',
+  description:
+    'Deletes the account at once: every credential of it (API keys, sessions, its demo value) answers 401 from now on, including the one that sent this request. Everything the account owns — projects, evidence, imports, exports, comparisons, answers and reports, trend plans, agent sessions and runs, monitors, checks, notifications, webhooks, digest preferences, idempotency records — is then removed by every service in the background (`status: deleting`). The credit ledger is kept for accounting, with the personal fields removed. The account cannot be used or restored again; a second request is a 401, as its credential is gone.',
+  errorResponses: [...authenticatedErrors, 404],
+})
   .input(deleteAccountInput)
   .output(deletedAccountSchema)
   .mutation(async ({ ctx }) => {

@@ -1,19 +1,15 @@
 import { accountSchema, getAccountInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const getAccount = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/account',
-      operationId: 'getAccount',
-      tags: ['Account'],
-      summary: 'The account: email, name, whether the email is verified, plan',
-      protect: true,
-      errorResponses: [...authenticatedErrors],
-    },
-  })
+export const getAccount = protectedOperation({
+  method: 'GET',
+  path: '/account',
+  operationId: 'getAccount',
+  tags: ['Account'],
+  summary: 'The account: email, name, whether the email is verified, plan',
+  errorResponses: [...authenticatedErrors],
+})
   .input(getAccountInput)
   .output(accountSchema)
   .query(({ ctx }) => ctx.services.billing.accounts.get.query({ accountId: ctx.principal.accountId }));

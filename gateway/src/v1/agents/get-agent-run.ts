@@ -1,6 +1,6 @@
 import { agentRunDetailSchema, agentRunViewSchema, type AgentRunDetail, getAgentRunInput } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
 /** `details` as the list it names; an unknown item is DETAILS_INVALID. */
@@ -16,21 +16,17 @@ function parseDetails(details: string | undefined): AgentRunDetail[] {
   return [...new Set(parsed.flatMap(({ result }) => (result.success ? [result.data] : [])))];
 }
 
-export const getAgentRun = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/agent/{sessionId}/runs/{runId}',
-      operationId: 'getAgentRun',
-      tags: ['Agents'],
-      summary: 'Get a durable agent run',
-      description:
-        "The run's current status (`pending` → `running` → `completed` | `failed` | `cancelled`) and, once it has ended, its persisted result. `responseFormat=compact` (default): the result carries `outcome` (`answered`, `partial`, `insufficient_evidence`, `needs_clarification`, `rejected`; `completed` describes execution only), deduplicated `sources`, and billing at the top level; `details` adds `evidence` (citations pointing at sources by `sourceId`), `artifacts` and the diagnostics. `responseFormat=legacy`: the previous detailed layout, citations carrying `excerpt`, `startMs`, `endMs`, `title` and `url`. 404 for an unknown run or session, or one of another account.",
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404, 422],
-    },
-    fieldCodes: { details: { invalid: 'DETAILS_INVALID' } },
-  })
+export const getAgentRun = protectedOperation({
+  method: 'GET',
+  path: '/agent/{sessionId}/runs/{runId}',
+  operationId: 'getAgentRun',
+  tags: ['Agents'],
+  summary: 'Get a durable agent run',
+  description:
+    "The run's current status (`pending` → `running` → `completed` | `failed` | `cancelled`) and, once it has ended, its persisted result. `responseFormat=compact` (default): the result carries `outcome` (`answered`, `partial`, `insufficient_evidence`, `needs_clarification`, `rejected`; `completed` describes execution only), deduplicated `sources`, and billing at the top level; `details` adds `evidence` (citations pointing at sources by `sourceId`), `artifacts` and the diagnostics. `responseFormat=legacy`: the previous detailed layout, citations carrying `excerpt`, `startMs`, `endMs`, `title` and `url`. 404 for an unknown run or session, or one of another account.",
+  errorResponses: [...authenticatedErrors, 404, 422],
+})
+  .meta({ fieldCodes: { details: { invalid: 'DETAILS_INVALID' } } })
   .input(getAgentRunInput)
   .output(agentRunViewSchema)
   .query(({ ctx, input }) => {

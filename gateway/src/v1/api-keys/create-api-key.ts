@@ -1,7 +1,7 @@
 import { createdApiKeySchema, maxActiveApiKeysPerAccount, type Scope, createApiKeyInput } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { Principal } from '../../context';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
 /** A key or CLI session may hand on only what it holds itself; a session cookie or demo user holds every scope. */
@@ -17,19 +17,15 @@ function refuseScopesNotHeld(principal: Principal, requested: Scope[]): void {
   }
 }
 
-export const createApiKey = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'POST',
-      path: '/api-keys',
-      operationId: 'createApiKey',
-      tags: ['Authentication'],
-      summary: 'Create an API key',
-      description: `The answer is the only time the key (\`aty_…\`) is shown: only its hash is stored. The key holds the \`scopes\` named (a key or CLI session can grant only scopes it holds itself: 403 \`INSUFFICIENT_SCOPE\` otherwise) and works until \`expiresAt\`, or until deleted when there is none. An account holds at most ${maxActiveApiKeysPerAccount} active keys (409 \`API_KEY_LIMIT_REACHED\`).`,
-      protect: true,
-      errorResponses: [...authenticatedErrors, 409, 422],
-    },
-  })
+export const createApiKey = protectedOperation({
+  method: 'POST',
+  path: '/api-keys',
+  operationId: 'createApiKey',
+  tags: ['Authentication'],
+  summary: 'Create an API key',
+  description: `The answer is the only time the key (\`aty_…\`) is shown: only its hash is stored. The key holds the \`scopes\` named (a key or CLI session can grant only scopes it holds itself: 403 \`INSUFFICIENT_SCOPE\` otherwise) and works until \`expiresAt\`, or until deleted when there is none. An account holds at most ${maxActiveApiKeysPerAccount} active keys (409 \`API_KEY_LIMIT_REACHED\`).`,
+  errorResponses: [...authenticatedErrors, 409, 422],
+})
   .input(createApiKeyInput)
   .output(createdApiKeySchema)
   .mutation(({ ctx, input }) => {

@@ -1,25 +1,20 @@
 import { deviceGrantType, deviceTokenResponseSchema, exchangeDeviceCodeInput } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
-import { publicProcedure } from '../../trpc';
+import { publicOperation } from '../../trpc';
 
-export const exchangeDeviceCode = publicProcedure
-  .meta({
-    openapi: {
-      method: 'POST',
-      path: '/auth/device/token',
-      operationId: 'exchangeDeviceCode',
-      tags: ['Authentication'],
-      summary: 'Poll for the CLI session token (RFC 8628)',
-      description:
-        'Public (no credential). Until the user decides, answers 400 AUTHORIZATION_PENDING; faster than `interval` 400 SLOW_DOWN ' +
-        '(the interval grows by 5 s, given in details.interval); then 400 ACCESS_DENIED, 400 EXPIRED_TOKEN, or the token once: ' +
-        'a CLI session (`atc_…`, send as `Authorization: Bearer`) holding the scopes the user approved. Any later poll with the ' +
-        'same device code is 400 INVALID_DEVICE_CODE. Every refusal carries the RFC 8628 / RFC 6749 value in details.error.',
-      protect: false,
-      errorResponses: [400, 422, 429, 500, 503],
-    },
-    auth: 'public',
-  })
+export const exchangeDeviceCode = publicOperation({
+  method: 'POST',
+  path: '/auth/device/token',
+  operationId: 'exchangeDeviceCode',
+  tags: ['Authentication'],
+  summary: 'Poll for the CLI session token (RFC 8628)',
+  description:
+    'Public (no credential). Until the user decides, answers 400 AUTHORIZATION_PENDING; faster than `interval` 400 SLOW_DOWN ' +
+    '(the interval grows by 5 s, given in details.interval); then 400 ACCESS_DENIED, 400 EXPIRED_TOKEN, or the token once: ' +
+    'a CLI session (`atc_…`, send as `Authorization: Bearer`) holding the scopes the user approved. Any later poll with the ' +
+    'same device code is 400 INVALID_DEVICE_CODE. Every refusal carries the RFC 8628 / RFC 6749 value in details.error.',
+  errorResponses: [400, 422, 429, 500, 503],
+})
   .input(exchangeDeviceCodeInput)
   .output(deviceTokenResponseSchema)
   .mutation(async ({ ctx, input }) => {

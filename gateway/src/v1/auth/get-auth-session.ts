@@ -1,6 +1,6 @@
 import { authSessionSchema, scopeSchema, getAuthSessionInput } from '@vrs/contracts';
 import type { Principal } from '../../context';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
 const credentialKinds = {
@@ -12,18 +12,14 @@ const credentialKinds = {
   demoUser: 'demo_user',
 } as const satisfies Record<Principal['scheme'], string>;
 
-export const getAuthSession = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/auth/session',
-      operationId: 'getAuthSession',
-      tags: ['Authentication'],
-      summary: 'Who am I: the account, the credential and its scopes (and the CSRF token of a cookie session)',
-      protect: true,
-      errorResponses: [...authenticatedErrors],
-    },
-  })
+export const getAuthSession = protectedOperation({
+  method: 'GET',
+  path: '/auth/session',
+  operationId: 'getAuthSession',
+  tags: ['Authentication'],
+  summary: 'Who am I: the account, the credential and its scopes (and the CSRF token of a cookie session)',
+  errorResponses: [...authenticatedErrors],
+})
   .input(getAuthSessionInput)
   .output(authSessionSchema)
   .query(async ({ ctx: { principal, services } }) => {

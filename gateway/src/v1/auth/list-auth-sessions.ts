@@ -1,19 +1,15 @@
 import { scopeSchema, sessionCredentialKinds, sessionListSchema, listAuthSessionsInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const listAuthSessions = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/auth/sessions',
-      operationId: 'listAuthSessions',
-      tags: ['Authentication'],
-      summary: "The account's web and CLI sessions, newest first; `current` marks the caller's",
-      protect: true,
-      errorResponses: [...authenticatedErrors, 422],
-    },
-  })
+export const listAuthSessions = protectedOperation({
+  method: 'GET',
+  path: '/auth/sessions',
+  operationId: 'listAuthSessions',
+  tags: ['Authentication'],
+  summary: "The account's web and CLI sessions, newest first; `current` marks the caller's",
+  errorResponses: [...authenticatedErrors, 422],
+})
   .input(listAuthSessionsInput)
   .output(sessionListSchema)
   .query(async ({ ctx: { principal, services }, input }) => {

@@ -1,28 +1,23 @@
 import type { Request } from 'express';
 import { deviceCodeResponseSchema, type Scope, requestDeviceCodeInput } from '@vrs/contracts';
-import { publicProcedure } from '../../trpc';
+import { publicOperation } from '../../trpc';
 import { verificationUri } from './device-flow-links';
 
 /** What a client gets when it names no scopes: reading, the least a CLI is useful with (ADR 0036). */
 export const defaultDeviceScopes: Scope[] = ['data:read'];
 
-export const requestDeviceCode = publicProcedure
-  .meta({
-    openapi: {
-      method: 'POST',
-      path: '/auth/device/code',
-      operationId: 'requestDeviceCode',
-      tags: ['Authentication'],
-      summary: 'Start a device authorization (RFC 8628)',
-      description:
-        'Public (no credential): a command-line client asks for a device code and a user code. The user opens `verification_uri` ' +
-        '(or `verification_uri_complete`), signs in and approves; meanwhile the client polls POST /auth/device/token every `interval` ' +
-        'seconds. Field names follow RFC 8628. Default scopes: data:read. Rate-limited per client IP (429 DEVICE_CODE_RATE_LIMITED).',
-      protect: false,
-      errorResponses: [422, 429, 500, 503],
-    },
-    auth: 'public',
-  })
+export const requestDeviceCode = publicOperation({
+  method: 'POST',
+  path: '/auth/device/code',
+  operationId: 'requestDeviceCode',
+  tags: ['Authentication'],
+  summary: 'Start a device authorization (RFC 8628)',
+  description:
+    'Public (no credential): a command-line client asks for a device code and a user code. The user opens `verification_uri` ' +
+    '(or `verification_uri_complete`), signs in and approves; meanwhile the client polls POST /auth/device/token every `interval` ' +
+    'seconds. Field names follow RFC 8628. Default scopes: data:read. Rate-limited per client IP (429 DEVICE_CODE_RATE_LIMITED).',
+  errorResponses: [422, 429, 500, 503],
+})
   .input(requestDeviceCodeInput)
   .output(deviceCodeResponseSchema)
   .mutation(async ({ ctx, input }) => {

@@ -1,21 +1,19 @@
 import { channelSchema, getChannelInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
 import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
-export const getChannel = protectedProcedure
+export const getChannel = protectedOperation({
+  method: 'GET',
+  path: '/providers/{provider}/channels/{id}',
+  operationId: 'getChannel',
+  tags: ['Channels'],
+  summary: 'Inspect a channel',
+  description:
+    'Title, handle, description, subscriber and video counts, thumbnails and recent uploads. 404 `CHANNEL_NOT_FOUND` for unknown or removed channels.',
+  errorResponses: [...meteredErrors, 404, 422],
+})
   .meta({
-    openapi: {
-      method: 'GET',
-      path: '/providers/{provider}/channels/{id}',
-      operationId: 'getChannel',
-      tags: ['Channels'],
-      summary: 'Inspect a channel',
-      description:
-        'Title, handle, description, subscriber and video counts, thumbnails and recent uploads. 404 `CHANNEL_NOT_FOUND` for unknown or removed channels.',
-      protect: true,
-      errorResponses: [...meteredErrors, 404, 422],
-    },
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })

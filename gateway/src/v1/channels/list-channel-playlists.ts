@@ -1,21 +1,19 @@
 import { channelPlaylistsSchema, listChannelPlaylistsInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
 import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
-export const listChannelPlaylists = protectedProcedure
+export const listChannelPlaylists = protectedOperation({
+  method: 'GET',
+  path: '/providers/{provider}/channels/{id}/playlists',
+  operationId: 'listChannelPlaylists',
+  tags: ['Channels'],
+  summary: "A channel's playlists",
+  description:
+    "The channel's Playlists tab, ordered as `sort` asks (`newest`: date added, the default; `last-video-added`), one page at a time.",
+  errorResponses: [...meteredErrors, 404, 422],
+})
   .meta({
-    openapi: {
-      method: 'GET',
-      path: '/providers/{provider}/channels/{id}/playlists',
-      operationId: 'listChannelPlaylists',
-      tags: ['Channels'],
-      summary: "A channel's playlists",
-      description:
-        "The channel's Playlists tab, ordered as `sort` asks (`newest`: date added, the default; `last-video-added`), one page at a time.",
-      protect: true,
-      errorResponses: [...meteredErrors, 404, 422],
-    },
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })

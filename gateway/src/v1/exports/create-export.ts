@@ -1,26 +1,22 @@
 import { exportSchema, createExportInput } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
 import { markAccepted } from '../research/accepted-status';
 
-export const createExport = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'POST',
-      path: '/exports',
-      operationId: 'createExport',
-      tags: ['Exports'],
-      summary: 'Create a project export',
-      description:
-        "Starts writing the project's evidence as a `json`, `csv` or `markdown` file and answers 202 with the export. Its price is held (`X-Credits-Charged: 0`) and charged once the file is ready, refunded if writing it failed. The export is `pending` until its file is written (`completed`; before ADR 0092 `ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.",
-      successDescription: 'The export, pending (or, for a replayed Idempotency-Key, the first response).',
-      requestHeaders: idempotencyHeaders(),
-      protect: true,
-      errorResponses: [...meteredErrors, 404, 409, 422],
-    },
-    handsHoldToJob: true,
-  })
+export const createExport = protectedOperation({
+  method: 'POST',
+  path: '/exports',
+  operationId: 'createExport',
+  tags: ['Exports'],
+  summary: 'Create a project export',
+  description:
+    "Starts writing the project's evidence as a `json`, `csv` or `markdown` file and answers 202 with the export. Its price is held (`X-Credits-Charged: 0`) and charged once the file is ready, refunded if writing it failed. The export is `pending` until its file is written (`completed`; before ADR 0092 `ready`) or the writing failed (`failed`); poll `GET /v1/exports/{id}`, then download it from `GET /v1/exports/{id}/download`. Accepts `Idempotency-Key`.",
+  successDescription: 'The export, pending (or, for a replayed Idempotency-Key, the first response).',
+  requestHeaders: idempotencyHeaders(),
+  errorResponses: [...meteredErrors, 404, 409, 422],
+})
+  .meta({ handsHoldToJob: true })
   .input(createExportInput)
   .output(exportSchema)
   .mutation(async ({ ctx, input }) => {

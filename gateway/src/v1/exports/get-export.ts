@@ -1,20 +1,16 @@
 import { exportSchema, getExportInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const getExport = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/exports/{id}',
-      operationId: 'getExport',
-      tags: ['Exports'],
-      summary: 'Get an export',
-      description: 'Status (`pending`, `ready`, `failed`) and, once ready, the number of evidence items and the size of the file.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404],
-    },
-  })
+export const getExport = protectedOperation({
+  method: 'GET',
+  path: '/exports/{id}',
+  operationId: 'getExport',
+  tags: ['Exports'],
+  summary: 'Get an export',
+  description: 'Status (`pending`, `ready`, `failed`) and, once ready, the number of evidence items and the size of the file.',
+  errorResponses: [...authenticatedErrors, 404],
+})
   .input(getExportInput)
   .output(exportSchema)
   .query(

@@ -1,23 +1,19 @@
 import { monitorSchema, checkMonitorInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { markAccepted } from '../research/accepted-status';
 import { authenticatedErrors } from '../errors';
 
-export const checkMonitor = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'POST',
-      path: '/monitors/{id}/check',
-      operationId: 'checkMonitor',
-      tags: ['Monitoring'],
-      summary: 'Check a monitor now',
-      description:
-        'Makes the monitor due now; the scheduler runs the check shortly (charged like any check). Answers 202 with the monitor; the result appears in `GET /v1/monitors/{id}/checks`. A disabled monitor answers 409 `MONITOR_DISABLED`.',
-      successDescription: 'The monitor, due now.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404, 409, 422],
-    },
-  })
+export const checkMonitor = protectedOperation({
+  method: 'POST',
+  path: '/monitors/{id}/check',
+  operationId: 'checkMonitor',
+  tags: ['Monitoring'],
+  summary: 'Check a monitor now',
+  description:
+    'Makes the monitor due now; the scheduler runs the check shortly (charged like any check). Answers 202 with the monitor; the result appears in `GET /v1/monitors/{id}/checks`. A disabled monitor answers 409 `MONITOR_DISABLED`.',
+  successDescription: 'The monitor, due now.',
+  errorResponses: [...authenticatedErrors, 404, 409, 422],
+})
   .input(checkMonitorInput)
   .output(monitorSchema)
   .mutation(async ({ ctx, input }) => {

@@ -1,20 +1,16 @@
 import { deletedSchema, deleteMonitorInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const deleteMonitor = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'DELETE',
-      path: '/monitors/{id}',
-      operationId: 'deleteMonitor',
-      tags: ['Monitoring'],
-      summary: 'Delete a monitor',
-      description: 'Deletes the monitor and its check history; notifications it created stay.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404, 422],
-    },
-  })
+export const deleteMonitor = protectedOperation({
+  method: 'DELETE',
+  path: '/monitors/{id}',
+  operationId: 'deleteMonitor',
+  tags: ['Monitoring'],
+  summary: 'Delete a monitor',
+  description: 'Deletes the monitor and its check history; notifications it created stay.',
+  errorResponses: [...authenticatedErrors, 404, 422],
+})
   .input(deleteMonitorInput)
   .output(deletedSchema)
   .mutation(({ ctx, input }) =>

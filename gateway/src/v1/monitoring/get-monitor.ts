@@ -1,20 +1,16 @@
 import { monitorSchema, getMonitorInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const getMonitor = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/monitors/{id}',
-      operationId: 'getMonitor',
-      tags: ['Monitoring'],
-      summary: 'Get a monitor',
-      description: 'With its schedule (`nextCheckAt`, epoch ms) and `status`: why checks are paused or backing off, if they are.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404, 422],
-    },
-  })
+export const getMonitor = protectedOperation({
+  method: 'GET',
+  path: '/monitors/{id}',
+  operationId: 'getMonitor',
+  tags: ['Monitoring'],
+  summary: 'Get a monitor',
+  description: 'With its schedule (`nextCheckAt`, epoch ms) and `status`: why checks are paused or backing off, if they are.',
+  errorResponses: [...authenticatedErrors, 404, 422],
+})
   .input(getMonitorInput)
   .output(monitorSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.monitors.get.query({ accountId: ctx.principal.accountId, monitorId: input.id }));

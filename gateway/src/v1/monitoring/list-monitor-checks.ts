@@ -1,21 +1,17 @@
 import { monitorCheckListSchema, listMonitorChecksInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const listMonitorChecks = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/monitors/{id}/checks',
-      operationId: 'listMonitorChecks',
-      tags: ['Monitoring'],
-      summary: "A monitor's check history",
-      description:
-        'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): when (`checkedAt`, ISO 8601), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404, 422],
-    },
-  })
+export const listMonitorChecks = protectedOperation({
+  method: 'GET',
+  path: '/monitors/{id}/checks',
+  operationId: 'listMonitorChecks',
+  tags: ['Monitoring'],
+  summary: "A monitor's check history",
+  description:
+    'Newest first, paged with `limit` and `cursor` (pass each page’s `nextCursor` while `hasMore` is true): when (`checkedAt`, ISO 8601), `outcome` (`baseline`, `unchanged`, `changed`, `failed`, `paused`), what changed, the credits charged and the notification created.',
+  errorResponses: [...authenticatedErrors, 404, 422],
+})
   .input(listMonitorChecksInput)
   .output(monitorCheckListSchema)
   .query(({ ctx, input: { id, ...page } }) =>

@@ -1,20 +1,16 @@
 import { monitorListSchema, listMonitorsInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const listMonitors = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/monitors',
-      operationId: 'listMonitors',
-      tags: ['Monitoring'],
-      summary: "List the caller's monitors",
-      description: 'Newest first. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 422],
-    },
-  })
+export const listMonitors = protectedOperation({
+  method: 'GET',
+  path: '/monitors',
+  operationId: 'listMonitors',
+  tags: ['Monitoring'],
+  summary: "List the caller's monitors",
+  description: 'Newest first. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
+  errorResponses: [...authenticatedErrors, 422],
+})
   .input(listMonitorsInput)
   .output(monitorListSchema)
   .query(({ ctx, input }) => ctx.services.monitoring.monitors.list.query({ accountId: ctx.principal.accountId, ...input }));

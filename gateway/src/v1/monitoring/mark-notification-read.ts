@@ -1,20 +1,16 @@
 import { notificationReadSchema, markNotificationReadInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const markNotificationRead = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'POST',
-      path: '/notifications/{id}/read',
-      operationId: 'markNotificationRead',
-      tags: ['Monitoring'],
-      summary: 'Mark a notification read',
-      description: 'Idempotent: a notification already read answers the same.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404, 422],
-    },
-  })
+export const markNotificationRead = protectedOperation({
+  method: 'POST',
+  path: '/notifications/{id}/read',
+  operationId: 'markNotificationRead',
+  tags: ['Monitoring'],
+  summary: 'Mark a notification read',
+  description: 'Idempotent: a notification already read answers the same.',
+  errorResponses: [...authenticatedErrors, 404, 422],
+})
   .input(markNotificationReadInput)
   .output(notificationReadSchema)
   .mutation(({ ctx, input }) =>

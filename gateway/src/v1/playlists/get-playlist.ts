@@ -1,21 +1,19 @@
 import { playlistSchema, getPlaylistInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
 import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
 
-export const getPlaylist = protectedProcedure
+export const getPlaylist = protectedOperation({
+  method: 'GET',
+  path: '/providers/{provider}/playlists/{id}',
+  operationId: 'getPlaylist',
+  tags: ['Playlists'],
+  summary: 'Inspect a playlist',
+  description:
+    'The playlist with one page of its videos, `estimatedTotal`, and `continuation` while more pages exist (an extension: pass it back for the next page). 404 `PLAYLIST_NOT_FOUND` for unknown or removed playlists.',
+  errorResponses: [...meteredErrors, 404, 422],
+})
   .meta({
-    openapi: {
-      method: 'GET',
-      path: '/providers/{provider}/playlists/{id}',
-      operationId: 'getPlaylist',
-      tags: ['Playlists'],
-      summary: 'Inspect a playlist',
-      description:
-        'The playlist with one page of its videos, `estimatedTotal`, and `continuation` while more pages exist (an extension: pass it back for the next page). 404 `PLAYLIST_NOT_FOUND` for unknown or removed playlists.',
-      protect: true,
-      errorResponses: [...meteredErrors, 404, 422],
-    },
     fieldCodes: providerFieldCodes,
     savedVariant: savedUnlessRefresh,
   })

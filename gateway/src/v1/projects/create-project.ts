@@ -1,19 +1,15 @@
 import { projectSchema, createProjectInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
 
-export const createProject = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'POST',
-      path: '/projects',
-      operationId: 'createProject',
-      tags: ['Projects'],
-      summary: 'Create a project',
-      protect: true,
-      errorResponses: [...meteredErrors, 422],
-    },
-  })
+export const createProject = protectedOperation({
+  method: 'POST',
+  path: '/projects',
+  operationId: 'createProject',
+  tags: ['Projects'],
+  summary: 'Create a project',
+  errorResponses: [...meteredErrors, 422],
+})
   .input(createProjectInput)
   .output(projectSchema)
   .mutation(({ ctx, input }) => ctx.services.research.projects.create.mutate({ accountId: ctx.principal.accountId, name: input.name }));

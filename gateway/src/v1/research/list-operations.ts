@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { compareNewestFirst, encodeCursor, operationListSchema, type ListPage, type Operation, listOperationsInput } from '@vrs/contracts';
 import type { GatewayContext } from '../../context';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
 /**
@@ -25,20 +25,16 @@ export async function listOperationsHandler({
   return { data, hasMore, nextCursor: hasMore && last ? encodeCursor('operations', last) : null };
 }
 
-export const listOperations = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/operations',
-      operationId: 'listOperations',
-      tags: ['Research'],
-      summary: "List the caller's answers, reports and video plans",
-      description:
-        'Everything `GET /v1/operations/{id}` reads, newest first, by `kind`. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 422],
-    },
-  })
+export const listOperations = protectedOperation({
+  method: 'GET',
+  path: '/operations',
+  operationId: 'listOperations',
+  tags: ['Research'],
+  summary: "List the caller's answers, reports and video plans",
+  description:
+    'Everything `GET /v1/operations/{id}` reads, newest first, by `kind`. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
+  errorResponses: [...authenticatedErrors, 422],
+})
   .input(listOperationsInput)
   .output(operationListSchema)
   .query(listOperationsHandler);

@@ -1,21 +1,17 @@
 import { jobListSchema, listProjectJobsInput } from '@vrs/contracts';
-import { protectedProcedure } from '../../trpc';
+import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
 
-export const listProjectJobs = protectedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/projects/{projectId}/jobs',
-      operationId: 'listProjectJobs',
-      tags: ['Research'],
-      summary: "List a project's import jobs",
-      description:
-        'Newest first, in any status. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
-      protect: true,
-      errorResponses: [...authenticatedErrors, 404, 422],
-    },
-  })
+export const listProjectJobs = protectedOperation({
+  method: 'GET',
+  path: '/projects/{projectId}/jobs',
+  operationId: 'listProjectJobs',
+  tags: ['Research'],
+  summary: "List a project's import jobs",
+  description:
+    'Newest first, in any status. Page with `limit` and `cursor`: pass each page’s `nextCursor` as `cursor` while `hasMore` is true.',
+  errorResponses: [...authenticatedErrors, 404, 422],
+})
   .input(listProjectJobsInput)
   .output(jobListSchema)
   .query(({ ctx, input }) => ctx.services.research.jobs.list.query({ accountId: ctx.principal.accountId, ...input }));

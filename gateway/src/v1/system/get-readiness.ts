@@ -1,7 +1,7 @@
 import { getReadinessInput } from '@vrs/contracts';
 import { z } from 'zod';
 import { AppError } from '@vrs/kit';
-import { publicProcedure } from '../../trpc';
+import { publicOperation } from '../../trpc';
 
 const dependencyStatusSchema = z.object({ ok: z.boolean(), latencyMs: z.number(), detail: z.string().optional() });
 const readinessSchema = z
@@ -14,21 +14,16 @@ const readinessSchema = z
   })
   .meta({ id: 'Readiness' });
 
-export const getReadiness = publicProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/health/ready',
-      operationId: 'getReadiness',
-      tags: ['System'],
-      summary: 'Readiness probe',
-      description:
-        'Checks every dependency (event bus, services and their stores, rate-limit store): `{status: "ready"}`, or 503 `SERVICE_UNAVAILABLE` when one is down. Which dependencies exist and how they answer is for operators: only a caller presenting the internal token (`X-Internal-Token`) gets them, in `dependencies` and `error.details.dependencies`.',
-      protect: false,
-      errorResponses: [429, 500, 503],
-    },
-    auth: 'public',
-  })
+export const getReadiness = publicOperation({
+  method: 'GET',
+  path: '/health/ready',
+  operationId: 'getReadiness',
+  tags: ['System'],
+  summary: 'Readiness probe',
+  description:
+    'Checks every dependency (event bus, services and their stores, rate-limit store): `{status: "ready"}`, or 503 `SERVICE_UNAVAILABLE` when one is down. Which dependencies exist and how they answer is for operators: only a caller presenting the internal token (`X-Internal-Token`) gets them, in `dependencies` and `error.details.dependencies`.',
+  errorResponses: [429, 500, 503],
+})
   .input(getReadinessInput)
   .output(readinessSchema)
   .query(async ({ ctx }) => {

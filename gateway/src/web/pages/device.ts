@@ -1,9 +1,9 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { PendingDeviceAuthorization } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
 import type { Principal } from '../../context';
 import { toAppError } from '../../errors/to-app-error';
-import { signedInOrRedirect } from '../forms';
+import { failOrThrow, signedInOrRedirect } from '../forms';
 import { csrfField, html, page, sendFormError, sendPage, wantsJson } from '../html';
 import { userCodeAttempts } from '../user-code-attempts';
 import type { WebDeps } from '../web-deps';
@@ -85,8 +85,11 @@ export function devicePages(deps: WebDeps) {
     log: deps.log,
   });
 
-  /** Looks a typed code up, counting it as a guess unless it named a real sign-in. */
-  async function lookup(principal: SignedIn, ip: string, typed: string) {
+  /**
+   * Looks a typed code up, counting it as a guess unless it named a real sign-in; a refusal is
+   * answered with `fail`, and then there is nothing to return.
+   */
+  async function lookup(principal: SignedIn, ip: string, typed: string, fail: (error: AppError) => void) {
     const attempt = await attempts.begin(principal.accountId, ip);
     try {
       const pending = await services.billing.device.lookup.query({ userCode: typed });
@@ -94,97 +97,77 @@ export function devicePages(deps: WebDeps) {
       return pending;
     } catch (error) {
       if (toAppError(error).code !== 'USER_CODE_INVALID') await attempt.release();
-      throw error;
+      failOrThrow(error, fail);
+      return undefined;
     }
   }
 
-  const show = async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const principal = signedIn(req, res, deps);
-      if (!principal) return;
-      const typed = textOf(req.query.user_code);
-      if (!typed) {
-        sendPage(res, 200, entryForm(req, principal, undefined));
-        return;
-      }
-      let pending: PendingDeviceAuthorization;
-      try {
-        pending = await lookup(principal, req.ip ?? 'unknown', typed);
-      } catch (error) {
-        const appError = toAppError(error);
-        if (appError.code === 'INTERNAL_ERROR') throw error;
-        sendFormError(req, res, appError, (shown) => entryForm(req, principal, typed, shown));
-        return;
-      }
-      if (wantsJson(req)) {
-        res.setHeader('Cache-Control', 'no-store');
-        res.json(pending);
-        return;
-      }
-      sendPage(res, 200, confirmForm(req, principal, pending));
-    } catch (error) {
-      next(error);
+  // Express 5 passes what these async handlers throw on to the error handler.
+  const show = async (req: Request, res: Response) => {
+    const principal = signedIn(req, res, deps);
+    if (!principal) return;
+    const typed = textOf(req.query.user_code);
+    if (!typed) {
+      sendPage(res, 200, entryForm(req, principal, undefined));
+      return;
     }
+    const pending = await lookup(principal, req.ip ?? 'unknown', typed, (error) =>
+      sendFormError(req, res, error, (shown) => entryForm(req, principal, typed, shown)),
+    );
+    if (!pending) return;
+    if (wantsJson(req)) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(pending);
+      return;
+    }
+    sendPage(res, 200, confirmForm(req, principal, pending));
   };
 
-  const decide = async (req: Request, res: Response, next: NextFunction) => {
+  const decide = async (req: Request, res: Response) => {
+    const principal = signedIn(req, res, deps);
+    if (!principal) return;
+    const form = (req.body ?? {}) as Record<string, unknown>;
+    const typed = textOf(form.user_code) ?? '';
+    const decision = form.decision;
+    const scopes = [form.scope].flat().filter((scope): scope is string => typeof scope === 'string');
+    const fail = (error: AppError) => sendFormError(req, res, error, (shown) => entryForm(req, principal, typed, shown));
+    if (decision !== 'approve' && decision !== 'deny') {
+      fail(new AppError('VALIDATION_FAILED', 'decision: choose approve or deny.'));
+      return;
+    }
+    const pending = await lookup(principal, req.ip ?? 'unknown', typed, fail);
+    if (!pending) return;
     try {
-      const principal = signedIn(req, res, deps);
-      if (!principal) return;
-      const form = (req.body ?? {}) as Record<string, unknown>;
-      const typed = textOf(form.user_code) ?? '';
-      const decision = form.decision;
-      const scopes = [form.scope].flat().filter((scope): scope is string => typeof scope === 'string');
-      const fail = (error: AppError) => sendFormError(req, res, error, (shown) => entryForm(req, principal, typed, shown));
-      if (decision !== 'approve' && decision !== 'deny') {
-        fail(new AppError('VALIDATION_FAILED', 'decision: choose approve or deny.'));
+      const decided =
+        decision === 'approve'
+          ? await services.billing.device.approve.mutate({
+              accountId: principal.accountId,
+              userCode: typed,
+              scopes: scopes as PendingDeviceAuthorization['scopes'],
+            })
+          : await services.billing.device.deny.mutate({ accountId: principal.accountId, userCode: typed });
+      if (wantsJson(req)) {
+        res.json(decided);
         return;
       }
-      let pending: PendingDeviceAuthorization;
-      try {
-        pending = await lookup(principal, req.ip ?? 'unknown', typed);
-      } catch (error) {
-        const appError = toAppError(error);
-        if (appError.code === 'INTERNAL_ERROR') throw error;
-        fail(appError);
-        return;
-      }
-      try {
-        const decided =
-          decision === 'approve'
-            ? await services.billing.device.approve.mutate({
-                accountId: principal.accountId,
-                userCode: typed,
-                scopes: scopes as PendingDeviceAuthorization['scopes'],
-              })
-            : await services.billing.device.deny.mutate({ accountId: principal.accountId, userCode: typed });
-        if (wantsJson(req)) {
-          res.json(decided);
-          return;
-        }
-        const client = decided.clientName ?? 'The command-line client';
-        const body =
-          decided.status === 'approved'
-            ? html`<p class="notice" role="status" data-outcome="approved">${client} is signed in with ${decided.scopes.join(', ')}.
-                Return to your terminal; you can sign it out at any time on <a href="/sessions">Sessions</a>.</p>`
-            : html`<p class="notice" role="status" data-outcome="denied">The sign-in was denied; ${client} gets no access.</p>`;
-        sendPage(
-          res,
-          200,
-          page(req, {
-            title: decided.status === 'approved' ? 'Device approved' : 'Device denied',
-            body,
-            signedIn: principal.cookieSession,
-          }),
-        );
-      } catch (error) {
-        const appError = toAppError(error);
-        if (appError.code === 'INTERNAL_ERROR') throw error;
-        // A refused choice (no scope ticked, a scope not asked for) goes back to the same question.
-        sendFormError(req, res, appError, (shown) => confirmForm(req, principal, pending, shown));
-      }
+      const client = decided.clientName ?? 'The command-line client';
+      const body =
+        decided.status === 'approved'
+          ? html`<p class="notice" role="status" data-outcome="approved">${client} is signed in with ${decided.scopes.join(', ')}.
+              Return to your terminal; you can sign it out at any time on <a href="/sessions">Sessions</a>.</p>`
+          : html`<p class="notice" role="status" data-outcome="denied">The sign-in was denied; ${client} gets no access.</p>`;
+      sendPage(
+        res,
+        200,
+        page(req, {
+          title: decided.status === 'approved' ? 'Device approved' : 'Device denied',
+          body,
+          signedIn: principal.cookieSession,
+        }),
+      );
     } catch (error) {
-      next(error);
+      // A refused choice (no scope ticked, a scope not asked for) goes back to the same question.
+      failOrThrow(error, (shown) => sendFormError(req, res, shown, (again) => confirmForm(req, principal, pending, again)));
     }
   };
 
