@@ -2,7 +2,7 @@ import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
 import type { AgentToolName, AgentWarning, StoryboardCapture } from '@vrs/contracts';
 import type { Logger } from '@vrs/kit';
 import { z } from 'zod';
-import { analyzeReadTranscript } from '../analyst/analyze-read-transcript';
+import { analyzeReadTranscript, type ReadTranscriptAnalysis } from '../analyst/analyze-read-transcript';
 import type { TranscriptFinding } from '../analyst/analyze-transcript';
 import { ToolInputInvalid } from '../clients';
 import type { RunLimits } from '../config';
@@ -13,7 +13,13 @@ import { emptyGathered, type Gathered, type GatheredVideo } from '../planner/gat
 import { windowsOf } from '../planner/windows';
 import type { RunDoc, RunsRepo } from '../repo/runs-repo';
 import { videosPerBreadth } from './gather';
-import { describeStoryboard, recordStoryboardAttempts, type StoryboardAttempt, storyboardUnavailable } from './storyboard';
+import {
+  type DescribedStoryboard,
+  describeStoryboard,
+  recordStoryboardAttempts,
+  type StoryboardAttempt,
+  storyboardUnavailable,
+} from './storyboard';
 import type { ToolOutcome, ToolRunner } from './tool-runner';
 import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOutput } from './tools';
 
@@ -134,20 +140,6 @@ export async function runModelLoop(
     return { gathered, evidence, findings, analystWarnings };
   };
 
-  /** The analyst's grounded findings over a transcript just read (a persisted `analyze:<videoId>` step). */
-  function analyze(videoId: string, transcript: ToolOutput<'get_transcript'>) {
-    const video = gathered.videos.get(videoId);
-    return analyzeReadTranscript({
-      llm: deps.llm,
-      runner,
-      question: run.message,
-      terms: classification.terms,
-      video: { videoId, title: video?.title ?? videoId, channel: video?.channelName ?? '' },
-      windows: windowsOf(videoId, transcript),
-      now: deps.now,
-    });
-  }
-
   /** Runs one requested call: an unknown tool or bad arguments is an error given back, never a service call. */
   async function perform(call: StepToolCall): Promise<ToolOutcome<unknown>> {
     const name = call.name as AgentToolName;
@@ -168,11 +160,6 @@ export async function runModelLoop(
     return callAgentTool(runner, deps, context, name, parsed.data as never);
   }
 
-  /** A storyboard read: its sheets go to the model as images, what it describes comes back as frames. */
-  function describe(capture: StoryboardCapture) {
-    return describeStoryboard(deps.llm, deps.logger, run, capture, gathered.videos.get(capture.videoId)?.title ?? capture.videoId);
-  }
-
   /**
    * What the model is shown for a call's outcome; also gathers what the answer may cite. In call
    * order, so ids are stable. A transcript is shown as the analyst's grounded findings over it, not
@@ -181,7 +168,7 @@ export async function runModelLoop(
   function absorb(
     call: StepToolCall,
     outcome: ToolOutcome<unknown>,
-    read: { analysis?: Awaited<ReturnType<typeof analyze>>; described?: Awaited<ReturnType<typeof describe>> },
+    read: { analysis?: ReadTranscriptAnalysis; described?: DescribedStoryboard },
   ): ToolResult {
     const base = { toolCallId: call.id, toolName: call.name };
     if (call.name === 'get_storyboard' && offered.includes('get_storyboard')) {
@@ -314,15 +301,29 @@ export async function runModelLoop(
     for (const { call, same, outcome } of performed) {
       if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) continue;
       if (call.name === 'get_transcript') {
+        // The analyst's grounded findings over the transcript just read (a persisted `analyze:<videoId>` step).
         const videoId = (call.input as { videoId: string }).videoId;
+        const video = gathered.videos.get(videoId);
+        const analysis = analyzeReadTranscript({
+          llm: deps.llm,
+          runner,
+          question: run.message,
+          terms: classification.terms,
+          video: { videoId, title: video?.title ?? videoId, channel: video?.channelName ?? '' },
+          windows: windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>),
+          now: deps.now,
+        });
         reads.set(
           same,
-          analyze(videoId, outcome.output as ToolOutput<'get_transcript'>).then((analysis) => ({ analysis })),
+          analysis.then((analysis) => ({ analysis })),
         );
       } else if (call.name === 'get_storyboard' && (outcome.output as StoryboardCapture).outcome === 'success') {
+        // Its sheets go to the model as images, what it describes comes back as frames.
+        const capture = outcome.output as StoryboardCapture;
+        const title = gathered.videos.get(capture.videoId)?.title ?? capture.videoId;
         reads.set(
           same,
-          describe(outcome.output as StoryboardCapture).then((described) => ({ described })),
+          describeStoryboard(deps.llm, deps.logger, run, capture, title).then((described) => ({ described })),
         );
       }
     }
