@@ -9,7 +9,7 @@ import type { RunLimits } from '../config';
 import type { Classification } from '../planner/classify';
 import { quotesPerDetail } from '../planner/compose-answer';
 import type { Evidence } from '../planner/compose-model-answer';
-import { emptyGathered, type Gathered, type GatheredVideo } from '../planner/gathered';
+import { addVideo, emptyGathered, type Gathered } from '../planner/gathered';
 import { windowsOf } from '../planner/windows';
 import type { RunDoc, RunsRepo } from '../repo/runs-repo';
 import { videosPerBreadth } from './gather';
@@ -120,9 +120,6 @@ export async function runModelLoop(
     ...run.context.map((content): StepMessage => ({ role: 'user', content })),
     { role: 'user', content: run.message },
   ];
-  const addVideo = (video: GatheredVideo) => {
-    if (!gathered.videos.has(video.id)) gathered.videos.set(video.id, video);
-  };
   const register = (item: Evidence) => {
     const id = `ev_${evidence.size + 1}`;
     evidence.set(id, item);
@@ -199,18 +196,18 @@ export async function runModelLoop(
     switch (name) {
       case 'search_videos': {
         const videos = outcome.output as ToolOutput<'search_videos'>;
-        for (const video of videos) addVideo(video);
+        for (const video of videos) addVideo(gathered, video);
         return { ...base, output: { videos: videos.map(({ id, ...video }) => ({ videoId: id, ...video })) }, isError: false };
       }
       case 'get_video': {
         const { id, ...video } = outcome.output as ToolOutput<'get_video'>;
-        addVideo({ id, ...video });
+        addVideo(gathered, { id, ...video });
         return { ...base, output: { videoId: id, ...video }, isError: false };
       }
       case 'get_transcript': {
         const videoId = (call.input as { videoId: string }).videoId;
         // A transcript read is a fetch of the video: its windows may be cited.
-        addVideo({ id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
+        addVideo(gathered, { id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
         const windows = windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>);
         gathered.windows.push(...windows);
         const { analysis } = read;

@@ -166,11 +166,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
     async modelStep<T>(
       index: number,
       perform: () => Promise<{ output: T; model: string }>,
-    ): Promise<
-      | { kind: 'completed'; output: T; model: string }
-      | { kind: 'failed'; code: string; message: string }
-      | { kind: 'stopped'; reason: StopReason }
-    > {
+    ): Promise<{ kind: 'completed'; output: T; model: string } | Exclude<ToolOutcome<T>, { kind: 'completed' }>> {
       const stepKey = `model:${index}`;
       const replayModel = (step: StepDoc) =>
         step.status === 'completed'

@@ -203,6 +203,19 @@ export function videoListArtifact(gathered: Gathered): AgentArtifact[] {
   return [{ type: 'video_list', title: 'Videos considered', data: { videos: [...gathered.videos.values()] } }];
 }
 
+/** The routes answered without evidence. */
+const withoutEvidence = {
+  clarification: {
+    outcome: 'needs_clarification',
+    answer:
+      'Which topic, video or channel should I research? Name it in a few words (for example "how to insert a laryngeal mask airway"), or paste a YouTube link.',
+  },
+  out_of_scope: {
+    outcome: 'rejected',
+    answer: 'I research YouTube videos, channels and your projects and answer with citations; I cannot act on YouTube or on accounts.',
+  },
+} as const;
+
 /**
  * The deterministic planner's answer (ADR 0026): extractive, labelled as such, every sentence a
  * quoted passage with its citation. Clarification and out-of-scope routes answer without evidence.
@@ -214,22 +227,15 @@ export function composeAnswer(
 ): StoredResult {
   const { route, terms } = classification;
   const quotes = quotesPerDetail[route.answerDetail];
-  const base = { intent: route.route, sources: [], citations: [], artifacts: [], warnings: gathered.warnings };
-  if (route.route === 'clarification') {
+  if (route.route === 'clarification' || route.route === 'out_of_scope') {
     return {
-      ...base,
-      outcome: 'needs_clarification',
+      intent: route.route,
+      sources: [],
+      citations: [],
+      artifacts: [],
+      warnings: gathered.warnings,
       confidence: 'none',
-      answer:
-        'Which topic, video or channel should I research? Name it in a few words (for example "how to insert a laryngeal mask airway"), or paste a YouTube link.',
-    };
-  }
-  if (route.route === 'out_of_scope') {
-    return {
-      ...base,
-      outcome: 'rejected',
-      confidence: 'none',
-      answer: 'I research YouTube videos, channels and your projects and answer with citations; I cannot act on YouTube or on accounts.',
+      ...withoutEvidence[route.route],
     };
   }
   if (route.route === 'channel_question') {

@@ -52,34 +52,34 @@ async function searchCandidates(
   warnings: string[],
   whileSecondPageOut: (searches: [firstPage: SearchVideo[], ...others: SearchVideo[][]]) => void,
 ): Promise<SearchVideo[][]> {
+  /** A search that may fail: its videos, or none and a warning saying why. */
+  const orWarning = (search: Promise<{ result: { videos: SearchVideo[] } }>, warning: (why: string) => string) =>
+    search.then(
+      ({ result }) => [result.videos],
+      (error: unknown): SearchVideo[][] => {
+        warnings.push(warning(messageOf(error)));
+        return [];
+      },
+    );
   // Asked first, so its answer comes back and is handled first: page 2 waits for it.
   const firstPage = provider.videos.search.query({ q, sort: 'relevance' });
   const others = Promise.all(
     otherSorts.map(({ sort, label }) =>
-      provider.videos.search.query({ q, sort }).then(
-        ({ result }) => [result.videos],
-        (error: unknown) => {
-          warnings.push(`The ${label} search failed (${messageOf(error)}); the sample draws on the other searches.`);
-          return [];
-        },
+      orWarning(
+        provider.videos.search.query({ q, sort }),
+        (why) => `The ${label} search failed (${why}); the sample draws on the other searches.`,
       ),
     ),
   ).then((results) => results.flat());
   const first = (await firstPage).result;
   if (!first.continuation) return [first.videos, ...(await others)];
   let secondPageIn = false;
-  const second = provider.videos.search
-    .query({ q, sort: 'relevance', continuation: first.continuation })
-    .then(
-      ({ result }) => [result.videos],
-      (error: unknown) => {
-        warnings.push(`The second search page failed (${messageOf(error)}); the sample draws on the first page only.`);
-        return [];
-      },
-    )
-    .finally(() => {
-      secondPageIn = true;
-    });
+  const second = orWarning(
+    provider.videos.search.query({ q, sort: 'relevance', continuation: first.continuation }),
+    (why) => `The second search page failed (${why}); the sample draws on the first page only.`,
+  ).finally(() => {
+    secondPageIn = true;
+  });
   // The second page's request goes out before the early reads' work begins.
   void others
     .then(requestsOnTheWire)
@@ -99,30 +99,27 @@ type Enrichment = { video: Video } | { error: unknown };
  */
 function reportReads({ provider }: TrendsDeps, concurrency: number) {
   const limit = pLimit(concurrency);
-  const videos = new Map<string, Promise<Enrichment>>();
-  const baselines = new Map<string, Promise<number | null>>();
-  const video = (videoId: string) => {
-    let read = videos.get(videoId);
-    if (!read) {
-      read = limit(() => provider.videos.get.query({ videoId, refresh: true })).then(
-        ({ result }) => ({ video: result }),
-        (error: unknown) => ({ error }),
-      );
-      videos.set(videoId, read);
-    }
-    return read;
+  /** `read` of each key, started at most once. */
+  const once = <T>(read: (key: string) => Promise<T>) => {
+    const started = new Map<string, Promise<T>>();
+    return (key: string) => {
+      const promise = started.get(key) ?? read(key);
+      started.set(key, promise);
+      return promise;
+    };
   };
-  const baseline = (channel: string) => {
-    let read = baselines.get(channel);
-    if (!read) {
-      read = limit(() => provider.channels.get.query({ channel })).then(
-        ({ result }) => channelBaselineViewsPerHour(result.recentUploads),
-        () => null,
-      );
-      baselines.set(channel, read);
-    }
-    return read;
-  };
+  const video = once((videoId) =>
+    limit(() => provider.videos.get.query({ videoId, refresh: true })).then(
+      ({ result }): Enrichment => ({ video: result }),
+      (error: unknown) => ({ error }),
+    ),
+  );
+  const baseline = once((channel) =>
+    limit(() => provider.channels.get.query({ channel })).then(
+      ({ result }) => channelBaselineViewsPerHour(result.recentUploads),
+      () => null,
+    ),
+  );
   return {
     video,
     baseline,
@@ -177,9 +174,15 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest,
     const id = candidate.video.id;
     const publishDate = 'error' in outcome ? null : outcome.video.publishDate;
     if (!('error' in outcome) && publishDate && hoursBetween(publishDate, now) >= 0) {
-      enriched.push(
-        toEnriched(candidate, outcome.video, publishDate, earlier.get(id) ?? [], baselines.get(outcome.video.channel.id) ?? null),
-      );
+      enriched.push({
+        video: outcome.video,
+        publishDate,
+        source: 'provider',
+        searchRank: candidate.searchRank,
+        publishedTimeText: candidate.video.publishedTimeText,
+        earlier: earlier.get(id) ?? [],
+        baselineViewsPerHour: baselines.get(outcome.video.channel.id) ?? null,
+      });
       continue;
     }
     failed++;
@@ -274,24 +277,6 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest,
     { requestId },
   );
   return report;
-}
-
-function toEnriched(
-  candidate: Candidate,
-  video: Video,
-  publishDate: string,
-  earlier: EnrichedVideo['earlier'],
-  baseline: number | null,
-): EnrichedVideo {
-  return {
-    video,
-    publishDate,
-    source: 'provider',
-    searchRank: candidate.searchRank,
-    publishedTimeText: candidate.video.publishedTimeText,
-    earlier,
-    baselineViewsPerHour: baseline,
-  };
 }
 
 /**

@@ -1,6 +1,5 @@
-import type { AgentRunDetail } from '@vrs/contracts';
+import type { AgentRunDetail, TranscriptDiagnostic } from '@vrs/contracts';
 import type { RunDoc } from '../../repo/runs-repo';
-import type { TranscriptDiagnostic } from '../../analyst/transcript-diagnostic';
 import { tallyOf, type StepDoc } from '../../repo/steps-repo';
 
 function billingOf(run: RunDoc, steps: readonly StepDoc[]) {
