@@ -45,13 +45,12 @@ export interface TranscriptAnalysis {
 
 type ModelCall =
   | { kind: 'answered'; result: GenerateObjectResult<AnalystAnswer>; elapsedMs: number }
-  | { kind: 'failed'; code: Exclude<TranscriptDiagnostic['code'], 'GROUNDING_REJECTED' | null>; elapsedMs: number; detail: FailureDetail };
-
-interface FailureDetail {
-  modelId: string | null;
-  statusCode: number | null;
-  cancellationReason: string | null;
-}
+  | {
+      kind: 'failed';
+      code: Exclude<TranscriptDiagnostic['code'], 'GROUNDING_REJECTED' | null>;
+      elapsedMs: number;
+      detail: Pick<TranscriptDiagnostic, 'modelId' | 'statusCode' | 'cancellationReason'>;
+    };
 
 function capped(text: string, limit: number): { text: string; truncated: boolean } {
   return text.length > limit ? { text: text.slice(0, limit), truncated: true } : { text, truncated: false };

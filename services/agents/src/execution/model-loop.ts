@@ -1,6 +1,6 @@
 import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
 import type { AgentToolName, AgentWarning, StoryboardCapture } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import type { AgentsDeps } from '../agents-deps';
 import { z } from 'zod';
 import { analyzeReadTranscript, type ReadTranscriptAnalysis } from '../analyst/analyze-read-transcript';
 import type { TranscriptFinding } from '../analyst/analyze-transcript';
@@ -11,7 +11,7 @@ import { quotesPerDetail } from '../planner/compose-answer';
 import type { Evidence } from '../planner/compose-model-answer';
 import { addVideo, emptyGathered, type Gathered } from '../planner/gathered';
 import { windowsOf } from '../planner/windows';
-import type { RunDoc, RunsRepo } from '../repo/runs-repo';
+import type { RunDoc } from '../repo/runs-repo';
 import { videosPerBreadth } from './gather';
 import {
   type DescribedStoryboard,
@@ -23,13 +23,7 @@ import {
 import type { ToolOutcome, ToolRunner } from './tool-runner';
 import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOutput } from './tools';
 
-export interface ModelLoopDeps extends ToolDeps {
-  llm: Llm;
-  limits: RunLimits;
-  runs: RunsRepo;
-  logger: Logger;
-  now: () => number;
-}
+type ModelLoopDeps = ToolDeps & Pick<AgentsDeps, 'runs' | 'logger' | 'now'> & { llm: Llm; limits: RunLimits };
 
 export interface ModelLoopResult {
   gathered: Gathered;

@@ -28,9 +28,7 @@ const clock = (ms: number) => {
 };
 
 /** Where each frame handed to the model lies in the video, numbered 1..n in reading order across the sheets. */
-function frameTimesOf(sheets: readonly StoryboardSheet[]): number[] {
-  return sheets.flatMap((sheet) => sheet.frameTimesMs);
-}
+const frameTimesOf = (sheets: readonly StoryboardSheet[]) => sheets.flatMap((sheet) => sheet.frameTimesMs);
 
 function promptOf(question: string, capture: StoryboardCapture, title: string): string {
   const times = frameTimesOf(capture.sheets);

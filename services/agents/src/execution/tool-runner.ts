@@ -1,11 +1,10 @@
 import type { AgentToolName } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import type { AgentsDeps } from '../agents-deps';
 import type { RunLimits } from '../config';
 import { failureOf } from '../clients';
 import type { StopReason } from '../planner/gathered';
-import type { RunEventsRepo } from '../repo/run-events-repo';
-import type { RunDoc, RunsRepo } from '../repo/runs-repo';
-import type { StepDoc, StepKind, StepsRepo } from '../repo/steps-repo';
+import type { RunDoc } from '../repo/runs-repo';
+import type { StepDoc, StepKind } from '../repo/steps-repo';
 
 /** The run was cancelled (or ended otherwise) while it was executing: stop without an answer. */
 export class RunNoLongerActive extends Error {
@@ -22,22 +21,9 @@ export type ToolOutcome<T> =
   | { kind: 'failed'; code: string; message: string }
   | { kind: 'stopped'; reason: StopReason };
 
-export interface ToolPrice {
-  fresh: number;
-  cached: number;
-}
+export type ToolPrice = Record<'fresh' | 'cached', number>;
 
-const free: ToolPrice = { fresh: 0, cached: 0 };
-
-export interface ToolRunnerDeps {
-  runs: RunsRepo;
-  steps: StepsRepo;
-  runEvents: RunEventsRepo;
-  limits: RunLimits;
-  logger: Logger;
-  now: () => number;
-  stopping: () => boolean;
-}
+type ToolRunnerDeps = Pick<AgentsDeps, 'runs' | 'steps' | 'runEvents' | 'logger' | 'now'> & { limits: RunLimits; stopping: () => boolean };
 
 /**
  * Makes a run's tool calls, each at most once: a call whose step is already persisted (an earlier
@@ -224,7 +210,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
      * still bounds it.
      */
     analyze<T>(videoId: string, input: Record<string, unknown>, perform: () => Promise<T>): Promise<ToolOutcome<T>> {
-      return step({ kind: 'transcript_analysis', stepKey: `analyze:${videoId}`, input, price: free }, async () => ({
+      return step({ kind: 'transcript_analysis', stepKey: `analyze:${videoId}`, input, price: { fresh: 0, cached: 0 } }, async () => ({
         output: await perform(),
         cached: false,
       }));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { priceOf, type AgentToolName, type StoryboardCapture, type TranscriptSegment } from '@vrs/contracts';
 import { required } from '@vrs/kit';
-import type { ProviderClient, ResearchClient, TrendsClient } from '../clients';
+import type { AgentsDeps } from '../agents-deps';
 import type { AgentsSettings } from '../config';
 import type { Gathered, GatheredProjectEvidence, GatheredVideo } from '../planner/gathered';
 import type { ToolOutcome, ToolPrice, ToolRunner } from './tool-runner';
@@ -9,12 +9,7 @@ import type { ToolOutcome, ToolPrice, ToolRunner } from './tool-runner';
 /** A tool costs what the public operation it performs costs (ADR 0025). */
 const priceFor = (operationId: string): ToolPrice => ({ fresh: priceOf(operationId, 'fresh'), cached: priceOf(operationId, 'cached') });
 
-export interface ToolDeps {
-  provider: ProviderClient;
-  research: ResearchClient;
-  trends: TrendsClient;
-  settings: Pick<AgentsSettings, 'storyboard'>;
-}
+export type ToolDeps = Pick<AgentsDeps, 'provider' | 'research' | 'trends'> & { settings: Pick<AgentsSettings, 'storyboard'> };
 
 /**
  * A storyboard read costs 2 credits when it delivers sheets (the player request, up to a few sheet

@@ -1,5 +1,13 @@
 import pLimit from 'p-limit';
-import { trendsMethodologyVersion, trendsReportGenerated, type SearchVideo, type TrendReport, type Video } from '@vrs/contracts';
+import type { z } from 'zod';
+import {
+  type generateTrendReportInputSchema,
+  trendsMethodologyVersion,
+  trendsReportGenerated,
+  type SearchVideo,
+  type TrendReport,
+  type Video,
+} from '@vrs/contracts';
 import type { TrendsDeps } from '../trends-deps';
 import { reportConfidence } from '../methodology/confidence';
 import { diversifiedSample, recencyWindowDays, type Candidate } from '../methodology/sample';
@@ -18,12 +26,6 @@ export const methodologySummary = [
   'A video whose enrichment fails is scored from its search card (views, age text, channel, duration; signalSource search_card, engagement the sample median, 25 confidence points less) rather than dropped.',
   'Confidence starts at 100 and loses points for a small sample, missing history, failed enrichment, videos scored from search cards and missing channel baselines (high ≥ 75, medium ≥ 50, else low).',
 ].join(' ');
-
-export interface ReportRequest {
-  q: string;
-  sampleSize: number;
-  mode: 'ai' | 'deterministic';
-}
 
 /**
  * Two turns of the event loop: undici writes a request on a kept-alive socket one check phase after
@@ -138,7 +140,11 @@ const channelsOf = (chosen: readonly Candidate[]) => [...new Set(chosen.map((can
  * (exact counts always fetched anew), channel baselines, earlier snapshots, scores and patterns;
  * then this report's snapshots are saved, and insights are added in `ai` mode.
  */
-export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest, requestId: string): Promise<TrendReport> {
+export async function buildTrendReport(
+  deps: TrendsDeps,
+  request: z.output<typeof generateTrendReportInputSchema>,
+  requestId: string,
+): Promise<TrendReport> {
   const { snapshots, clock, logger, announcer } = deps;
   const now = clock.now().toISOString();
   const warnings: string[] = [];
