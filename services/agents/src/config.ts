@@ -33,22 +33,7 @@ export const agentsEnvShape = {
 export const agentsEnvSchema = z.object({ ...baseEnvShape, ...llmEnvShape, ...agentsEnvShape });
 export type AgentsConfig = z.infer<typeof agentsEnvSchema>;
 
-export interface AgentsSettings {
-  enabled: boolean;
-  allowlist: readonly string[];
-  demoAccess: boolean;
-  limits: RunLimits;
-  storyboard: { maxSheets: number; timeoutMs: number };
-}
-
-export interface RunLimits {
-  maxModelSteps: number;
-  maxToolCalls: number;
-  maxWallMs: number;
-  creditBudget: number;
-}
-
-export function agentsSettingsOf(config: z.infer<z.ZodObject<typeof agentsEnvShape>>): AgentsSettings {
+export function agentsSettingsOf(config: z.infer<z.ZodObject<typeof agentsEnvShape>>) {
   return {
     enabled: config.AGENTS_ENABLED,
     allowlist: config.AGENTS_ALLOWLIST,
@@ -62,3 +47,6 @@ export function agentsSettingsOf(config: z.infer<z.ZodObject<typeof agentsEnvSha
     storyboard: { maxSheets: config.AGENTS_STORYBOARD_MAX_SHEETS, timeoutMs: config.AGENTS_STORYBOARD_TIMEOUT_MS },
   };
 }
+
+export type AgentsSettings = ReturnType<typeof agentsSettingsOf>;
+export type RunLimits = AgentsSettings['limits'];

@@ -1,12 +1,8 @@
 import { componentLogger, readCountsByStatus } from '@vrs/kit';
-import type { Llm } from '@vrs/ai';
 import { activeAgentRunStatuses, agentsRunRequested, billingAccountDeleted } from '@vrs/contracts';
-import type { EventBus, Subscription } from '@vrs/bus';
-import type { Logger, ServiceModule } from '@vrs/kit';
-import type { Store } from '@vrs/store';
+import type { Subscription } from '@vrs/bus';
+import type { ServiceModule } from '@vrs/kit';
 import type { AgentsDeps } from './agents-deps';
-import type { BillingClient, ProviderClient, ResearchClient, TrendsClient } from './clients';
-import type { AgentsSettings } from './config';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import { createExecuteRunHandler } from './events/execute-run';
 import { createAccessRepo } from './repo/access-repo';
@@ -16,23 +12,12 @@ import { createSessionsRepo } from './repo/sessions-repo';
 import { createStepsRepo } from './repo/steps-repo';
 import { createAgentsRouter, type AgentsRouter } from './router';
 
-export interface AgentsModuleOptions {
-  store: Store;
-  bus: EventBus;
-  logger: Logger;
-  /** YouTube reads (search, videos, transcripts, channels). */
-  provider: ProviderClient;
-  /** Project evidence search and project ownership. */
-  research: ResearchClient;
-  /** The credit hold of each run, and its settlement. */
-  billing: BillingClient;
-  /** Trend reports (tool `get_trend_report`). */
-  trends: TrendsClient;
-  /** The model of the tool loop, the transcript analyst and storyboard frames; null or absent: the deterministic planner answers (ADR 0026). */
-  llm?: Llm | null;
-  settings: AgentsSettings;
-  now?: () => number;
-}
+/** The host's store, bus, logger and service clients; without `llm` the deterministic planner answers (ADR 0026). */
+export type AgentsModuleOptions = Pick<
+  AgentsDeps,
+  'store' | 'bus' | 'logger' | 'provider' | 'research' | 'billing' | 'trends' | 'settings'
+> &
+  Partial<Pick<AgentsDeps, 'llm' | 'now'>>;
 
 /** Durable consumer shared by every replica: the work queue of runs; an unacked run is redelivered after a crash. */
 const executorConsumerName = 'agents-executor';
@@ -43,20 +28,13 @@ export async function createAgentsModule(options: AgentsModuleOptions): Promise<
   const { store, bus, logger } = options;
   const runs = createRunsRepo(store);
   const deps: AgentsDeps = {
-    store,
-    bus,
-    logger,
+    ...options,
     runs,
     sessions: createSessionsRepo(store),
     steps: createStepsRepo(store),
     runEvents: createRunEventsRepo(store, runs),
     access: createAccessRepo(store),
-    provider: options.provider,
-    research: options.research,
-    billing: options.billing,
-    trends: options.trends,
     llm: options.llm ?? null,
-    settings: options.settings,
     now: options.now ?? Date.now,
   };
   const router = createAgentsRouter(deps);

@@ -1,36 +1,20 @@
-import type { TRPCClient } from '@trpc/client';
-import type { Llm } from '@vrs/ai';
 import { billingAccountDeleted } from '@vrs/contracts';
-import { createAnnouncer, type EventBus, type Subscription } from '@vrs/bus';
-import { componentLogger, createClock, type Logger, type ServiceModule } from '@vrs/kit';
-import type { ProviderRouter } from '@vrs/provider';
+import { createAnnouncer, type Subscription } from '@vrs/bus';
+import { componentLogger, createClock, type ServiceModule } from '@vrs/kit';
 import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import { createPlansRepo } from './repo/plans-repo';
 import { createSnapshotsRepo } from './repo/snapshots-repo';
 import { createTrendsRouter, type TrendsRouter } from './router';
-import type { TrendsModuleConfig } from './trends-deps';
+import type { TrendsDeps } from './trends-deps';
 
-export interface TrendsModuleOptions {
-  store: Store;
-  bus: EventBus;
-  logger: Logger;
-  provider: TRPCClient<ProviderRouter>;
-  llm: Llm | null;
-  config: TrendsModuleConfig;
-}
+export type TrendsModuleOptions = Pick<TrendsDeps, 'bus' | 'logger' | 'provider' | 'llm' | 'config'> & { store: Store };
 
 /** Durable consumer of `billing.account.deleted`: removes a deleted account's plans (ADR 0033). */
 const accountDeletionConsumerName = 'trends-account-deletion';
 
-export async function createTrendsModule({
-  store,
-  bus,
-  logger,
-  provider,
-  llm,
-  config,
-}: TrendsModuleOptions): Promise<ServiceModule<TrendsRouter>> {
+export async function createTrendsModule(options: TrendsModuleOptions): Promise<ServiceModule<TrendsRouter>> {
+  const { store, bus, logger, llm, config } = options;
   const snapshots = createSnapshotsRepo(store, { retentionDays: config.snapshotRetentionDays });
   const plans = createPlansRepo(store);
   const clock = createClock();
@@ -45,7 +29,7 @@ export async function createTrendsModule({
   let accountDeletion: Subscription | undefined;
   return {
     name: 'trends',
-    router: createTrendsRouter({ provider, llm, snapshots, plans, bus, announcer, clock, logger, config }),
+    router: createTrendsRouter({ ...options, snapshots, plans, announcer, clock }),
     async start() {
       await Promise.all([snapshots.ensureIndexes(), plans.ensureIndexes(), bus.ensureStreams(['trends'])]);
       sweeper.start();

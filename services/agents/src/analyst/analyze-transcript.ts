@@ -10,13 +10,12 @@ import {
   repairFeedbackOf,
   repairPrompt,
 } from './analyst-prompt';
-import {
-  captureCaps,
-  type TranscriptDiagnostic,
-  type TranscriptDiagnosticCode,
-  type TranscriptDiagnosticOutcome,
-  type TranscriptDiagnosticStage,
-} from './transcript-diagnostic';
+import type { TranscriptDiagnostic } from '@vrs/contracts';
+
+/** Caps on what a diagnostic captures, so a run's diagnostics stay a few kilobytes per video. */
+const captureCaps = { windowChars: 600, rejectedOutputChars: 4000 } as const;
+/** One model call of the analysis: its first ask, or the repair. */
+type Call = { stage: TranscriptDiagnostic['stage']; attempt: number; modelCallId: string };
 
 /** A grounded finding: its quote occurs in the window it cites, whose time range it carries. */
 export interface TranscriptFinding {
@@ -46,13 +45,12 @@ export interface TranscriptAnalysis {
 
 type ModelCall =
   | { kind: 'answered'; result: GenerateObjectResult<AnalystAnswer>; elapsedMs: number }
-  | { kind: 'failed'; code: Exclude<TranscriptDiagnosticCode, 'GROUNDING_REJECTED'>; elapsedMs: number; detail: FailureDetail };
-
-interface FailureDetail {
-  modelId: string | null;
-  statusCode: number | null;
-  cancellationReason: string | null;
-}
+  | {
+      kind: 'failed';
+      code: Exclude<TranscriptDiagnostic['code'], 'GROUNDING_REJECTED' | null>;
+      elapsedMs: number;
+      detail: Pick<TranscriptDiagnostic, 'modelId' | 'statusCode' | 'cancellationReason'>;
+    };
 
 function capped(text: string, limit: number): { text: string; truncated: boolean } {
   return text.length > limit ? { text: text.slice(0, limit), truncated: true } : { text, truncated: false };
@@ -96,11 +94,7 @@ export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<
   const windowsTruncated = captured.some(({ truncated }) => truncated);
   const byIndex = new Map(windows.map((window) => [window.index, window]));
 
-  function record(
-    call: { stage: TranscriptDiagnosticStage; attempt: number; modelCallId: string },
-    outcome: TranscriptDiagnosticOutcome,
-    fields: Partial<TranscriptDiagnostic> = {},
-  ): void {
+  function record(call: Call, outcome: TranscriptDiagnostic['outcome'], fields: Partial<TranscriptDiagnostic> = {}): void {
     diagnostics.push({
       version: 1,
       stage: call.stage,
@@ -129,11 +123,7 @@ export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<
     });
   }
 
-  async function ask(
-    call: { stage: TranscriptDiagnosticStage; attempt: number; modelCallId: string },
-    prompt: string,
-    feedback: string | null,
-  ) {
+  async function ask(call: Call, prompt: string, feedback: string | null) {
     record(call, 'started', { repairFeedback: feedback });
     const started = now();
     try {

@@ -1,17 +1,8 @@
-import type { BillingClient } from '../clients';
-import type { RunEventsRepo } from '../repo/run-events-repo';
-import type { RunDoc, RunsRepo, StoredResult } from '../repo/runs-repo';
-import type { SessionsRepo } from '../repo/sessions-repo';
-import { tallyOf, type StepsRepo } from '../repo/steps-repo';
+import type { AgentsDeps } from '../agents-deps';
+import type { RunDoc, StoredResult } from '../repo/runs-repo';
+import { tallyOf } from '../repo/steps-repo';
 
-export interface EndRunDeps {
-  runs: RunsRepo;
-  steps: StepsRepo;
-  runEvents: RunEventsRepo;
-  sessions: SessionsRepo;
-  billing: BillingClient;
-  now: () => number;
-}
+type EndRunDeps = Pick<AgentsDeps, 'runs' | 'steps' | 'runEvents' | 'sessions' | 'billing' | 'now'>;
 
 /**
  * Settles the run's credit hold for what its steps cost (the rest goes back), then publishes the

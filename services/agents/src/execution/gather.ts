@@ -1,8 +1,7 @@
 import type { AgentToolName } from '@vrs/contracts';
 import { required } from '@vrs/kit';
 import type { Classification } from '../planner/classify';
-import type { Gathered, GatheredVideo } from '../planner/gathered';
-import { emptyGathered } from '../planner/gathered';
+import { addVideo, emptyGathered, type Gathered } from '../planner/gathered';
 import { windowsOf } from '../planner/windows';
 import type { RunDoc } from '../repo/runs-repo';
 import type { ToolRunner } from './tool-runner';
@@ -24,13 +23,9 @@ export async function gather(deps: ToolDeps, runner: ToolRunner, run: RunDoc, cl
   const context: ToolContext = { accountId: run.accountId, ...(run.projectId ? { projectId: run.projectId } : {}) };
   const callTool = <N extends AgentToolName>(name: N, input: ToolInput<N>) => callAgentTool(runner, deps, context, name, input);
 
-  const addVideo = (video: GatheredVideo) => {
-    if (!gathered.videos.has(video.id)) gathered.videos.set(video.id, video);
-  };
-
   async function readVideo(videoId: string): Promise<void> {
     const outcome = await callTool('get_video', { videoId });
-    if (outcome.kind === 'completed') addVideo(outcome.output);
+    if (outcome.kind === 'completed') addVideo(gathered, outcome.output);
     else if (outcome.kind === 'failed') gathered.warnings.push({ code: 'VIDEO_UNAVAILABLE', message: `${videoId}: ${outcome.message}` });
   }
 
@@ -57,7 +52,7 @@ export async function gather(deps: ToolDeps, runner: ToolRunner, run: RunDoc, cl
       if (searched.kind === 'failed')
         gathered.warnings.push({ code: 'SEARCH_FAILED', message: `The video search failed (${searched.code}).` });
       if (searched.kind !== 'completed') break;
-      for (const video of searched.output) addVideo(video);
+      for (const video of searched.output) addVideo(gathered, video);
       // Transcripts are independent reads: made side by side, so the run's critical path is one of them.
       await Promise.all(searched.output.slice(0, videosPerBreadth[route.researchBreadth]).map((video) => readTranscript(video.id)));
       break;

@@ -1,29 +1,29 @@
 import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
 import type { AgentToolName, AgentWarning, StoryboardCapture } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import type { AgentsDeps } from '../agents-deps';
 import { z } from 'zod';
-import { analyzeReadTranscript } from '../analyst/analyze-read-transcript';
+import { analyzeReadTranscript, type ReadTranscriptAnalysis } from '../analyst/analyze-read-transcript';
 import type { TranscriptFinding } from '../analyst/analyze-transcript';
 import { ToolInputInvalid } from '../clients';
 import type { RunLimits } from '../config';
 import type { Classification } from '../planner/classify';
 import { quotesPerDetail } from '../planner/compose-answer';
 import type { Evidence } from '../planner/compose-model-answer';
-import { emptyGathered, type Gathered, type GatheredVideo } from '../planner/gathered';
+import { addVideo, emptyGathered, type Gathered } from '../planner/gathered';
 import { windowsOf } from '../planner/windows';
-import type { RunDoc, RunsRepo } from '../repo/runs-repo';
+import type { RunDoc } from '../repo/runs-repo';
 import { videosPerBreadth } from './gather';
-import { describeStoryboard, recordStoryboardAttempts, type StoryboardAttempt, storyboardUnavailable } from './storyboard';
+import {
+  type DescribedStoryboard,
+  describeStoryboard,
+  recordStoryboardAttempts,
+  type StoryboardAttempt,
+  storyboardUnavailable,
+} from './storyboard';
 import type { ToolOutcome, ToolRunner } from './tool-runner';
 import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOutput } from './tools';
 
-export interface ModelLoopDeps extends ToolDeps {
-  llm: Llm;
-  limits: RunLimits;
-  runs: RunsRepo;
-  logger: Logger;
-  now: () => number;
-}
+type ModelLoopDeps = ToolDeps & Pick<AgentsDeps, 'runs' | 'logger' | 'now'> & { llm: Llm; limits: RunLimits };
 
 export interface ModelLoopResult {
   gathered: Gathered;
@@ -114,9 +114,6 @@ export async function runModelLoop(
     ...run.context.map((content): StepMessage => ({ role: 'user', content })),
     { role: 'user', content: run.message },
   ];
-  const addVideo = (video: GatheredVideo) => {
-    if (!gathered.videos.has(video.id)) gathered.videos.set(video.id, video);
-  };
   const register = (item: Evidence) => {
     const id = `ev_${evidence.size + 1}`;
     evidence.set(id, item);
@@ -133,20 +130,6 @@ export async function runModelLoop(
       warn({ code: 'STORYBOARD_UNAVAILABLE', message: 'The model read no storyboard; the answer uses transcripts only.' });
     return { gathered, evidence, findings, analystWarnings };
   };
-
-  /** The analyst's grounded findings over a transcript just read (a persisted `analyze:<videoId>` step). */
-  function analyze(videoId: string, transcript: ToolOutput<'get_transcript'>) {
-    const video = gathered.videos.get(videoId);
-    return analyzeReadTranscript({
-      llm: deps.llm,
-      runner,
-      question: run.message,
-      terms: classification.terms,
-      video: { videoId, title: video?.title ?? videoId, channel: video?.channelName ?? '' },
-      windows: windowsOf(videoId, transcript),
-      now: deps.now,
-    });
-  }
 
   /** Runs one requested call: an unknown tool or bad arguments is an error given back, never a service call. */
   async function perform(call: StepToolCall): Promise<ToolOutcome<unknown>> {
@@ -168,11 +151,6 @@ export async function runModelLoop(
     return callAgentTool(runner, deps, context, name, parsed.data as never);
   }
 
-  /** A storyboard read: its sheets go to the model as images, what it describes comes back as frames. */
-  function describe(capture: StoryboardCapture) {
-    return describeStoryboard(deps.llm, deps.logger, run, capture, gathered.videos.get(capture.videoId)?.title ?? capture.videoId);
-  }
-
   /**
    * What the model is shown for a call's outcome; also gathers what the answer may cite. In call
    * order, so ids are stable. A transcript is shown as the analyst's grounded findings over it, not
@@ -181,7 +159,7 @@ export async function runModelLoop(
   function absorb(
     call: StepToolCall,
     outcome: ToolOutcome<unknown>,
-    read: { analysis?: Awaited<ReturnType<typeof analyze>>; described?: Awaited<ReturnType<typeof describe>> },
+    read: { analysis?: ReadTranscriptAnalysis; described?: DescribedStoryboard },
   ): ToolResult {
     const base = { toolCallId: call.id, toolName: call.name };
     if (call.name === 'get_storyboard' && offered.includes('get_storyboard')) {
@@ -212,18 +190,18 @@ export async function runModelLoop(
     switch (name) {
       case 'search_videos': {
         const videos = outcome.output as ToolOutput<'search_videos'>;
-        for (const video of videos) addVideo(video);
+        for (const video of videos) addVideo(gathered, video);
         return { ...base, output: { videos: videos.map(({ id, ...video }) => ({ videoId: id, ...video })) }, isError: false };
       }
       case 'get_video': {
         const { id, ...video } = outcome.output as ToolOutput<'get_video'>;
-        addVideo({ id, ...video });
+        addVideo(gathered, { id, ...video });
         return { ...base, output: { videoId: id, ...video }, isError: false };
       }
       case 'get_transcript': {
         const videoId = (call.input as { videoId: string }).videoId;
         // A transcript read is a fetch of the video: its windows may be cited.
-        addVideo({ id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
+        addVideo(gathered, { id: videoId, title: videoId, channelId: '', channelName: '', durationSeconds: null, viewCount: null });
         const windows = windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>);
         gathered.windows.push(...windows);
         const { analysis } = read;
@@ -314,15 +292,29 @@ export async function runModelLoop(
     for (const { call, same, outcome } of performed) {
       if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) continue;
       if (call.name === 'get_transcript') {
+        // The analyst's grounded findings over the transcript just read (a persisted `analyze:<videoId>` step).
         const videoId = (call.input as { videoId: string }).videoId;
+        const video = gathered.videos.get(videoId);
+        const analysis = analyzeReadTranscript({
+          llm: deps.llm,
+          runner,
+          question: run.message,
+          terms: classification.terms,
+          video: { videoId, title: video?.title ?? videoId, channel: video?.channelName ?? '' },
+          windows: windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>),
+          now: deps.now,
+        });
         reads.set(
           same,
-          analyze(videoId, outcome.output as ToolOutput<'get_transcript'>).then((analysis) => ({ analysis })),
+          analysis.then((analysis) => ({ analysis })),
         );
       } else if (call.name === 'get_storyboard' && (outcome.output as StoryboardCapture).outcome === 'success') {
+        // Its sheets go to the model as images, what it describes comes back as frames.
+        const capture = outcome.output as StoryboardCapture;
+        const title = gathered.videos.get(capture.videoId)?.title ?? capture.videoId;
         reads.set(
           same,
-          describe(outcome.output as StoryboardCapture).then((described) => ({ described })),
+          describeStoryboard(deps.llm, deps.logger, run, capture, title).then((described) => ({ described })),
         );
       }
     }

@@ -28,9 +28,7 @@ const clock = (ms: number) => {
 };
 
 /** Where each frame handed to the model lies in the video, numbered 1..n in reading order across the sheets. */
-function frameTimesOf(sheets: readonly StoryboardSheet[]): number[] {
-  return sheets.flatMap((sheet) => sheet.frameTimesMs);
-}
+const frameTimesOf = (sheets: readonly StoryboardSheet[]) => sheets.flatMap((sheet) => sheet.frameTimesMs);
 
 function promptOf(question: string, capture: StoryboardCapture, title: string): string {
   const times = frameTimesOf(capture.sheets);
@@ -69,29 +67,18 @@ function diagnosticOf(run: RunDoc, attempt: StoryboardAttempt, recordedAt: strin
     backend: 'worker' as const,
   };
   const { outcome } = attempt;
-  if (outcome.kind === 'stopped') {
+  if (outcome.kind !== 'completed') {
+    // Refused by a budget, the read was skipped; failed, the provider did not answer at all: nothing reached YouTube that we know of.
+    const stopped = outcome.kind === 'stopped';
     return {
       ...common,
       elapsedMs: 0,
-      outcome: 'skipped',
+      outcome: stopped ? 'skipped' : 'failure',
       capture: 'unavailable',
       events: [],
       droppedEvents: 0,
       egress: 'direct',
-      failureKind: 'budget',
-    };
-  }
-  if (outcome.kind === 'failed') {
-    // The provider did not answer at all: nothing reached YouTube that we know of.
-    return {
-      ...common,
-      elapsedMs: 0,
-      outcome: 'failure',
-      capture: 'unavailable',
-      events: [],
-      droppedEvents: 0,
-      egress: 'direct',
-      failureKind: 'http_error',
+      failureKind: stopped ? 'budget' : 'http_error',
     };
   }
   const capture = outcome.output;

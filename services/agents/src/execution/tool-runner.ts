@@ -1,11 +1,10 @@
 import type { AgentToolName } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import type { AgentsDeps } from '../agents-deps';
 import type { RunLimits } from '../config';
 import { failureOf } from '../clients';
 import type { StopReason } from '../planner/gathered';
-import type { RunEventsRepo } from '../repo/run-events-repo';
-import type { RunDoc, RunsRepo } from '../repo/runs-repo';
-import type { StepDoc, StepKind, StepsRepo } from '../repo/steps-repo';
+import type { RunDoc } from '../repo/runs-repo';
+import type { StepDoc, StepKind } from '../repo/steps-repo';
 
 /** The run was cancelled (or ended otherwise) while it was executing: stop without an answer. */
 export class RunNoLongerActive extends Error {
@@ -22,22 +21,9 @@ export type ToolOutcome<T> =
   | { kind: 'failed'; code: string; message: string }
   | { kind: 'stopped'; reason: StopReason };
 
-export interface ToolPrice {
-  fresh: number;
-  cached: number;
-}
+export type ToolPrice = Record<'fresh' | 'cached', number>;
 
-const free: ToolPrice = { fresh: 0, cached: 0 };
-
-export interface ToolRunnerDeps {
-  runs: RunsRepo;
-  steps: StepsRepo;
-  runEvents: RunEventsRepo;
-  limits: RunLimits;
-  logger: Logger;
-  now: () => number;
-  stopping: () => boolean;
-}
+type ToolRunnerDeps = Pick<AgentsDeps, 'runs' | 'steps' | 'runEvents' | 'logger' | 'now'> & { limits: RunLimits; stopping: () => boolean };
 
 /**
  * Makes a run's tool calls, each at most once: a call whose step is already persisted (an earlier
@@ -56,6 +42,24 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
     return step.status === 'completed'
       ? { kind: 'completed', output: step.output as T }
       : { kind: 'failed', code: step.error?.code ?? 'TOOL_FAILED', message: step.error?.message ?? 'The tool call failed.' };
+  }
+
+  /** Runs `perform`, timed: what it returned or threw, and the step's times. */
+  async function timed<R>(perform: () => Promise<R>) {
+    const started = deps.now();
+    let ran: { ok: true; value: R } | { ok: false; error: unknown };
+    try {
+      ran = { ok: true, value: await perform() };
+    } catch (error) {
+      ran = { ok: false, error };
+    }
+    const finished = deps.now();
+    const times = {
+      startedAt: new Date(started).toISOString(),
+      finishedAt: new Date(finished).toISOString(),
+      elapsedMs: finished - started,
+    };
+    return { ...ran, times };
   }
 
   /** Before new work: a stopping service hands the run back, a run ended meanwhile stops here. */
@@ -92,44 +96,21 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
     committedCredits += price.fresh;
     const logged = isToolCall ? 'agent tool call' : 'agent transcript analysis';
     deps.logger.info({ runId: run._id, step: stepKey }, `${logged} started`);
-    const startedAt = deps.now();
-    let recordable: Omit<StepDoc, '_id'>;
-    const common = {
+    const ran = await timed(perform);
+    const credits = !ran.ok || ran.value.charged === false ? 0 : ran.value.cached ? price.cached : price.fresh;
+    committedCredits -= price.fresh - credits;
+    const recordable: Omit<StepDoc, '_id'> = {
       runId: run._id,
       key: stepKey,
       kind,
       ...(tool ? { tool } : {}),
       input,
-      startedAt: new Date(startedAt).toISOString(),
+      ...(ran.ok
+        ? { status: 'completed', output: ran.value.output, cached: ran.value.cached }
+        : { status: 'failed', error: failureOf(ran.error), cached: false }),
+      credits,
+      ...ran.times,
     };
-    try {
-      const { output, cached, charged = true } = await perform();
-      const credits = !charged ? 0 : cached ? price.cached : price.fresh;
-      committedCredits -= price.fresh - credits;
-      const finishedAt = deps.now();
-      recordable = {
-        ...common,
-        status: 'completed',
-        output,
-        credits,
-        cached,
-        finishedAt: new Date(finishedAt).toISOString(),
-        elapsedMs: finishedAt - startedAt,
-      };
-    } catch (error) {
-      committedCredits -= price.fresh;
-      const failure = failureOf(error);
-      const finishedAt = deps.now();
-      recordable = {
-        ...common,
-        status: 'failed',
-        error: failure,
-        credits: 0,
-        cached: false,
-        finishedAt: new Date(finishedAt).toISOString(),
-        elapsedMs: finishedAt - startedAt,
-      };
-    }
     const recorded = await persist(recordable, tool ? { tool } : {});
     deps.logger.info({ runId: run._id, step: stepKey, status: recorded.status, credits: recorded.credits }, `${logged} persisted`);
     return replay<T>(recorded);
@@ -171,11 +152,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
     async modelStep<T>(
       index: number,
       perform: () => Promise<{ output: T; model: string }>,
-    ): Promise<
-      | { kind: 'completed'; output: T; model: string }
-      | { kind: 'failed'; code: string; message: string }
-      | { kind: 'stopped'; reason: StopReason }
-    > {
+    ): Promise<{ kind: 'completed'; output: T; model: string } | Exclude<ToolOutcome<T>, { kind: 'completed' }>> {
       const stepKey = `model:${index}`;
       const replayModel = (step: StepDoc) =>
         step.status === 'completed'
@@ -192,33 +169,20 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
         stoppedBy ??= 'RUN_TIME_LIMIT';
         return { kind: 'stopped', reason: 'RUN_TIME_LIMIT' };
       }
-      const startedAt = deps.now();
-      const common = { runId: run._id, key: stepKey, kind: 'model_step' as const, input: { step: index }, credits: 0, cached: false };
-      let step: Omit<StepDoc, '_id'>;
-      try {
-        const { output, model } = await perform();
-        const finishedAt = deps.now();
-        step = {
-          ...common,
-          model,
-          status: 'completed',
-          output,
-          startedAt: new Date(startedAt).toISOString(),
-          finishedAt: new Date(finishedAt).toISOString(),
-          elapsedMs: finishedAt - startedAt,
-        };
-      } catch (error) {
-        if (error instanceof RunHandedBack || error instanceof RunNoLongerActive) throw error;
-        const finishedAt = deps.now();
-        step = {
-          ...common,
-          status: 'failed',
-          error: failureOf(error),
-          startedAt: new Date(startedAt).toISOString(),
-          finishedAt: new Date(finishedAt).toISOString(),
-          elapsedMs: finishedAt - startedAt,
-        };
-      }
+      const ran = await timed(perform);
+      if (!ran.ok && (ran.error instanceof RunHandedBack || ran.error instanceof RunNoLongerActive)) throw ran.error;
+      const step: Omit<StepDoc, '_id'> = {
+        runId: run._id,
+        key: stepKey,
+        kind: 'model_step',
+        input: { step: index },
+        credits: 0,
+        cached: false,
+        ...(ran.ok
+          ? { model: ran.value.model, status: 'completed', output: ran.value.output }
+          : { status: 'failed', error: failureOf(ran.error) }),
+        ...ran.times,
+      };
       const output = step.output as { toolCalls?: Array<{ name: string }> } | undefined;
       const recorded = await persist(step, {
         ...(step.model ? { model: step.model } : {}),
@@ -246,7 +210,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
      * still bounds it.
      */
     analyze<T>(videoId: string, input: Record<string, unknown>, perform: () => Promise<T>): Promise<ToolOutcome<T>> {
-      return step({ kind: 'transcript_analysis', stepKey: `analyze:${videoId}`, input, price: free }, async () => ({
+      return step({ kind: 'transcript_analysis', stepKey: `analyze:${videoId}`, input, price: { fresh: 0, cached: 0 } }, async () => ({
         output: await perform(),
         cached: false,
       }));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { priceOf, type AgentToolName, type StoryboardCapture, type TranscriptSegment } from '@vrs/contracts';
 import { required } from '@vrs/kit';
-import type { ProviderClient, ResearchClient, TrendsClient } from '../clients';
+import type { AgentsDeps } from '../agents-deps';
 import type { AgentsSettings } from '../config';
 import type { Gathered, GatheredProjectEvidence, GatheredVideo } from '../planner/gathered';
 import type { ToolOutcome, ToolPrice, ToolRunner } from './tool-runner';
@@ -9,12 +9,7 @@ import type { ToolOutcome, ToolPrice, ToolRunner } from './tool-runner';
 /** A tool costs what the public operation it performs costs (ADR 0025). */
 const priceFor = (operationId: string): ToolPrice => ({ fresh: priceOf(operationId, 'fresh'), cached: priceOf(operationId, 'cached') });
 
-export interface ToolDeps {
-  provider: ProviderClient;
-  research: ResearchClient;
-  trends: TrendsClient;
-  settings: Pick<AgentsSettings, 'storyboard'>;
-}
+export type ToolDeps = Pick<AgentsDeps, 'provider' | 'research' | 'trends'> & { settings: Pick<AgentsSettings, 'storyboard'> };
 
 /**
  * A storyboard read costs 2 credits when it delivers sheets (the player request, up to a few sheet
@@ -29,27 +24,17 @@ export interface ToolContext {
   projectId?: string;
 }
 
-export type ChannelProfile = NonNullable<Gathered['channel']>;
-
-export interface TrendReportDigest {
-  query: string;
-  confidence: number;
-  summary: Record<string, number>;
-  videos: Array<{ videoId: string; title: string; trendScore: number; trendBand: string; viewsPerHour: number }>;
-  hashtags: string[];
-  planSteps: string[];
-}
-
-export interface CommentsDigest {
-  videoId: string;
-  comments: Array<{ author: string; text: string; likeCount: number }>;
-}
-
-export interface PlaylistDigest {
-  playlistId: string;
-  title: string;
-  videos: Array<{ videoId: string; title: string; channelName: string }>;
-}
+/** A video as the tools hand it on, from any of the provider's video shapes. */
+const gatheredVideoOf = (
+  video: Omit<GatheredVideo, 'channelId' | 'channelName'> & { channel: { id: string; name: string } },
+): GatheredVideo => ({
+  id: video.id,
+  title: video.title,
+  channelId: video.channel.id,
+  channelName: video.channel.name,
+  durationSeconds: video.durationSeconds,
+  viewCount: video.viewCount,
+});
 
 const videoId = z.string().regex(/^[A-Za-z0-9_-]{11}$/, 'an 11-character YouTube video id');
 
@@ -66,19 +51,7 @@ export const agentTools = {
     price: priceFor('searchVideos'),
     perform: async (deps: ToolDeps, _context: ToolContext, input: { q: string }) => {
       const { result } = await deps.provider.videos.search.query({ q: input.q });
-      return {
-        cached: false,
-        output: result.videos.map(
-          (video): GatheredVideo => ({
-            id: video.id,
-            title: video.title,
-            channelId: video.channel.id,
-            channelName: video.channel.name,
-            durationSeconds: video.durationSeconds,
-            viewCount: video.viewCount,
-          }),
-        ),
-      };
+      return { cached: false, output: result.videos.map(gatheredVideoOf) };
     },
   },
   get_video: {
@@ -88,15 +61,7 @@ export const agentTools = {
     price: priceFor('getVideo'),
     perform: async (deps: ToolDeps, _context: ToolContext, input: { videoId: string }) => {
       const { result, cached } = await deps.provider.videos.get.query({ videoId: input.videoId });
-      const output: GatheredVideo = {
-        id: result.id,
-        title: result.title,
-        channelId: result.channel.id,
-        channelName: result.channel.name,
-        durationSeconds: result.durationSeconds,
-        viewCount: result.viewCount,
-      };
-      return { cached, output };
+      return { cached, output: gatheredVideoOf(result) };
     },
   },
   get_transcript: {
@@ -118,7 +83,7 @@ export const agentTools = {
     perform: async (deps: ToolDeps, _context: ToolContext, input: { channel: string }) => {
       const { result, cached } = await deps.provider.channels.get.query({ channel: input.channel });
       const { id, title, handle, description, url, subscriberCount, videoCount } = result;
-      const output: ChannelProfile = { id, title, handle, description, url, subscriberCount, videoCount };
+      const output: NonNullable<Gathered['channel']> = { id, title, handle, description, url, subscriberCount, videoCount };
       return { cached, output };
     },
   },
@@ -129,7 +94,7 @@ export const agentTools = {
     price: priceFor('getVideoComments'),
     perform: async (deps: ToolDeps, _context: ToolContext, input: { videoId: string }) => {
       const { result, cached } = await deps.provider.comments.getPage.query({ videoId: input.videoId });
-      const output: CommentsDigest = {
+      const output = {
         videoId: input.videoId,
         comments: result.comments.slice(0, 20).map((comment) => ({
           author: comment.author.name,
@@ -147,7 +112,7 @@ export const agentTools = {
     price: priceFor('getPlaylist'),
     perform: async (deps: ToolDeps, _context: ToolContext, input: { playlistId: string }) => {
       const { result, cached } = await deps.provider.playlists.get.query({ playlistId: input.playlistId });
-      const output: PlaylistDigest = {
+      const output = {
         playlistId: input.playlistId,
         title: result.title,
         videos: result.videos.slice(0, 50).map((video) => ({ videoId: video.id, title: video.title, channelName: video.channel.name })),
@@ -163,7 +128,7 @@ export const agentTools = {
     perform: async (deps: ToolDeps, _context: ToolContext, input: { q: string }) => {
       // Deterministic mode: the run's own model reads the report, the trends service need not ask one too.
       const report = await deps.trends.reports.generate.mutate({ q: input.q, mode: 'deterministic' });
-      const output: TrendReportDigest = {
+      const output = {
         query: report.query,
         confidence: report.confidence.score,
         summary: report.summary,
@@ -216,10 +181,8 @@ export const agentTools = {
   },
 } satisfies Record<AgentToolName, unknown>;
 
-export type AgentTools = typeof agentTools;
-
-export type ToolInput<N extends AgentToolName> = z.infer<AgentTools[N]['input']>;
-export type ToolOutput<N extends AgentToolName> = Awaited<ReturnType<AgentTools[N]['perform']>>['output'];
+export type ToolInput<N extends AgentToolName> = z.infer<(typeof agentTools)[N]['input']>;
+export type ToolOutput<N extends AgentToolName> = Awaited<ReturnType<(typeof agentTools)[N]['perform']>>['output'];
 
 /** A tool's call through the run's runner: made at most once per key, priced, budget-checked, persisted. */
 export function callAgentTool<N extends AgentToolName>(

@@ -5,6 +5,7 @@ import { videoUrlOf, type Gathered, type GatheredProjectEvidence, type StopReaso
 import { coverageOf } from './terms';
 import { verifyCitations } from './verify-citations';
 import { rankWindows, type TranscriptWindow } from './windows';
+import { required } from '@vrs/kit';
 import type { TranscriptFinding } from '../analyst/analyze-transcript';
 
 /** Passages quoted per answer detail. */
@@ -116,13 +117,32 @@ function quoted(citations: readonly StoredCitation[]): string {
   return citations.map((citation, i) => `"${citation.excerpt}" [${i + 1}]`).join(' ');
 }
 
-export function renumbered(citations: readonly StoredCitation[]): StoredCitation[] {
-  return citations.map((citation, i) => ({ ...citation, id: `cit_${i + 1}` }));
-}
-
 export function confidenceOf(outcome: StoredResult['outcome'], citations: readonly StoredCitation[]): StoredResult['confidence'] {
   if (outcome === 'answered') return citations.length >= 3 && new Set(citations.map((c) => c.sourceId)).size >= 2 ? 'high' : 'medium';
   return outcome === 'partial' ? 'low' : 'none';
+}
+
+/** Nothing cited is `insufficient_evidence`; too few passages, or anything `weak`, is at most `partial`. */
+export function outcomeOf(cited: number, passagesForAnswered: number, weak: boolean): StoredResult['outcome'] {
+  if (cited === 0) return 'insufficient_evidence';
+  return weak || cited < passagesForAnswered ? 'partial' : 'answered';
+}
+
+/** The citations that pass verification (`kept`), renumbered (`citations`), and the sources they still cite. */
+export function verified(gathered: Gathered, cited: { sources: AgentSource[]; citations: StoredCitation[] }) {
+  const { kept, warning } = verifyCitations(cited.citations, { sources: cited.sources, fetchedVideoIds: new Set(gathered.videos.keys()) });
+  const citations = kept.map((citation, i) => ({ ...citation, id: `cit_${i + 1}` }));
+  const usedSourceIds = new Set(citations.map((citation) => citation.sourceId));
+  return { kept, warning, citations, sources: cited.sources.filter((source) => usedSourceIds.has(source.id)) };
+}
+
+/** A channel's profile as the one passage a channel answer quotes: its description, or its title without one. */
+export function channelCandidate(channel: NonNullable<Gathered['channel']>): Candidate {
+  return {
+    excerpt: clip(channel.description || channel.title),
+    score: 1,
+    source: { type: 'channel', provider: 'youtube', channelId: channel.id, title: channel.title, url: channel.url },
+  };
 }
 
 interface FinishOptions {
@@ -140,25 +160,15 @@ function finish<C extends Candidate>(
   build: (citations: StoredCitation[], kept: C[]) => { answer: string; artifacts: AgentArtifact[] },
   { passagesForAnswered = 2, incomplete = false }: FinishOptions = {},
 ): StoredResult {
-  const { sources: allSources, citations } = cite(candidates);
-  const { kept, warning } = verifyCitations(citations, { sources: allSources, fetchedVideoIds: new Set(gathered.videos.keys()) });
-  const keptCandidates = kept.map((citation) => {
-    const candidate = candidates[citations.indexOf(citation)];
-    if (candidate === undefined) throw new Error('a kept citation was made from no candidate');
-    return candidate;
-  });
-  const final = renumbered(kept);
-  const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
-  const sources = allSources.filter((source) => usedSourceIds.has(source.id));
+  const cited = cite(candidates);
+  const { kept, warning, citations: final, sources } = verified(gathered, cited);
+  const keptCandidates = kept.map((citation) =>
+    required(candidates[cited.citations.indexOf(citation)], 'the candidate of a kept citation'),
+  );
   const warnings: AgentWarning[] = [...gathered.warnings, ...(warning ? [warning] : [])];
   if (gathered.stoppedBy) warnings.push({ code: gathered.stoppedBy, message: stopMessages[gathered.stoppedBy] });
   const best = Math.max(0, ...candidates.map((candidate) => candidate.score));
-  const outcome: StoredResult['outcome'] =
-    final.length === 0
-      ? 'insufficient_evidence'
-      : incomplete || gathered.stoppedBy || final.length < passagesForAnswered || best < answeredCoverage
-        ? 'partial'
-        : 'answered';
+  const outcome = outcomeOf(final.length, passagesForAnswered, incomplete || gathered.stoppedBy !== undefined || best < answeredCoverage);
   const { answer, artifacts } =
     final.length === 0
       ? {
@@ -193,6 +203,19 @@ export function videoListArtifact(gathered: Gathered): AgentArtifact[] {
   return [{ type: 'video_list', title: 'Videos considered', data: { videos: [...gathered.videos.values()] } }];
 }
 
+/** The routes answered without evidence. */
+const withoutEvidence = {
+  clarification: {
+    outcome: 'needs_clarification',
+    answer:
+      'Which topic, video or channel should I research? Name it in a few words (for example "how to insert a laryngeal mask airway"), or paste a YouTube link.',
+  },
+  out_of_scope: {
+    outcome: 'rejected',
+    answer: 'I research YouTube videos, channels and your projects and answer with citations; I cannot act on YouTube or on accounts.',
+  },
+} as const;
+
 /**
  * The deterministic planner's answer (ADR 0026): extractive, labelled as such, every sentence a
  * quoted passage with its citation. Clarification and out-of-scope routes answer without evidence.
@@ -204,39 +227,23 @@ export function composeAnswer(
 ): StoredResult {
   const { route, terms } = classification;
   const quotes = quotesPerDetail[route.answerDetail];
-  const base = { intent: route.route, sources: [], citations: [], artifacts: [], warnings: gathered.warnings };
-  if (route.route === 'clarification') {
+  if (route.route === 'clarification' || route.route === 'out_of_scope') {
     return {
-      ...base,
-      outcome: 'needs_clarification',
+      intent: route.route,
+      sources: [],
+      citations: [],
+      artifacts: [],
+      warnings: gathered.warnings,
       confidence: 'none',
-      answer:
-        'Which topic, video or channel should I research? Name it in a few words (for example "how to insert a laryngeal mask airway"), or paste a YouTube link.',
-    };
-  }
-  if (route.route === 'out_of_scope') {
-    return {
-      ...base,
-      outcome: 'rejected',
-      confidence: 'none',
-      answer: 'I research YouTube videos, channels and your projects and answer with citations; I cannot act on YouTube or on accounts.',
+      ...withoutEvidence[route.route],
     };
   }
   if (route.route === 'channel_question') {
     const channel = gathered.channel;
-    const candidates: Candidate[] = channel
-      ? [
-          {
-            excerpt: clip(channel.description || channel.title),
-            score: 1,
-            source: { type: 'channel', provider: 'youtube', channelId: channel.id, title: channel.title, url: channel.url },
-          },
-        ]
-      : [];
     return finish(
       classification,
       gathered,
-      candidates,
+      channel ? [channelCandidate(channel)] : [],
       (citations) => {
         // Built only when something is cited, and the channel's description is the only candidate.
         const [quoted] = citations;

@@ -2,9 +2,19 @@ import type { AgentWarning } from '@vrs/contracts';
 import type { TranscriptFinding } from '../analyst/analyze-transcript';
 import type { StoredCitation, StoredResult } from '../repo/runs-repo';
 import type { Classification } from './classify';
-import { type Candidate, cite, clip, confidenceOf, projectCandidate, renumbered, videoListArtifact, videoSource } from './compose-answer';
+import {
+  type Candidate,
+  channelCandidate,
+  cite,
+  clip,
+  confidenceOf,
+  outcomeOf,
+  projectCandidate,
+  verified,
+  videoListArtifact,
+  videoSource,
+} from './compose-answer';
 import type { Gathered, GatheredProjectEvidence } from './gathered';
-import { verifyCitations } from './verify-citations';
 import type { TranscriptWindow } from './windows';
 
 /**
@@ -32,13 +42,7 @@ function candidateOf(gathered: Gathered, evidence: Evidence): Candidate | undefi
     return { excerpt: clip(window.text), score: 1, source: videoSource(gathered, window.videoId), window };
   }
   if (evidence.kind === 'project') return projectCandidate(evidence.item, 1);
-  const channel = gathered.channel;
-  if (!channel) return undefined;
-  return {
-    excerpt: clip(channel.description || channel.title),
-    score: 1,
-    source: { type: 'channel', provider: 'youtube', channelId: channel.id, title: channel.title, url: channel.url },
-  };
+  return gathered.channel && channelCandidate(gathered.channel);
 }
 
 /**
@@ -62,18 +66,15 @@ export function composeModelAnswer(
     const candidate = item && candidateOf(gathered, item);
     return candidate ? [{ id, candidate }] : [];
   });
-  const { sources: allSources, citations } = cite(known.map(({ candidate }) => candidate));
+  const cited = cite(known.map(({ candidate }) => candidate));
+  const { citations } = cited;
   const citationOf = new Map<string, StoredCitation>(known.flatMap(({ id }, i) => (citations[i] ? [[id, citations[i]]] : [])));
   for (const id of citedIds) {
     if (citationOf.has(id)) continue;
     // Cited but never shown: a citation that resolves to nothing, so verification drops it and says so.
     citationOf.set(id, { id: `cit_${id}`, sourceId: `unknown:${id}`, provider: 'youtube', excerpt: '', title: '', url: '' });
   }
-  const { kept, warning } = verifyCitations([...citationOf.values()], {
-    sources: allSources,
-    fetchedVideoIds: new Set(gathered.videos.keys()),
-  });
-  const final = renumbered(kept);
+  const { kept, warning, citations: final, sources } = verified(gathered, { sources: cited.sources, citations: [...citationOf.values()] });
   const numberOf = new Map<string, number>();
   for (const [id, citation] of citationOf) {
     const position = kept.indexOf(citation);
@@ -91,16 +92,9 @@ export function composeModelAnswer(
     .replace(/[ \t]+([.,;:!?])/g, '$1')
     .replace(/[ \t]{2,}/g, ' ')
     .trim();
-  const usedSourceIds = new Set(final.map((citation) => citation.sourceId));
-  const sources = allSources.filter((source) => usedSourceIds.has(source.id));
   const warnings: AgentWarning[] = [...gathered.warnings, ...analystWarnings, ...(warning ? [warning] : [])];
   const passagesForAnswered = classification.route.route === 'channel_question' ? 1 : 2;
-  const outcome: StoredResult['outcome'] =
-    final.length === 0
-      ? 'insufficient_evidence'
-      : final.length < passagesForAnswered || analystWarnings.length > 0
-        ? 'partial'
-        : 'answered';
+  const outcome = outcomeOf(final.length, passagesForAnswered, analystWarnings.length > 0);
   return {
     outcome,
     answer:

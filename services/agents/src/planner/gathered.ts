@@ -36,5 +36,10 @@ export interface Gathered {
 
 export const emptyGathered = (): Gathered => ({ videos: new Map(), windows: [], projectEvidence: [], warnings: [] });
 
+/** A video met again keeps what was gathered of it first. */
+export function addVideo(gathered: Gathered, video: GatheredVideo): void {
+  if (!gathered.videos.has(video.id)) gathered.videos.set(video.id, video);
+}
+
 export const videoUrlOf = (videoId: string, startMs?: number) =>
   `https://www.youtube.com/watch?v=${videoId}${startMs === undefined ? '' : `&t=${Math.floor(startMs / 1000)}s`}`;

@@ -1,12 +1,6 @@
 import type { AgentSource, AgentWarning } from '@vrs/contracts';
 import type { StoredCitation } from '../repo/runs-repo';
 
-export interface CitationCheck {
-  sources: readonly AgentSource[];
-  /** Every video a tool returned in this run. */
-  fetchedVideoIds: ReadonlySet<string>;
-}
-
 /**
  * Keeps the citations that resolve: the source is one of the result's, the video was fetched in this
  * run, and a time range lies inside the transcript window it was quoted from. The rest are dropped
@@ -14,7 +8,8 @@ export interface CitationCheck {
  */
 export function verifyCitations(
   citations: readonly StoredCitation[],
-  check: CitationCheck,
+  /** `fetchedVideoIds`: every video a tool returned in this run. */
+  check: { sources: readonly AgentSource[]; fetchedVideoIds: ReadonlySet<string> },
 ): { kept: StoredCitation[]; warning?: AgentWarning } {
   const sourceIds = new Set(check.sources.map((source) => source.id));
   const kept = citations.filter((citation) => {

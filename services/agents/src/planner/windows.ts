@@ -32,12 +32,8 @@ export function windowsOf(videoId: string, segments: readonly TranscriptSegment[
   return windows;
 }
 
-export interface ScoredWindow extends TranscriptWindow {
-  score: number;
-}
-
 /** Windows that mention the topic, best first (ties: earlier video, earlier moment). */
-export function rankWindows(windows: readonly TranscriptWindow[], terms: readonly string[]): ScoredWindow[] {
+export function rankWindows(windows: readonly TranscriptWindow[], terms: readonly string[]): (TranscriptWindow & { score: number })[] {
   return windows
     .map((window) => ({ ...window, score: coverageOf(window.text, terms) }))
     .filter((window) => window.score > 0)

@@ -2,10 +2,7 @@ import type { AgentRunEvent } from '@vrs/contracts';
 import { deleteInBatches, type Store } from '@vrs/store';
 import type { RunsRepo } from './runs-repo';
 
-interface RunEventDoc extends AgentRunEvent {
-  _id: string;
-  runId: string;
-}
+type RunEventDoc = AgentRunEvent & { _id: string; runId: string };
 
 /** The run's history in order (status changes and steps): what the events stream replays and follows. */
 export function createRunEventsRepo(store: Store, runs: RunsRepo) {

@@ -23,6 +23,11 @@ export type SessionClaim =
 
 export function createSessionsRepo(store: Store) {
   const sessions = store.collection<SessionDoc>('agent_sessions');
+  /** A claim that lost: the session is someone else's (or gone), or held by the run it names. */
+  const heldBy = (existing: SessionDoc | null, accountId: string): SessionClaim =>
+    !existing || existing.accountId !== accountId
+      ? { kind: 'unknown' }
+      : { kind: 'busy', activeRunId: existing.activeRunId ?? '', updatedAt: existing.updatedAt };
 
   return {
     ensureIndexes: () => sessions.createIndexes([{ key: { accountId: 1 }, name: 'account' }]),
@@ -52,9 +57,7 @@ export function createSessionsRepo(store: Store) {
           return { kind: 'claimed', session, turn: 1, context: [] };
         } catch (error) {
           if (!(error instanceof DuplicateKeyError)) throw error;
-          const existing = await sessions.findOne({ _id: sessionId });
-          if (!existing || existing.accountId !== accountId) return { kind: 'unknown' };
-          return { kind: 'busy', activeRunId: existing.activeRunId ?? '', updatedAt: existing.updatedAt };
+          return heldBy(await sessions.findOne({ _id: sessionId }), accountId);
         }
       }
       const current = await sessions.findOne({ _id: sessionId, accountId });
@@ -75,9 +78,7 @@ export function createSessionsRepo(store: Store) {
       );
       if (taken.modifiedCount === 1)
         return { kind: 'claimed', session: current, turn, context: current.recentMessages.slice(-contextTurns) };
-      const existing = await sessions.findOne({ _id: sessionId, accountId });
-      if (!existing) return { kind: 'unknown' };
-      return { kind: 'busy', activeRunId: existing.activeRunId ?? '', updatedAt: existing.updatedAt };
+      return heldBy(await sessions.findOne({ _id: sessionId, accountId }), accountId);
     },
 
     /** Frees the session once its run has ended (only if that run still holds it). */

@@ -5,20 +5,9 @@ import { ageHoursAt, channelLift, engagementRate, lifetimeViewsPerHour, observed
 import { median, round } from './stats';
 
 /** What scoring reads of a video: the provider's record, or the little a search card gives. */
-export type SampledVideo = Pick<
-  Video,
-  | 'id'
-  | 'title'
-  | 'description'
-  | 'channel'
-  | 'thumbnails'
-  | 'durationSeconds'
-  | 'viewCount'
-  | 'likeCount'
-  | 'commentCount'
-  | 'keywords'
-  | 'hashtags'
-> & { meta: Pick<Video['meta'], 'partial'> };
+export type SampledVideo = Omit<Video, 'publishDate' | 'isLive' | 'isUpcoming' | 'hasCaptions' | 'captionTracks' | 'meta'> & {
+  meta: Pick<Video['meta'], 'partial'>;
+};
 
 /** One video of the sample and what is known around it. */
 export interface EnrichedVideo {

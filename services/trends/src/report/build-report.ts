@@ -1,5 +1,13 @@
 import pLimit from 'p-limit';
-import { trendsMethodologyVersion, trendsReportGenerated, type SearchVideo, type TrendReport, type Video } from '@vrs/contracts';
+import type { z } from 'zod';
+import {
+  type generateTrendReportInputSchema,
+  trendsMethodologyVersion,
+  trendsReportGenerated,
+  type SearchVideo,
+  type TrendReport,
+  type Video,
+} from '@vrs/contracts';
 import type { TrendsDeps } from '../trends-deps';
 import { reportConfidence } from '../methodology/confidence';
 import { diversifiedSample, recencyWindowDays, type Candidate } from '../methodology/sample';
@@ -18,12 +26,6 @@ export const methodologySummary = [
   'A video whose enrichment fails is scored from its search card (views, age text, channel, duration; signalSource search_card, engagement the sample median, 25 confidence points less) rather than dropped.',
   'Confidence starts at 100 and loses points for a small sample, missing history, failed enrichment, videos scored from search cards and missing channel baselines (high ≥ 75, medium ≥ 50, else low).',
 ].join(' ');
-
-export interface ReportRequest {
-  q: string;
-  sampleSize: number;
-  mode: 'ai' | 'deterministic';
-}
 
 /**
  * Two turns of the event loop: undici writes a request on a kept-alive socket one check phase after
@@ -52,34 +54,34 @@ async function searchCandidates(
   warnings: string[],
   whileSecondPageOut: (searches: [firstPage: SearchVideo[], ...others: SearchVideo[][]]) => void,
 ): Promise<SearchVideo[][]> {
+  /** A search that may fail: its videos, or none and a warning saying why. */
+  const orWarning = (search: Promise<{ result: { videos: SearchVideo[] } }>, warning: (why: string) => string) =>
+    search.then(
+      ({ result }) => [result.videos],
+      (error: unknown): SearchVideo[][] => {
+        warnings.push(warning(messageOf(error)));
+        return [];
+      },
+    );
   // Asked first, so its answer comes back and is handled first: page 2 waits for it.
   const firstPage = provider.videos.search.query({ q, sort: 'relevance' });
   const others = Promise.all(
     otherSorts.map(({ sort, label }) =>
-      provider.videos.search.query({ q, sort }).then(
-        ({ result }) => [result.videos],
-        (error: unknown) => {
-          warnings.push(`The ${label} search failed (${messageOf(error)}); the sample draws on the other searches.`);
-          return [];
-        },
+      orWarning(
+        provider.videos.search.query({ q, sort }),
+        (why) => `The ${label} search failed (${why}); the sample draws on the other searches.`,
       ),
     ),
   ).then((results) => results.flat());
   const first = (await firstPage).result;
   if (!first.continuation) return [first.videos, ...(await others)];
   let secondPageIn = false;
-  const second = provider.videos.search
-    .query({ q, sort: 'relevance', continuation: first.continuation })
-    .then(
-      ({ result }) => [result.videos],
-      (error: unknown) => {
-        warnings.push(`The second search page failed (${messageOf(error)}); the sample draws on the first page only.`);
-        return [];
-      },
-    )
-    .finally(() => {
-      secondPageIn = true;
-    });
+  const second = orWarning(
+    provider.videos.search.query({ q, sort: 'relevance', continuation: first.continuation }),
+    (why) => `The second search page failed (${why}); the sample draws on the first page only.`,
+  ).finally(() => {
+    secondPageIn = true;
+  });
   // The second page's request goes out before the early reads' work begins.
   void others
     .then(requestsOnTheWire)
@@ -99,30 +101,27 @@ type Enrichment = { video: Video } | { error: unknown };
  */
 function reportReads({ provider }: TrendsDeps, concurrency: number) {
   const limit = pLimit(concurrency);
-  const videos = new Map<string, Promise<Enrichment>>();
-  const baselines = new Map<string, Promise<number | null>>();
-  const video = (videoId: string) => {
-    let read = videos.get(videoId);
-    if (!read) {
-      read = limit(() => provider.videos.get.query({ videoId, refresh: true })).then(
-        ({ result }) => ({ video: result }),
-        (error: unknown) => ({ error }),
-      );
-      videos.set(videoId, read);
-    }
-    return read;
+  /** `read` of each key, started at most once. */
+  const once = <T>(read: (key: string) => Promise<T>) => {
+    const started = new Map<string, Promise<T>>();
+    return (key: string) => {
+      const promise = started.get(key) ?? read(key);
+      started.set(key, promise);
+      return promise;
+    };
   };
-  const baseline = (channel: string) => {
-    let read = baselines.get(channel);
-    if (!read) {
-      read = limit(() => provider.channels.get.query({ channel })).then(
-        ({ result }) => channelBaselineViewsPerHour(result.recentUploads),
-        () => null,
-      );
-      baselines.set(channel, read);
-    }
-    return read;
-  };
+  const video = once((videoId) =>
+    limit(() => provider.videos.get.query({ videoId, refresh: true })).then(
+      ({ result }): Enrichment => ({ video: result }),
+      (error: unknown) => ({ error }),
+    ),
+  );
+  const baseline = once((channel) =>
+    limit(() => provider.channels.get.query({ channel })).then(
+      ({ result }) => channelBaselineViewsPerHour(result.recentUploads),
+      () => null,
+    ),
+  );
   return {
     video,
     baseline,
@@ -141,7 +140,11 @@ const channelsOf = (chosen: readonly Candidate[]) => [...new Set(chosen.map((can
  * (exact counts always fetched anew), channel baselines, earlier snapshots, scores and patterns;
  * then this report's snapshots are saved, and insights are added in `ai` mode.
  */
-export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest, requestId: string): Promise<TrendReport> {
+export async function buildTrendReport(
+  deps: TrendsDeps,
+  request: z.output<typeof generateTrendReportInputSchema>,
+  requestId: string,
+): Promise<TrendReport> {
   const { snapshots, clock, logger, announcer } = deps;
   const now = clock.now().toISOString();
   const warnings: string[] = [];
@@ -177,9 +180,15 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest,
     const id = candidate.video.id;
     const publishDate = 'error' in outcome ? null : outcome.video.publishDate;
     if (!('error' in outcome) && publishDate && hoursBetween(publishDate, now) >= 0) {
-      enriched.push(
-        toEnriched(candidate, outcome.video, publishDate, earlier.get(id) ?? [], baselines.get(outcome.video.channel.id) ?? null),
-      );
+      enriched.push({
+        video: outcome.video,
+        publishDate,
+        source: 'provider',
+        searchRank: candidate.searchRank,
+        publishedTimeText: candidate.video.publishedTimeText,
+        earlier: earlier.get(id) ?? [],
+        baselineViewsPerHour: baselines.get(outcome.video.channel.id) ?? null,
+      });
       continue;
     }
     failed++;
@@ -274,24 +283,6 @@ export async function buildTrendReport(deps: TrendsDeps, request: ReportRequest,
     { requestId },
   );
   return report;
-}
-
-function toEnriched(
-  candidate: Candidate,
-  video: Video,
-  publishDate: string,
-  earlier: EnrichedVideo['earlier'],
-  baseline: number | null,
-): EnrichedVideo {
-  return {
-    video,
-    publishDate,
-    source: 'provider',
-    searchRank: candidate.searchRank,
-    publishedTimeText: candidate.video.publishedTimeText,
-    earlier,
-    baselineViewsPerHour: baseline,
-  };
 }
 
 /**

@@ -15,10 +15,6 @@ const system =
   'You analyse a sample of YouTube videos on one topic. Name the themes that drive the fastest videos and the content gaps ' +
   'nobody covers well yet. Cite only videoId values listed in the sample.';
 
-export type InsightsOutcome =
-  | { insights: NonNullable<TrendReport['insights']>; warnings: string[] }
-  | { insights: undefined; warnings: string[] };
-
 /**
  * AI insights of a report, each theme and gap citing videos of the sample (grounded: unknown ids are
  * removed, a claim left with none is dropped). A missing or failing model is not an error: the
@@ -28,7 +24,7 @@ export async function generateInsights(
   llm: Llm | null,
   sample: Parameters<typeof describeSample>[0],
   logger: Logger,
-): Promise<InsightsOutcome> {
+): Promise<{ insights: TrendReport['insights']; warnings: string[] }> {
   if (!llm) return { insights: undefined, warnings: ['Insights omitted: no AI model is configured.'] };
   try {
     const { object, model } = await llm.generateObject({ schema: insightsDraftSchema, system, prompt: describeSample(sample) });

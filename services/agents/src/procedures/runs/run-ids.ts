@@ -8,20 +8,12 @@ export function uuidOf(text: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export interface RunIds {
-  runId: string;
-  /** Used only when the run opens a new session. */
-  newSessionId: string;
-  userMessageId: string;
-  agentMessageId: string;
-}
-
 /**
  * The ids of an admission. With an Idempotency-Key they are derived from (account, key), so a retry
  * names the same run and the store's unique `_id` makes "create once" atomic with the run itself;
- * without one they are fresh, time-ordered UUIDs.
+ * without one they are fresh, time-ordered UUIDs. `newSessionId` is used only when the run opens a new session.
  */
-export function runIdsOf(accountId: string, idempotencyKey: string | undefined): RunIds {
+export function runIdsOf(accountId: string, idempotencyKey: string | undefined) {
   if (idempotencyKey === undefined)
     return { runId: newUuid(), newSessionId: newUuid(), userMessageId: newUuid(), agentMessageId: newUuid() };
   const base = `${accountId}\n${idempotencyKey}`;

@@ -1,6 +1,5 @@
-import type { AgentRunDetail, AgentRunView } from '@vrs/contracts';
+import type { AgentRunDetail, TranscriptDiagnostic } from '@vrs/contracts';
 import type { RunDoc } from '../../repo/runs-repo';
-import type { TranscriptDiagnostic } from '../../analyst/transcript-diagnostic';
 import { tallyOf, type StepDoc } from '../../repo/steps-repo';
 
 function billingOf(run: RunDoc, steps: readonly StepDoc[]) {
@@ -117,13 +116,4 @@ export function toLegacyRun(stored: RunDoc, steps: readonly StepDoc[]) {
       : {}),
     ...diagnosticsOf(run, steps),
   };
-}
-
-export function toRunView(
-  run: RunDoc,
-  steps: readonly StepDoc[],
-  format: 'compact' | 'legacy',
-  details: readonly AgentRunDetail[],
-): AgentRunView {
-  return format === 'legacy' ? toLegacyRun(run, steps) : toCompactRun(run, steps, details);
 }
