@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseEnvShape, booleanFromEnv, loadConfig } from '@vrs/kit';
+import { baseEnvShape, booleanFromEnv, ConfigError, loadConfig } from '@vrs/kit';
 import { billingEnvSchema, identityEnvShape, planEnvShape } from '@vrs/billing/config';
 import { providerRetentionEnvShape, youtubeEnvShape } from '@vrs/provider/config';
 import { llmEnvShape } from '@vrs/ai/config';
@@ -105,10 +105,8 @@ export const gatewayEnvSchema = z.object({
 
 export type GatewayConfig = z.infer<typeof gatewayEnvSchema>;
 
-/** One invalid setting, worded as `loadConfig` words its own (a ConfigError). */
-function invalid(setting: string, problem: string): Error {
-  return new Error(`Invalid configuration:\n  - ${setting}: ${problem}`);
-}
+/** One setting refused by a check across settings: a ConfigError, so main prints it and exits 78 as for any other. */
+const invalid = (setting: string, problem: string) => new ConfigError([`${setting}: ${problem}`]);
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   // Ignoring it would silently change an operator's limit to the plan's (ADR 0032).
