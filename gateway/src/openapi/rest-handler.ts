@@ -1,8 +1,9 @@
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { callTRPCProcedure, getTRPCErrorFromUnknown, TRPCError, type AnyRouter, type ProcedureType } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { definitionOf, proceduresOf, type AppError } from '@vrs/kit';
+import { definitionOf, isSharedJson, proceduresOf, type AppError } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import type { GatewayMeta } from '../trpc';
 import { sendError } from '../errors/envelope';
@@ -75,6 +76,32 @@ function jsonBody(data: unknown): Buffer | undefined {
   return text === undefined ? undefined : Buffer.from(text);
 }
 
+/** The answer a service shared (`shareJson`) that each response is written from, noted by its procedure. */
+const sharedAnswerOf = new WeakMap<ServerResponse, object>();
+/** The bytes each shared answer's output parses to, kept as long as the answer (ADR 0058). */
+const sharedBodies = new WeakMap<object, Buffer>();
+
+/**
+ * For a procedure that answers what a service shared (research's cached search pages): the REST face
+ * writes its JSON once per answer, not per request. The output schema still parses every response; the
+ * same frozen answer always parses to the same JSON.
+ */
+export function answerShared<T>(ctx: GatewayContext, answer: T): T {
+  if (isSharedJson(answer)) sharedAnswerOf.set(ctx.res, answer);
+  return answer;
+}
+
+function bodyOf(res: ServerResponse, data: unknown): Buffer | undefined {
+  const shared = sharedAnswerOf.get(res);
+  if (!shared) return jsonBody(data);
+  let body = sharedBodies.get(shared);
+  if (!body) {
+    body = jsonBody(data);
+    if (body) sharedBodies.set(shared, body);
+  }
+  return body;
+}
+
 /**
  * The REST face of the v1 router: finds the operation for the method and path, reads its input (the
  * query, or the JSON body express.json read, plus the path's parameters), runs the procedure once
@@ -126,7 +153,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         batchIndex: 0,
       });
       const meta = options.responseMeta(ctx, false);
-      send(meta.status ?? 200, meta.headers, jsonBody(data));
+      send(meta.status ?? 200, meta.headers, bodyOf(res, data));
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const appError = options.toAppError(error, req, input, operation.path);

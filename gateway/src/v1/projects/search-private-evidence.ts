@@ -1,4 +1,5 @@
 import { searchResultSchema, searchPrivateEvidenceInput } from '@vrs/contracts';
+import { answerShared } from '../../openapi/rest-handler';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
 
@@ -15,4 +16,6 @@ export const searchPrivateEvidence = protectedOperation({
   .meta({ fieldCodes: { q: { missing: 'QUERY_REQUIRED' } } })
   .input(searchPrivateEvidenceInput)
   .output(searchResultSchema)
-  .query(({ ctx, input }) => ctx.services.research.evidence.search.query({ ...input, accountId: ctx.principal.accountId }));
+  .query(async ({ ctx, input }) =>
+    answerShared(ctx, await ctx.services.research.evidence.search.query({ ...input, accountId: ctx.principal.accountId })),
+  );
