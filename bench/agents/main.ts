@@ -20,18 +20,6 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const modelMs = process.env.BENCH_MODEL_MS === undefined ? undefined : Number(process.env.BENCH_MODEL_MS);
 const question = 'How do you insert a laryngeal mask airway?';
 
-interface Row {
-  elapsedMs: number;
-  criticalMs: number;
-  toolCalls: number;
-  modelSteps: number;
-  upstreamRequests: number;
-  /** The gateway's worst event-loop delay from admission to completion (ms). */
-  worstEventLoopDelayMs: number;
-  /** Where the elapsed time went, from the run's own event times (ms each). */
-  phases: Record<Phase, number>;
-}
-
 /** The stretches between admission and completion, in order; together they are the elapsed time. */
 const phases = ['admission', 'pickup', 'planning', 'tools', 'ending', 'seen by client'] as const;
 type Phase = (typeof phases)[number];
@@ -94,7 +82,7 @@ function criticalPathOf(steps: RunEvent[]): number {
   return total + slowestCall + slowestAnalysis;
 }
 
-async function oneRun(fake: FakeYouTube, llm: FakeLlm | undefined, index: number): Promise<Row> {
+async function oneRun(fake: FakeYouTube, llm: FakeLlm | undefined, index: number) {
   return withTempDir('vrs-bench-agents-', async (runDir) => {
     const gateway = await startUpstreamGateway(`bench-agents-${index}`, runDir, fake, {
       AGENTS_ENABLED: 'true',
@@ -150,7 +138,7 @@ async function main() {
   const fake = await startFakeYouTube({ replayDirs: parseReplayDirs(defaultReplayDirs), log: () => undefined });
   const llm = modelMs === undefined ? undefined : await startFakeLlm({ latencyMs: modelMs });
   try {
-    const rows: Row[] = [];
+    const rows = [];
     for (let index = 0; index < runs; index++) rows.push(await oneRun(fake, llm, index));
     const mode = llm ? `model loop, ${modelMs} ms per model call` : 'deterministic planner';
     console.log(

@@ -75,19 +75,14 @@ async function writeChainedPages(dir: string): Promise<number> {
   return pageCount;
 }
 
-interface CriticalPathLinks {
-  beforeFirst: number;
-  betweenMedian: number;
-  betweenSum: number;
-  afterLast: number;
-}
+type CriticalPathLinks = ReturnType<typeof criticalPathLinks>;
 
 /**
  * Where our side spends the collection's critical path: each page names the next, so every upstream
  * request waits for the answer before it, and the time from that answer to the next request's
  * arrival is ours (the gateway's work and the loopback). Clock: this process's, as the fake's.
  */
-function criticalPathLinks(exchanges: { receivedAt: number; answeredAt?: number }[], started: number, ended: number): CriticalPathLinks {
+function criticalPathLinks(exchanges: { receivedAt: number; answeredAt?: number }[], started: number, ended: number) {
   const [first, ...rest] = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
   if (first === undefined) throw new Error('the collection made no upstream request');
   const between: number[] = [];

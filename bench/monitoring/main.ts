@@ -12,7 +12,7 @@ import { createMemoryBus } from '@vrs/bus';
 import { createCallerFactory, createClock, createServiceClient, rootLogger } from '@vrs/kit';
 import { createMonitoringModule } from '@vrs/monitoring';
 import { createProviderModule, type ProviderRouter } from '@vrs/provider';
-import { openStore } from '@vrs/store';
+import { openStore, type Store } from '@vrs/store';
 import { monitoringFixtureQuery } from '@vrs/testing/upstreams/youtube/author-monitoring-fixtures';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
@@ -26,13 +26,8 @@ const t0 = Date.parse('2026-03-01T09:00:00.000Z');
 async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'vrs-bench-monitoring-'));
   const fake = await startFakeYouTube({ replayDirs: [projectDir], log: () => undefined });
-  const open = (service: string) => openStore({ service, dataDir });
-  const [billingStore, providerStore, trendsStore, monitoringStore] = await Promise.all([
-    open('billing'),
-    open('provider'),
-    open('trends'),
-    open('monitoring'),
-  ]);
+  const stores = await Promise.all(['billing', 'provider', 'trends', 'monitoring'].map((service) => openStore({ service, dataDir })));
+  const [billingStore, providerStore, trendsStore, monitoringStore] = stores as [Store, Store, Store, Store];
   const bus = createMemoryBus();
   const logger = rootLogger.child({ component: 'bench-monitoring' }, { level: 'warn' });
   const billing = await createBillingModule({
@@ -144,7 +139,7 @@ async function main() {
     await monitoring.stop();
     await Promise.all([trends.stop(), provider.stop(), billing.stop()]);
     await bus.close();
-    await Promise.all([billingStore, providerStore, trendsStore, monitoringStore].map((store) => store.close()));
+    await Promise.all(stores.map((store) => store.close()));
     await fake.close();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -41,26 +41,13 @@ const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(
 const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates').split(',') as IngestKind[];
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-interface Percentiles {
-  p50: number;
-  p90: number;
-  p99: number;
-}
-const percentilesOf = (times: number[]): Percentiles => {
+const percentilesOf = (times: number[]) => {
   const sorted = times.toSorted((a, b) => a - b);
   return { p50: percentile(sorted, 0.5), p90: percentile(sorted, 0.9), p99: percentile(sorted, 0.99) };
 };
 
 function chunk(i: number): SearchDocument {
   return { id: `ev_${String(i).padStart(8, '0')}`, text: `${sentence(i)} marker${i}`, stored: { sourceKey: `bench:${i}` } };
-}
-
-interface Row {
-  size: number;
-  query: string;
-  service: Percentiles;
-  engine: Percentiles;
-  fts5Alone: Percentiles;
 }
 
 async function measureSize(size: number, runDir: string) {
@@ -106,7 +93,7 @@ async function measureSize(size: number, runDir: string) {
 
   const engine = new SqliteSearchCore(searchDir);
   const fts5Alone = new SqliteSearchCore(searchDir, { postingsMinDocuments: Number.POSITIVE_INFINITY });
-  const rows: Row[] = [];
+  const rows = [];
   loop.reset();
   let serviceBlockMs = 0;
   // A million-chunk project's common-word searches take long enough that fewer runs tell as much.

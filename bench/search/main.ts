@@ -63,12 +63,8 @@ async function singleCallerLatency(url: string, headers: Record<string, string>,
   await autocannon({ url, connections: 1, amount: 50, headers, requests });
   const result = await autocannon({ url, connections: 1, amount: latencyQueries, headers, requests });
   if (result.errors + result.non2xx > 0) throw new Error(`${queryClass ?? 'repeated query'}: ${result.errors + result.non2xx} failures`);
-  return {
-    name: queryClass ?? 'the repeated query (result cache)',
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-  };
+  const { p50, p90, p99 } = result.latency;
+  return { name: queryClass ?? 'the repeated query (result cache)', p50, p90, p99 };
 }
 
 /**
@@ -120,33 +116,14 @@ function commonWordCoverage(): number {
   return covered / sets.length;
 }
 
-/** A process during a measured run: its CPU (every thread) per request, the share of the run its main thread waited for a core. */
-interface ProcessLoad {
-  name: string;
-  rssMb: number;
-  maxEventLoopDelayMs: number;
-  cpuMicrosPerRequest: number;
-  waitingShare?: number;
-}
-
-interface Figures {
-  name: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  failures: number;
-  /** The gateway process during the measured run (none for the bare baselines). */
-  process?: ProcessLoad;
-  /** With a separate-process stack: each process during the measured run, the gateway last. */
-  stack?: ProcessLoad[];
-}
+type Figures = Awaited<ReturnType<typeof measure>>;
 
 async function measure(
   name: string,
   url: string,
   headers: Record<string, string>,
   watched: { gateway?: RunningProcess; stack?: DevShapeStack; requests?: autocannon.Request[] } = {},
-): Promise<Figures> {
+) {
   const { gateway, stack, requests } = watched;
   const processes = stack?.processes ?? (gateway ? [gateway] : []);
   await autocannon({ url, connections, duration: 2, headers, requests }); // warm-up
@@ -156,6 +133,7 @@ async function measure(
   const after = await stackFigures(processes);
   const waiting = (from: number | undefined, to: number | undefined, sinceMs: number) =>
     from === undefined || to === undefined ? undefined : (to - from) / (sinceMs * 1000);
+  // Each process during the run: its CPU (every thread) per request, the share of the run its main thread waited for a core.
   const loads = after.map((process, i) => {
     const atStart = required(before[i], `the figures of ${process.name} before the run`);
     return {
@@ -173,6 +151,7 @@ async function measure(
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.errors + result.non2xx,
+    // The gateway process (none for the bare baselines); with a separate-process stack, each process, the gateway last.
     process: loads.at(-1),
     stack: stack && loads,
   };

@@ -36,14 +36,9 @@ const median = (values: number[]) => {
 };
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
-interface Sample {
-  oneProcessStartMs: number;
-  oneProcessRssMb: number;
-  stackStartMs: number;
-  stackRssMb: Record<string, number>;
-}
+type Sample = Awaited<ReturnType<typeof sample>>;
 
-async function sample(run: BenchRun, runDir: string, round: number): Promise<Sample> {
+async function sample(run: BenchRun, runDir: string, round: number) {
   const oneDir = await mkdtemp(join(runDir, 'one-'));
   let started = performance.now();
   const gateway = await startBenchGateway(`startup-one-${round}`, oneDir, {}, run);

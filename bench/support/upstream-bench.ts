@@ -58,11 +58,7 @@ export async function withUpstreamGateway(
 }
 
 /** The gateway over one measured run (`timeUpstreamRun`). */
-export interface RunFigures {
-  elapsedMs: number;
-  cpuMs: number | null;
-  worstEventLoopDelayMs: number;
-}
+export type RunFigures = Pick<Awaited<ReturnType<typeof timeUpstreamRun>>, 'elapsedMs' | 'cpuMs' | 'worstEventLoopDelayMs'>;
 
 /**
  * One measured run against the fake upstream, its log cleared and `latencyMs` added to every request:

@@ -23,20 +23,10 @@ const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const sampleSize = Number(process.env.BENCH_SAMPLE_SIZE ?? 20);
 
-/** The time between the links of the critical path (not upstream latency), from the fake upstream's exchanges. */
-interface ChainGaps {
-  beforeFirstSearch: number;
-  betweenSearchPages: number;
-  /** Video requests made before page 2 was answered: the first page's sampled videos. */
-  earlyVideoRequests: number;
-  beforeFirstLateVideoRequest: number;
-  firstToLastLateVideoRequest: number;
-  afterLastAnswer: number;
-}
-
 const relevanceParams = decodeURIComponent(searchParams('videos', 'relevance'));
 
-function chainGaps(exchanges: Exchange[], started: number, ended: number): ChainGaps {
+/** The time between the links of the critical path (not upstream latency), from the fake upstream's exchanges. */
+function chainGaps(exchanges: Exchange[], started: number, ended: number) {
   const find = (what: string, test: (exchange: Exchange) => boolean) => {
     const found = exchanges.filter(test);
     if (found.length === 0 || found.some((exchange) => exchange.answeredAt === undefined))
@@ -51,6 +41,7 @@ function chainGaps(exchanges: Exchange[], started: number, ended: number): Chain
   return {
     beforeFirstSearch: firstPage.receivedAt - started,
     betweenSearchPages: secondPage.receivedAt - firstPage.answeredAt,
+    // Video requests made before page 2 was answered: the first page's sampled videos.
     earlyVideoRequests: videoRequests.length - late.length,
     beforeFirstLateVideoRequest: firstLate - secondPage.answeredAt,
     firstToLastLateVideoRequest: late.length > 0 ? Math.max(...late) - firstLate : 0,
@@ -70,7 +61,7 @@ async function main() {
       const warmup = await api('GET', path);
       if (warmup.status !== 200) throw new Error(`report failed: ${warmup.status} ${warmup.text}`);
 
-      const rows: (RunFigures & { requests: number; videos: number; gaps: ChainGaps })[] = [];
+      const rows: (RunFigures & { requests: number; videos: number; gaps: ReturnType<typeof chainGaps> })[] = [];
       await measuredWindow(async () => {
         for (let run = 0; run < runs; run++) {
           const {

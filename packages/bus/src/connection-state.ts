@@ -9,10 +9,9 @@ export function trackConnection(nc: NatsConnection, logger?: Logger) {
   let connected = true;
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === 'disconnect') connected = false;
-      if (status.type === 'reconnect') connected = true;
-      if (status.type === 'disconnect' || status.type === 'reconnect')
-        logger?.warn({ status: status.type }, 'NATS connection status changed');
+      if (status.type !== 'disconnect' && status.type !== 'reconnect') continue;
+      connected = status.type === 'reconnect';
+      logger?.warn({ status: status.type }, 'NATS connection status changed');
     }
   })();
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, nanos } from '@nats-io/transport-node';
 import { DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
-import { countPublished, createLogger } from '@vrs/kit';
+import { countPublished, createLogger, withDeadline } from '@vrs/kit';
 import { trackConnection } from './connection-state';
 import { resolveBusTimings, type BusTimings } from './bus-timings';
 import { tracedSend } from './bus-tracing';
@@ -82,18 +82,11 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   }
 
   async function ensureStream(service: ServiceName): Promise<void> {
-    await addOrUpdateStream({
-      ...streamDefaults,
-      num_replicas: replicas,
-      name: streamNameFor(namespace, service),
-      subjects: streamSubjectsFor(namespace, service),
-    });
+    await addOrUpdateStream({ name: streamNameFor(namespace, service), subjects: streamSubjectsFor(namespace, service) });
   }
 
   async function ensureDeadLetterStream(): Promise<void> {
     await addOrUpdateStream({
-      ...streamDefaults,
-      num_replicas: replicas,
       name: deadLetterStreamNameFor(namespace),
       subjects: deadLetterSubjectsFor(namespace),
       max_age: nanos(deadLetterMaxAgeMs),
@@ -102,9 +95,8 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     });
   }
 
-  async function addOrUpdateStream(
-    config: typeof streamDefaults & { name: string; subjects: string[]; num_replicas: number; allow_direct?: boolean },
-  ): Promise<void> {
+  async function addOrUpdateStream(stream: { name: string; subjects: string[]; max_age?: number; allow_direct?: boolean }): Promise<void> {
+    const config = { ...streamDefaults, num_replicas: replicas, ...stream };
     try {
       try {
         // An identical add succeeds, so concurrent start-ups of several replicas are fine.
@@ -231,19 +223,11 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
     async health() {
       if (!connection.connected)
         return { ok: false, detail: nc.isClosed() ? 'NATS connection closed' : 'NATS connection lost; reconnecting' };
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          jsm.getAccountInfo(),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`JetStream did not answer within ${healthTimeoutMs} ms`)), healthTimeoutMs);
-          }),
-        ]);
+        await withDeadline(jsm.getAccountInfo(), healthTimeoutMs, `JetStream did not answer within ${healthTimeoutMs} ms`);
         return { ok: true };
       } catch (error) {
         return { ok: false, detail: (error as Error).message };
-      } finally {
-        clearTimeout(timer);
       }
     },
 

@@ -134,12 +134,9 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
         const batch = queue.pending;
         queue.pending = undefined;
         try {
+          // One count per change: applyBatch maps the deltas, which were queued with their waiters.
           const counts = await applyBatch(k, windowMs, batch.deltas);
-          for (const [i, waiter] of batch.waiters.entries()) {
-            const count = counts[i];
-            if (count) waiter.resolve(count);
-            else waiter.reject(new Error('The batch returned fewer counts than it had changes'));
-          }
+          for (const [i, count] of counts.entries()) batch.waiters[i]?.resolve(count);
         } catch (error) {
           for (const waiter of batch.waiters) waiter.reject(error);
         }
@@ -149,26 +146,18 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
     }
   }
 
-  function add(key: string, windowMs: number, delta: number): Promise<WindowCount> {
-    try {
-      currentWindow(windowMs);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  // Async, so an invalid window is a rejection, not a throw.
+  async function add(key: string, windowMs: number, delta: number): Promise<WindowCount> {
+    currentWindow(windowMs);
     if (ttlMs > 0 && windowMs > ttlMs) {
-      return Promise.reject(
-        new Error(`Window of ${windowMs} ms exceeds the ${ttlMs} ms TTL of bucket ${bucket}: counts would expire mid-window`),
-      );
+      throw new Error(`Window of ${windowMs} ms exceeds the ${ttlMs} ms TTL of bucket ${bucket}: counts would expire mid-window`);
     }
     const k = kvKey(key);
     const queueKey = `${k} ${windowMs}`;
     return new Promise((resolve, reject) => {
-      let queue = queues.get(queueKey);
-      const idle = !queue;
-      if (!queue) {
-        queue = {};
-        queues.set(queueKey, queue);
-      }
+      const idle = !queues.has(queueKey);
+      const queue = queues.get(queueKey) ?? {};
+      queues.set(queueKey, queue);
       queue.pending ??= { deltas: [], waiters: [] };
       queue.pending.deltas.push(delta);
       queue.pending.waiters.push({ resolve, reject });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { procedure } from './trpc';
+import { withDeadline } from './deadline';
 
 const dependencyStatusSchema = z.object({ ok: z.boolean(), latencyMs: z.number(), detail: z.string().optional() });
 export const healthReportSchema = z.object({ ok: z.boolean(), dependencies: z.record(z.string(), dependencyStatusSchema) });
@@ -11,19 +12,11 @@ export async function checkDependencies(checks: Record<string, () => Promise<unk
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]): Promise<[string, DependencyStatus]> => {
       const started = performance.now();
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          check(),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-          }),
-        ]);
+        await withDeadline(check(), timeoutMs, `no answer within ${timeoutMs} ms`);
         return [name, { ok: true, latencyMs: Math.round(performance.now() - started) }];
       } catch (err) {
         return [name, { ok: false, latencyMs: Math.round(performance.now() - started), detail: (err as Error).message }];
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

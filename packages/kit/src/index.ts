@@ -11,6 +11,7 @@ export * from './internal-clients';
 export * from './service-client';
 export * from './shutdown';
 export * from './health';
+export * from './deadline';
 export * from './service-module';
 export * from './clock';
 export * from './periodic-sweep';

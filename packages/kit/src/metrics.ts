@@ -11,22 +11,20 @@ export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
 /** Seconds: from a cached read (≈ 1 ms) to a long LLM answer or import page (30 s). */
-const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const timed = { buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [metricsRegistry] };
 
 const publicRequests = new Histogram({
   name: 'vrs_http_request_duration_seconds',
   help: 'Public API requests answered by the gateway, by OpenAPI operation id (`none` when no operation matched) and status class.',
   labelNames: ['operation_id', 'status_class'],
-  buckets: latencyBuckets,
-  registers: [metricsRegistry],
+  ...timed,
 });
 
 const procedureCalls = new Histogram({
   name: 'vrs_procedure_duration_seconds',
   help: 'Internal tRPC procedure calls, by service, procedure path, calling client and outcome (`ok` or the tRPC error code).',
   labelNames: ['service', 'procedure', 'caller', 'outcome'],
-  buckets: latencyBuckets,
-  registers: [metricsRegistry],
+  ...timed,
 });
 
 const eventLabels = ['event', 'consumer'] as const;
@@ -36,44 +34,30 @@ const eventsPublished = new Counter({
   labelNames: ['event', 'outcome'],
   registers: [metricsRegistry],
 });
-const eventsDelivered = new Counter({
-  name: 'vrs_events_delivered_total',
-  help: 'Event deliveries to a consumer (first deliveries and redeliveries).',
-  labelNames: eventLabels,
-  registers: [metricsRegistry],
-});
-const eventsRedelivered = new Counter({
-  name: 'vrs_events_redelivered_total',
-  help: 'Event deliveries after the first (a handler failed, or its ack wait ran out).',
-  labelNames: eventLabels,
-  registers: [metricsRegistry],
-});
-const eventsAcked = new Counter({
-  name: 'vrs_events_acked_total',
-  help: 'Events whose handler succeeded and which were acknowledged.',
-  labelNames: eventLabels,
-  registers: [metricsRegistry],
-});
-const eventsDeadLettered = new Counter({
-  name: 'vrs_events_dead_lettered_total',
-  help: 'Events whose handler failed on the last delivery, moved to the dead letters.',
-  labelNames: eventLabels,
-  registers: [metricsRegistry],
-});
+/** A count per event type and consumer. */
+const eventCounter = (name: string, help: string) => new Counter({ name, help, labelNames: eventLabels, registers: [metricsRegistry] });
+const eventsDelivered = eventCounter('vrs_events_delivered_total', 'Event deliveries to a consumer (first deliveries and redeliveries).');
+const eventsRedelivered = eventCounter(
+  'vrs_events_redelivered_total',
+  'Event deliveries after the first (a handler failed, or its ack wait ran out).',
+);
+const eventsAcked = eventCounter('vrs_events_acked_total', 'Events whose handler succeeded and which were acknowledged.');
+const eventsDeadLettered = eventCounter(
+  'vrs_events_dead_lettered_total',
+  'Events whose handler failed on the last delivery, moved to the dead letters.',
+);
 const eventHandling = new Histogram({
   name: 'vrs_event_handler_duration_seconds',
   help: 'Event handler runs, by event type, consumer and outcome (ok, error).',
   labelNames: [...eventLabels, 'outcome'],
-  buckets: latencyBuckets,
-  registers: [metricsRegistry],
+  ...timed,
 });
 
 const upstreamCalls = new Histogram({
   name: 'vrs_upstream_request_duration_seconds',
   help: 'Calls to YouTube and to the LLM, by upstream, operation and outcome (ok, 4xx, 5xx, timeout, breaker_open, invalid_output).',
   labelNames: ['upstream', 'operation', 'outcome'],
-  buckets: latencyBuckets,
-  registers: [metricsRegistry],
+  ...timed,
 });
 const breakerStates = { closed: 0, half_open: 1, open: 2 } as const;
 const breakerState = new Gauge({
@@ -171,7 +155,7 @@ export interface GaugeReading {
   value: number;
 }
 
-const readAtScrapeGauges = new Map<string, { sources: Set<() => Promise<GaugeReading[]>> }>();
+const readAtScrapeSources = new Map<string, Set<() => Promise<GaugeReading[]>>>();
 
 /**
  * A gauge whose value is read from a store when Prometheus scrapes (outbox depth, reservations
@@ -183,11 +167,9 @@ export function readAtScrape(
   gauge: { name: string; help: string; labelNames?: string[] },
   read: () => Promise<GaugeReading[]>,
 ): () => void {
-  let entry = readAtScrapeGauges.get(gauge.name);
-  if (!entry) {
-    const sources = new Set<() => Promise<GaugeReading[]>>();
-    entry = { sources };
-    readAtScrapeGauges.set(gauge.name, entry);
+  const sources = readAtScrapeSources.get(gauge.name) ?? new Set<() => Promise<GaugeReading[]>>();
+  if (!readAtScrapeSources.has(gauge.name)) {
+    readAtScrapeSources.set(gauge.name, sources);
     new Gauge({
       ...gauge,
       labelNames: gauge.labelNames ?? [],
@@ -202,7 +184,6 @@ export function readAtScrape(
       },
     });
   }
-  const sources = entry.sources;
   sources.add(read);
   return () => {
     sources.delete(read);

@@ -35,11 +35,6 @@ export function watchEventLoop(): IntervalHistogram {
   return histogram;
 }
 
-function cpuMicros(): number {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-}
-
 function mainThreadSchedule(): ProcessFigures['mainThread'] {
   if (process.platform !== 'linux') return undefined;
   try {
@@ -58,13 +53,14 @@ export function processFigures(options: { reset?: boolean } = {}): ProcessFigure
   const h = watchEventLoop();
   const ms = (nanoseconds: number) => Math.round(nanoseconds / 1e4) / 100;
   const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
   const figures: ProcessFigures = {
     pid: process.pid,
     rssBytes: memory.rss,
     heapUsedBytes: memory.heapUsed,
     eventLoopDelayMs: h.count === 0 ? { max: 0, p99: 0, mean: 0 } : { max: ms(h.max), p99: ms(h.percentile(99)), mean: ms(h.mean) },
     sinceMs: Math.round(performance.now() - since),
-    cpuMicros: cpuMicros(),
+    cpuMicros: cpu.user + cpu.system,
     mainThread: mainThreadSchedule(),
   };
   if (options.reset) {

@@ -44,15 +44,10 @@ export class CollectionSchema {
     this.#complex.clear();
     this.#boolean.clear();
     this.#requiredToExist.clear();
-    for (const spec of this.#engine.values('SELECT spec FROM _indexes WHERE collection = ?', [this.name]) as string[]) {
-      this.#remember(JSON.parse(spec) as StoredIndex['spec']);
-    }
-    for (const path of this.#engine.values('SELECT path FROM _complex_paths WHERE collection = ?', [this.name]) as string[]) {
-      this.#complex.add(path);
-    }
-    for (const path of this.#engine.values('SELECT path FROM _boolean_paths WHERE collection = ?', [this.name]) as string[]) {
-      this.#boolean.add(path);
-    }
+    const listed = (sql: string) => this.#engine.values(sql, [this.name]) as string[];
+    for (const spec of listed('SELECT spec FROM _indexes WHERE collection = ?')) this.#remember(JSON.parse(spec) as StoredIndex['spec']);
+    for (const path of listed('SELECT path FROM _complex_paths WHERE collection = ?')) this.#complex.add(path);
+    for (const path of listed('SELECT path FROM _boolean_paths WHERE collection = ?')) this.#boolean.add(path);
     this.#generation = this.#engine.generation;
   }
 
@@ -77,8 +72,7 @@ export class CollectionSchema {
     for (const path of this.#tracked) {
       if (this.#complex.has(path)) continue;
       const kind = valueKindAt(doc, path);
-      if (kind === 'complex') this.#markComplex(path);
-      else if (kind === 'boolean' && !this.#boolean.has(path)) this.#markBoolean(path);
+      if (kind === 'complex' || (kind === 'boolean' && !this.#boolean.has(path))) this.#mark(kind, path);
     }
   }
 
@@ -152,11 +146,10 @@ export class CollectionSchema {
       for (const path of paths) {
         if (path === '_id' || this.#tracked.has(path)) continue;
         // A new path: its values so far decide how SQL may compare them (a scan or two, once).
-        if (this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${valueKindSql(path, 'complex')} LIMIT 1`) !== undefined) {
-          this.#markComplex(path);
-        } else if (this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${valueKindSql(path, 'boolean')} LIMIT 1`) !== undefined) {
-          this.#markBoolean(path);
-        }
+        const kind = (['complex', 'boolean'] as const).find(
+          (each) => this.#engine.first(`SELECT 1 FROM ${this.table} WHERE ${valueKindSql(path, each)} LIMIT 1`) !== undefined,
+        );
+        if (kind) this.#mark(kind, path);
       }
       this.#engine.run('INSERT INTO _indexes (collection, name, spec) VALUES (?, ?, ?)', [this.name, spec.name, JSON.stringify(spec)]);
       this.#engine.exec('RELEASE create_index');
@@ -178,14 +171,9 @@ export class CollectionSchema {
       if (isExistsTrue(condition)) this.#requiredToExist.add(path);
   }
 
-  #markComplex(path: string): void {
-    this.#engine.run('INSERT OR IGNORE INTO _complex_paths (collection, path) VALUES (?, ?)', [this.name, path]);
-    this.#complex.add(path);
-  }
-
-  #markBoolean(path: string): void {
-    this.#engine.run('INSERT OR IGNORE INTO _boolean_paths (collection, path) VALUES (?, ?)', [this.name, path]);
-    this.#boolean.add(path);
+  #mark(kind: 'complex' | 'boolean', path: string): void {
+    this.#engine.run(`INSERT OR IGNORE INTO _${kind}_paths (collection, path) VALUES (?, ?)`, [this.name, path]);
+    (kind === 'complex' ? this.#complex : this.#boolean).add(path);
   }
 }
 

@@ -10,17 +10,7 @@
  * `undefined` are dropped, as JSON.stringify and the mongo adapter (ignoreUndefined) do.
  */
 export function toStored(value: unknown): unknown {
-  try {
-    return walkJson(value, true);
-  } catch (error) {
-    throw refusal(error);
-  }
-}
-
-function refusal(error: unknown): unknown {
-  if (!(error instanceof NotJsonError)) return error;
-  const at = error.path.length ? ` at "${error.path.join('.')}"` : '';
-  return new TypeError(`the embedded store keeps plain JSON values only (store dates as ISO strings); got ${error.found}${at}`);
+  return walkStored(value, true);
 }
 
 /**
@@ -29,10 +19,17 @@ function refusal(error: unknown): unknown {
  * `JSON.stringify` then writes what `toStored`'s copy would have written.
  */
 export function checkStorable(value: unknown): void {
+  walkStored(value, false);
+}
+
+/** `walkJson`, its NotJsonError turned into the refusal both callers throw. */
+function walkStored(value: unknown, copy: boolean): unknown {
   try {
-    walkJson(value, false);
+    return walkJson(value, copy);
   } catch (error) {
-    throw refusal(error);
+    if (!(error instanceof NotJsonError)) throw error;
+    const at = error.path.length ? ` at "${error.path.join('.')}"` : '';
+    throw new TypeError(`the embedded store keeps plain JSON values only (store dates as ISO strings); got ${error.found}${at}`);
   }
 }
 

@@ -145,7 +145,7 @@ function addAlternatives(plan: FilterPlan, branches: unknown[], rules: PathRules
   if (!planned.every((branch) => branch.exact)) plan.exact = false;
 }
 
-const COMPARISONS: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+const COMPARISONS: Record<string, string> = { $eq: '=', $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
 /** Adds one operator's SQL; false when it stays with mingo. */
 function addOperator(
@@ -155,15 +155,8 @@ function addOperator(
   operand: unknown,
   accepts: (operand: unknown) => operand is Operand,
 ): boolean {
-  if (operator === '$eq') {
-    if (operand === null) {
-      plan.where.push(`${expression} IS NULL`);
-      return true;
-    }
-    if (!accepts(operand)) return false;
-    plan.where.push(`${expression} = ?`);
-    plan.params.push(operand);
-    if (expression === 'id') plan.pinsId = true;
+  if (operator === '$eq' && operand === null) {
+    plan.where.push(`${expression} IS NULL`);
     return true;
   }
   const comparison = COMPARISONS[operator];
@@ -171,6 +164,7 @@ function addOperator(
     if (!accepts(operand)) return false;
     plan.where.push(`${expression} ${comparison} ?`);
     plan.params.push(operand);
+    if (expression === 'id' && comparison === '=') plan.pinsId = true;
     // MongoDB compares within one type; SQLite orders numbers before text, so the open side of a
     // range is closed at the type's edge ('' is the least text, and above every number).
     if (typeof operand === 'number' && comparison.startsWith('>')) plan.where.push(`${expression} < ''`);

@@ -28,12 +28,7 @@ function scalarOrMissing(value: unknown): Scalar | null | undefined {
 }
 
 function conditionTest(condition: unknown): Test | undefined {
-  if (isScalar(condition)) {
-    return (value) => {
-      const v = scalarOrMissing(value);
-      return v === undefined ? undefined : v === condition;
-    };
-  }
+  if (isScalar(condition)) return conditionTest({ $eq: condition });
   if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) return undefined;
   const tests: Test[] = [];
   for (const [operator, operand] of Object.entries(condition)) {

@@ -1,4 +1,5 @@
 import type Database from 'libsql';
+import { withDeadline } from '@vrs/kit';
 import { sqliteStorageError } from '../errors';
 import { releasePageCacheAfterWrites } from './page-cache-release';
 
@@ -6,19 +7,6 @@ import { releasePageCacheAfterWrites } from './page-cache-release';
 const STATEMENT_CACHE_LIMIT = 500;
 /** See `SqliteEngine.whenFree`: far above any transaction's pause between two statements. */
 const DEFAULT_STALL_MS = 10_000;
-
-/** Whether `promise` settles within `ms`; the timer is cleared either way. */
-async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true as const), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * One SQLite connection and who may use it. libsql's calls are synchronous, so a single operation
@@ -200,7 +188,12 @@ export class SqliteEngine {
     // the awaits below and type the loop as endless.)
     for (let busy = this.#busy; busy; busy = this.#busy) {
       const before = this.#statementsRun;
-      if (!(await settlesWithin(busy, this.#stallMs)) && this.#statementsRun === before) {
+      // `busy` only ever resolves (`#occupy`): a rejection here is the deadline.
+      const settled = await withDeadline(busy, this.#stallMs, 'stalled').then(
+        () => true,
+        () => false,
+      );
+      if (!settled && this.#statementsRun === before) {
         throw new Error(
           `waited ${this.#stallMs} ms for a transaction that ran no statement meanwhile: inside withTransaction, use the transaction's collections (tx.collection), since the store's own wait for it to end; and do nothing there but store operations`,
         );
