@@ -83,11 +83,7 @@ export const sessionSummarySchema = z.object({
   label: z.string().nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
-export const sessionSummaryPageSchema = z.object({
-  data: z.array(sessionSummarySchema),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
-});
+export const sessionSummaryPageSchema = listPage(sessionSummarySchema, 'SessionSummaryPage');
 
 /**
  * A session as the public API lists it: `current` marks the one making the request. Its `kind` and
