@@ -60,9 +60,7 @@ function toModelMessages(messages: readonly StepMessage[]): ModelMessage[] {
         type: 'tool-result' as const,
         toolCallId: result.toolCallId,
         toolName: result.toolName,
-        output: result.isError
-          ? { type: 'error-json' as const, value: result.output as never }
-          : { type: 'json' as const, value: result.output as never },
+        output: { type: result.isError ? ('error-json' as const) : ('json' as const), value: result.output as never },
       })),
     };
   });

@@ -1,28 +1,14 @@
 import type { Command } from 'commander';
-import { createVrsClient, type ApiResult, type FetchResult, type VrsClient } from '@vrs/client';
+import { createVrsClient, type FetchResult, type VrsClient } from '@vrs/client';
 import { readCredential, removeCredential, saveCredential } from './credentials';
 import { oauthCredential, refreshTokens } from './device-flow';
 import { NotSignedInError } from './exit-codes';
 import { Output } from './output';
 
-export const defaultApiUrl = 'http://127.0.0.1:8080';
+const defaultApiUrl = 'http://127.0.0.1:8080';
 
 /** What every command gets: where the API is, how to print, and a client with the caller's credential. */
-export interface CliContext {
-  out: Output;
-  apiUrl: string;
-  /** A client signed in with VRS_API_KEY, else the stored credential for apiUrl; throws when there is neither. */
-  client(): Promise<VrsClient>;
-  /** One call of that client's `api`: `{data, meta}`, or the ApiError thrown. */
-  call<T>(request: (api: VrsClient['api']) => Promise<FetchResult<T>>): Promise<ApiResult<Exclude<T, undefined>>>;
-  /** A client without credentials (login). */
-  anonymousClient(): VrsClient;
-}
-
-/** `--api-url` over `VRS_API_URL` over the local default; kept without a trailing slash so stored credentials match. */
-export function apiUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return (flag ?? env.VRS_API_URL ?? defaultApiUrl).replace(/\/+$/, '');
-}
+export type CliContext = ReturnType<typeof contextOf>;
 
 /** Renewed this long before the access token's end, so a command never starts with a token about to expire. */
 const refreshMarginMs = 60_000;
@@ -45,11 +31,13 @@ async function freshToken(apiUrl: string): Promise<string | undefined> {
   return renewed.access_token;
 }
 
-export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env): CliContext {
+export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env) {
   const options = command.optsWithGlobals<{ json?: boolean; apiUrl?: string }>();
-  const apiUrl = apiUrlOf(options.apiUrl, env);
+  // `--api-url` over `VRS_API_URL` over the local default; kept without a trailing slash so stored credentials match.
+  const apiUrl = (options.apiUrl ?? env.VRS_API_URL ?? defaultApiUrl).replace(/\/+$/, '');
   const out = new Output({ json: options.json === true, env });
   const userAgent = { 'user-agent': 'vrs-cli/1.0.0' };
+  /** A client signed in with VRS_API_KEY, else the stored credential for apiUrl; throws when there is neither. */
   async function client() {
     // The environment wins over what login stored, so scripts and CI never depend on a home directory.
     const key = env.VRS_API_KEY?.trim();
@@ -61,10 +49,12 @@ export function contextOf(command: Command, env: NodeJS.ProcessEnv = process.env
     out,
     apiUrl,
     client,
-    async call(request) {
+    /** One call of that client's `api`: `{data, meta}`, or the ApiError thrown. */
+    async call<T>(request: (api: VrsClient['api']) => Promise<FetchResult<T>>) {
       const signedIn = await client();
       return signedIn.send(request(signedIn.api));
     },
+    /** A client without credentials (login). */
     anonymousClient: () => createVrsClient({ baseUrl: apiUrl, headers: userAgent }),
   };
 }

@@ -56,15 +56,13 @@ export class DeviceFlowError extends Error {
   }
 }
 
-type Fetch = typeof fetch;
-
 /** A JSON answer: a token, a device code, metadata, or an RFC 6749 §5.2 refusal. */
 type Answer = Record<string, unknown>;
 
-async function request(fetchFn: Fetch, url: string, init?: RequestInit): Promise<{ status: number; body: Answer }> {
+async function request(url: string, init?: RequestInit): Promise<{ status: number; body: Answer }> {
   let response: Response;
   try {
-    response = await fetchFn(url, init);
+    response = await fetch(url, init);
   } catch (error) {
     throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: `Could not reach ${url}.`, cause: error });
   }
@@ -88,17 +86,17 @@ function oauthRefusal(status: number, body: Answer): ApiError {
 }
 
 /** RFC 8414 discovery: the API origin's authorization-server metadata. */
-export async function discoverEndpoints(apiUrl: string, fetchFn: Fetch = fetch): Promise<ServerEndpoints> {
+export async function discoverEndpoints(apiUrl: string): Promise<ServerEndpoints> {
   const url = `${apiUrl}/.well-known/oauth-authorization-server`;
-  const { status, body } = await request(fetchFn, url);
+  const { status, body } = await request(url);
   if (status !== 200 || typeof body.token_endpoint !== 'string' || typeof body.device_authorization_endpoint !== 'string')
     throw new ApiError({ status, code: 'UNEXPECTED_RESPONSE', message: `${url} is not authorization-server metadata (HTTP ${status}).` });
   return body as unknown as ServerEndpoints;
 }
 
 /** A form-encoded POST (RFC 6749 §3.2, RFC 8628 §3.1). */
-function postForm(fetchFn: Fetch, url: string, fields: Record<string, string>) {
-  return request(fetchFn, url, {
+function postForm(url: string, fields: Record<string, string>) {
+  return request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams(fields),
@@ -114,7 +112,6 @@ export interface DeviceFlowOptions {
   /** Called before each poll, with the interval in force (tests record it). */
   sleep?(ms: number): Promise<void>;
   now?(): number;
-  fetch?: Fetch;
 }
 
 const expired = () => new DeviceFlowError('expired_token', 'The code expired before it was approved; run `vrs login` again.');
@@ -128,9 +125,8 @@ const expired = () => new DeviceFlowError('expired_token', 'The code expired bef
 export async function runDeviceFlow(options: DeviceFlowOptions): Promise<TokenResponse> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? Date.now;
-  const fetchFn = options.fetch ?? fetch;
-  const endpoints = await discoverEndpoints(options.apiUrl, fetchFn);
-  const started = await postForm(fetchFn, endpoints.device_authorization_endpoint, {
+  const endpoints = await discoverEndpoints(options.apiUrl);
+  const started = await postForm(endpoints.device_authorization_endpoint, {
     client_id: cliClientId,
     ...(options.scopes?.length ? { scope: options.scopes.join(' ') } : {}),
   });
@@ -141,7 +137,7 @@ export async function runDeviceFlow(options: DeviceFlowOptions): Promise<TokenRe
   const deadline = now() + code.expires_in * 1000;
   while (now() < deadline) {
     await sleep(intervalMs);
-    const { status, body } = await postForm(fetchFn, endpoints.token_endpoint, {
+    const { status, body } = await postForm(endpoints.token_endpoint, {
       grant_type: deviceGrantType,
       device_code: code.device_code,
       client_id: cliClientId,
@@ -163,9 +159,9 @@ export async function runDeviceFlow(options: DeviceFlowOptions): Promise<TokenRe
  * The refresh grant: a new access token and a new refresh token (the old one is used up, ADR 0095).
  * Null when the grant has ended (`invalid_grant`: revoked, expired, or the refresh token reused).
  */
-export async function refreshTokens(apiUrl: string, refreshToken: string, fetchFn: Fetch = fetch): Promise<TokenResponse | null> {
-  const endpoints = await discoverEndpoints(apiUrl, fetchFn);
-  const { status, body } = await postForm(fetchFn, endpoints.token_endpoint, {
+export async function refreshTokens(apiUrl: string, refreshToken: string): Promise<TokenResponse | null> {
+  const endpoints = await discoverEndpoints(apiUrl);
+  const { status, body } = await postForm(endpoints.token_endpoint, {
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
     client_id: cliClientId,
@@ -176,9 +172,9 @@ export async function refreshTokens(apiUrl: string, refreshToken: string, fetchF
 }
 
 /** RFC 7009: ends the grant the token belongs to. The server answers 200 whether or not it knew the token. */
-export async function revokeToken(apiUrl: string, token: string, fetchFn: Fetch = fetch): Promise<void> {
-  const endpoints = await discoverEndpoints(apiUrl, fetchFn);
+export async function revokeToken(apiUrl: string, token: string): Promise<void> {
+  const endpoints = await discoverEndpoints(apiUrl);
   if (!endpoints.revocation_endpoint) return;
-  const { status, body } = await postForm(fetchFn, endpoints.revocation_endpoint, { token, client_id: cliClientId });
+  const { status, body } = await postForm(endpoints.revocation_endpoint, { token, client_id: cliClientId });
   if (status !== 200) throw oauthRefusal(status, body);
 }

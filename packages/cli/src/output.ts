@@ -51,11 +51,7 @@ export class Output {
   }
 
   error(error: unknown): void {
-    if (this.json) {
-      this.err.write(`${JSON.stringify(errorJson(error))}\n`);
-      return;
-    }
-    this.err.write(ensureNewline(formatError(error, this.colors)));
+    this.err.write(this.json ? `${JSON.stringify(errorJson(error))}\n` : ensureNewline(formatError(error, this.colors)));
   }
 
   table(head: string[], rows: (string | number | null | undefined)[][]): string {

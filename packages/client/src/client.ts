@@ -1,4 +1,4 @@
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api';
 import { ApiError, apiErrorOf, metaOf, type ResponseMeta } from './api-error';
 import { jsonOrText } from './event-stream';
@@ -45,8 +45,7 @@ export function createVrsClient(options: VrsClientOptions): VrsClient {
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const api = createClient<paths>({ baseUrl: `${origin}/v1`, headers, fetch: (request) => fetchImpl(request) });
-  const rethrowNetworkErrors: Middleware = { onError: ({ error }) => networkError(error) };
-  api.use(rethrowNetworkErrors);
+  api.use({ onError: ({ error }) => networkError(error) });
 
   return {
     api,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountIdSchema, scopeSchema } from './billing';
+import { maxSessionTtlMs } from './sessions';
 
 /*
  * RFC 8628 device authorization (ADR 0036). Billing keeps the codes; the gateway speaks the
@@ -44,11 +45,7 @@ export const startedDeviceAuthorizationSchema = z.object({
 export const pollDeviceAuthorizationInputSchema = z.strictObject({
   deviceCode: deviceCodeSchema,
   /** How long the CLI session opened on approval lasts. */
-  sessionTtlMs: z
-    .number()
-    .int()
-    .min(1000)
-    .max(400 * 86_400_000),
+  sessionTtlMs: z.number().int().min(1000).max(maxSessionTtlMs),
   /** Polled at the OAuth token endpoint (ADR 0095): the code opens an OAuth grant for this client instead of a CLI session. */
   oauth: z
     .object({

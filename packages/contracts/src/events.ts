@@ -5,6 +5,8 @@ import { uint } from './shapes';
 export const serviceNames = ['billing', 'research', 'provider', 'trends', 'agents', 'monitoring'] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
+const nonEmpty = () => z.string().min(1);
+
 /**
  * An event kind: its subject `<service>.<aggregate>.<pastTense>` and the zod schema of its payload.
  * The subject is the event's type; the bus prefixes it with the namespace on the wire.
@@ -22,8 +24,8 @@ export function defineEvent<S extends z.ZodType>(type: `${ServiceName}.${string}
 
 /** What travels on the wire: the payload plus what every consumer needs to trace and dedupe it. */
 export const eventEnvelopeSchema = z.object({
-  id: z.string().min(1),
-  type: z.string().min(1),
+  id: nonEmpty(),
+  type: nonEmpty(),
   occurredAt: z.string(),
   requestId: z.string().optional(),
   data: z.unknown(),
@@ -35,9 +37,9 @@ export type EventData<E extends EventDefinition> = z.infer<E['schema']>;
 export const researchEvidenceAdded = defineEvent(
   'research.evidence.added',
   z.object({
-    accountId: z.string().min(1),
+    accountId: nonEmpty(),
     projectId: z.string().uuid(),
-    evidenceIds: z.array(z.string().min(1)).min(1),
+    evidenceIds: z.array(nonEmpty()).min(1),
   }),
 );
 
@@ -49,40 +51,37 @@ export const researchEvidenceAdded = defineEvent(
 const fetchedVersion = {
   provider: z.enum(['youtube']),
   /** The saved version: its id in the provider's store, and when it was fetched. */
-  versionId: z.string().min(1),
-  fetchedAt: z.string().min(1),
+  versionId: nonEmpty(),
+  fetchedAt: nonEmpty(),
 };
 
-export const providerVideoFetched = defineEvent('provider.video.fetched', z.object({ ...fetchedVersion, videoId: z.string().min(1) }));
+export const providerVideoFetched = defineEvent('provider.video.fetched', z.object({ ...fetchedVersion, videoId: nonEmpty() }));
 
 export const providerTranscriptFetched = defineEvent(
   'provider.transcript.fetched',
   z.object({
     ...fetchedVersion,
-    videoId: z.string().min(1),
+    videoId: nonEmpty(),
     /** The language asked for; absent for the default track. */
     lang: z.string().optional(),
-    trackId: z.string().min(1),
-    languageCode: z.string().min(1),
+    trackId: nonEmpty(),
+    languageCode: nonEmpty(),
     translatedTo: z.string().optional(),
   }),
 );
 
 export const providerCommentsFetched = defineEvent(
   'provider.comments.fetched',
-  z.object({ ...fetchedVersion, videoId: z.string().min(1), mode: z.enum(['page', 'newest']), count: uint() }),
+  z.object({ ...fetchedVersion, videoId: nonEmpty(), mode: z.enum(['page', 'newest']), count: uint() }),
 );
 
-export const providerChannelFetched = defineEvent(
-  'provider.channel.fetched',
-  z.object({ ...fetchedVersion, channelId: z.string().min(1) }),
-);
+export const providerChannelFetched = defineEvent('provider.channel.fetched', z.object({ ...fetchedVersion, channelId: nonEmpty() }));
 
 export const providerChannelPlaylistsFetched = defineEvent(
   'provider.channelPlaylists.fetched',
   z.object({
     ...fetchedVersion,
-    channelId: z.string().min(1),
+    channelId: nonEmpty(),
     sort: z.enum(['newest', 'last-video-added']),
     count: uint(),
   }),
@@ -90,54 +89,51 @@ export const providerChannelPlaylistsFetched = defineEvent(
 
 export const providerPlaylistFetched = defineEvent(
   'provider.playlist.fetched',
-  z.object({ ...fetchedVersion, playlistId: z.string().min(1), count: uint() }),
+  z.object({ ...fetchedVersion, playlistId: nonEmpty(), count: uint() }),
 );
 
 export const providerSearchFetched = defineEvent(
   'provider.search.fetched',
-  z.object({ ...fetchedVersion, query: z.string().min(1), count: uint() }),
+  z.object({ ...fetchedVersion, query: nonEmpty(), count: uint() }),
 );
 
 /** An import job was created; the research service's importer runs it (ADR 0011). */
 export const researchImportRequested = defineEvent(
   'research.import.requested',
-  z.object({ accountId: z.string().min(1), projectId: z.string().uuid(), jobId: z.string().min(1) }),
+  z.object({ accountId: nonEmpty(), projectId: z.string().uuid(), jobId: nonEmpty() }),
 );
 
 /** A trend report was computed and its metric snapshots saved (ADR 0010): ids and figures, not the report. */
 export const trendsReportGenerated = defineEvent(
   'trends.report.generated',
   z.object({
-    reportId: z.string().min(1),
-    query: z.string().min(1),
+    reportId: nonEmpty(),
+    query: nonEmpty(),
     mode: z.enum(['ai', 'deterministic']),
-    videoIds: z.array(z.string().min(1)),
+    videoIds: z.array(nonEmpty()),
     observedVideos: uint(),
-    generatedAt: z.string().min(1),
+    generatedAt: nonEmpty(),
   }),
 );
 
 /** A video plan was written from a trend report; `model` is the one that produced it. */
 export const trendsPlanGenerated = defineEvent(
   'trends.plan.generated',
-  z.object({ operationId: z.string().min(1), query: z.string().min(1), model: z.string().min(1), generatedAt: z.string().min(1) }),
+  z.object({ operationId: nonEmpty(), query: nonEmpty(), model: nonEmpty(), generatedAt: nonEmpty() }),
 );
 
 /** An export was created; the research service's exporter writes its file (ADR 0011). */
-export const researchExportRequested = defineEvent(
-  'research.export.requested',
-  z.object({ accountId: z.string().min(1), exportId: z.string().min(1) }),
-);
+export const researchExportRequested = defineEvent('research.export.requested', z.object({ accountId: nonEmpty(), exportId: nonEmpty() }));
 
 /** A monitor's check created a notification (ADR 0027): ids, not content. */
 export const monitoringNotificationCreated = defineEvent(
   'monitoring.notification.created',
   z.object({
-    accountId: z.string().min(1),
-    notificationId: z.string().min(1),
+    accountId: nonEmpty(),
+    notificationId: nonEmpty(),
     /** Null for digests, which summarize several monitors. */
-    monitorId: z.string().min(1).nullable(),
-    kind: z.string().min(1),
+    monitorId: nonEmpty().nullable(),
+    kind: nonEmpty(),
     items: uint(),
   }),
 );
@@ -146,9 +142,9 @@ export const monitoringNotificationCreated = defineEvent(
 export const monitoringCheckCompleted = defineEvent(
   'monitoring.check.completed',
   z.object({
-    accountId: z.string().min(1),
-    monitorId: z.string().min(1),
-    checkId: z.string().min(1),
+    accountId: nonEmpty(),
+    monitorId: nonEmpty(),
+    checkId: nonEmpty(),
     outcome: z.enum(['baseline', 'unchanged', 'changed', 'failed', 'paused']),
     creditsCharged: uint(),
   }),
@@ -158,7 +154,4 @@ export const monitoringCheckCompleted = defineEvent(
  * An account was deleted (ADR 0033): its credentials are refused already, and every service removes
  * what the account owns. Recorded in billing's outbox with the deletion, so it is never lost.
  */
-export const billingAccountDeleted = defineEvent(
-  'billing.account.deleted',
-  z.object({ accountId: z.string().min(1), deletedAt: z.string().min(1) }),
-);
+export const billingAccountDeleted = defineEvent('billing.account.deleted', z.object({ accountId: nonEmpty(), deletedAt: nonEmpty() }));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountIdSchema, scopeSchema } from './billing';
+import { maxSessionTtlSeconds } from './sessions';
 
 /*
  * The OAuth 2.1 authorization server (ADR 0095). Billing keeps the clients, the authorization codes
@@ -26,11 +27,7 @@ const secretSchema = z.string().min(1).max(200);
 /** BASE64URL(SHA256(verifier)): 43 characters. */
 export const codeChallengeSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 const redirectUriSchema = z.string().min(1).max(2000);
-const ttlSecondsSchema = z
-  .number()
-  .int()
-  .min(1)
-  .max(400 * 86_400);
+const ttlSecondsSchema = z.number().int().min(1).max(maxSessionTtlSeconds);
 
 export const oauthClientSchema = z.object({
   clientId: z.string(),

@@ -111,6 +111,8 @@ export const searchEvidenceInputSchema = searchPrivateEvidenceInput.extend(byAcc
 
 export const maxImportVideos = 50;
 const importVideoId = () => z.string().trim().min(1).max(100);
+const importListId = () => z.string().trim().min(1).max(200);
+const importLimit = (videos: number) => z.number().int().min(1).max(maxImportVideos).default(videos);
 
 /**
  * What an import reads: one video, an explicit list of videos, a playlist or a channel's recent
@@ -120,21 +122,9 @@ export const importSource = () =>
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('video'), id: importVideoId() }),
     z.strictObject({ type: z.literal('videos'), ids: z.array(importVideoId()).min(1).max(maxImportVideos) }),
-    z.strictObject({
-      type: z.literal('playlist'),
-      id: z.string().trim().min(1).max(200),
-      limit: z.number().int().min(1).max(maxImportVideos).default(10),
-    }),
-    z.strictObject({
-      type: z.literal('channel'),
-      id: z.string().trim().min(1).max(200),
-      limit: z.number().int().min(1).max(maxImportVideos).default(10),
-    }),
-    z.strictObject({
-      type: z.literal('search'),
-      query: z.string().trim().min(1).max(200),
-      limit: z.number().int().min(1).max(maxImportVideos).default(5),
-    }),
+    z.strictObject({ type: z.literal('playlist'), id: importListId(), limit: importLimit(10) }),
+    z.strictObject({ type: z.literal('channel'), id: importListId(), limit: importLimit(10) }),
+    z.strictObject({ type: z.literal('search'), query: z.string().trim().min(1).max(200), limit: importLimit(5) }),
   ]);
 export const importSourceSchema = importSource();
 export type ImportSource = z.infer<typeof importSourceSchema>;

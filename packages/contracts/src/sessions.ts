@@ -12,6 +12,9 @@ export const webSessionTokenPrefix = 'ats_';
 export const cliSessionTokenPrefix = 'atc_';
 /** Longest token any scheme accepts; longer values are refused without a lookup. */
 export const maxSessionTokenLength = 200;
+/** The longest a session or an OAuth grant may last: 400 days. */
+export const maxSessionTtlSeconds = 400 * 86_400;
+export const maxSessionTtlMs = maxSessionTtlSeconds * 1000;
 
 export const sessionKindSchema = z.enum(['web', 'cli', 'oauth']);
 export type SessionKind = z.infer<typeof sessionKindSchema>;
@@ -26,11 +29,7 @@ export const createSessionInputSchema = z.strictObject({
   kind: sessionKindSchema,
   /** null: the owner (web sessions). A CLI session carries the scopes its user approved. */
   scopes: z.array(scopeSchema).min(1).nullable(),
-  ttlMs: z
-    .number()
-    .int()
-    .min(1000)
-    .max(400 * 86_400_000),
+  ttlMs: z.number().int().min(1000).max(maxSessionTtlMs),
   userAgent: z.string().max(500).nullable().default(null),
   ip: z.string().max(100).nullable().default(null),
   label: z.string().max(200).nullable().default(null),
@@ -84,11 +83,7 @@ export const sessionSummarySchema = z.object({
   label: z.string().nullable(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
-export const sessionSummaryPageSchema = z.object({
-  data: z.array(sessionSummarySchema),
-  hasMore: z.boolean(),
-  nextCursor: z.string().nullable(),
-});
+export const sessionSummaryPageSchema = listPage(sessionSummarySchema, 'SessionSummaryPage');
 
 /**
  * A session as the public API lists it: `current` marks the one making the request. Its `kind` and

@@ -11,7 +11,6 @@ import { z } from 'zod';
  * contract fixes (a monitor's `nextCheckAt`) keep their type and say their unit in their description.
  */
 export const workStates = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
-export type WorkState = (typeof workStates)[number];
 export const workStateSchema = z.enum(workStates);
 
 /**

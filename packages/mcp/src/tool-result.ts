@@ -1,17 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, type ApiResult } from '@vrs/client';
 
-/** What a tool answers besides its text: the REST call's credits and request id, in `_meta`. */
-function metaOf(result: ApiResult<unknown>) {
-  return {
-    requestId: result.meta.requestId,
-    ...(result.meta.credits ? { credits: result.meta.credits } : {}),
-  };
-}
-
-/** A successful call: the text a model reads and the REST response's credits in `_meta`. */
-export function toolResult(result: ApiResult<unknown>, text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], _meta: metaOf(result) };
+/** A successful call: the text a model reads and the REST response's credits and request id in `_meta`. */
+export function toolResult({ meta }: ApiResult<unknown>, text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], _meta: { requestId: meta.requestId, ...(meta.credits ? { credits: meta.credits } : {}) } };
 }
 
 /**

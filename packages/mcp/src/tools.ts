@@ -58,7 +58,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       run(
         () =>
           api.GET('/providers/{provider}/videos/{id}/transcript', {
-            params: { path: { provider: 'youtube', id: videoId }, query: { detail: 'segments', ...(lang ? { lang } : {}) } },
+            params: { path: { provider: 'youtube', id: videoId }, query: { detail: 'segments', lang } },
           }),
         (transcript) =>
           // The JSON answer: a string would be a subtitle file, which this call never asks for.
@@ -90,7 +90,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
             // The API sizes only the newest-first collection; a page of top comments is YouTube's size, cut below.
             params: {
               path: { provider: 'youtube', id: videoId },
-              query: newest ? { newest: 'true' as const, ...(limit ? { limit } : {}) } : {},
+              query: newest ? { newest: 'true' as const, limit } : {},
             },
           }),
         (page) => json({ ...page, comments: limit ? page.comments.slice(0, limit) : page.comments }),
@@ -149,7 +149,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       run(
         () =>
           api.GET('/providers/{provider}/trends', {
-            params: { path: { provider: 'youtube' }, query: { q: topic, ...(sampleSize ? { sampleSize } : {}) } },
+            params: { path: { provider: 'youtube' }, query: { q: topic, sampleSize } },
           }),
         (report) =>
           json({
@@ -184,9 +184,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ projectId, query, limit }) =>
-      run(() =>
-        api.GET('/projects/{projectId}/search', { params: { path: { projectId }, query: { q: query, ...(limit ? { limit } : {}) } } }),
-      ),
+      run(() => api.GET('/projects/{projectId}/search', { params: { path: { projectId }, query: { q: query, limit } } })),
   );
 
   server.registerTool(
@@ -224,8 +222,7 @@ export function registerTools(server: McpServer, client: VrsClient) {
         sessionId: z.string().min(1).max(100).optional().describe('Continue this session'),
       },
     },
-    ({ message, projectId, sessionId }) =>
-      run(() => api.POST('/agent/runs', { body: { message, ...(projectId ? { projectId } : {}), ...(sessionId ? { sessionId } : {}) } })),
+    ({ message, projectId, sessionId }) => run(() => api.POST('/agent/runs', { body: { message, projectId, sessionId } })),
   );
 
   server.registerTool(

@@ -10,9 +10,7 @@ export function registerCreditCommands(program: Command) {
     .action(
       action(async (ctx, options: { ledger?: boolean; limit?: number }) => {
         if (options.ledger) {
-          const { data } = await ctx.call((api) =>
-            api.GET('/billing/ledger', { params: { query: options.limit ? { limit: options.limit } : {} } }),
-          );
+          const { data } = await ctx.call((api) => api.GET('/billing/ledger', { params: { query: { limit: options.limit } } }));
           ctx.out.result(data, (page) =>
             ctx.out.table(
               ['when', 'kind', 'amount', 'operation', 'requestId'],

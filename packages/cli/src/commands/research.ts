@@ -39,7 +39,7 @@ export function registerResearchCommands(program: Command) {
         if (projectId) {
           const { data } = await ctx.call((api) =>
             api.GET('/projects/{projectId}/search', {
-              params: { path: { projectId }, query: { q: query, ...(limit ? { limit } : {}) } },
+              params: { path: { projectId }, query: { q: query, limit } },
             }),
           );
           ctx.out.result(data, (found) =>

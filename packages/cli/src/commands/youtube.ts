@@ -83,7 +83,7 @@ export function registerYouTubeCommands(program: Command) {
             params: {
               path: { provider: youtube, id },
               // The API sizes only the newest-first collection; a page of top comments is YouTube's size, cut below.
-              query: options.newest ? { newest: 'true' as const, ...(options.limit ? { limit: options.limit } : {}) } : {},
+              query: options.newest ? { newest: 'true' as const, limit: options.limit } : {},
             },
           }),
         );
@@ -167,11 +167,7 @@ export function registerYouTubeCommands(program: Command) {
             client.api.GET('/providers/{provider}/trends', {
               params: {
                 path: { provider: youtube },
-                query: {
-                  q: topic,
-                  ...(options.sampleSize ? { sampleSize: options.sampleSize } : {}),
-                  ...(options.mode ? { mode: options.mode } : {}),
-                },
+                query: { q: topic, sampleSize: options.sampleSize, ...(options.mode ? { mode: options.mode } : {}) },
               },
             }),
           ),
