@@ -10,8 +10,7 @@ import { hashPassword, verifyAgainstDummy } from '../../identity/passwords';
  * already taken opens nothing and says so only to the caller (the gateway), which answers the
  * visitor exactly as for a new account and mails the address's owner instead — no enumeration.
  */
-export function signUp(deps: BillingDeps) {
-  const { repo, config, logger } = deps;
+export function signUp({ repo, config, logger }: BillingDeps) {
   const policy = identityPolicyOf(config);
   return procedure
     .input(signUpInputSchema)
