@@ -1,7 +1,7 @@
 import type { OutboxRelay } from '@vrs/bus';
-import type { Logger } from '@vrs/kit';
+import type { baseEnvShape, Logger } from '@vrs/kit';
 import type { PlanCatalogue } from '@vrs/contracts';
-import { planCatalogueOf, type planEnvShape } from './config';
+import { planCatalogueOf, type BillingConfig } from './config';
 import { currentScryptParams } from './identity/passwords';
 import type { BillingRepo } from './repo';
 
@@ -30,16 +30,7 @@ export function identityPolicyOf(config: BillingModuleConfig) {
 }
 
 /** BillingModuleConfig from the environment (the service process and the gateway's host share it). */
-export function billingModuleConfigOf(
-  env: {
-    BILLING_STARTING_CREDITS: number;
-    BILLING_RESERVATION_TTL_MS: number;
-    BILLING_SWEEP_INTERVAL_MS: number;
-    EMAIL_VERIFICATION_TTL_MS: number;
-    PASSWORD_RESET_TTL_MS: number;
-    PASSWORD_SCRYPT_LOG_N: number;
-  } & { [K in keyof typeof planEnvShape]: number },
-): BillingModuleConfig {
+export function billingModuleConfigOf(env: Omit<BillingConfig, keyof typeof baseEnvShape>): BillingModuleConfig {
   return {
     emailVerificationTtlMs: env.EMAIL_VERIFICATION_TTL_MS,
     passwordResetTtlMs: env.PASSWORD_RESET_TTL_MS,

@@ -41,7 +41,9 @@ type MonitoringEnv = { NODE_ENV: string } & { [K in keyof typeof monitoringEnvSh
 /** What the module needs of the environment (its own process's config, or the gateway's). */
 export function monitoringModuleConfigOf(config: MonitoringEnv) {
   return {
+    /** The test-only clock and scheduler procedures answer only when this is on (never in production: see above). */
     clockControl: monitoringClockControlOf(config),
+    /** Scheduler loop period; 0: no loop, checks run when forced (or through the test-only `scheduler.runDue`). */
     tickMs: config.MONITORING_TICK_MS,
     leaseMs: config.MONITORING_LEASE_MS,
     concurrency: config.MONITORING_CHECK_CONCURRENCY,
@@ -50,6 +52,7 @@ export function monitoringModuleConfigOf(config: MonitoringEnv) {
       allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
       maxAttempts: config.WEBHOOKS_MAX_ATTEMPTS,
       disableAfterFailures: config.WEBHOOKS_DISABLE_AFTER_FAILURES,
+      /** The first retry's wait; each further retry doubles it. */
       retryBaseMs: 60_000,
       timeoutMs: 10_000,
     },

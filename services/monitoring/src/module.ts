@@ -76,15 +76,8 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     name: 'monitoring',
     router: createMonitoringRouter({ ...checkDeps, scheduler }),
     async start() {
-      await Promise.all([
-        monitors.ensureIndexes(),
-        checks.ensureIndexes(),
-        notifications.ensureIndexes(),
-        digestPreferences.ensureIndexes(),
-        webhooks.ensureIndexes(),
-        deliveries.ensureIndexes(),
-        bus.ensureStreams(['monitoring']),
-      ]);
+      const indexed = [monitors, checks, notifications, digestPreferences, webhooks, deliveries];
+      await Promise.all([...indexed.map((repo) => repo.ensureIndexes()), bus.ensureStreams(['monitoring'])]);
       await outbox.start();
       retention.start();
       scheduler.start();

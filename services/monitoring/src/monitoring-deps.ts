@@ -5,6 +5,7 @@ import type { ControllableClock, Logger } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import type { Store } from '@vrs/store';
 import type { TrendsRouter } from '@vrs/trends';
+import type { monitoringModuleConfigOf } from './config';
 import type { ChecksRepo } from './repo/checks-repo';
 import type { DeliveriesRepo } from './repo/deliveries-repo';
 import type { DigestPreferencesRepo } from './repo/digest-preferences-repo';
@@ -12,23 +13,7 @@ import type { WebhooksRepo } from './repo/webhooks-repo';
 import type { MonitorsRepo } from './repo/monitors-repo';
 import type { NotificationsRepo } from './repo/notifications-repo';
 
-export interface MonitoringModuleConfig {
-  /** The test-only clock and scheduler procedures answer only when this is on (never in production: see config.ts). */
-  clockControl: boolean;
-  /** Scheduler loop period; 0: no loop, checks run when forced (or through the test-only `scheduler.runDue`). */
-  tickMs: number;
-  leaseMs: number;
-  concurrency: number;
-  backoffCapMinutes: number;
-  webhooks: {
-    allowPrivate: boolean;
-    maxAttempts: number;
-    disableAfterFailures: number;
-    /** The first retry's wait; each further retry doubles it. */
-    retryBaseMs: number;
-    timeoutMs: number;
-  };
-}
+export type MonitoringModuleConfig = ReturnType<typeof monitoringModuleConfigOf>;
 
 /** The services a check calls, through their typed clients (in-process or over HTTP). */
 export interface MonitoringUpstreams {

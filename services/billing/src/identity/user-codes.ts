@@ -6,9 +6,7 @@ import { userCodeAlphabet, userCodeLength } from '@vrs/contracts';
  * (20^8 ≈ 2^34.6), from the CSPRNG with no modulo bias (`randomInt`). Stored as its hash.
  */
 export function generateUserCode(): string {
-  let code = '';
-  for (let i = 0; i < userCodeLength; i++) code += userCodeAlphabet[randomInt(userCodeAlphabet.length)];
-  return code;
+  return Array.from({ length: userCodeLength }, () => userCodeAlphabet[randomInt(userCodeAlphabet.length)]).join('');
 }
 
 /** XXXX-XXXX, the way the code is shown to people. */

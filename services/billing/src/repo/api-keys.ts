@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { ApiKey, Scope } from '@vrs/contracts';
 import { deleteInBatches, findPage, mapPage, type PageRequest, type StoreScope } from '@vrs/store';
+import { hashToken } from '../identity/tokens';
 
 export interface ApiKeyDoc {
   _id: string;
@@ -35,23 +36,11 @@ export function toApiKey(doc: ApiKeyDoc): ApiKey {
 const keyPrefix = 'aty_';
 const secretLength = 40;
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** 248 = 4 × 62: bytes at or above it are skipped so every character is equally likely (no modulo bias). */
-const unbiasedByteLimit = 248;
 export const displayPrefixLength = 12;
 
-/** `aty_` + 40 base62 characters (≈238 bits) from the system's CSPRNG. */
+/** `aty_` + 40 base62 characters (≈238 bits) from the system's CSPRNG, each equally likely (`randomInt` has no modulo bias). */
 export function generateApiKey(): string {
-  let secret = '';
-  while (secret.length < secretLength) {
-    for (const byte of randomBytes(secretLength)) {
-      if (byte < unbiasedByteLimit && secret.length < secretLength) secret += base62[byte % 62];
-    }
-  }
-  return keyPrefix + secret;
-}
-
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return keyPrefix + Array.from({ length: secretLength }, () => base62[randomInt(base62.length)]).join('');
 }
 
 export function createApiKeysRepo(store: StoreScope, clock: () => number = Date.now) {
@@ -70,7 +59,7 @@ export function createApiKeysRepo(store: StoreScope, clock: () => number = Date.
     isExpired,
 
     /** A key that was not revoked, expired or not. */
-    findUnrevokedByKey: (key: string) => apiKeys.findOne({ hash: hashApiKey(key), revokedAt: null }),
+    findUnrevokedByKey: (key: string) => apiKeys.findOne({ hash: hashToken(key), revokedAt: null }),
 
     /** Keys that still authenticate: neither revoked nor expired. */
     countActive: async (accountId: string) =>

@@ -19,8 +19,3 @@ export function newLedgerId(now = Date.now()): string {
   }
   return `led_${String(lastMs).padStart(13, '0')}${String(sequence).padStart(6, '0')}${randomUUID().slice(0, 8)}`;
 }
-
-/** Both adapters report a unique-index violation with MongoDB's code 11000. */
-export function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
-}

@@ -79,17 +79,8 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     ping: () => store.ping(),
 
     createIndexes: async () => {
-      await Promise.all([
-        accounts.createIndexes(),
-        ledger.createIndexes(),
-        apiKeys.createIndexes(),
-        reservations.createIndexes(),
-        sessions.createIndexes(),
-        emailLinks.createIndexes(),
-        deviceCodes.createIndexes(),
-        oauthCodes.createIndexes(),
-        oauthRefreshTokens.createIndexes(),
-      ]);
+      const indexed = [accounts, ledger, apiKeys, reservations, sessions, emailLinks, deviceCodes, oauthCodes, oauthRefreshTokens];
+      await Promise.all(indexed.map((repo) => repo.createIndexes()));
     },
 
     /**

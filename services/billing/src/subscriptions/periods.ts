@@ -10,10 +10,6 @@ export interface Period {
   end: number;
 }
 
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-}
-
 /** The anchor moved `months` months on, clamped to the end of a shorter month (milliseconds). */
 export function addMonthsClamped(anchor: number, months: number): number {
   const day = new Date(anchor).getUTCDate();
@@ -21,7 +17,9 @@ export function addMonthsClamped(anchor: number, months: number): number {
   const target = new Date(anchor);
   target.setUTCDate(1);
   target.setUTCMonth(target.getUTCMonth() + months);
-  return target.setUTCDate(Math.min(day, daysInMonth(target.getUTCFullYear(), target.getUTCMonth())));
+  // Day 0 of the next month is the last day of this one.
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  return target.setUTCDate(Math.min(day, lastDay));
 }
 
 /** The period of an account anchored at `anchor` that contains `now` (the first one if `now` precedes the anchor). */

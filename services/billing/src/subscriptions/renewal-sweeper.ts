@@ -1,6 +1,6 @@
 import { createPeriodicSweep, type Logger } from '@vrs/kit';
+import { DuplicateKeyError } from '@vrs/store';
 import type { BillingRepo } from '../repo';
-import { isDuplicateKeyError } from '../repo/ids';
 
 /** Accounts renewed per store read; a sweep reads again while a whole batch was renewed. */
 const BATCH = 100;
@@ -30,7 +30,7 @@ export function createRenewalSweeper(options: { repo: BillingRepo; clock: () => 
           }
         } catch (err) {
           // Another renewal of the same period wrote its grant line first: it is renewed.
-          if (!isDuplicateKeyError(err)) logger.error({ err, accountId: account._id }, 'could not renew billing period');
+          if (!(err instanceof DuplicateKeyError)) logger.error({ err, accountId: account._id }, 'could not renew billing period');
         }
       }
       renewed += batchRenewed;

@@ -43,8 +43,7 @@ export async function runCheck(deps: CheckDeps, monitor: MonitorDoc, leaseToken:
     }));
   } catch (error) {
     const appError = asAppError(error);
-    if (appError.code === 'INSUFFICIENT_CREDITS') return paused();
-    return failed(appError);
+    return appError.code === 'INSUFFICIENT_CREDITS' ? paused() : failed(appError);
   }
 
   let observed: Awaited<ReturnType<typeof observe>>;

@@ -1,4 +1,3 @@
-import type { ChangedItem } from '@vrs/contracts';
 import { publishNotification } from '../events/publish-notification';
 import type { CheckDeps } from '../monitoring-deps';
 import type { DigestPreferencesDoc } from '../repo/digest-preferences-repo';
@@ -22,13 +21,12 @@ export async function runDigest(deps: CheckDeps, preferences: DigestPreferencesD
     lastDigestAt: now,
   });
   if (!written || unread.length === 0) return null;
-  const items: ChangedItem[] = [];
+  // Each item once (its first mention), at most maxItems of them.
   const seen = new Set<string>();
-  for (const item of unread.flatMap((notification) => notification.data.items)) {
-    if (seen.has(item.id) || items.length >= maxItems) continue;
-    seen.add(item.id);
-    items.push(item);
-  }
+  const items = unread
+    .flatMap((notification) => notification.data.items)
+    .filter((item) => !seen.has(item.id) && seen.add(item.id))
+    .slice(0, maxItems);
   const period = preferences.frequency === 'weekly' ? 'Weekly' : 'Daily';
   return publishNotification(
     deps,

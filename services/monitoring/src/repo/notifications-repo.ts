@@ -25,10 +25,10 @@ export function createNotificationsRepo(store: Store) {
         { sort: { createdAt: -1, _id: -1 }, limit },
       ),
 
-    /** Idempotent; null when the account has no such notification. */
     /** Every notification of a deleted account (ADR 0033). */
     deleteAllOfAccount: (accountId: string): Promise<number> => deleteInBatches(notifications, { accountId }),
 
+    /** Idempotent; null when the account has no such notification. */
     markRead: (accountId: string, notificationId: string) =>
       notifications.findOneAndUpdate({ _id: notificationId, accountId }, { $set: { read: true } }),
   };

@@ -32,26 +32,19 @@ export async function runDelivery(deps: CheckDeps, delivery: DeliveryDoc, leaseT
   }
   const attempts = delivery.attempts + 1;
   const outcome = await attempt(deps, webhook.url, webhook.secret, delivery);
-  countWebhookDelivery(outcome.ok ? 'succeeded' : attempts >= settings.maxAttempts ? 'failed' : 'retry');
+  const status = outcome.ok ? 'succeeded' : attempts >= settings.maxAttempts ? 'failed' : 'pending';
+  countWebhookDelivery(status === 'pending' ? 'retry' : status);
+  await deps.deliveries.finish(delivery._id, leaseToken, {
+    status,
+    attempts,
+    lastResponseStatus: outcome.status,
+    lastError: outcome.ok ? null : outcome.error,
+    nextAttemptAt: status === 'pending' ? now + settings.retryBaseMs * 2 ** (attempts - 1) : null,
+  });
   if (outcome.ok) {
-    await deps.deliveries.finish(delivery._id, leaseToken, {
-      status: 'succeeded',
-      attempts,
-      lastResponseStatus: outcome.status,
-      lastError: null,
-      nextAttemptAt: null,
-    });
     await deps.webhooks.succeeded(webhook._id);
     return;
   }
-  const givingUp = attempts >= settings.maxAttempts;
-  await deps.deliveries.finish(delivery._id, leaseToken, {
-    status: givingUp ? 'failed' : 'pending',
-    attempts,
-    lastResponseStatus: outcome.status,
-    lastError: outcome.error,
-    nextAttemptAt: givingUp ? null : now + settings.retryBaseMs * 2 ** (attempts - 1),
-  });
   const counted = await deps.webhooks.failed(webhook._id);
   if (counted && counted.consecutiveFailures >= settings.disableAfterFailures) {
     const reason = `Disabled after ${counted.consecutiveFailures} failed delivery attempts in a row (last: ${outcome.error}).`;

@@ -1,7 +1,7 @@
 import { accountRefSchema, ensureDemoAccountInputSchema } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
+import { DuplicateKeyError } from '@vrs/store';
 import type { BillingDeps } from '../../billing-deps';
-import { isDuplicateKeyError } from '../../repo/ids';
 
 /**
  * The account behind an `X-Demo-User` value, opened with the starting grant on first sight.
@@ -23,7 +23,7 @@ export function ensureDemoAccount({ repo, config, logger }: BillingDeps) {
         logger.info({ accountId: account._id, demoUser, requestId: ctx.requestId }, 'demo account opened');
         return { accountId: account._id };
       } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+        if (!(error instanceof DuplicateKeyError)) throw error;
         const winner = await repo.accounts.findByDemoUser(demoUser);
         if (!winner) throw error;
         return { accountId: winner._id };

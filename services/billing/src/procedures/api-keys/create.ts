@@ -1,7 +1,8 @@
 import { createApiKeyInputSchema, createdApiKeySchema, maxActiveApiKeysPerAccount } from '@vrs/contracts';
 import { AppError, newId, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
-import { displayPrefixLength, generateApiKey, hashApiKey, toApiKey, type ApiKeyDoc } from '../../repo/api-keys';
+import { hashToken } from '../../identity/tokens';
+import { displayPrefixLength, generateApiKey, toApiKey, type ApiKeyDoc } from '../../repo/api-keys';
 
 /**
  * Issues a key. The key is in this response only; what is stored is its hash and a display prefix.
@@ -22,7 +23,7 @@ export function createApiKey({ repo, logger }: BillingDeps) {
         _id: newId('key'),
         accountId: input.accountId,
         name: input.name,
-        hash: hashApiKey(key),
+        hash: hashToken(key),
         prefix: key.slice(0, displayPrefixLength),
         scopes: input.scopes,
         createdAt: new Date().toISOString(),

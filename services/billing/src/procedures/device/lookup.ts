@@ -1,8 +1,8 @@
 import { lookupUserCodeInputSchema, pendingDeviceAuthorizationSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { pendingDeviceCode } from '../../identity/pending-device-code';
-import { formatUserCode, normalizeUserCode } from '../../identity/user-codes';
+import { formatUserCode } from '../../identity/user-codes';
 
 /** What the approval page shows for a typed user code: the client and the scopes it asks for. */
 export function lookupDeviceAuthorization({ repo }: BillingDeps) {
@@ -11,11 +11,8 @@ export function lookupDeviceAuthorization({ repo }: BillingDeps) {
     .output(pendingDeviceAuthorizationSchema)
     .query(async ({ input }) => {
       const code = await pendingDeviceCode(repo, input.userCode);
-      // pendingDeviceCode has refused a code that does not normalize, with this same error.
-      const userCode = normalizeUserCode(input.userCode);
-      if (userCode === null) throw new AppError('USER_CODE_INVALID');
       return {
-        userCode: formatUserCode(userCode),
+        userCode: formatUserCode(code.userCode),
         clientName: code.clientName,
         scopes: code.requestedScopes,
         expiresAt: code.expiresAt,

@@ -1,9 +1,4 @@
-import {
-  type OAuthTokenSet,
-  pollDeviceAuthorizationInputSchema,
-  polledDeviceAuthorizationSchema,
-  slowDownStepSeconds,
-} from '@vrs/contracts';
+import { pollDeviceAuthorizationInputSchema, polledDeviceAuthorizationSchema, slowDownStepSeconds } from '@vrs/contracts';
 import { AppError, procedure } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { openOAuthGrant } from '../../identity/open-oauth-grant';
@@ -53,57 +48,35 @@ export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
       if (!claimed?.accountId || !claimed.approvedScopes) {
         throw new AppError('INVALID_DEVICE_CODE', undefined, { error: 'invalid_grant' });
       }
-      if (input.oauth) {
-        let tokens: OAuthTokenSet;
-        try {
-          tokens = await openOAuthGrant(repo, {
-            accountId: claimed.accountId,
-            clientId: input.oauth.clientId,
-            clientName: claimed.clientName,
-            scopes: claimed.approvedScopes,
-            accessTokenTtlSeconds: input.oauth.accessTokenTtlSeconds,
-            grantTtlSeconds: input.oauth.grantTtlSeconds,
-            ip: claimed.ip,
-          });
-        } catch (error) {
-          await repo.deviceCodes.unclaim(code._id);
-          throw error;
-        }
-        await repo.deviceCodes.recordSession(code._id, tokens.sessionId);
-        return {
-          token: tokens.accessToken,
-          refreshToken: tokens.refreshToken,
-          sessionId: tokens.sessionId,
-          expiresAt: tokens.accessTokenExpiresAt,
-          scopes: tokens.scopes,
-        };
-      }
-      let opened: Awaited<ReturnType<typeof openSession>>;
+      const { oauth } = input;
+      const { accountId, approvedScopes: scopes, clientName, ip } = claimed;
+      let exchanged: { token: string; refreshToken?: string; sessionId: string; expiresAt: string };
       try {
-        opened = await openSession(repo, {
-          accountId: claimed.accountId,
-          kind: 'cli',
-          scopes: claimed.approvedScopes,
-          ttlMs: input.sessionTtlMs,
-          userAgent: null,
-          ip: claimed.ip,
-          label: claimed.clientName ?? 'Command-line sign-in',
-        });
+        if (oauth) {
+          const tokens = await openOAuthGrant(repo, { ...oauth, accountId, clientName, scopes, ip });
+          exchanged = {
+            token: tokens.accessToken,
+            refreshToken: tokens.refreshToken,
+            sessionId: tokens.sessionId,
+            expiresAt: tokens.accessTokenExpiresAt,
+          };
+        } else {
+          const label = clientName ?? 'Command-line sign-in';
+          const opened = await openSession(repo, { accountId, kind: 'cli', scopes, ttlMs: input.sessionTtlMs, userAgent: null, ip, label });
+          exchanged = { token: opened.token, sessionId: opened.session._id, expiresAt: opened.session.expiresAt };
+        }
       } catch (error) {
         // Nothing was handed out: the next poll may exchange the code after all.
         await repo.deviceCodes.unclaim(code._id);
         throw error;
       }
-      await repo.deviceCodes.recordSession(code._id, opened.session._id);
-      logger.info(
-        { deviceAuthorizationId: code._id, sessionId: opened.session._id, accountId: claimed.accountId, requestId: ctx.requestId },
-        'device code exchanged',
-      );
-      return {
-        token: opened.token,
-        sessionId: opened.session._id,
-        expiresAt: opened.session.expiresAt,
-        scopes: claimed.approvedScopes,
-      };
+      await repo.deviceCodes.recordSession(code._id, exchanged.sessionId);
+      if (!oauth) {
+        logger.info(
+          { deviceAuthorizationId: code._id, sessionId: exchanged.sessionId, accountId, requestId: ctx.requestId },
+          'device code exchanged',
+        );
+      }
+      return { ...exchanged, scopes };
     });
 }

@@ -1,17 +1,16 @@
 import { signUpInputSchema, signUpResultSchema } from '@vrs/contracts';
 import { procedure } from '@vrs/kit';
+import { DuplicateKeyError } from '@vrs/store';
 import { identityPolicyOf, type BillingDeps } from '../../billing-deps';
 import { issueLink } from '../../identity/links';
 import { hashPassword, verifyAgainstDummy } from '../../identity/passwords';
-import { isDuplicateKeyError } from '../../repo/ids';
 
 /**
  * Opens an unverified account for an email address, with a verification link to send. An address
  * already taken opens nothing and says so only to the caller (the gateway), which answers the
  * visitor exactly as for a new account and mails the address's owner instead — no enumeration.
  */
-export function signUp(deps: BillingDeps) {
-  const { repo, config, logger } = deps;
+export function signUp({ repo, config, logger }: BillingDeps) {
   const policy = identityPolicyOf(config);
   return procedure
     .input(signUpInputSchema)
@@ -44,7 +43,7 @@ export function signUp(deps: BillingDeps) {
         const verificationToken = await issueLink(repo, account._id, 'verify-email', policy.emailVerificationTtlMs);
         return { accountId: account._id, created: true, verificationToken };
       } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+        if (!(error instanceof DuplicateKeyError)) throw error;
         const winner = await taken();
         if (!winner) throw error;
         return winner;

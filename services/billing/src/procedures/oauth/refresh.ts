@@ -39,15 +39,12 @@ export function refreshOAuthGrant({ repo, logger }: BillingDeps) {
       const session = await repo.sessions.replaceAccessToken(presented.sessionId, hashToken(accessToken), accessEnd);
       if (!session) throw invalidGrant('The grant has ended (revoked or expired).');
       const refreshToken = generateToken(oauthRefreshTokenPrefix);
+      // The next token of the same grant: the presented one's session, client, account, scopes and end.
       await repo.oauthRefreshTokens.insert({
+        ...presented,
         _id: newId('ort'),
         tokenHash: hashToken(refreshToken),
-        sessionId: session._id,
-        clientId: presented.clientId,
-        accountId: presented.accountId,
-        scopes: presented.scopes,
         createdAt: nowIso,
-        expiresAt: presented.expiresAt,
         usedAt: null,
       });
       return { accessToken, refreshToken, accessTokenExpiresAt: accessEnd, scopes: presented.scopes, sessionId: session._id };
