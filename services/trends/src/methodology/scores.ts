@@ -1,4 +1,4 @@
-import type { TrendBand } from '@vrs/contracts';
+import type { TrendBand, TrendVideo } from '@vrs/contracts';
 import { percentileRank } from './stats';
 
 /** What scoring needs of each video of the sample. */
@@ -12,13 +12,7 @@ export interface ScoringInput {
   accelerationPercent: number;
 }
 
-export interface Percentiles {
-  velocity: number;
-  freshness: number;
-  channelPerformance: number;
-  engagement: number;
-  acceleration: number;
-}
+export type Percentiles = TrendVideo['percentiles'];
 
 /**
  * Weights of the trend score in percent (sum 100): velocity leads, the others refine it. Integers,
