@@ -30,12 +30,11 @@ export const bandThresholds: readonly [TrendBand, number][] = [
 
 /** Each video's percentile within the sample, per component; freshness ranks younger videos higher. */
 export function percentilesOf(videos: readonly ScoringInput[]): Map<string, Percentiles> {
-  const column = (pick: (video: ScoringInput) => number) => videos.map(pick);
-  const velocity = column((v) => v.effectiveViewsPerHour);
-  const freshness = column((v) => -v.ageHours);
-  const channelPerformance = column((v) => v.channelLift);
-  const engagement = column((v) => v.engagementRate);
-  const acceleration = column((v) => v.accelerationPercent);
+  const velocity = videos.map((v) => v.effectiveViewsPerHour);
+  const freshness = videos.map((v) => -v.ageHours);
+  const channelPerformance = videos.map((v) => v.channelLift);
+  const engagement = videos.map((v) => v.engagementRate);
+  const acceleration = videos.map((v) => v.accelerationPercent);
   return new Map(
     videos.map((video) => [
       video.id,
