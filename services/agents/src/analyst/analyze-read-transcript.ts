@@ -29,21 +29,14 @@ export interface AnalyzeReadTranscriptInput {
 function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning[] {
   const last = analysis.diagnostics.at(-1);
   if (last?.outcome !== 'failed') return [];
-  if (last.code === 'GROUNDING_REJECTED') {
-    const dropped = new Set(last.issues.map((issue) => issue.findingIndex)).size;
-    return [
-      {
-        code: 'FINDINGS_DROPPED',
-        message: `${videoId}: ${dropped} finding${dropped === 1 ? ' was' : 's were'} not grounded in the transcript windows, even after one repair, and ${dropped === 1 ? 'was' : 'were'} dropped.`,
-      },
-    ];
+  if (last.code !== 'GROUNDING_REJECTED') {
+    const why = last.code === 'TIMEOUT' ? 'ran out of time' : 'got no answer from the model';
+    return [{ code: 'TRANSCRIPT_ANALYSIS_FAILED', message: `${videoId}: the transcript analyst ${why} (${last.code}).` }];
   }
-  return [
-    {
-      code: 'TRANSCRIPT_ANALYSIS_FAILED',
-      message: `${videoId}: the transcript analyst ${last.code === 'TIMEOUT' ? 'ran out of time' : 'got no answer from the model'} (${last.code}).`,
-    },
-  ];
+  const dropped = new Set(last.issues.map((issue) => issue.findingIndex)).size;
+  const was = dropped === 1 ? 'was' : 'were';
+  const message = `${videoId}: ${dropped} finding${dropped === 1 ? '' : 's'} ${was} not grounded in the transcript windows, even after one repair, and ${was} dropped.`;
+  return [{ code: 'FINDINGS_DROPPED', message }];
 }
 
 /**
