@@ -73,7 +73,7 @@ export function createExecuteRunHandler(unscoped: AgentsDeps & { stopping: () =>
     }
     const run = await runs.findById(runId);
     if (run?.status !== 'running' || !run.startedAt) return settleIfEnded(run);
-    const classification = classify({ message: run.message, context: run.context, options: run.options });
+    const classification = classify(run);
     if (!run.route) {
       await runs.setRoute(runId, classification.route, iso());
       await runEvents.append(runId, 'step', { kind: 'classification', route: classification.route }, iso());
