@@ -11,12 +11,7 @@ export const agentsEnvShape = {
   AGENTS_ALLOWLIST: z
     .string()
     .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((id) => id.trim())
-        .filter(Boolean),
-    ),
+    .transform((value) => value.split(',').flatMap((id) => id.trim() || [])),
   /** Admit every `X-Demo-User` account (npm start turns it on so a newcomer can try agents). */
   AGENTS_DEMO_ACCESS: booleanFromEnv.default(false),
   AGENTS_MAX_MODEL_STEPS: z.coerce.number().int().min(1).max(100).default(8),

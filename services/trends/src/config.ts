@@ -13,12 +13,8 @@ export const trendsEnvShape = {
   TRENDS_ENRICH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(30),
   /** Days a metric snapshot is kept; never less than the lookback reports read (30 days). */
   TRENDS_SNAPSHOT_RETENTION_DAYS: z.coerce.number().int().min(snapshotLookbackDays).default(snapshotLookbackDays),
-  /** How often trends deletes expired snapshots (also once at start). */
-  TRENDS_RETENTION_SWEEP_INTERVAL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .default(60 * 60_000),
+  /** How often trends deletes expired snapshots (also once at start); an hour by default. */
+  TRENDS_RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(3_600_000),
 } as const;
 
 export const trendsEnvSchema = z.object({ ...baseEnvShape, ...llmEnvShape, ...trendsEnvShape });

@@ -26,31 +26,17 @@ export interface AnalyzeReadTranscriptInput {
   now: () => number;
 }
 
-function bestWindows(windows: readonly TranscriptWindow[], terms: readonly string[]): TranscriptWindow[] {
-  // In transcript order, as the model reads them.
-  return rankWindows(windows, terms)
-    .slice(0, analystWindowsPerTranscript)
-    .sort((a, b) => a.index - b.index);
-}
-
 function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning[] {
   const last = analysis.diagnostics.at(-1);
   if (last?.outcome !== 'failed') return [];
-  if (last.code === 'GROUNDING_REJECTED') {
-    const dropped = new Set(last.issues.map((issue) => issue.findingIndex)).size;
-    return [
-      {
-        code: 'FINDINGS_DROPPED',
-        message: `${videoId}: ${dropped} finding${dropped === 1 ? ' was' : 's were'} not grounded in the transcript windows, even after one repair, and ${dropped === 1 ? 'was' : 'were'} dropped.`,
-      },
-    ];
+  if (last.code !== 'GROUNDING_REJECTED') {
+    const why = last.code === 'TIMEOUT' ? 'ran out of time' : 'got no answer from the model';
+    return [{ code: 'TRANSCRIPT_ANALYSIS_FAILED', message: `${videoId}: the transcript analyst ${why} (${last.code}).` }];
   }
-  return [
-    {
-      code: 'TRANSCRIPT_ANALYSIS_FAILED',
-      message: `${videoId}: the transcript analyst ${last.code === 'TIMEOUT' ? 'ran out of time' : 'got no answer from the model'} (${last.code}).`,
-    },
-  ];
+  const dropped = new Set(last.issues.map((issue) => issue.findingIndex)).size;
+  const was = dropped === 1 ? 'was' : 'were';
+  const message = `${videoId}: ${dropped} finding${dropped === 1 ? '' : 's'} ${was} not grounded in the transcript windows, even after one repair, and ${was} dropped.`;
+  return [{ code: 'FINDINGS_DROPPED', message }];
 }
 
 /**
@@ -61,7 +47,10 @@ function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning
  */
 export async function analyzeReadTranscript(input: AnalyzeReadTranscriptInput): Promise<ReadTranscriptAnalysis> {
   const { llm, runner, question, terms, video, now } = input;
-  const windows = bestWindows(input.windows, terms);
+  // The best for the question, in transcript order, as the model reads them.
+  const windows = rankWindows(input.windows, terms)
+    .slice(0, analystWindowsPerTranscript)
+    .sort((a, b) => a.index - b.index);
   if (windows.length === 0) return { findings: [], warnings: [] };
   const outcome = await runner.analyze(
     video.videoId,
@@ -69,11 +58,10 @@ export async function analyzeReadTranscript(input: AnalyzeReadTranscriptInput): 
     () => analyzeTranscript({ llm, question, video, windows, signal: AbortSignal.timeout(Math.max(1, runner.deadline - now())), now }),
   );
   if (outcome.kind === 'completed') return { findings: outcome.output.findings, warnings: warningsOf(video.videoId, outcome.output) };
-  if (outcome.kind === 'failed') {
-    return {
-      findings: [],
-      warnings: [{ code: 'TRANSCRIPT_ANALYSIS_FAILED', message: `${video.videoId}: the transcript analysis failed (${outcome.code}).` }],
-    };
-  }
-  return { findings: [], warnings: [] };
+  // Stopped by a budget: the run's own warning says so.
+  if (outcome.kind === 'stopped') return { findings: [], warnings: [] };
+  return {
+    findings: [],
+    warnings: [{ code: 'TRANSCRIPT_ANALYSIS_FAILED', message: `${video.videoId}: the transcript analysis failed (${outcome.code}).` }],
+  };
 }

@@ -43,23 +43,15 @@ export interface TranscriptAnalysis {
   diagnostics: TranscriptDiagnostic[];
 }
 
-type ModelCall =
-  | { kind: 'answered'; result: GenerateObjectResult<AnalystAnswer>; elapsedMs: number }
-  | {
-      kind: 'failed';
-      code: Exclude<TranscriptDiagnostic['code'], 'GROUNDING_REJECTED' | null>;
-      elapsedMs: number;
-      detail: Pick<TranscriptDiagnostic, 'modelId' | 'statusCode' | 'cancellationReason'>;
-    };
-
 function capped(text: string, limit: number): { text: string; truncated: boolean } {
   return text.length > limit ? { text: text.slice(0, limit), truncated: true } : { text, truncated: false };
 }
 
-function failureOf(error: unknown, signal: AbortSignal | undefined): Pick<Extract<ModelCall, { kind: 'failed' }>, 'code' | 'detail'> {
-  if (signal?.aborted) {
-    return { code: 'TIMEOUT', detail: { modelId: null, statusCode: null, cancellationReason: 'run_time_limit' } };
-  }
+function failureOf(
+  error: unknown,
+  signal: AbortSignal | undefined,
+): Pick<TranscriptDiagnostic, 'code' | 'modelId' | 'statusCode' | 'cancellationReason'> {
+  if (signal?.aborted) return { code: 'TIMEOUT', modelId: null, statusCode: null, cancellationReason: 'run_time_limit' };
   const attempts =
     error instanceof AppError && error.code === 'AI_UNAVAILABLE'
       ? ((error.details as { attempts?: Array<{ model: string; outcome: string; statusCode?: number }> }).attempts ?? [])
@@ -67,11 +59,9 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): Pick<Extrac
   const timedOut = attempts.length > 0 && attempts.every((attempt) => attempt.outcome === 'timeout');
   return {
     code: timedOut ? 'TIMEOUT' : 'MODEL_FAILED',
-    detail: {
-      modelId: attempts.at(-1)?.model ?? null,
-      statusCode: attempts.find((attempt) => attempt.statusCode !== undefined)?.statusCode ?? null,
-      cancellationReason: null,
-    },
+    modelId: attempts.at(-1)?.model ?? null,
+    statusCode: attempts.find((attempt) => attempt.statusCode !== undefined)?.statusCode ?? null,
+    cancellationReason: null,
   };
 }
 
@@ -123,20 +113,20 @@ export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<
     });
   }
 
+  /** The model's answer, or undefined when the call failed (recorded as such). */
   async function ask(call: Call, prompt: string, feedback: string | null) {
     record(call, 'started', { repairFeedback: feedback });
     const started = now();
     try {
       const result = await llm.generateObject({ schema: analystAnswerSchema, system: analystSystemPrompt, prompt, signal });
-      return { kind: 'answered', result, elapsedMs: now() - started } satisfies ModelCall;
+      return { result, elapsedMs: now() - started };
     } catch (error) {
-      const failure = failureOf(error, signal);
-      record(call, 'failed', { elapsedMs: now() - started, code: failure.code, repairFeedback: feedback, ...failure.detail });
-      return { kind: 'failed', ...failure, elapsedMs: now() - started } satisfies ModelCall;
+      record(call, 'failed', { elapsedMs: now() - started, repairFeedback: feedback, ...failureOf(error, signal) });
+      return undefined;
     }
   }
 
-  const modelFields = (answered: Extract<ModelCall, { kind: 'answered' }>, feedback: string | null) => ({
+  const modelFields = (answered: { result: GenerateObjectResult<AnalystAnswer>; elapsedMs: number }, feedback: string | null) => ({
     elapsedMs: answered.elapsedMs,
     finishReason: answered.result.finishReason,
     modelId: answered.result.model,
@@ -165,7 +155,7 @@ export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<
 
   const analysisCall = { stage: 'transcript_analysis' as const, attempt: 1, modelCallId: randomUUID() };
   const first = await ask(analysisCall, analystPrompt(source), null);
-  if (first.kind === 'failed') return { findings: [], diagnostics };
+  if (!first) return { findings: [], diagnostics };
   const firstCheck = grounded(first.result.object);
   if (firstCheck.issues.length === 0) {
     record(analysisCall, 'accepted', modelFields(first, null));
@@ -176,7 +166,7 @@ export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<
   const feedback = repairFeedbackOf(firstCheck.issues);
   const repairCall = { stage: 'repair' as const, attempt: 2, modelCallId: randomUUID() };
   const second = await ask(repairCall, repairPrompt(source, first.result.object, feedback), feedback);
-  if (second.kind === 'failed') return { findings: firstCheck.findings, diagnostics };
+  if (!second) return { findings: firstCheck.findings, diagnostics };
   const secondCheck = grounded(second.result.object);
   if (secondCheck.issues.length === 0) {
     record(repairCall, 'repaired', modelFields(second, feedback));

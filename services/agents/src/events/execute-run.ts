@@ -58,24 +58,22 @@ export function createExecuteRunHandler(unscoped: AgentsDeps & { stopping: () =>
     };
     const { logger } = deps;
     const { runId } = data;
+    // A run never becomes active again once ended, so one read as ended stays so.
+    const settleIfEnded = async (run: RunDoc | null) => {
+      if (run && !run.settled && run.status !== 'pending' && run.status !== 'running') await settleRun(deps, run);
+    };
     const found = await runs.findById(runId);
     if (!found) {
       logger.warn({ runId }, 'run requested that this store does not have; acknowledged');
       return;
     }
-    if (found.status !== 'pending' && found.status !== 'running') {
-      if (!found.settled) await settleRun(deps, found);
-      return;
-    }
+    if (found.status !== 'pending' && found.status !== 'running') return settleIfEnded(found);
     if (found.status === 'pending' && (await runs.markRunning(runId, iso()))) {
       await runEvents.append(runId, 'status', { status: 'running' }, iso());
     }
     const run = await runs.findById(runId);
-    if (run?.status !== 'running' || !run.startedAt) {
-      if (run && !run.settled && run.status !== 'pending' && run.status !== 'running') await settleRun(deps, run);
-      return;
-    }
-    const classification = classify({ message: run.message, context: run.context, options: run.options });
+    if (run?.status !== 'running' || !run.startedAt) return settleIfEnded(run);
+    const classification = classify(run);
     if (!run.route) {
       await runs.setRoute(runId, classification.route, iso());
       await runEvents.append(runId, 'step', { kind: 'classification', route: classification.route }, iso());
@@ -90,9 +88,7 @@ export function createExecuteRunHandler(unscoped: AgentsDeps & { stopping: () =>
       if (error instanceof RunHandedBack) throw error;
       if (error instanceof RunNoLongerActive) {
         // Cancelled meanwhile: the cancel ended it; make sure its hold is settled.
-        const ended = await runs.findById(runId);
-        if (ended && !ended.settled && ended.status !== 'running') await settleRun(deps, ended);
-        return;
+        return settleIfEnded(await runs.findById(runId));
       }
       logger.error({ err: error, runId }, 'agent run failed');
       ending = { status: 'failed', error: 'The run failed unexpectedly; credits were charged only for the tool calls it completed.' };
@@ -103,7 +99,6 @@ export function createExecuteRunHandler(unscoped: AgentsDeps & { stopping: () =>
       logger.info({ runId, status: ending.status, outcome: ending.result?.outcome }, 'agent run ended');
       return;
     }
-    const other = await runs.findById(runId);
-    if (other && !other.settled) await settleRun(deps, other);
+    await settleIfEnded(await runs.findById(runId));
   };
 }

@@ -37,12 +37,6 @@ export interface ModelLoopResult {
   analystWarnings: AgentWarning[];
 }
 
-/** What a model step persists: enough to replay it without asking the model again. */
-export interface ModelStepOutput {
-  text: string;
-  toolCalls: StepToolCall[];
-}
-
 /** The warning a failed call of each tool adds (a tool failing is a warning, not a run failure: ADR 0025). */
 const failureWarnings: Record<AgentToolName, string> = {
   search_videos: 'SEARCH_FAILED',
@@ -173,18 +167,13 @@ export async function runModelLoop(
         modelEvents: read.described ? [read.described.event] : [],
       });
     }
-    if (outcome.kind !== 'completed') {
-      const error =
-        outcome.kind === 'failed'
-          ? { code: outcome.code, message: outcome.message }
-          : { code: outcome.reason, message: 'Not made: a run budget is spent.' };
-      const code =
-        outcome.kind === 'failed' && outcome.code === 'TOOL_INPUT_INVALID'
-          ? 'TOOL_INPUT_INVALID'
-          : failureWarnings[call.name as AgentToolName];
-      if (outcome.kind === 'failed' && code)
-        warn({ code, message: `${call.name} ${JSON.stringify(call.input ?? null).slice(0, 120)}: ${outcome.message}` });
-      return { ...base, output: { error }, isError: true };
+    if (outcome.kind === 'stopped')
+      return { ...base, output: { error: { code: outcome.reason, message: 'Not made: a run budget is spent.' } }, isError: true };
+    if (outcome.kind === 'failed') {
+      // An unknown tool has no warning of its own: the model is told, the answer not.
+      const code = outcome.code === 'TOOL_INPUT_INVALID' ? outcome.code : failureWarnings[call.name as AgentToolName];
+      if (code) warn({ code, message: `${call.name} ${JSON.stringify(call.input ?? null).slice(0, 120)}: ${outcome.message}` });
+      return { ...base, output: { error: { code: outcome.code, message: outcome.message } }, isError: true };
     }
     const name = call.name as AgentToolName;
     switch (name) {
@@ -259,7 +248,7 @@ export async function runModelLoop(
   }
 
   for (let index = 1; index <= deps.limits.maxModelSteps; index++) {
-    const step = await runner.modelStep<ModelStepOutput>(index, async () => {
+    const step = await runner.modelStep(index, async () => {
       const answered = await deps.llm.step({ system, messages, tools });
       return { model: answered.model, output: { text: answered.text, toolCalls: answered.toolCalls } };
     });

@@ -163,15 +163,14 @@ export async function describeStoryboard(
       const startMs = times[frame - 1];
       // A frame number past the storyboard's is the model's error: nothing to place.
       if (startMs === undefined) continue;
-      const window: TranscriptWindow = {
+      frames.push({
         videoId: capture.videoId,
         index: -frame,
         startMs,
         endMs: startMs + intervalMs,
         text: `Storyboard frame at ${clock(startMs)}, as the model describes it: ${description.trim()}`,
         source: 'storyboard',
-      };
-      frames.push(window);
+      });
     }
     return { frames, event: { ...base, outcome: 'sent', candidateCount: seen.size, elapsedMs: Math.round(performance.now() - started) } };
   } catch (error) {

@@ -4,7 +4,7 @@ import type { RunLimits } from '../config';
 import { failureOf } from '../clients';
 import type { StopReason } from '../planner/gathered';
 import type { RunDoc } from '../repo/runs-repo';
-import type { StepDoc, StepKind } from '../repo/steps-repo';
+import { tallyOf, type StepDoc, type StepKind } from '../repo/steps-repo';
 
 /** The run was cancelled (or ended otherwise) while it was executing: stop without an answer. */
 export class RunNoLongerActive extends Error {
@@ -32,9 +32,9 @@ type ToolRunnerDeps = Pick<AgentsDeps, 'runs' | 'steps' | 'runEvents' | 'logger'
  * output and price the moment it ends, and announced on the run's event stream.
  */
 export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { startedAt: string }) {
-  const prior = new Map((await deps.steps.ofRun(run._id)).map((step) => [step.key, step]));
-  let toolCalls = [...prior.values()].filter((step) => step.kind === 'tool_call').length;
-  let committedCredits = [...prior.values()].reduce((sum, step) => sum + step.credits, 0);
+  const persisted = await deps.steps.ofRun(run._id);
+  const prior = new Map(persisted.map((step) => [step.key, step]));
+  let { toolCallCount: toolCalls, creditsCharged: committedCredits } = tallyOf(persisted);
   const deadline = Date.parse(run.startedAt) + deps.limits.maxWallMs;
   let stoppedBy: StopReason | undefined;
 

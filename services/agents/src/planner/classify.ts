@@ -1,4 +1,5 @@
-import type { AgentRoute, AgentRouteName, AnswerDetail, ResearchBreadth } from '@vrs/contracts';
+import type { AgentRoute, AgentRouteName } from '@vrs/contracts';
+import type { RunDoc } from '../repo/runs-repo';
 import { termsOf } from './terms';
 
 export interface Classification {
@@ -9,13 +10,6 @@ export interface Classification {
   channel?: string;
   /** The topic words the answer is scored against. */
   terms: string[];
-}
-
-export interface ClassifyInput {
-  message: string;
-  /** Earlier user messages of the session, oldest first. */
-  context: readonly string[];
-  options: { researchBreadth?: ResearchBreadth; answerDetail?: AnswerDetail; useStoryboard?: boolean };
 }
 
 const videoUrl = /(?:youtube\.com\/(?:watch\?(?:[^\s#]*&)?v=|shorts\/|embed\/|live\/)|youtu\.be\/)([A-Za-z0-9_-]{11})/g;
@@ -46,7 +40,7 @@ function videoIdsOf(message: string): string[] {
  * scope; fewer than two topic words (after the session's context for a follow-up) asks for
  * clarification; anything else is topic research. The search query is the topic words.
  */
-export function classify(input: ClassifyInput): Classification {
+export function classify(input: Pick<RunDoc, 'message' | 'context' | 'options'>): Classification {
   const message = input.message.trim();
   const videoIds = videoIdsOf(message);
   const channelMatch = channelRef.exec(message);

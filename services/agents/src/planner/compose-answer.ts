@@ -113,10 +113,6 @@ export const extractiveLabels = {
   modelUnfinished: 'Extractive answer (the model did not finish within the run; the most relevant passages gathered, quoted):',
 } as const;
 
-function quoted(citations: readonly StoredCitation[]): string {
-  return citations.map((citation, i) => `"${citation.excerpt}" [${i + 1}]`).join(' ');
-}
-
 export function confidenceOf(outcome: StoredResult['outcome'], citations: readonly StoredCitation[]): StoredResult['confidence'] {
   if (outcome === 'answered') return citations.length >= 3 && new Set(citations.map((c) => c.sourceId)).size >= 2 ? 'high' : 'medium';
   return outcome === 'partial' ? 'low' : 'none';
@@ -273,7 +269,7 @@ export function composeAnswer(
     .sort((a, b) => b.score - a.score)
     .slice(0, quotes);
   return finish(classification, gathered, candidates, (citations) => ({
-    answer: `${extractiveLabel} ${quoted(citations)}`,
+    answer: `${extractiveLabel} ${citations.map((citation, i) => `"${citation.excerpt}" [${i + 1}]`).join(' ')}`,
     artifacts: videoListArtifact(gathered),
   }));
 }

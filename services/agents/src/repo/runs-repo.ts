@@ -130,9 +130,7 @@ export function createRunsRepo(store: Store) {
     ofAccount: (accountId: string, limit: number, statuses?: readonly AgentRunStatus[]) =>
       runs.find(statuses ? { accountId, status: { $in: [...statuses] } } : { accountId }, { limit }),
 
-    deleteById: async (runId: string) => {
-      await runs.deleteOne({ _id: runId });
-    },
+    deleteById: (runId: string) => runs.deleteOne({ _id: runId }),
 
     markSettled: (runId: string, creditsRemaining: number) =>
       runs.updateOne({ _id: runId }, { $set: { settled: true, 'billing.creditsRemaining': creditsRemaining } }),

@@ -28,7 +28,9 @@ export function durationBucketOf(seconds: number): DurationBucket {
   return 'long';
 }
 
-function group(videos: readonly PatternInput[], members: readonly PatternInput[]) {
+/** The videos that pass `test`: how many, their share of the sample and their median velocity. */
+function group(videos: readonly PatternInput[], test: (video: PatternInput) => boolean) {
+  const members = videos.filter(test);
   return {
     count: members.length,
     share: videos.length > 0 ? round(members.length / videos.length, 3) : 0,
@@ -38,12 +40,9 @@ function group(videos: readonly PatternInput[], members: readonly PatternInput[]
 
 /** Hashtags used by the sample (case-insensitive), most used first, at most 10. */
 export function hashtagPatterns(videos: readonly PatternInput[]): TrendReport['hashtags'] {
-  const byTag = new Map<string, PatternInput[]>();
-  for (const video of videos) {
-    for (const tag of new Set(video.hashtags.map((tag) => tag.toLowerCase()))) byTag.set(tag, [...(byTag.get(tag) ?? []), video]);
-  }
-  return [...byTag.entries()]
-    .map(([tag, members]) => ({ tag, ...group(videos, members) }))
+  const tags = new Set(videos.flatMap((video) => video.hashtags.map((tag) => tag.toLowerCase())));
+  return [...tags]
+    .map((tag) => ({ tag, ...group(videos, (video) => video.hashtags.some((own) => own.toLowerCase() === tag)) }))
     .sort((a, b) => b.count - a.count || b.medianVelocity - a.medianVelocity || a.tag.localeCompare(b.tag))
     .slice(0, 10);
 }
@@ -51,20 +50,14 @@ export function hashtagPatterns(videos: readonly PatternInput[]): TrendReport['h
 export function titlePatterns(videos: readonly PatternInput[]): TrendReport['titlePatterns'] {
   return titlePatternNames.map((pattern) => ({
     pattern,
-    ...group(
-      videos,
-      videos.filter((video) => titleTests[pattern](video.title)),
-    ),
+    ...group(videos, (video) => titleTests[pattern](video.title)),
   }));
 }
 
 export function durationMix(videos: readonly PatternInput[]): TrendReport['durationMix'] {
   return durationBuckets.map((bucket) => ({
     bucket,
-    ...group(
-      videos,
-      videos.filter((video) => durationBucketOf(video.durationSeconds) === bucket),
-    ),
+    ...group(videos, (video) => durationBucketOf(video.durationSeconds) === bucket),
   }));
 }
 

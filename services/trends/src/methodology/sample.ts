@@ -15,30 +15,20 @@ export interface Candidate {
   recent: boolean;
 }
 
-export interface DiversifiedSample {
-  candidates: Candidate[];
-  chosen: Candidate[];
-  recentCandidates: number;
-  recentChosen: number;
-}
-
 /**
  * The diversified sample: candidates from every search, deduplicated (first rank wins), at most
  * `maxVideosPerChannel` per channel; ceil(30 %) of the slots go first to uploads inside the window
  * (in rank order), the rest to the best-ranked remaining candidates.
  */
-export function diversifiedSample(
-  searches: readonly (readonly SearchVideo[])[],
-  sampleSize: number,
-  windowDays = recencyWindowDays,
-): DiversifiedSample {
+export function diversifiedSample(searches: readonly (readonly SearchVideo[])[], sampleSize: number) {
+  const windowHours = recencyWindowDays * 24;
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const video of searches.flat()) {
     if (seen.has(video.id)) continue;
     seen.add(video.id);
     const ageHours = hoursFromRelativeText(video.publishedTimeText);
-    candidates.push({ video, searchRank: candidates.length + 1, ageHours, recent: ageHours !== null && ageHours <= windowDays * 24 });
+    candidates.push({ video, searchRank: candidates.length + 1, ageHours, recent: ageHours !== null && ageHours <= windowHours });
   }
   const perChannel = new Map<string, number>();
   const chosen: Candidate[] = [];

@@ -1,4 +1,4 @@
-import type { TrendBand } from '@vrs/contracts';
+import type { TrendBand, TrendVideo } from '@vrs/contracts';
 import { percentileRank } from './stats';
 
 /** What scoring needs of each video of the sample. */
@@ -12,13 +12,7 @@ export interface ScoringInput {
   accelerationPercent: number;
 }
 
-export interface Percentiles {
-  velocity: number;
-  freshness: number;
-  channelPerformance: number;
-  engagement: number;
-  acceleration: number;
-}
+export type Percentiles = TrendVideo['percentiles'];
 
 /**
  * Weights of the trend score in percent (sum 100): velocity leads, the others refine it. Integers,
@@ -36,12 +30,11 @@ export const bandThresholds: readonly [TrendBand, number][] = [
 
 /** Each video's percentile within the sample, per component; freshness ranks younger videos higher. */
 export function percentilesOf(videos: readonly ScoringInput[]): Map<string, Percentiles> {
-  const column = (pick: (video: ScoringInput) => number) => videos.map(pick);
-  const velocity = column((v) => v.effectiveViewsPerHour);
-  const freshness = column((v) => -v.ageHours);
-  const channelPerformance = column((v) => v.channelLift);
-  const engagement = column((v) => v.engagementRate);
-  const acceleration = column((v) => v.accelerationPercent);
+  const velocity = videos.map((v) => v.effectiveViewsPerHour);
+  const freshness = videos.map((v) => -v.ageHours);
+  const channelPerformance = videos.map((v) => v.channelLift);
+  const engagement = videos.map((v) => v.engagementRate);
+  const acceleration = videos.map((v) => v.accelerationPercent);
   return new Map(
     videos.map((video) => [
       video.id,

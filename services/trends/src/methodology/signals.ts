@@ -31,23 +31,13 @@ export function engagementRate(views: number, likes: number, comments: number): 
   return views > 0 ? (likes + comments) / views : 0;
 }
 
-export interface ObservedSignals {
-  observedViewsPerHour: number;
-  previousViewsPerHour: number;
-  accelerationPercent: number;
-  observationHours: number;
-  viewDelta: number;
-  likeDelta: number;
-  commentDelta: number;
-}
-
 /**
  * Signals from snapshots: the rate since the latest earlier snapshot, against the rate before it
  * (between the two latest earlier snapshots, or, with only one, the lifetime rate at that
  * snapshot). Null when there is no usable earlier snapshot: the caller falls back to lifetime velocity.
  * `earlier` is newest first.
  */
-export function observedSignals(current: CountsAt, earlier: readonly CountsAt[], publishDate: string): ObservedSignals | null {
+export function observedSignals(current: CountsAt, earlier: readonly CountsAt[], publishDate: string) {
   const [last, beforeLast] = earlier;
   if (!last) return null;
   const observationHours = hoursBetween(last.at, current.at);

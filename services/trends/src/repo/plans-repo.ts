@@ -17,8 +17,7 @@ export function createPlansRepo(store: Store) {
   return {
     ensureIndexes: () => plans.createIndexes([{ key: { accountId: 1, createdAt: -1 }, name: 'account_newest_first' }]),
 
-    async save(accountId: string, plan: PlanOperation): Promise<void> {
-      const { id, ...stored } = plan;
+    async save(accountId: string, { id, ...stored }: PlanOperation): Promise<void> {
       await plans.insertOne({ _id: id, accountId, ...stored });
     },
 

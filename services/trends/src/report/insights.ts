@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { groundCitations, type Llm } from '@vrs/ai';
+import type { Llm } from '@vrs/ai';
 import type { TrendReport } from '@vrs/contracts';
 import type { Logger } from '@vrs/kit';
-import { describeSample } from './sample-prompt';
+import { describeSample, groundVideoIds } from './sample-prompt';
 
 const citing = z.object({
   title: z.string().min(1).max(200),
@@ -28,11 +28,8 @@ export async function generateInsights(
   if (!llm) return { insights: undefined, warnings: ['Insights omitted: no AI model is configured.'] };
   try {
     const { object, model } = await llm.generateObject({ schema: insightsDraftSchema, system, prompt: describeSample(sample) });
-    const allowedIds = sample.videos.map((video) => video.id);
-    const ground = (claims: z.infer<typeof citing>[]) =>
-      groundCitations({ claims, allowedIds, getIds: (claim) => claim.videoIds, setIds: (claim, videoIds) => ({ ...claim, videoIds }) });
-    const themes = ground(object.themes);
-    const contentGaps = ground(object.contentGaps);
+    const themes = groundVideoIds(object.themes, sample.videos);
+    const contentGaps = groundVideoIds(object.contentGaps, sample.videos);
     return {
       insights: { model, themes: themes.claims, contentGaps: contentGaps.claims },
       warnings: [...themes.warnings, ...contentGaps.warnings],

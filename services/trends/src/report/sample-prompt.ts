@@ -1,3 +1,4 @@
+import { groundCitations } from '@vrs/ai';
 import type { TrendReportInput } from '@vrs/contracts';
 
 /**
@@ -22,4 +23,10 @@ export function describeSample(
     'Videos:',
     ...videos,
   ].join('\n');
+}
+
+/** Holds claims to the sample's videos: unknown videoIds are removed, a claim left with none is dropped. */
+export function groundVideoIds<C extends { videoIds: string[] }>(claims: readonly C[], videos: readonly { id: string }[]) {
+  const allowedIds = videos.map((video) => video.id);
+  return groundCitations({ claims, allowedIds, getIds: (claim) => claim.videoIds, setIds: (claim, videoIds) => ({ ...claim, videoIds }) });
 }

@@ -43,12 +43,9 @@ export const createAgentRun = (unscoped: AgentsDeps) =>
       }
       if (sessionId && !(await sessions.findOwned(accountId, sessionId))) throw new AppError('AGENT_SESSION_NOT_FOUND');
       if (projectId) {
-        try {
-          await research.projects.get.query({ accountId, projectId });
-        } catch (error) {
-          const failure = failureOf(error);
-          throw failure.code === 'PROJECT_NOT_FOUND' ? new AppError('PROJECT_NOT_FOUND') : new AppError('SERVICE_UNAVAILABLE');
-        }
+        await research.projects.get.query({ accountId, projectId }).catch((error: unknown) => {
+          throw new AppError(failureOf(error).code === 'PROJECT_NOT_FOUND' ? 'PROJECT_NOT_FOUND' : 'SERVICE_UNAVAILABLE');
+        });
       }
       const hold = await billing.credits.reserve.mutate({
         accountId,

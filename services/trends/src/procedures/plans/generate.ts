@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { groundCitations } from '@vrs/ai';
 import { generateVideoPlanInputSchema, trendsPlanGenerated, videoPlanSchema, type VideoPlan } from '@vrs/contracts';
 import { AppError, newUuid, procedure } from '@vrs/kit';
-import { describeSample } from '../../report/sample-prompt';
+import { describeSample, groundVideoIds } from '../../report/sample-prompt';
 import type { TrendsDeps } from '../../trends-deps';
 
 const planDraftSchema = z.object({
@@ -40,12 +39,7 @@ export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
     .mutation(async ({ input: { accountId, report }, ctx }): Promise<VideoPlan> => {
       if (!llm) throw new AppError('AI_UNAVAILABLE', 'No AI model is configured, so no plan can be written.');
       const { object, model } = await llm.generateObject({ schema: planDraftSchema, system, prompt: describeSample(report) });
-      const grounded = groundCitations({
-        claims: object.evidence,
-        allowedIds: report.videos.map((video) => video.id),
-        getIds: (claim) => claim.videoIds,
-        setIds: (claim, videoIds) => ({ ...claim, videoIds }),
-      });
+      const grounded = groundVideoIds(object.evidence, report.videos);
       const plan: VideoPlan = {
         provider: 'youtube',
         model,
