@@ -79,6 +79,11 @@ export function upstreamError(reason: YouTubeErrorReason, message: string, extra
   return new YouTubeError({ code: 'UPSTREAM_UNAVAILABLE', reason, message, ...extra });
 }
 
+/** What YouTube answers for a video, playlist or channel that does not exist (any more). */
+export function notFoundError(code: YouTubeErrorCode, platformReason: string, message: string): YouTubeError {
+  return new YouTubeError({ code, reason: 'not_found', platformReason, message });
+}
+
 /** Failures of the HTTP exchange itself, which retries and the circuit breaker act on. */
 export function isTransportFailure(error: unknown): boolean {
   return (

@@ -1,4 +1,4 @@
-import { YouTubeError } from './errors';
+import { notFoundError, YouTubeError } from './errors';
 
 interface RawText {
   simpleText?: string;
@@ -36,12 +36,7 @@ function restricted(code: RestrictionCode, reason: YouTubeError['reason'], platf
 }
 
 function unavailable(platformReason: string): YouTubeError {
-  return new YouTubeError({
-    code: 'VIDEO_UNAVAILABLE',
-    reason: 'not_found',
-    platformReason,
-    message: 'The video does not exist or is no longer available.',
-  });
+  return notFoundError('VIDEO_UNAVAILABLE', platformReason, 'The video does not exist or is no longer available.');
 }
 
 /**

@@ -16,51 +16,34 @@ export const researchImportEnvShape = {
   RESEARCH_IMPORT_VIDEO_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
 };
 
-export interface ResearchImportConfig {
-  jobsAtOnce: number;
-  videosAtOnce: number;
-}
-
 const researchImportEnvSchema = z.object(researchImportEnvShape);
 
-export function researchImportConfigOf(env: z.infer<typeof researchImportEnvSchema>): ResearchImportConfig {
+export function researchImportConfigOf(env: z.infer<typeof researchImportEnvSchema>) {
   return { jobsAtOnce: env.RESEARCH_IMPORT_CONCURRENCY, videosAtOnce: env.RESEARCH_IMPORT_VIDEO_CONCURRENCY };
 }
+export type ResearchImportConfig = ReturnType<typeof researchImportConfigOf>;
 
 export const defaultResearchImports: ResearchImportConfig = researchImportConfigOf(researchImportEnvSchema.parse({}));
+
+/** Milliseconds, at least `min`, `fallback` when unset. */
+const msSetting = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
 
 /** How long research keeps what it may forget (ADR 0029); read by the gateway too when it hosts research. */
 export const researchRetentionEnvShape = {
   /** How long an Idempotency-Key answers with its first response; the record is deleted after it. */
-  RESEARCH_IDEMPOTENCY_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(24 * 60 * 60_000),
+  RESEARCH_IDEMPOTENCY_TTL_MS: msSetting(1, 24 * 60 * 60_000),
   /** How long an export's file can be downloaded once written; then it is deleted (the record stays). */
-  RESEARCH_EXPORT_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(7 * 24 * 60 * 60_000),
+  RESEARCH_EXPORT_TTL_MS: msSetting(1, 7 * 24 * 60 * 60_000),
   /** How long a published outbox row is kept (for inspecting what was sent) before it is deleted. */
-  RESEARCH_OUTBOX_SENT_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(24 * 60 * 60_000),
+  RESEARCH_OUTBOX_SENT_TTL_MS: msSetting(1, 24 * 60 * 60_000),
   /** How often research deletes expired records (also once at start). */
-  RESEARCH_RETENTION_SWEEP_INTERVAL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .default(10 * 60_000),
+  RESEARCH_RETENTION_SWEEP_INTERVAL_MS: msSetting(10, 10 * 60_000),
 };
 
 const researchRetentionEnvSchema = z.object(researchRetentionEnvShape);
 
 /** ResearchRetentionConfig from the environment (the service process and the gateway's host share it). */
-export function researchRetentionConfigOf(env: z.infer<typeof researchRetentionEnvSchema>): ResearchRetentionConfig {
+export function researchRetentionConfigOf(env: z.infer<typeof researchRetentionEnvSchema>) {
   return {
     idempotencyTtlMs: env.RESEARCH_IDEMPOTENCY_TTL_MS,
     exportTtlMs: env.RESEARCH_EXPORT_TTL_MS,
@@ -69,12 +52,7 @@ export function researchRetentionConfigOf(env: z.infer<typeof researchRetentionE
   };
 }
 
-export interface ResearchRetentionConfig {
-  idempotencyTtlMs: number;
-  exportTtlMs: number;
-  outboxSentTtlMs: number;
-  sweepIntervalMs: number;
-}
+export type ResearchRetentionConfig = ReturnType<typeof researchRetentionConfigOf>;
 
 export const defaultResearchRetention: ResearchRetentionConfig = researchRetentionConfigOf(researchRetentionEnvSchema.parse({}));
 

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import type { SearchDocument, SearchHit, SearchIndex, VersionMove } from '../port';
+import type { SearchIndex } from '../port';
 import { SqliteSearchCore, type SqliteSearchOptions } from './sqlite-search-core';
 import { deliverInTurns } from './deliver-in-turns';
 
@@ -10,14 +10,7 @@ export interface EmbeddedSearchOptions extends SqliteSearchOptions {
 }
 
 /** The core's calls, as the worker protocol names them. */
-export interface CoreCalls {
-  version(scope: string): number;
-  builtFor(scope: string): number;
-  apply(scope: string, documents: SearchDocument[], move?: VersionMove): boolean;
-  search(scope: string, query: string, limit: number): SearchHit[];
-  drop(scope: string): void;
-  close(): void;
-}
+export type CoreCalls = Pick<SqliteSearchCore, 'version' | 'builtFor' | 'apply' | 'search' | 'drop' | 'close'>;
 type Call = <K extends keyof CoreCalls>(method: K, args: Parameters<CoreCalls[K]>) => Promise<ReturnType<CoreCalls[K]>>;
 
 /**

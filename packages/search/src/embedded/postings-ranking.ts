@@ -444,12 +444,8 @@ export class PostingsRanking {
     let lengths = this.lengths;
     if (!lengths) return;
     const end = first + values.length;
-    if (end > lengths.length) {
-      // Doubling: our inserts come a batch at a time.
-      const larger = new Uint32Array(Math.max(end, lengths.length * 2));
-      larger.set(lengths);
-      lengths = this.lengths = larger;
-    }
+    // Doubling: our inserts come a batch at a time.
+    if (end > lengths.length) lengths = this.lengths = grown(lengths, Math.max(end, lengths.length * 2));
     lengths.set(values, first);
     this.lengthsEnd = Math.max(this.lengthsEnd, end);
   }

@@ -54,8 +54,7 @@ function fromGrid(grid: GridPlaylist, channel: PlaylistSummary['channel']): Play
 
 export function playlistSummaries(nodes: Helpers.YTNode[], channel: PlaylistSummary['channel']): PlaylistSummary[] {
   return nodes.flatMap((node) => {
-    if (node.is(YTNodes.LockupView) && node.content_type === 'PLAYLIST') return [fromLockup(node, channel)];
-    if (node.is(YTNodes.LockupView) && node.content_type === 'PODCAST') return [fromLockup(node, channel)];
+    if (node.is(YTNodes.LockupView) && ['PLAYLIST', 'PODCAST'].includes(node.content_type)) return [fromLockup(node, channel)];
     if (node.is(YTNodes.GridPlaylist)) return [fromGrid(node, channel)];
     return [];
   });

@@ -1,17 +1,12 @@
 import { YTNodes, type IParsedResponse } from 'youtubei.js';
-import { YouTubeError } from '../errors';
+import { notFoundError, YouTubeError } from '../errors';
 import type { Upstream } from '../transport/upstream';
 
 /** Tab params NewPipe sends for a channel's Videos and Playlists tabs. */
 export const channelTabParams = { videos: 'EgZ2aWRlb3PyBgQKAjoA', playlists: 'EglwbGF5bGlzdHPyBgQKAkIA' } as const;
 
 export function channelNotFound(id: string, platformReason: string): YouTubeError {
-  return new YouTubeError({
-    code: 'CHANNEL_NOT_FOUND',
-    reason: 'not_found',
-    platformReason,
-    message: `Channel ${id} not found: ${platformReason}`,
-  });
+  return notFoundError('CHANNEL_NOT_FOUND', platformReason, `Channel ${id} not found: ${platformReason}`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { YT, YTNodes, type IParsedResponse } from 'youtubei.js';
-import { YouTubeError } from '../errors';
+import { notFoundError, YouTubeError } from '../errors';
 import { continuationContents, nextToken } from '../normalize/continuations';
 import { parseCount } from '../normalize/numbers';
 import { normalizePlaylistVideo } from '../normalize/playlist-video';
@@ -14,12 +14,7 @@ const headerPath = '/browse?$fields=sidebar,header,microformat,alerts';
 const playlistParams = 'wgYCCAA%3D';
 
 function notFound(id: string, platformReason: string): YouTubeError {
-  return new YouTubeError({
-    code: 'PLAYLIST_NOT_FOUND',
-    reason: 'not_found',
-    platformReason,
-    message: `Playlist ${id} not found: ${platformReason}`,
-  });
+  return notFoundError('PLAYLIST_NOT_FOUND', platformReason, `Playlist ${id} not found: ${platformReason}`);
 }
 
 function errorAlert(page: IParsedResponse): string | undefined {

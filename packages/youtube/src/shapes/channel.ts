@@ -1,18 +1,7 @@
-import { z } from 'zod';
-import { thumbnailSchema, warningsSchema } from './common';
-import { searchVideoSchema } from './search';
+import type { z } from 'zod';
+import { channelSchema as publicChannelSchema } from '@vrs/contracts';
+import { warningsSchema } from './common';
 
-export const channelSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  handle: z.string().nullable(),
-  description: z.string(),
-  url: z.string(),
-  /** Rounded as YouTube shows it ("218K subscribers"); null when hidden. */
-  subscriberCount: z.number().int().min(0).nullable(),
-  videoCount: z.number().int().min(0).nullable(),
-  thumbnails: z.array(thumbnailSchema),
-  recentUploads: z.array(searchVideoSchema),
-  warnings: warningsSchema,
-});
+/** The public channel without its `meta`, which the provider computes; what could not be read instead. */
+export const channelSchema = publicChannelSchema.omit({ meta: true }).extend({ warnings: warningsSchema });
 export type Channel = z.infer<typeof channelSchema>;

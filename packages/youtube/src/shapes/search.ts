@@ -1,14 +1,9 @@
-import { z } from 'zod';
-import { searchVideoSchema } from '@vrs/contracts';
+import type { z } from 'zod';
+import { videoSearchResultsSchema } from '@vrs/contracts';
 import { warningsSchema } from './common';
 
 export { searchVideoSchema, type SearchVideo } from '@vrs/contracts';
 
-export const searchResultsSchema = z.object({
-  query: z.string(),
-  videos: z.array(searchVideoSchema),
-  estimatedResults: z.number().int().min(0).optional(),
-  continuation: z.string().optional(),
-  warnings: warningsSchema,
-});
+/** The public results without their `meta`, which the provider computes; what could not be read instead. */
+export const searchResultsSchema = videoSearchResultsSchema.omit({ meta: true }).extend({ warnings: warningsSchema });
 export type SearchResults = z.infer<typeof searchResultsSchema>;

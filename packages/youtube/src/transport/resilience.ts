@@ -73,11 +73,8 @@ export function createResilience(options: ResilienceOptions): Guarded {
   const timeoutPolicy = timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
   const limits = new Map<string, ReturnType<typeof pLimit>>();
   const limitFor = (host: string) => {
-    let limit = limits.get(host);
-    if (!limit) {
-      limit = pLimit(options.maxConcurrency);
-      limits.set(host, limit);
-    }
+    const limit = limits.get(host) ?? pLimit(options.maxConcurrency);
+    limits.set(host, limit);
     return limit;
   };
 

@@ -113,11 +113,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const templates = new Map<string, Promise<RequestTemplate>>();
   const templateOf = (endpoint: string, client: unknown) => {
     const key = `${endpoint}\n${String(client)}`;
-    let template = templates.get(key);
-    if (!template) {
-      template = session.then((innertube) => learnTemplate(innertube.session, endpoint, client));
-      templates.set(key, template);
-    }
+    const template = templates.get(key) ?? session.then((innertube) => learnTemplate(innertube.session, endpoint, client));
+    templates.set(key, template);
     return template;
   };
 

@@ -10,14 +10,10 @@ import {
   type StoryboardSpec,
   type YouTubeClient,
 } from '@vrs/youtube';
-import { convertSheet, SheetConversionError, type ConvertLimits } from './convert-sheet';
+import { convertSheet, SheetConversionError } from './convert-sheet';
 
 /** Bounds of one capture: what a sheet may weigh before and after conversion. */
-export interface CaptureLimits extends ConvertLimits {
-  maxInputBytes: number;
-}
-
-export const defaultCaptureLimits: CaptureLimits = { maxInputBytes: 2_000_000, maxEdge: 1280, maxBytes: 300_000 };
+const limits = { maxInputBytes: 2_000_000, maxEdge: 1280, maxBytes: 300_000 };
 
 class DeadlinePassed extends Error {}
 
@@ -60,9 +56,8 @@ function sheetsToFetch(level: StoryboardLevel, count: number): number[] {
 export async function captureStoryboard(
   youtube: YouTubeClient,
   input: Required<GetStoryboardInput>,
-  options: { egress?: StoryboardCapture['egress']; limits?: CaptureLimits } = {},
+  options: { egress?: StoryboardCapture['egress'] } = {},
 ): Promise<StoryboardCapture> {
-  const limits = options.limits ?? defaultCaptureLimits;
   const { videoId } = input;
   const started = performance.now();
   const elapsed = (since = started) => Math.round(performance.now() - since);

@@ -13,18 +13,6 @@ const loadSharp = () => {
   return loadedSharp;
 };
 
-/** A sheet ready for a model: WebP, at most `maxEdge` pixels on its longer side and `maxBytes` long. */
-export interface ConvertedSheet {
-  webp: Buffer;
-  width: number;
-  height: number;
-  sourceWidth: number;
-  sourceHeight: number;
-  inputFormat: string;
-  inputBytes: number;
-  outputBytes: number;
-}
-
 export interface ConvertLimits {
   maxEdge: number;
   maxBytes: number;
@@ -49,7 +37,8 @@ const toWebp = (sharp: Sharp, input: Uint8Array, maxEdge: number, quality: numbe
     .webp({ quality })
     .toBuffer({ resolveWithObject: true });
 
-export async function convertSheet(input: Uint8Array, limits: ConvertLimits): Promise<ConvertedSheet> {
+/** The sheet ready for a model: WebP, at most `maxEdge` pixels on its longer side and `maxBytes` long. */
+export async function convertSheet(input: Uint8Array, limits: ConvertLimits) {
   const sharp = await loadSharp();
   let metadata: Awaited<ReturnType<ReturnType<Sharp>['metadata']>>;
   try {

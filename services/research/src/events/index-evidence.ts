@@ -11,8 +11,6 @@ export interface IndexEvidenceDeps {
   evidence: EvidenceRepo;
   search: EvidenceSearch;
   logger: Logger;
-  /** Lost compare-and-set races before giving the event back for redelivery. */
-  maxAttempts?: number;
 }
 
 /**
@@ -24,7 +22,7 @@ export function createIndexEvidenceHandler(deps: IndexEvidenceDeps): EventHandle
   const { logger } = deps;
   return async ({ data }, { requestId }) => {
     const { projectId, evidenceIds } = data;
-    const outcome = await indexProjectEvidence(deps, projectId, evidenceIds, deps.maxAttempts);
+    const outcome = await indexProjectEvidence(deps, projectId, evidenceIds);
     if (outcome.kind === 'indexed') {
       await deps.search.indexed(projectId, evidenceIds, outcome.indexVersion - 1);
       logger.info({ projectId, indexed: outcome.marked, indexVersion: outcome.indexVersion, requestId }, 'evidence indexed');

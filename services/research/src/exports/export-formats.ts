@@ -20,17 +20,8 @@ export interface ExportFormatter {
 /** The fields of an item a file carries, in this order (CSV columns, JSON keys). */
 const fields = ['id', 'sourceKey', 'provider', 'entityId', 'startMs', 'text', 'createdAt', 'updatedAt'] as const;
 
-function publicItem(doc: EvidenceDoc): Record<(typeof fields)[number], string | number | undefined> {
-  return {
-    id: doc._id,
-    sourceKey: doc.sourceKey,
-    provider: doc.provider,
-    entityId: doc.entityId,
-    startMs: doc.startMs,
-    text: doc.text,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+function publicItem(doc: EvidenceDoc): Record<string, string | number | undefined> {
+  return Object.fromEntries(fields.map((field) => [field, field === 'id' ? doc._id : doc[field]]));
 }
 
 /**

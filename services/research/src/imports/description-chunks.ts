@@ -17,17 +17,11 @@ const promotion =
 const disclaimerStart = /^(?:disclaimers?|disclosures?|legal notice|copyright|©)(?:\b|\s)/i;
 const musicCredit = /^(?:music|song|track|soundtrack|beats?|audio)\s*(?:by|:|-)/i;
 
+const boilerplate = [url, email, hashtagsOnly, separator, socialLabel, promotion, musicCredit];
+
 /** A line that is never evidence on its own: links, contacts, handles, promotion, hashtag rows, credits. */
 export function isBoilerplateLine(line: string): boolean {
-  return (
-    url.test(line) ||
-    email.test(line) ||
-    hashtagsOnly.test(line) ||
-    separator.test(line) ||
-    socialLabel.test(line) ||
-    promotion.test(line) ||
-    musicCredit.test(line)
-  );
+  return boilerplate.some((pattern) => pattern.test(line));
 }
 
 /**

@@ -1,13 +1,8 @@
 import type { ImportSource } from '@vrs/contracts';
 import type { ProviderClient } from '../provider-client';
 
-export interface ResolvedVideos {
-  videoIds: string[];
-  warnings: string[];
-}
-
 /** Unique ids in first-seen order: a playlist may list a video twice, and it is imported once. */
-function firstUnique(videos: { id: string }[], limit: number, warnings: string[]): ResolvedVideos {
+function firstUnique(videos: { id: string }[], limit: number, warnings: string[]) {
   return { videoIds: [...new Set(videos.map((video) => video.id))].slice(0, limit), warnings };
 }
 
@@ -15,7 +10,7 @@ function firstUnique(videos: { id: string }[], limit: number, warnings: string[]
  * The videos a source names, through the provider (saved versions are reused; a search always asks
  * YouTube). Only the first page of a playlist is read: `limit` is at most 50 and a page holds 100.
  */
-export async function resolveVideos(provider: ProviderClient, source: ImportSource): Promise<ResolvedVideos> {
+export async function resolveVideos(provider: ProviderClient, source: ImportSource): Promise<ReturnType<typeof firstUnique>> {
   switch (source.type) {
     case 'video':
       return { videoIds: [source.id], warnings: [] };

@@ -1,4 +1,4 @@
-import type { Evidence, ProviderId } from '@vrs/contracts';
+import type { Evidence } from '@vrs/contracts';
 import { createEntryLruCache } from '@vrs/kit';
 import { createResultCache, type SearchDocument, type SearchHit, type SearchIndex } from '@vrs/search';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
@@ -18,12 +18,12 @@ const defaultResultCacheBytes = 8 * 1024 * 1024;
  */
 const pageBytes = (hits: readonly Evidence[]) => hits.reduce((sum, hit) => sum + 3 * hit.text.length + 250, 64);
 
+/** What an index stores of a document besides its text, in this order; unset fields stay absent. */
+const storedFields = ['provider', 'entityId', 'startMs', 'sourceKey'] as const;
+
 export function toSearchDocument(doc: IndexableEvidence): SearchDocument {
   const stored: Record<string, string | number> = {};
-  if (doc.provider !== undefined) stored.provider = doc.provider;
-  if (doc.entityId !== undefined) stored.entityId = doc.entityId;
-  if (doc.startMs !== undefined) stored.startMs = doc.startMs;
-  if (doc.sourceKey !== undefined) stored.sourceKey = doc.sourceKey;
+  for (const field of storedFields) if (doc[field] !== undefined) stored[field] = doc[field];
   return { id: doc._id, text: doc.text, stored };
 }
 
@@ -31,11 +31,7 @@ export function toSearchDocument(doc: IndexableEvidence): SearchDocument {
 export function toEvidence(hits: SearchHit[]): Evidence[] {
   return hits.map((hit, rank) => {
     const evidence: Evidence = { id: hit.id, score: hit.score, text: hit.text };
-    const { provider, entityId, startMs, sourceKey } = hit.stored;
-    if (provider !== undefined) evidence.provider = provider as ProviderId;
-    if (entityId !== undefined) evidence.entityId = entityId as string;
-    if (startMs !== undefined) evidence.startMs = startMs as number;
-    if (sourceKey !== undefined) evidence.sourceKey = sourceKey as string;
+    for (const field of storedFields) if (hit.stored[field] !== undefined) Object.assign(evidence, { [field]: hit.stored[field] });
     evidence.index = rank + 1;
     return evidence;
   });
