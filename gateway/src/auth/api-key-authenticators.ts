@@ -38,14 +38,11 @@ export function createApiKeyVerifier(services: GatewayServices, options: { cache
   return Object.assign(verify, {
     /** The key was revoked here: its next use asks billing at once (ADR 0082). */
     forgetApiKey(keyId: string): void {
-      const hashes = [...known.entries()].filter(([, cached]) => cached.keyId === keyId).map(([hash]) => hash);
-      for (const hash of hashes) known.delete(hash);
+      for (const [hash, cached] of [...known.entries()]) if (cached.keyId === keyId) known.delete(hash);
     },
     forgetAccount(accountId: string): void {
-      const hashes = [...known.entries()]
-        .filter(([, cached]) => cached.status === 'valid' && cached.accountId === accountId)
-        .map(([hash]) => hash);
-      for (const hash of hashes) known.delete(hash);
+      for (const [hash, cached] of [...known.entries()])
+        if (cached.status === 'valid' && cached.accountId === accountId) known.delete(hash);
     },
   });
 }
