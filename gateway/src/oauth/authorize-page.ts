@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import { authorizationCodeGrantType, codeChallengeSchema, type OAuthClient, type Scope } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
-import type { Principal } from '../context';
 import { toAppError } from '../errors/to-app-error';
-import { signedInOrRedirect } from '../web/forms';
+import { signedInOrRedirect, type SignedIn } from '../web/forms';
 import { csrfField, html, page, sendPage, wantsJson } from '../web/html';
 import type { WebDeps } from '../web/web-deps';
 import { checkResource, findClient, issuerOf, parseScope } from './clients';
@@ -91,8 +90,6 @@ function errorPage(req: Request, res: Response, message: string, signedIn?: { cs
   sendPage(res, 400, page(req, { title: 'This sign-in request is not valid', body, signedIn }));
 }
 
-type SignedIn = Principal & { sessionId: string; cookieSession: NonNullable<Principal['cookieSession']> };
-
 function consentPage(req: Request, principal: SignedIn, params: Params, checked: Checked, scopes: Scope[], error?: AppError) {
   const name = checked.client.clientName ?? 'An application';
   const returnTo = new URL(checked.redirectUri);
@@ -130,8 +127,7 @@ function consentPage(req: Request, principal: SignedIn, params: Params, checked:
 export function authorizePages(deps: WebDeps) {
   const signedIn = (req: Request, res: Response, params: Params): SignedIn | null => {
     const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const principal = signedInOrRedirect(req, res, deps, `${oauthPaths.authorization}?${query}`);
-    return principal?.cookieSession ? (principal as SignedIn) : null;
+    return signedInOrRedirect(req, res, deps, `${oauthPaths.authorization}?${query}`);
   };
 
   // Express 5 passes what this async handler throws on to the error handler.

@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import type { PendingDeviceAuthorization } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
-import type { Principal } from '../../context';
 import { toAppError } from '../../errors/to-app-error';
-import { failOrThrow, signedInOrRedirect } from '../forms';
+import { failOrThrow, signedInOrRedirect, type SignedIn } from '../forms';
 import { csrfField, html, page, sendFormError, sendPage, wantsJson } from '../html';
 import { userCodeAttempts } from '../user-code-attempts';
 import type { WebDeps } from '../web-deps';
@@ -19,17 +18,13 @@ export const scopeHelp: Partial<Record<string, string>> = {
   'monitors:write': 'create and change monitors, webhooks and digests',
 };
 
-type SignedIn = Principal & { sessionId: string; cookieSession: NonNullable<Principal['cookieSession']> };
-
 /**
  * The approval page is for a signed-in person: anyone else goes to sign in and comes back to the
  * page for the same code (a POST cannot be replayed after sign-in); a JSON caller gets the 401 envelope.
  */
 function signedIn(req: Request, res: Response, deps: WebDeps): SignedIn | null {
   const userCode = textOf(req.method === 'GET' ? req.query.user_code : (req.body as Record<string, unknown> | undefined)?.user_code);
-  const back = userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : '/device';
-  const principal = signedInOrRedirect(req, res, deps, back);
-  return principal?.cookieSession ? (principal as SignedIn) : null;
+  return signedInOrRedirect(req, res, deps, userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : '/device');
 }
 
 function textOf(value: unknown): string | undefined {
