@@ -15,12 +15,8 @@ export function field(req: Request, name: string): string | undefined {
 /** A loopback host (`localhost`, `127.x.x.x`, `[::1]`), with or without a port: a developer's own machine. */
 function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
-  try {
-    const { hostname } = new URL(`http://${host}`);
-    return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-  } catch {
-    return false;
-  }
+  const hostname = URL.parse(`http://${host}`)?.hostname ?? '';
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 /**

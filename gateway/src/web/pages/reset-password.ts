@@ -16,15 +16,13 @@ function resetForm(req: Request, token: string, error?: AppError): string {
       <label class="choice"><input type="checkbox" name="revokeApiKeys" value="on" /> Also revoke every API key of the account</label>
       <button type="submit">Set the new password</button>
     </form>`;
-  return page(req, { title: 'Choose a new password', body, ...(error ? { error } : {}) });
+  return page(req, { title: 'Choose a new password', body, error });
 }
 
 /** `GET /reset-password?token=…`: the form. The token is checked (and used) only when the form is sent. */
-export function resetPasswordPage() {
-  return (req: Request, res: Response) => {
-    const token = typeof req.query.token === 'string' ? req.query.token.slice(0, 200) : '';
-    sendPage(res, 200, resetForm(req, token));
-  };
+export function resetPasswordPage(req: Request, res: Response) {
+  const token = typeof req.query.token === 'string' ? req.query.token.slice(0, 200) : '';
+  sendPage(res, 200, resetForm(req, token));
 }
 
 /** The checkbox of the form (`on`), or `true` from a JSON caller. */
