@@ -163,13 +163,11 @@ export function authorizePages(deps: WebDeps) {
         });
         return;
       }
-      const approved = [form.approved_scope].flat().filter((scope): scope is Scope => requested.includes(scope as Scope));
-      if ([form.approved_scope].flat().some((scope) => scope !== undefined && !requested.includes(scope as Scope))) {
-        sendPage(res, 422, consentPage(req, principal, params, checked, requested, new AppError('SCOPE_NOT_REQUESTED')));
-        return;
-      }
-      if (approved.length === 0) {
-        sendPage(res, 422, consentPage(req, principal, params, checked, requested, new AppError('SCOPES_NOT_CHOSEN')));
+      const ticked = [form.approved_scope].flat().filter((scope) => scope !== undefined);
+      const approved = ticked.filter((scope): scope is Scope => requested.includes(scope as Scope));
+      const refusal = approved.length < ticked.length ? 'SCOPE_NOT_REQUESTED' : approved.length === 0 ? 'SCOPES_NOT_CHOSEN' : undefined;
+      if (refusal) {
+        sendPage(res, 422, consentPage(req, principal, params, checked, requested, new AppError(refusal)));
         return;
       }
       const issued = await deps.services.billing.oauth.issueCode.mutate({
