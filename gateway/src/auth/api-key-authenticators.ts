@@ -47,11 +47,9 @@ export function createApiKeyVerifier(services: GatewayServices, options: { cache
   });
 }
 
-type Verify = ReturnType<typeof createApiKeyVerifier>;
-
 /** How API keys are checked: billing's verdict (cached), and where each accepted key's use is noted. */
 export interface ApiKeyChecks {
-  verify: Verify;
+  verify: ReturnType<typeof createApiKeyVerifier>;
   uses: KeyUseNotes;
   clock?: () => number;
 }
