@@ -146,20 +146,13 @@ export function devicePages(deps: WebDeps) {
         return;
       }
       const client = decided.clientName ?? 'The command-line client';
-      const body =
-        decided.status === 'approved'
-          ? html`<p class="notice" role="status" data-outcome="approved">${client} is signed in with ${decided.scopes.join(', ')}.
+      const approved = decided.status === 'approved';
+      const title = approved ? 'Device approved' : 'Device denied';
+      const body = approved
+        ? html`<p class="notice" role="status" data-outcome="approved">${client} is signed in with ${decided.scopes.join(', ')}.
               Return to your terminal; you can sign it out at any time on <a href="/sessions">Sessions</a>.</p>`
-          : html`<p class="notice" role="status" data-outcome="denied">The sign-in was denied; ${client} gets no access.</p>`;
-      sendPage(
-        res,
-        200,
-        page(req, {
-          title: decided.status === 'approved' ? 'Device approved' : 'Device denied',
-          body,
-          signedIn: principal.cookieSession,
-        }),
-      );
+        : html`<p class="notice" role="status" data-outcome="denied">The sign-in was denied; ${client} gets no access.</p>`;
+      sendPage(res, 200, page(req, { title, body, signedIn: principal.cookieSession }));
     } catch (error) {
       // A refused choice (no scope ticked, a scope not asked for) goes back to the same question.
       failOrThrow(error, (shown) => sendFormError(req, res, shown, (again) => confirmForm(req, principal, pending, again)));
