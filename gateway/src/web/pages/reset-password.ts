@@ -26,10 +26,7 @@ export function resetPasswordPage(req: Request, res: Response) {
 }
 
 /** The checkbox of the form (`on`), or `true` from a JSON caller. */
-function checked(req: Request, name: string): boolean {
-  const value = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>)[name] : undefined;
-  return value === true || value === 'on' || value === 'true';
-}
+const checked = (value: unknown) => value === true || value === 'on' || value === 'true';
 
 /**
  * `POST /reset-password` {token, password, revokeApiKeys?}: sets the password once per link (400
@@ -46,7 +43,7 @@ export function resetPassword(deps: PageDeps) {
     if (token === '' || token.length > 200) return fail(new AppError('LINK_INVALID'));
     if (password.length < minPasswordLength || password.length > maxPasswordLength) return fail(new AppError('PASSWORD_TOO_WEAK'));
     try {
-      const revokeApiKeys = checked(req, 'revokeApiKeys');
+      const revokeApiKeys = checked((req.body as Record<string, unknown> | undefined)?.revokeApiKeys);
       const { accountId } = await services.billing.identity.resetPassword.mutate({ token, password, revokeApiKeys });
       // This gateway trusts none of the account's cached sessions (nor keys) any more, nor this browser's.
       deps.authCaches.forgetAccount(accountId);
