@@ -38,23 +38,18 @@ export function createApiKeyVerifier(services: GatewayServices, options: { cache
   return Object.assign(verify, {
     /** The key was revoked here: its next use asks billing at once (ADR 0082). */
     forgetApiKey(keyId: string): void {
-      const hashes = [...known.entries()].filter(([, cached]) => cached.keyId === keyId).map(([hash]) => hash);
-      for (const hash of hashes) known.delete(hash);
+      for (const [hash, cached] of [...known.entries()]) if (cached.keyId === keyId) known.delete(hash);
     },
     forgetAccount(accountId: string): void {
-      const hashes = [...known.entries()]
-        .filter(([, cached]) => cached.status === 'valid' && cached.accountId === accountId)
-        .map(([hash]) => hash);
-      for (const hash of hashes) known.delete(hash);
+      for (const [hash, cached] of [...known.entries()])
+        if (cached.status === 'valid' && cached.accountId === accountId) known.delete(hash);
     },
   });
 }
 
-type Verify = ReturnType<typeof createApiKeyVerifier>;
-
 /** How API keys are checked: billing's verdict (cached), and where each accepted key's use is noted. */
 export interface ApiKeyChecks {
-  verify: Verify;
+  verify: ReturnType<typeof createApiKeyVerifier>;
   uses: KeyUseNotes;
   clock?: () => number;
 }

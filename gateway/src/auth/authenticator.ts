@@ -13,10 +13,7 @@ export interface Authenticator {
 }
 
 export function bearerToken(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
 /** The request id the gateway gave `req` (`assignRequestId`), for the service calls an authenticator makes; a new one outside the app. */

@@ -16,8 +16,7 @@ export function demoUserAuthenticator(
   const accounts = createEntryLruCache<string, string>({ maxEntries: 10_000 });
   return {
     forgetAccount(accountId) {
-      const values = [...accounts.entries()].filter(([, cached]) => cached === accountId).map(([value]) => value);
-      for (const value of values) accounts.delete(value);
+      for (const [value, cached] of [...accounts.entries()]) if (cached === accountId) accounts.delete(value);
     },
     scheme: 'demoUser',
     async authenticate(req) {

@@ -10,14 +10,11 @@ import { readCookie, sessionCookieName, type SessionCookieSettings } from './ses
  * unknown tokens apart, keyed by the token's hash, for `cacheTtlMs` — revocation takes effect
  * within it on every replica, at once on the replica that revoked (`forget`).
  */
-export function createSessionVerifier(
-  services: GatewayServices,
-  options: { cacheTtlMs: number; rotateAfterMs: number; maxSessions?: number },
-) {
+export function createSessionVerifier(services: GatewayServices, options: { cacheTtlMs: number; rotateAfterMs: number }) {
   const caching = options.cacheTtlMs > 0;
   const ttl = Math.max(options.cacheTtlMs, 1);
-  const known = createEntryLruCache<string, VerifiedSession>({ maxEntries: options.maxSessions ?? 10_000, ttl });
-  const unknown = createEntryLruCache<string, true>({ maxEntries: options.maxSessions ?? 10_000, ttl });
+  const known = createEntryLruCache<string, VerifiedSession>({ maxEntries: 10_000, ttl });
+  const unknown = createEntryLruCache<string, true>({ maxEntries: 10_000, ttl });
   const hashOf = (token: string) => digest('sha256', token, 'base64url');
   return {
     async verify(token: string): Promise<VerifiedSession | null> {
@@ -47,8 +44,7 @@ export function createSessionVerifier(
     },
     /** The account was deleted (ADR 0033): none of its cached sessions is trusted any more. */
     forgetAccount(accountId: string): void {
-      const hashes = [...known.entries()].filter(([, cached]) => cached.accountId === accountId).map(([hash]) => hash);
-      for (const hash of hashes) known.delete(hash);
+      for (const [hash, cached] of [...known.entries()]) if (cached.accountId === accountId) known.delete(hash);
     },
   };
 }

@@ -20,9 +20,7 @@ function cookieAttributes(settings: SessionCookieSettings, extra: string[]): str
 
 /** The value of one cookie of the request, or undefined. */
 export function readCookie(req: IncomingMessage, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();

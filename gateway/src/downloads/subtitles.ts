@@ -1,11 +1,9 @@
 import type { TranscriptSegment } from '@vrs/contracts';
 
-export type SubtitleFormat = 'srt' | 'vtt';
-
-export const subtitleContentTypes: Record<SubtitleFormat, string> = {
+export const subtitleContentTypes = {
   srt: 'application/x-subrip; charset=utf-8',
   vtt: 'text/vtt; charset=utf-8',
-};
+} as const;
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 

@@ -7,14 +7,10 @@ import { toAppError } from '../errors/to-app-error';
 import { router } from '../trpc';
 import { providerFieldCodes } from '../v1/providers/provider-params';
 import { getVideoTranscript } from '../v1/videos/get-video-transcript';
-import { subtitleContentTypes, toSrt, toVtt, type SubtitleFormat } from './subtitles';
+import { subtitleContentTypes, toSrt, toVtt } from './subtitles';
 
 const log = createLogger('gateway');
 const transcriptOnly = router({ getVideoTranscript });
-
-function isSubtitleFormat(value: unknown): value is SubtitleFormat {
-  return value === 'srt' || value === 'vtt';
-}
 
 function creditHeaders(credits: CreditFigures): Record<string, string> {
   if (credits.charged === undefined) return {};
@@ -34,7 +30,7 @@ const safeFilePart = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
 export function transcriptFileRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
   return async (req, res, next) => {
     const format = req.query.format;
-    if (!isSubtitleFormat(format)) return next();
+    if (format !== 'srt' && format !== 'vtt') return next();
     const ctx = contextOf(req, res);
     // A file carries the segments, whatever `detail` asked for.
     const input = { ...req.query, ...req.params, detail: 'segments' };

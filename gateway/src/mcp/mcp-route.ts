@@ -15,10 +15,6 @@ const log = createLogger('gateway');
  * RSS, which a gateway nobody reaches over MCP need not carry.
  */
 let loadedMcp: Promise<[typeof import('@vrs/mcp'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
-const loadMcp = () => {
-  loadedMcp ??= Promise.all([import('@vrs/mcp'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
-  return loadedMcp;
-};
 
 /** The gateway's own address as this request reached it: tool calls go back through the public REST path. */
 function selfUrl(req: Request): string {
@@ -62,7 +58,8 @@ export function mcpRoute(options: { internalToken: string | undefined; publicBas
       headers: options.internalToken ? { [internalTokenHeader]: options.internalToken } : {},
     });
     try {
-      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcp();
+      loadedMcp ??= Promise.all([import('@vrs/mcp'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadedMcp;
       const server = createMcpServer(client);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

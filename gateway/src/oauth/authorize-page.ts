@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import { authorizationCodeGrantType, codeChallengeSchema, type OAuthClient, type Scope } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
-import type { Principal } from '../context';
 import { toAppError } from '../errors/to-app-error';
-import { signedInOrRedirect } from '../web/forms';
+import { signedInOrRedirect, type SignedIn } from '../web/forms';
 import { csrfField, html, page, sendPage, wantsJson } from '../web/html';
 import type { WebDeps } from '../web/web-deps';
 import { checkResource, findClient, issuerOf, parseScope } from './clients';
@@ -91,8 +90,6 @@ function errorPage(req: Request, res: Response, message: string, signedIn?: { cs
   sendPage(res, 400, page(req, { title: 'This sign-in request is not valid', body, signedIn }));
 }
 
-type SignedIn = Principal & { sessionId: string; cookieSession: NonNullable<Principal['cookieSession']> };
-
 function consentPage(req: Request, principal: SignedIn, params: Params, checked: Checked, scopes: Scope[], error?: AppError) {
   const name = checked.client.clientName ?? 'An application';
   const returnTo = new URL(checked.redirectUri);
@@ -130,8 +127,7 @@ function consentPage(req: Request, principal: SignedIn, params: Params, checked:
 export function authorizePages(deps: WebDeps) {
   const signedIn = (req: Request, res: Response, params: Params): SignedIn | null => {
     const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const principal = signedInOrRedirect(req, res, deps, `${oauthPaths.authorization}?${query}`);
-    return principal?.cookieSession ? (principal as SignedIn) : null;
+    return signedInOrRedirect(req, res, deps, `${oauthPaths.authorization}?${query}`);
   };
 
   // Express 5 passes what this async handler throws on to the error handler.
@@ -167,13 +163,11 @@ export function authorizePages(deps: WebDeps) {
         });
         return;
       }
-      const approved = [form.approved_scope].flat().filter((scope): scope is Scope => requested.includes(scope as Scope));
-      if ([form.approved_scope].flat().some((scope) => scope !== undefined && !requested.includes(scope as Scope))) {
-        sendPage(res, 422, consentPage(req, principal, params, checked, requested, new AppError('SCOPE_NOT_REQUESTED')));
-        return;
-      }
-      if (approved.length === 0) {
-        sendPage(res, 422, consentPage(req, principal, params, checked, requested, new AppError('SCOPES_NOT_CHOSEN')));
+      const ticked = [form.approved_scope].flat().filter((scope) => scope !== undefined);
+      const approved = ticked.filter((scope): scope is Scope => requested.includes(scope as Scope));
+      const refusal = approved.length < ticked.length ? 'SCOPE_NOT_REQUESTED' : approved.length === 0 ? 'SCOPES_NOT_CHOSEN' : undefined;
+      if (refusal) {
+        sendPage(res, 422, consentPage(req, principal, params, checked, requested, new AppError(refusal)));
         return;
       }
       const issued = await deps.services.billing.oauth.issueCode.mutate({

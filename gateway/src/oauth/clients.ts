@@ -87,13 +87,8 @@ const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 export function validRedirectUri(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 2000) return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.hash !== '' || value.includes('#') || url.username !== '' || url.password !== '') return false;
+  const url = URL.parse(value);
+  if (url?.hash !== '' || value.includes('#') || url.username !== '' || url.password !== '') return false;
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && loopbackHosts.has(url.hostname);
 }

@@ -45,9 +45,8 @@ export function protectedResourceMetadata(issuer: string, resourcePath: '' | '/v
   };
 }
 
-/** Metadata is public and the same for everyone: browsers' clients may read it cross-origin, caches may keep it an hour. */
+/** Metadata is public and the same for everyone: caches may keep it an hour (the router opens it to other origins). */
 export function sendMetadata(req: Request, res: Response, publicBaseUrl: string | undefined, build: (issuer: string) => object) {
-  res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Cache-Control', 'public, max-age=3600');
   res.json(build(issuerOf(req, publicBaseUrl)));
 }

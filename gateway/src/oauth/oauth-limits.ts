@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { WindowCounter } from '@vrs/bus';
 import { WindowCounterStore } from '../rate-limit/window-counter-store';
@@ -18,7 +17,7 @@ export function oauthEndpointLimiter(counter: WindowCounter, name: string, setti
     passOnStoreError: true,
     store: new WindowCounterStore(counter, `oauth-${name}:ip:`),
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
-    handler: (_req: Request, res: Response) => {
+    handler: (_req, res) => {
       noStore(res);
       res.status(429).json({
         error: 'temporarily_unavailable',

@@ -10,6 +10,10 @@ function metadataError(description: string) {
   return oauthError('OAUTH_INVALID_CLIENT_METADATA', 'invalid_client_metadata', description);
 }
 
+function redirectUriError(description: string) {
+  return oauthError('OAUTH_INVALID_REDIRECT_URI', 'invalid_redirect_uri', description);
+}
+
 /**
  * `POST /oauth/register`: RFC 7591 dynamic registration of a public client (JSON in, JSON out).
  * Every client is public (`token_endpoint_auth_method: none`, no secret): what a native app, a CLI
@@ -30,20 +34,14 @@ export function registerEndpoint(services: GatewayServices) {
         throw metadataError('response_types may contain only code.');
       const redirectUris = body.redirect_uris ?? [];
       if (!Array.isArray(redirectUris) || redirectUris.length > 10)
-        throw oauthError('OAUTH_INVALID_REDIRECT_URI', 'invalid_redirect_uri', 'redirect_uris must be an array of at most 10 URIs.');
+        throw redirectUriError('redirect_uris must be an array of at most 10 URIs.');
       const invalid = redirectUris.find((uri) => !validRedirectUri(uri));
       if (invalid !== undefined)
-        throw oauthError(
-          'OAUTH_INVALID_REDIRECT_URI',
-          'invalid_redirect_uri',
+        throw redirectUriError(
           `${JSON.stringify(invalid)}: redirect URIs must be https, or http on a loopback address (RFC 8252), without a fragment.`,
         );
       if (grantTypes.includes(authorizationCodeGrantType) && redirectUris.length === 0)
-        throw oauthError(
-          'OAUTH_INVALID_REDIRECT_URI',
-          'invalid_redirect_uri',
-          'The authorization_code grant needs at least one redirect URI.',
-        );
+        throw redirectUriError('The authorization_code grant needs at least one redirect URI.');
       const name = body.client_name;
       if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 100))
         throw metadataError('client_name must be a string of 1 to 100 characters.');

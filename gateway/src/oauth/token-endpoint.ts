@@ -1,16 +1,12 @@
 import type { Request, Response } from 'express';
-import { authorizationCodeGrantType, deviceGrantType, refreshTokenGrantType, type Scope } from '@vrs/contracts';
+import { authorizationCodeGrantType, deviceGrantType, refreshTokenGrantType, type OAuthTokenSet } from '@vrs/contracts';
 import type { GatewayConfig } from '../config';
 import type { GatewayServices } from '../services';
 import { checkResource, issuerOf, param, parseScope, requestingClient, requiredParam, requireGrantType } from './clients';
 import { noStore, oauthError, sendOAuthError } from './oauth-errors';
 
-interface Issued {
-  accessToken: string;
-  refreshToken?: string;
-  accessTokenExpiresAt: string;
-  scopes: Scope[];
-}
+/** Billing's token set; a device grant's may lack the refresh token. */
+type Issued = Omit<OAuthTokenSet, 'refreshToken' | 'sessionId'> & Partial<Pick<OAuthTokenSet, 'refreshToken'>>;
 
 /** RFC 6749 §5.1: the token response. `expires_in` counts from now to the access token's end. */
 function sendTokens(res: Response, issued: Issued): void {
@@ -65,16 +61,13 @@ export function tokenEndpoint(config: GatewayConfig, services: GatewayServices) 
         return;
       }
       if (grantType === authorizationCodeGrantType) {
-        const code = requiredParam(req, 'code');
-        const redirectUri = requiredParam(req, 'redirect_uri');
-        const codeVerifier = requiredParam(req, 'code_verifier');
         sendTokens(
           res,
           await services.billing.oauth.exchangeCode.mutate({
-            code,
+            code: requiredParam(req, 'code'),
             clientId: client.clientId,
-            redirectUri,
-            codeVerifier,
+            redirectUri: requiredParam(req, 'redirect_uri'),
+            codeVerifier: requiredParam(req, 'code_verifier'),
             ip: req.ip ?? null,
             ...lifetimes,
           }),

@@ -9,7 +9,7 @@ import { protectedProcedure, router } from '../trpc';
 
 const log = createLogger('gateway');
 /** How often a followed run is asked for new events; runs persist a step every few hundred ms at most. */
-const defaultPollMs = 250;
+const pollMs = 250;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const heartbeatMs = 15_000;
 
@@ -33,11 +33,7 @@ function resumeAfter(req: Request): number {
  * service, so it works whichever replica executes the run) and ends after the event that ends it.
  * trpc-to-openapi answers JSON only, hence a plain route, documented below.
  */
-export function agentRunEventsRoute(
-  contextOf: (req: Request, res: Response) => GatewayContext,
-  options: { pollMs?: number } = {},
-): RequestHandler {
-  const pollMs = options.pollMs ?? defaultPollMs;
+export function agentRunEventsRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
   return async (req, res) => {
     const ctx = contextOf(req, res);
     const path = { sessionId: String(req.params.sessionId), runId: String(req.params.runId) };

@@ -15,12 +15,8 @@ export function field(req: Request, name: string): string | undefined {
 /** A loopback host (`localhost`, `127.x.x.x`, `[::1]`), with or without a port: a developer's own machine. */
 function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
-  try {
-    const { hostname } = new URL(`http://${host}`);
-    return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-  } catch {
-    return false;
-  }
+  const hostname = URL.parse(`http://${host}`)?.hostname ?? '';
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 /**
@@ -50,18 +46,17 @@ export function done(req: Request, res: Response, target: string, json: unknown)
   res.redirect(303, target);
 }
 
+/** A page's principal: the session cookie is the only credential pages accept (`webPageSteps`). */
+export type SignedIn = Principal & { sessionId: string; cookieSession: NonNullable<Principal['cookieSession']> };
+
 /**
  * The signed-in principal of a page, or null after answering: a browser goes to /signin (and a
  * stale cookie is cleared), a JSON caller gets 401 in the envelope.
  */
-export function signedInOrRedirect(
-  req: Request,
-  res: Response,
-  deps: WebDeps,
-  back: string = req.originalUrl,
-): (Principal & { sessionId: string }) | null {
+export function signedInOrRedirect(req: Request, res: Response, deps: WebDeps, back: string = req.originalUrl): SignedIn | null {
   const principal = req.principal;
-  if (principal?.scheme === 'sessionCookie' && principal.sessionId) return principal as Principal & { sessionId: string };
+  // Only the session-cookie scheme sets `cookieSession`.
+  if (principal?.cookieSession && principal.sessionId) return principal as SignedIn;
   if (req.authError) clearSessionCookie(res, deps.cookie);
   if (wantsJson(req)) throw req.authError ?? new AppError('UNAUTHENTICATED', 'Sign in first.');
   res.redirect(303, `/signin?next=${encodeURIComponent(back)}`);

@@ -10,17 +10,13 @@ export class SafeHtml {
   }
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 type Interpolated = SafeHtml | string | number | null | undefined | false | Interpolated[];
 
 function render(value: Interpolated): string {
   if (value === null || value === undefined || value === false) return '';
   if (Array.isArray(value)) return value.map(render).join('');
   if (value instanceof SafeHtml) return value.value;
-  return escapeHtml(String(value));
+  return String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** A template tag that escapes every interpolated value unless it is SafeHtml, so pages cannot forget to. */

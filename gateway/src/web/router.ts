@@ -4,7 +4,6 @@ import { crossSiteFormRefusal, csrfProtection } from '../auth/csrf';
 import { resolvePrincipal } from '../auth/resolve-principal';
 import { sessionCookieAuthenticator } from '../auth/session-authenticators';
 import { rotateSessionCookie } from '../auth/session-rotation';
-import { toAppError } from '../errors/to-app-error';
 import { html, page, pageStyles, sendFormError, type SafeHtml } from './html';
 import { devMailPage } from './pages/dev-mail';
 import { dashboardPage } from './pages/dashboard';
@@ -17,6 +16,7 @@ import { signOut } from './pages/signout';
 import { signUp, signUpPage } from './pages/signup';
 import { verifyEmailPage } from './pages/verify-email';
 import { createSignInLimits } from './signin-limits';
+import { failOrThrow } from './forms';
 import { devicePages } from './pages/device';
 import type { PageDeps, WebDeps } from './web-deps';
 
@@ -48,15 +48,15 @@ export function createWebRouter(deps: WebDeps): Router {
     res.type('css').send(pageStyles);
   });
   web.get('/', dashboardPage(pages));
-  web.get('/signup', signUpPage());
+  web.get('/signup', signUpPage);
   web.post('/signup', signUp(pages));
-  web.get('/signin', signInPage());
+  web.get('/signin', signInPage);
   web.post('/signin', signIn(pages));
   web.post('/signout', signOut(pages));
   web.get('/verify-email', verifyEmailPage(pages));
-  web.get('/forgot-password', forgotPasswordPage());
+  web.get('/forgot-password', forgotPasswordPage);
   web.post('/forgot-password', forgotPassword(pages));
-  web.get('/reset-password', resetPasswordPage());
+  web.get('/reset-password', resetPasswordPage);
   web.post('/reset-password', resetPassword(pages));
   web.get('/keys', keysListPage(pages));
   web.post('/keys', createKey(pages));
@@ -88,13 +88,11 @@ export function webPageSteps(deps: WebDeps): RequestHandler[] {
 
 /** A refused form (CSRF, rate limit, a service's error) is the envelope for scripts, a page for people. */
 export function formErrorPage(help: (error: AppError) => SafeHtml): ErrorRequestHandler {
-  return (error, req, res, next) => {
-    const appError = toAppError(error);
-    if (appError.code === 'INTERNAL_ERROR') {
-      next(error);
-      return;
-    }
-    sendFormError(req, res, appError, (shown) => page(req, { title: 'Something went wrong', body: help(shown), error: shown }));
+  // Four parameters make it an error handler; what failOrThrow throws goes on to the next one (the 500 handler).
+  return (error, req, res, _next) => {
+    failOrThrow(error, (appError) =>
+      sendFormError(req, res, appError, (shown) => page(req, { title: 'Something went wrong', body: help(shown), error: shown })),
+    );
   };
 }
 

@@ -15,17 +15,15 @@ export function createSignInLimits(counter: WindowCounter, options: { perEmail: 
   return async function countAttempt(email: string, ip: string | undefined): Promise<void> {
     const emailKey = `signin-email:${createHash('sha256').update(email).digest('base64url')}`;
     const ipKey = `signin-ip:${ipKeyGenerator(ip ?? 'unknown')}`;
-    let counts: WindowCount[];
+    let byEmail: WindowCount;
+    let byIp: WindowCount;
     try {
-      counts = await Promise.all([counter.increment(emailKey, options.windowMs), counter.increment(ipKey, options.windowMs)]);
+      [byEmail, byIp] = await Promise.all([counter.increment(emailKey, options.windowMs), counter.increment(ipKey, options.windowMs)]);
     } catch (error) {
       options.log.warn({ err: error }, 'sign-in attempt counter unavailable; attempt allowed');
       return;
     }
-    const [byEmail, byIp] = counts as [WindowCount, WindowCount];
-    const over = [byEmail.count > options.perEmail ? byEmail : null, byIp.count > options.perIp ? byIp : null].filter(
-      (count) => count !== null,
-    );
+    const over = [byEmail.count > options.perEmail && byEmail, byIp.count > options.perIp && byIp].filter((count) => count !== false);
     if (over.length === 0) return;
     const resetAt = Math.max(...over.map((count) => count.resetAt.getTime()));
     throw new AppError('SIGNIN_RATE_LIMITED', undefined, { retryAfterSeconds: Math.max(1, Math.ceil((resetAt - Date.now()) / 1000)) });

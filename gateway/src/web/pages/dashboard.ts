@@ -45,6 +45,6 @@ export function dashboardPage(deps: PageDeps) {
             : html`<p>No entries yet.</p>`
         }
       </section>`;
-    sendPage(res, 200, page(req, { title: 'Dashboard', body, signedIn: { csrfToken: principal.cookieSession?.csrfToken ?? '' } }));
+    sendPage(res, 200, page(req, { title: 'Dashboard', body, signedIn: principal.cookieSession }));
   };
 }

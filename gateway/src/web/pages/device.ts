@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import type { PendingDeviceAuthorization } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
-import type { Principal } from '../../context';
 import { toAppError } from '../../errors/to-app-error';
-import { failOrThrow, signedInOrRedirect } from '../forms';
+import { failOrThrow, signedInOrRedirect, type SignedIn } from '../forms';
 import { csrfField, html, page, sendFormError, sendPage, wantsJson } from '../html';
 import { userCodeAttempts } from '../user-code-attempts';
 import type { WebDeps } from '../web-deps';
@@ -19,17 +18,13 @@ export const scopeHelp: Partial<Record<string, string>> = {
   'monitors:write': 'create and change monitors, webhooks and digests',
 };
 
-type SignedIn = Principal & { sessionId: string; cookieSession: NonNullable<Principal['cookieSession']> };
-
 /**
  * The approval page is for a signed-in person: anyone else goes to sign in and comes back to the
  * page for the same code (a POST cannot be replayed after sign-in); a JSON caller gets the 401 envelope.
  */
 function signedIn(req: Request, res: Response, deps: WebDeps): SignedIn | null {
   const userCode = textOf(req.method === 'GET' ? req.query.user_code : (req.body as Record<string, unknown> | undefined)?.user_code);
-  const back = userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : '/device';
-  const principal = signedInOrRedirect(req, res, deps, back);
-  return principal?.cookieSession ? (principal as SignedIn) : null;
+  return signedInOrRedirect(req, res, deps, userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : '/device');
 }
 
 function textOf(value: unknown): string | undefined {
@@ -151,20 +146,13 @@ export function devicePages(deps: WebDeps) {
         return;
       }
       const client = decided.clientName ?? 'The command-line client';
-      const body =
-        decided.status === 'approved'
-          ? html`<p class="notice" role="status" data-outcome="approved">${client} is signed in with ${decided.scopes.join(', ')}.
+      const approved = decided.status === 'approved';
+      const title = approved ? 'Device approved' : 'Device denied';
+      const body = approved
+        ? html`<p class="notice" role="status" data-outcome="approved">${client} is signed in with ${decided.scopes.join(', ')}.
               Return to your terminal; you can sign it out at any time on <a href="/sessions">Sessions</a>.</p>`
-          : html`<p class="notice" role="status" data-outcome="denied">The sign-in was denied; ${client} gets no access.</p>`;
-      sendPage(
-        res,
-        200,
-        page(req, {
-          title: decided.status === 'approved' ? 'Device approved' : 'Device denied',
-          body,
-          signedIn: principal.cookieSession,
-        }),
-      );
+        : html`<p class="notice" role="status" data-outcome="denied">The sign-in was denied; ${client} gets no access.</p>`;
+      sendPage(res, 200, page(req, { title, body, signedIn: principal.cookieSession }));
     } catch (error) {
       // A refused choice (no scope ticked, a scope not asked for) goes back to the same question.
       failOrThrow(error, (shown) => sendFormError(req, res, shown, (again) => confirmForm(req, principal, pending, again)));

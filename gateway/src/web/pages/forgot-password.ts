@@ -13,13 +13,11 @@ function forgotForm(req: Request, email: string, error?: AppError): string {
       <input id="email" name="email" type="email" autocomplete="email" required value="${email}" />
       <button type="submit">Send a reset link</button>
     </form>`;
-  return page(req, { title: 'Forgot your password?', body, ...(error ? { error } : {}) });
+  return page(req, { title: 'Forgot your password?', body, error });
 }
 
-export function forgotPasswordPage() {
-  return (req: Request, res: Response) => {
-    sendPage(res, 200, forgotForm(req, ''));
-  };
+export function forgotPasswordPage(req: Request, res: Response) {
+  sendPage(res, 200, forgotForm(req, ''));
 }
 
 /** `POST /forgot-password` {email}: mails a reset link when the address has an account; the answer is the same either way. */

@@ -1,20 +1,15 @@
 import type { Request, Response } from 'express';
 import { scopeSchema, type Scope } from '@vrs/contracts';
 import { AppError } from '@vrs/kit';
-import { csrfField, html, page, sendFormError, sendPage, type SafeHtml } from '../html';
-import { done, failOrThrow, field, signedInOrRedirect } from '../forms';
+import { csrfField, html, page, sendFormError, sendPage, wantsJson, type SafeHtml } from '../html';
+import { done, failOrThrow, field, signedInOrRedirect, type SignedIn } from '../forms';
 import type { PageDeps } from '../web-deps';
 
 const scopes = scopeSchema.options;
 
-async function keysPage(
-  req: Request,
-  deps: PageDeps,
-  accountId: string,
-  csrfToken: string,
-  extra: { created?: SafeHtml; error?: AppError },
-) {
-  const { data: keys } = await deps.services.billing.apiKeys.list.query({ accountId, limit: 100 });
+async function keysPage(req: Request, deps: PageDeps, principal: SignedIn, extra: { created?: SafeHtml; error?: AppError }) {
+  const { csrfToken } = principal.cookieSession;
+  const { data: keys } = await deps.services.billing.apiKeys.list.query({ accountId: principal.accountId, limit: 100 });
   const body = html`${extra.created ?? ''}
     <section aria-labelledby="create">
       <h2 id="create">Create a key</h2>
@@ -48,7 +43,7 @@ async function keysPage(
           : html`<p>No keys yet.</p>`
       }
     </section>`;
-  return page(req, { title: 'API keys', body, signedIn: { csrfToken }, ...(extra.error ? { error: extra.error } : {}) });
+  return page(req, { title: 'API keys', body, signedIn: principal.cookieSession, error: extra.error });
 }
 
 /** `GET /keys`: create a key, list them, revoke one. */
@@ -56,14 +51,13 @@ export function keysListPage(deps: PageDeps) {
   return async (req: Request, res: Response) => {
     const principal = signedInOrRedirect(req, res, deps);
     if (!principal) return;
-    sendPage(res, 200, await keysPage(req, deps, principal.accountId, principal.cookieSession?.csrfToken ?? '', {}));
+    sendPage(res, 200, await keysPage(req, deps, principal, {}));
   };
 }
 
 function checkedScopes(req: Request): Scope[] {
   const raw = (req.body as Record<string, unknown> | undefined)?.scopes;
-  const values = (Array.isArray(raw) ? raw : [raw]).filter((value): value is string => typeof value === 'string');
-  return values.filter((value): value is Scope => (scopes as readonly string[]).includes(value));
+  return [raw].flat().filter((value): value is Scope => (scopes as readonly unknown[]).includes(value));
 }
 
 /** `POST /keys` {name, scopes…}: the new key is shown once, on the page this answers (never stored in clear). */
@@ -71,11 +65,10 @@ export function createKey(deps: PageDeps) {
   return async (req: Request, res: Response) => {
     const principal = signedInOrRedirect(req, res, deps);
     if (!principal) return;
-    const csrfToken = principal.cookieSession?.csrfToken ?? '';
     const name = (field(req, 'name') ?? '').trim();
     const chosen = checkedScopes(req);
     const fail = async (error: AppError) => {
-      const rendered = await keysPage(req, deps, principal.accountId, csrfToken, { error });
+      const rendered = await keysPage(req, deps, principal, { error });
       sendFormError(req, res, error, () => rendered);
     };
     if (name.length === 0 || name.length > 100) return fail(new AppError('VALIDATION_FAILED', 'name: 1 to 100 characters.'));
@@ -87,11 +80,11 @@ export function createKey(deps: PageDeps) {
           <p>Copy it now: it is shown only this once.</p>
           <p><code data-testid="new-key">${created.key}</code></p>
         </section>`;
-      if (req.accepts(['html', 'json']) === 'json') {
+      if (wantsJson(req)) {
         res.json(created);
         return;
       }
-      sendPage(res, 200, await keysPage(req, deps, principal.accountId, csrfToken, { created: shown }));
+      sendPage(res, 200, await keysPage(req, deps, principal, { created: shown }));
     } catch (error) {
       failOrThrow(error, (appError) => void fail(appError));
     }

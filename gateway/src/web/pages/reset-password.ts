@@ -16,22 +16,17 @@ function resetForm(req: Request, token: string, error?: AppError): string {
       <label class="choice"><input type="checkbox" name="revokeApiKeys" value="on" /> Also revoke every API key of the account</label>
       <button type="submit">Set the new password</button>
     </form>`;
-  return page(req, { title: 'Choose a new password', body, ...(error ? { error } : {}) });
+  return page(req, { title: 'Choose a new password', body, error });
 }
 
 /** `GET /reset-password?token=…`: the form. The token is checked (and used) only when the form is sent. */
-export function resetPasswordPage() {
-  return (req: Request, res: Response) => {
-    const token = typeof req.query.token === 'string' ? req.query.token.slice(0, 200) : '';
-    sendPage(res, 200, resetForm(req, token));
-  };
+export function resetPasswordPage(req: Request, res: Response) {
+  const token = typeof req.query.token === 'string' ? req.query.token.slice(0, 200) : '';
+  sendPage(res, 200, resetForm(req, token));
 }
 
 /** The checkbox of the form (`on`), or `true` from a JSON caller. */
-function checked(req: Request, name: string): boolean {
-  const value = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>)[name] : undefined;
-  return value === true || value === 'on' || value === 'true';
-}
+const checked = (value: unknown) => value === true || value === 'on' || value === 'true';
 
 /**
  * `POST /reset-password` {token, password, revokeApiKeys?}: sets the password once per link (400
@@ -48,7 +43,7 @@ export function resetPassword(deps: PageDeps) {
     if (token === '' || token.length > 200) return fail(new AppError('LINK_INVALID'));
     if (password.length < minPasswordLength || password.length > maxPasswordLength) return fail(new AppError('PASSWORD_TOO_WEAK'));
     try {
-      const revokeApiKeys = checked(req, 'revokeApiKeys');
+      const revokeApiKeys = checked((req.body as Record<string, unknown> | undefined)?.revokeApiKeys);
       const { accountId } = await services.billing.identity.resetPassword.mutate({ token, password, revokeApiKeys });
       // This gateway trusts none of the account's cached sessions (nor keys) any more, nor this browser's.
       deps.authCaches.forgetAccount(accountId);

@@ -8,7 +8,7 @@ export function sessionsPage(deps: PageDeps) {
   return async (req: Request, res: Response) => {
     const principal = signedInOrRedirect(req, res, deps);
     if (!principal) return;
-    const csrfToken = principal.cookieSession?.csrfToken ?? '';
+    const csrfToken = principal.cookieSession.csrfToken;
     const sessions = await deps.services.billing.sessions.list.query({ accountId: principal.accountId, limit: 100 });
     const body = html`<table>
         <thead><tr><th scope="col">Kind</th><th scope="col">Signed in</th><th scope="col">Expires</th><th scope="col">Device</th><th scope="col"></th></tr></thead>

@@ -18,13 +18,11 @@ function signInForm(req: Request, values: { email?: string; next?: string }, err
       <button type="submit">Sign in</button>
     </form>
     <p><a href="/forgot-password">Forgot your password?</a> · <a href="/signup">Create an account</a></p>`;
-  return page(req, { title: 'Sign in', body, ...(error ? { error } : {}) });
+  return page(req, { title: 'Sign in', body, error });
 }
 
-export function signInPage() {
-  return (req: Request, res: Response) => {
-    sendPage(res, 200, signInForm(req, { next: safeNext(req.query.next) }));
-  };
+export function signInPage(req: Request, res: Response) {
+  sendPage(res, 200, signInForm(req, { next: safeNext(req.query.next) }));
 }
 
 /**

@@ -18,13 +18,11 @@ function signUpForm(req: Request, values: { email?: string; name?: string }, err
       <button type="submit">Create account</button>
     </form>
     <p>Already have an account? <a href="/signin">Sign in</a>.</p>`;
-  return page(req, { title: 'Create an account', body, ...(error ? { error } : {}) });
+  return page(req, { title: 'Create an account', body, error });
 }
 
-export function signUpPage() {
-  return (req: Request, res: Response) => {
-    sendPage(res, 200, signUpForm(req, {}));
-  };
+export function signUpPage(req: Request, res: Response) {
+  sendPage(res, 200, signUpForm(req, {}));
 }
 
 /**
