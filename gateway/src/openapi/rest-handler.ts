@@ -102,12 +102,6 @@ export function createRestHandler(options: RestHandlerOptions) {
     const { operation, params } = found;
     let input: unknown;
     let ctx: GatewayContext | undefined;
-    const send = (status: number, headers: Record<string, string> | undefined, body: Buffer | undefined) => {
-      res.statusCode = status;
-      res.setHeader('Content-Type', 'application/json');
-      if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.end(body);
-    };
     try {
       const takesBody = req.method !== 'GET' && req.method !== 'DELETE';
       const contentType = req.headers['content-type'];
@@ -125,8 +119,12 @@ export function createRestHandler(options: RestHandlerOptions) {
         signal: undefined,
         batchIndex: 0,
       });
+      const body = jsonBody(data);
       const meta = options.responseMeta(ctx, false);
-      send(meta.status ?? 200, meta.headers, jsonBody(data));
+      res.statusCode = meta.status ?? 200;
+      res.setHeader('Content-Type', 'application/json');
+      if (meta.headers) for (const [name, value] of Object.entries(meta.headers)) res.setHeader(name, value);
+      res.end(body);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const appError = options.toAppError(error, req, input, operation.path);
