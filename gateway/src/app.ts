@@ -182,8 +182,8 @@ export function createGatewayApp(deps: GatewayDependencies) {
         log.error({ err: error.cause ?? error, path: procedurePath, requestId: req.requestId }, 'request failed');
       return appError;
     },
-    responseMeta: (ctx, failed) => {
-      const status = failed ? undefined : successStatusOf(ctx?.res);
+    responseMeta: (ctx, failed, procedurePath) => {
+      const status = failed ? undefined : successStatusOf(routes.metaOf(procedurePath)?.openapi?.operationId);
       const credits = ctx?.credits;
       if (credits?.charged === undefined) return { status };
       return { status, headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) } };

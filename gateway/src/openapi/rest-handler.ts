@@ -24,8 +24,12 @@ export interface RestHandlerOptions {
   createContext: (req: Request, res: Response) => GatewayContext;
   /** The envelope's error for a failed call (and where it is logged); `input` is what was read, if anything. */
   toAppError: (error: TRPCError, req: Request, input: unknown, procedurePath: string) => AppError;
-  /** Status and headers of the response, from what the call left in its context. */
-  responseMeta: (ctx: GatewayContext | undefined, failed: boolean) => { status?: number; headers?: Record<string, string> };
+  /** Status and headers of the response, from the procedure called and what the call left in its context. */
+  responseMeta: (
+    ctx: GatewayContext | undefined,
+    failed: boolean,
+    procedurePath: string,
+  ) => { status?: number; headers?: Record<string, string> };
 }
 
 const isArrayField = (field: z.ZodType) =>
@@ -120,7 +124,7 @@ export function createRestHandler(options: RestHandlerOptions) {
         batchIndex: 0,
       });
       const body = jsonBody(data);
-      const meta = options.responseMeta(ctx, false);
+      const meta = options.responseMeta(ctx, false, operation.path);
       res.statusCode = meta.status ?? 200;
       res.setHeader('Content-Type', 'application/json');
       if (meta.headers) for (const [name, value] of Object.entries(meta.headers)) res.setHeader(name, value);
@@ -128,7 +132,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const appError = options.toAppError(error, req, input, operation.path);
-      sendError(res, appError, req.requestId, options.responseMeta(ctx, true).headers);
+      sendError(res, appError, req.requestId, options.responseMeta(ctx, true, operation.path).headers);
     }
   };
 }
