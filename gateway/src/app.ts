@@ -182,8 +182,8 @@ export function createGatewayApp(deps: GatewayDependencies) {
         log.error({ err: error.cause ?? error, path: procedurePath, requestId: req.requestId }, 'request failed');
       return appError;
     },
-    responseMeta: (ctx, failed) => {
-      const status = failed ? undefined : successStatusOf(ctx?.res);
+    responseMeta: (ctx, failed, procedurePath) => {
+      const status = failed ? undefined : successStatusOf(routes.metaOf(procedurePath)?.openapi?.operationId);
       const credits = ctx?.credits;
       if (credits?.charged === undefined) return { status };
       return { status, headers: { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) } };
@@ -256,32 +256,12 @@ export function createGatewayApp(deps: GatewayDependencies) {
     mcpRoute({ internalToken: config.INTERNAL_TOKEN, publicBaseUrl: config.PUBLIC_BASE_URL }),
   );
   app.all('/mcp', mcpMethodNotAllowed);
+  // The OAuth 2.1 authorization server and the first-party web app share these.
+  const identityRouterDeps = { config, services, ...deps.identity, authCaches: deps.authCaches, counter: deps.rateLimitCounter, log };
   // The OAuth 2.1 authorization server and its metadata (ADR 0095).
-  app.use(
-    createOAuthRouter({
-      config,
-      services,
-      ...deps.identity,
-      authCaches: deps.authCaches,
-      counter: deps.rateLimitCounter,
-      log,
-      perIp: limiters.perIp,
-    }),
-  );
+  app.use(createOAuthRouter({ ...identityRouterDeps, perIp: limiters.perIp }));
   // The first-party web app, outside /v1 (ADR 0034), under the same per-IP limit as the API.
-  app.use(
-    limiters.perIp,
-    createWebRouter({
-      config,
-      services,
-      sessions: deps.identity.sessions,
-      authCaches: deps.authCaches,
-      cookie: deps.identity.cookie,
-      mailer: deps.identity.mailer,
-      counter: deps.rateLimitCounter,
-      log,
-    }),
-  );
+  app.use(limiters.perIp, createWebRouter(identityRouterDeps));
   app.use((req, res) => {
     sendError(
       res,

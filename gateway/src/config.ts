@@ -15,9 +15,7 @@ const thirtyDaysInSeconds = 30 * 86_400;
 export const gatewayEnvSchema = z.object({
   ...baseEnvShape,
   // Read too when the gateway hosts billing in-process.
-  BILLING_STARTING_CREDITS: billingEnvSchema.shape.BILLING_STARTING_CREDITS,
-  BILLING_RESERVATION_TTL_MS: billingEnvSchema.shape.BILLING_RESERVATION_TTL_MS,
-  BILLING_SWEEP_INTERVAL_MS: billingEnvSchema.shape.BILLING_SWEEP_INTERVAL_MS,
+  ...billingEnvSchema.pick({ BILLING_STARTING_CREDITS: true, BILLING_RESERVATION_TTL_MS: true, BILLING_SWEEP_INTERVAL_MS: true }).shape,
   // The per-account rate limit of each plan: enforced here, shown by billing.
   ...planEnvShape,
   ...identityEnvShape,

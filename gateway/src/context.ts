@@ -5,12 +5,10 @@ import type { AuthCaches } from './auth/auth-caches';
 import type { CreditCalls } from './metering/credit-calls';
 import type { GatewayServices } from './services';
 
-export type AuthScheme = 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'oauthToken' | 'demoUser';
-
 /** Who is calling, as established by one of the authentication schemes. */
 export interface Principal {
   accountId: string;
-  scheme: AuthScheme;
+  scheme: 'bearerApiKey' | 'apiKey' | 'sessionCookie' | 'cliSession' | 'oauthToken' | 'demoUser';
   /** Permissions of a key or CLI session; a session cookie or demo user acts as the account owner. */
   scopes: ReadonlySet<Scope> | 'owner';
   keyId?: string;

@@ -25,7 +25,7 @@ import type { GatewayServices } from './services';
  * gateway in front of service processes never loads the services' code (youtubei.js, sharp, the AI SDK).
  */
 export async function hostServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger; env: NodeJS.ProcessEnv }) {
-  const { env } = options;
+  const { env, bus } = options;
   const hosted: ServiceModule[] = [];
   const closers: (() => Promise<void>)[] = [];
   /** Where each hosted service answers internal calls, as bound (free ports unless configured). */
@@ -75,7 +75,6 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     internalUrls[service] = server.url;
   }
 
-  const bus = options.bus;
   const billingModule = await host('billing', config.BILLING_SERVICE_URL, (store) =>
     createBillingModule({
       store,

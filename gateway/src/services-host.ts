@@ -1,12 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import { ConfigError, createServiceClient, type Logger } from '@vrs/kit';
 import type { EventBus } from '@vrs/bus';
-import type { BillingRouter } from '@vrs/billing';
-import type { ResearchRouter } from '@vrs/research';
-import type { ProviderRouter } from '@vrs/provider';
-import type { TrendsRouter } from '@vrs/trends';
-import type { MonitoringRouter } from '@vrs/monitoring';
-import type { AgentsRouter } from '@vrs/agents';
 import type { GatewayConfig } from './config';
 import type { GatewayServices } from './services';
 
@@ -32,12 +26,12 @@ export async function connectServices(config: GatewayConfig, options: { bus: Eve
       timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
     });
   const services: GatewayServices = {
-    billing: client<BillingRouter>(config.BILLING_SERVICE_URL),
-    research: client<ResearchRouter>(config.RESEARCH_SERVICE_URL),
-    provider: client<ProviderRouter>(config.PROVIDER_SERVICE_URL),
-    trends: client<TrendsRouter>(config.TRENDS_SERVICE_URL),
-    monitoring: client<MonitoringRouter>(config.MONITORING_SERVICE_URL),
-    agents: client<AgentsRouter>(config.AGENTS_SERVICE_URL),
+    billing: client(config.BILLING_SERVICE_URL),
+    research: client(config.RESEARCH_SERVICE_URL),
+    provider: client(config.PROVIDER_SERVICE_URL),
+    trends: client(config.TRENDS_SERVICE_URL),
+    monitoring: client(config.MONITORING_SERVICE_URL),
+    agents: client(config.AGENTS_SERVICE_URL),
   };
   return { services, internalUrls: {}, close: async () => undefined };
 }

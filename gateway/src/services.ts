@@ -22,38 +22,26 @@ export interface GatewayServices {
  * lines and logs name it. Each is bound when first used: a request calls one or two of the six.
  */
 export function servicesFor(services: GatewayServices, context: RequestContext): GatewayServices {
-  return new RequestServices(services, context);
-}
-
-class RequestServices implements GatewayServices {
-  readonly #bound: Partial<GatewayServices> = {};
-
-  constructor(
-    private readonly services: GatewayServices,
-    private readonly context: RequestContext,
-  ) {}
-
-  #bind<K extends keyof GatewayServices>(name: K): GatewayServices[K] {
-    const bound = this.#bound[name] ?? forRequest(this.services[name], this.context);
-    this.#bound[name] = bound;
-    return bound;
-  }
-  get billing() {
-    return this.#bind('billing');
-  }
-  get research() {
-    return this.#bind('research');
-  }
-  get provider() {
-    return this.#bind('provider');
-  }
-  get trends() {
-    return this.#bind('trends');
-  }
-  get monitoring() {
-    return this.#bind('monitoring');
-  }
-  get agents() {
-    return this.#bind('agents');
-  }
+  const bound: Partial<GatewayServices> = {};
+  const bind = <K extends keyof GatewayServices>(name: K): GatewayServices[K] => (bound[name] ??= forRequest(services[name], context));
+  return {
+    get billing() {
+      return bind('billing');
+    },
+    get research() {
+      return bind('research');
+    },
+    get provider() {
+      return bind('provider');
+    },
+    get trends() {
+      return bind('trends');
+    },
+    get monitoring() {
+      return bind('monitoring');
+    },
+    get agents() {
+      return bind('agents');
+    },
+  };
 }

@@ -4,15 +4,10 @@ import { ZodError } from 'zod';
 import { isErrorCode, type ErrorCode } from '@vrs/contracts';
 import { AppError, appErrorOfServiceCall } from '@vrs/kit';
 
-export interface ValidationIssue {
-  path: string;
-  message: string;
-}
-
 export type FieldCodes = Record<string, { missing?: ErrorCode; invalid?: ErrorCode }>;
 
 function validationError(zodError: ZodError, input: unknown, fieldCodes: FieldCodes = {}): AppError {
-  const issues: ValidationIssue[] = zodError.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const issues = zodError.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   // Some fields have codes of their own (QUERY_REQUIRED for a missing `q`, PROVIDER_NOT_SUPPORTED...).
   for (const [field, codes] of Object.entries(fieldCodes)) {
     const fieldIssue = issues.find((issue) => issue.path === field);

@@ -9,12 +9,11 @@ import type { GatewayServices } from '../services';
  * `send` answers one result per item, in order; its failure fails every item it carried.
  */
 export function groupCommit<I, O>(send: (items: I[]) => Promise<O[]>, maxItems = maxCreditBatch): (item: I) => Promise<O> {
-  let waiting: { item: I; resolve: (result: O) => void; reject: (error: unknown) => void }[] = [];
+  const waiting: { item: I; resolve: (result: O) => void; reject: (error: unknown) => void }[] = [];
   let inFlight = false;
   const flush = () => {
     if (inFlight || waiting.length === 0) return;
-    const batch = waiting.length <= maxItems ? waiting : waiting.slice(0, maxItems);
-    waiting = batch === waiting ? [] : waiting.slice(maxItems);
+    const batch = waiting.splice(0, maxItems);
     inFlight = true;
     send(batch.map((entry) => entry.item))
       .then(
@@ -121,16 +120,13 @@ export function createCreditCalls(billing: GatewayServices['billing'], log: Logg
      * until billing takes it), so whether or not that settle committed, nothing stays charged.
      */
     async settle(reservationId: string, amount: number): Promise<{ charged: number; balance: number }> {
-      let result: Awaited<ReturnType<typeof closeBatch>>;
-      try {
-        result = await closeBatch({ reservationId, outcome: 'settle', amount });
-      } catch (err) {
+      const result = await closeBatch({ reservationId, outcome: 'settle', amount }).catch((err: unknown) => {
         log.warn({ err, reservationId, amount }, 'billing did not answer a settle; the reservation is cancelled');
         scheduleCancel(reservationId);
         throw billingUnavailable(
           'Billing did not record the charge, so this request was not charged and its result is not given. Try again shortly.',
         );
-      }
+      });
       return answerOf(result);
     },
     /** Gives the whole hold back (the work failed); one billing did not answer is cancelled in the background. */

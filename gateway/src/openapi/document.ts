@@ -189,7 +189,6 @@ export function buildOpenApiDocument(router: V1Router, options: { baseUrl: strin
     Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
   );
   document.components = { ...document.components, schemas: { ...generatedSchemas, ErrorEnvelope: errorEnvelopeSchema as never } };
-  document.tags = contractTags.map((name) => ({ name }));
 
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem as Record<string, OperationObject>)) {

@@ -25,8 +25,12 @@ export interface RestHandlerOptions {
   createContext: (req: Request, res: Response) => GatewayContext;
   /** The envelope's error for a failed call (and where it is logged); `input` is what was read, if anything. */
   toAppError: (error: TRPCError, req: Request, input: unknown, procedurePath: string) => AppError;
-  /** Status and headers of the response, from what the call left in its context. */
-  responseMeta: (ctx: GatewayContext | undefined, failed: boolean) => { status?: number; headers?: Record<string, string> };
+  /** Status and headers of the response, from the procedure called and what the call left in its context. */
+  responseMeta: (
+    ctx: GatewayContext | undefined,
+    failed: boolean,
+    procedurePath: string,
+  ) => { status?: number; headers?: Record<string, string> };
 }
 
 const isArrayField = (field: z.ZodType) =>
@@ -129,12 +133,6 @@ export function createRestHandler(options: RestHandlerOptions) {
     const { operation, params } = found;
     let input: unknown;
     let ctx: GatewayContext | undefined;
-    const send = (status: number, headers: Record<string, string> | undefined, body: Buffer | undefined) => {
-      res.statusCode = status;
-      res.setHeader('Content-Type', 'application/json');
-      if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.end(body);
-    };
     try {
       const takesBody = req.method !== 'GET' && req.method !== 'DELETE';
       const contentType = req.headers['content-type'];
@@ -152,12 +150,16 @@ export function createRestHandler(options: RestHandlerOptions) {
         signal: undefined,
         batchIndex: 0,
       });
-      const meta = options.responseMeta(ctx, false);
-      send(meta.status ?? 200, meta.headers, bodyOf(res, data));
+      const body = bodyOf(res, data);
+      const meta = options.responseMeta(ctx, false, operation.path);
+      res.statusCode = meta.status ?? 200;
+      res.setHeader('Content-Type', 'application/json');
+      if (meta.headers) for (const [name, value] of Object.entries(meta.headers)) res.setHeader(name, value);
+      res.end(body);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       const appError = options.toAppError(error, req, input, operation.path);
-      sendError(res, appError, req.requestId, options.responseMeta(ctx, true).headers);
+      sendError(res, appError, req.requestId, options.responseMeta(ctx, true, operation.path).headers);
     }
   };
 }

@@ -1,9 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
-import { AppError } from '@vrs/kit';
+import { rateLimit } from 'express-rate-limit';
 import type { WindowCounter } from '@vrs/bus';
-import { sendError } from '../errors/envelope';
-import { WindowCounterStore } from './window-counter-store';
+import { byIp, sharedLimit } from './limiters';
 
 /**
  * Device codes one client IP may request per window (ADR 0036), shared by every replica. Tighter
@@ -11,17 +9,9 @@ import { WindowCounterStore } from './window-counter-store';
  */
 export function deviceCodeLimiter(counter: WindowCounter, settings: { windowMs: number; perIp: number }) {
   const limiter = rateLimit({
-    windowMs: settings.windowMs,
+    ...sharedLimit(counter, 'device-code:ip:', settings.windowMs, 'DEVICE_CODE_RATE_LIMITED'),
     limit: settings.perIp,
-    standardHeaders: 'draft-6',
-    legacyHeaders: false,
-    passOnStoreError: true,
-    store: new WindowCounterStore(counter, 'device-code:ip:'),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
-    handler: (req: Request, res: Response) => {
-      const retryAfter = Number(res.getHeader('Retry-After')) || undefined;
-      sendError(res, new AppError('DEVICE_CODE_RATE_LIMITED', undefined, { retryAfterSeconds: retryAfter }), req.requestId);
-    },
+    keyGenerator: byIp,
   });
   return (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' ? limiter(req, res, next) : next());
 }

@@ -14,10 +14,26 @@ export interface RateLimitSettings {
   internalToken?: string;
 }
 
-function rejectInEnvelope(req: Request, res: Response) {
-  const retryAfter = res.getHeader('Retry-After');
-  sendError(res, new AppError('RATE_LIMITED', undefined, { retryAfterSeconds: Number(retryAfter) || undefined }), req.requestId);
+/**
+ * What every limit here shares: a window of the shared counter under `prefix`, the IETF RateLimit
+ * draft's headers, and over it a 429 of `code` in the envelope, carrying `Retry-After`.
+ */
+export function sharedLimit(counter: WindowCounter, prefix: string, windowMs: number, code: 'RATE_LIMITED' | 'DEVICE_CODE_RATE_LIMITED') {
+  return {
+    windowMs,
+    standardHeaders: 'draft-6' as const,
+    legacyHeaders: false,
+    store: new WindowCounterStore(counter, prefix),
+    // A broken limit store must not take the API down with it: let requests through and log.
+    passOnStoreError: true,
+    handler: (req: Request, res: Response) => {
+      const retryAfter = Number(res.getHeader('Retry-After')) || undefined;
+      sendError(res, new AppError(code, undefined, { retryAfterSeconds: retryAfter }), req.requestId);
+    },
+  };
 }
+
+export const byIp = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
 
 /** The account a per-account limit counts: its `skip` lets only requests with a principal reach it. */
 function accountOf(req: Request): string {
@@ -32,25 +48,15 @@ function accountOf(req: Request): string {
  * `Retry-After`.
  */
 export function createRateLimiters(counter: WindowCounter, settings: RateLimitSettings) {
-  const common = {
-    windowMs: settings.windowMs,
-    standardHeaders: 'draft-6' as const,
-    legacyHeaders: false,
-    handler: rejectInEnvelope,
-    // A broken limit store must not take the API down with it: let requests through and log.
-    passOnStoreError: true,
-  };
   const perIp = rateLimit({
-    ...common,
+    ...sharedLimit(counter, 'ip:', settings.windowMs, 'RATE_LIMITED'),
     limit: settings.perIp,
-    store: new WindowCounterStore(counter, 'ip:'),
     skip: (req) => isInternalToken(req.get(internalTokenHeader), settings.internalToken),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+    keyGenerator: byIp,
   });
   const perAccount = rateLimit({
-    ...common,
+    ...sharedLimit(counter, 'acct:', settings.windowMs, 'RATE_LIMITED'),
     limit: (req) => settings.perAccount(accountOf(req)),
-    store: new WindowCounterStore(counter, 'acct:'),
     skip: (req) => !req.principal,
     keyGenerator: (req) => accountOf(req),
   });

@@ -1,7 +1,6 @@
 import { deletedAccountSchema, deleteAccountInput } from '@vrs/contracts';
 import { protectedOperation } from '../../trpc';
 import { authenticatedErrors } from '../errors';
-import { markAccepted } from '../research/accepted-status';
 
 export const deleteAccount = protectedOperation({
   method: 'DELETE',
@@ -19,6 +18,5 @@ export const deleteAccount = protectedOperation({
     const { accountId, deletedAt } = await ctx.services.billing.accounts.delete.mutate({ accountId: ctx.principal.accountId });
     // This replica refuses the account's cached credentials now; the others on billing.account.deleted.
     ctx.authCaches.forgetAccount(accountId);
-    markAccepted(ctx);
     return { id: accountId, status: 'deleting' as const, deletedAt };
   });

@@ -2,7 +2,6 @@ import { agentRunAdmissionSchema, createAgentRunInput } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { markAccepted } from '../research/accepted-status';
 
 export const createAgentRun = protectedOperation({
   method: 'POST',
@@ -29,6 +28,5 @@ export const createAgentRun = protectedOperation({
     // As the import's 202 (ADR 0092): nothing charged yet, the balance the hold left.
     ctx.credits.charged = 0;
     ctx.credits.remaining = balanceAfterHold;
-    markAccepted(ctx);
     return admission;
   });

@@ -7,13 +7,12 @@ import { authenticatedErrors } from '../errors';
 function parseDetails(details: string | undefined): AgentRunDetail[] {
   if (details === undefined) return [];
   const items = details.split(',').map((item) => item.trim());
-  const parsed = items.map((item) => ({ item, result: agentRunDetailSchema.safeParse(item) }));
-  const unknown = parsed.filter(({ result }) => !result.success).map(({ item }) => item);
+  const unknown = items.filter((item) => !agentRunDetailSchema.safeParse(item).success);
   if (unknown.length > 0) {
     const message = `details: unknown item${unknown.length === 1 ? '' : 's'} ${unknown.map((item) => JSON.stringify(item)).join(', ')}; allowed: artifacts, evidence, diagnostics.`;
     throw new AppError('DETAILS_INVALID', message, { issues: [{ path: 'details', message }] });
   }
-  return [...new Set(parsed.flatMap(({ result }) => (result.success ? [result.data] : [])))];
+  return [...new Set(items.map((item) => agentRunDetailSchema.parse(item)))];
 }
 
 export const getAgentRun = protectedOperation({

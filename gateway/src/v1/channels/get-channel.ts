@@ -1,7 +1,7 @@
 import { channelSchema, getChannelInput } from '@vrs/contracts';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
+import { charged, readMode, savedReadMeta } from '../providers/provider-params';
 
 export const getChannel = protectedOperation({
   method: 'GET',
@@ -13,10 +13,7 @@ export const getChannel = protectedOperation({
     'Title, handle, description, subscriber and video counts, thumbnails and recent uploads. 404 `CHANNEL_NOT_FOUND` for unknown or removed channels.',
   errorResponses: [...meteredErrors, 404, 422],
 })
-  .meta({
-    fieldCodes: providerFieldCodes,
-    savedVariant: savedUnlessRefresh,
-  })
+  .meta(savedReadMeta)
   .input(getChannelInput)
   .output(channelSchema)
   .query(async ({ ctx, input }) =>

@@ -1,7 +1,7 @@
 import { channelPlaylistsSchema, listChannelPlaylistsInput } from '@vrs/contracts';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
+import { charged, readMode, savedReadMeta } from '../providers/provider-params';
 
 export const listChannelPlaylists = protectedOperation({
   method: 'GET',
@@ -13,10 +13,7 @@ export const listChannelPlaylists = protectedOperation({
     "The channel's Playlists tab, ordered as `sort` asks (`newest`: date added, the default; `last-video-added`), one page at a time.",
   errorResponses: [...meteredErrors, 404, 422],
 })
-  .meta({
-    fieldCodes: providerFieldCodes,
-    savedVariant: savedUnlessRefresh,
-  })
+  .meta(savedReadMeta)
   .input(listChannelPlaylistsInput)
   .output(channelPlaylistsSchema)
   .query(async ({ ctx, input }) =>

@@ -2,7 +2,6 @@ import { exportSchema, createExportInput } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { markAccepted } from '../research/accepted-status';
 
 export const createExport = protectedOperation({
   method: 'POST',
@@ -30,6 +29,5 @@ export const createExport = protectedOperation({
     // A new export settles the hold once written (ADR 0019); a replay serves the first response at the cached price (nothing).
     if (replayed) ctx.credits.variant = 'cached';
     else ctx.credits.heldByJob = true;
-    markAccepted(ctx);
     return record;
   });

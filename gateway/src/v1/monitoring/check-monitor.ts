@@ -1,6 +1,5 @@
 import { monitorSchema, checkMonitorInput } from '@vrs/contracts';
 import { protectedOperation } from '../../trpc';
-import { markAccepted } from '../research/accepted-status';
 import { authenticatedErrors } from '../errors';
 
 export const checkMonitor = protectedOperation({
@@ -18,6 +17,5 @@ export const checkMonitor = protectedOperation({
   .output(monitorSchema)
   .mutation(async ({ ctx, input }) => {
     const monitor = await ctx.services.monitoring.monitors.check.mutate({ accountId: ctx.principal.accountId, monitorId: input.id });
-    markAccepted(ctx);
     return monitor;
   });

@@ -1,7 +1,7 @@
 import { playlistSchema, getPlaylistInput } from '@vrs/contracts';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
+import { charged, readMode, savedReadMeta } from '../providers/provider-params';
 
 export const getPlaylist = protectedOperation({
   method: 'GET',
@@ -13,10 +13,7 @@ export const getPlaylist = protectedOperation({
     'The playlist with one page of its videos, `estimatedTotal`, and `continuation` while more pages exist (an extension: pass it back for the next page). 404 `PLAYLIST_NOT_FOUND` for unknown or removed playlists.',
   errorResponses: [...meteredErrors, 404, 422],
 })
-  .meta({
-    fieldCodes: providerFieldCodes,
-    savedVariant: savedUnlessRefresh,
-  })
+  .meta(savedReadMeta)
   .input(getPlaylistInput)
   .output(playlistSchema)
   .query(async ({ ctx, input }) =>

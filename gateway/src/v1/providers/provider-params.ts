@@ -13,8 +13,11 @@ export function readMode(ctx: GatewayContext, input: { refresh: boolean }) {
 }
 
 /** For `savedVariant`: a read costs the cached price when saved data answers it, unless it asks for a refresh. */
-export const savedUnlessRefresh = (rawInput: Record<string, unknown>): PriceVariant | undefined =>
+const savedUnlessRefresh = (rawInput: Record<string, unknown>): PriceVariant | undefined =>
   rawInput.refresh === 'true' ? undefined : 'cached';
+
+/** The meta of a provider read that saved data may answer: `{provider}`'s own code, and the price when saved data answers. */
+export const savedReadMeta = { fieldCodes: providerFieldCodes, savedVariant: savedUnlessRefresh };
 
 /**
  * Hands the result on and tells metering which price applies: the cached one when a saved version

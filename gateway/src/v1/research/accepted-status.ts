@@ -1,24 +1,17 @@
-import type { Response } from 'express';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import type { GatewayContext } from '../../context';
 
 /*
  * The REST handler answers every success 200 unless `responseMeta` names a status, and trpc-to-openapi documents 200.
  * One rule for work that finishes later (ADR 0004): the operations that start it (imports,
- * exports) answer 202 Accepted with the resource to poll. The procedure marks its response,
- * `responseMeta` reads the mark, and the document's 200 of those operations becomes 202.
+ * exports) answer 202 Accepted with the resource to poll: `responseMeta` answers their success
+ * with 202, and the document's 200 of those operations becomes 202.
  */
 
 const acceptedOperations = new Set(['createImport', 'createExport', 'checkMonitor', 'createAgentRun', 'deleteAccount']);
 
-/** Called by a procedure whose success means "queued, not done yet". */
-export function markAccepted(ctx: GatewayContext): void {
-  (ctx.res as Response).locals.successStatus = 202;
-}
-
-/** For `responseMeta`: the success status a procedure asked for, if any. */
-export function successStatusOf(res: unknown): number | undefined {
-  return (res as Response | undefined)?.locals?.successStatus as number | undefined;
+/** For `responseMeta`: the success status of a procedure, 202 for those that start work. */
+export function successStatusOf(operationId: string | undefined): number | undefined {
+  return acceptedOperations.has(operationId ?? '') ? 202 : undefined;
 }
 
 export function documentAcceptedResponses(document: OpenAPIObject): OpenAPIObject {

@@ -2,7 +2,6 @@ import { jobSchema, createImportInput } from '@vrs/contracts';
 import { idempotencyHeaders, idempotencyKeyOf } from '../../idempotency/idempotency-key';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors } from '../errors';
-import { markAccepted } from './accepted-status';
 
 export const createImport = protectedOperation({
   method: 'POST',
@@ -31,6 +30,5 @@ export const createImport = protectedOperation({
     // A new job settles the hold when it ends (ADR 0019); a replay serves the first response at the cached price (nothing).
     if (replayed) ctx.credits.variant = 'cached';
     else ctx.credits.heldByJob = true;
-    markAccepted(ctx);
     return job;
   });

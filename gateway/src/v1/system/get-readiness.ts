@@ -28,11 +28,7 @@ export const getReadiness = publicOperation({
   .output(readinessSchema)
   .query(async ({ ctx }) => {
     const report = await ctx.readiness();
-    if (!report.ok)
-      throw new AppError(
-        'SERVICE_UNAVAILABLE',
-        'A dependency is not ready.',
-        ctx.internalCaller ? { dependencies: report.dependencies } : undefined,
-      );
-    return ctx.internalCaller ? { status: 'ready' as const, dependencies: report.dependencies } : { status: 'ready' as const };
+    const details = ctx.internalCaller ? { dependencies: report.dependencies } : undefined;
+    if (!report.ok) throw new AppError('SERVICE_UNAVAILABLE', 'A dependency is not ready.', details);
+    return { status: 'ready' as const, ...details };
   });

@@ -1,7 +1,7 @@
 import { transcriptSchema, getVideoTranscriptInput } from '@vrs/contracts';
 import { protectedOperation } from '../../trpc';
 import { meteredErrors, videoErrors } from '../errors';
-import { charged, providerFieldCodes, readMode, savedUnlessRefresh } from '../providers/provider-params';
+import { charged, readMode, savedReadMeta } from '../providers/provider-params';
 
 export const getVideoTranscript = protectedOperation({
   method: 'GET',
@@ -14,10 +14,7 @@ export const getVideoTranscript = protectedOperation({
   // 409: the transcript of a live stream or premiere that has not ended.
   errorResponses: [...meteredErrors, ...videoErrors, 409, 422],
 })
-  .meta({
-    fieldCodes: providerFieldCodes,
-    savedVariant: savedUnlessRefresh,
-  })
+  .meta(savedReadMeta)
   .input(getVideoTranscriptInput)
   .output(transcriptSchema)
   .query(async ({ ctx, input }) =>
