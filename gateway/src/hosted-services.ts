@@ -11,7 +11,7 @@ import { createProviderModule } from '@vrs/provider';
 import { youtubeClientOptionsOf } from '@vrs/provider/config';
 import { createLlm } from '@vrs/ai';
 import { createTrendsModule } from '@vrs/trends';
-import { clockControlOf } from '@vrs/trends/config';
+import { trendsModuleConfigOf } from '@vrs/trends/config';
 import { createMonitoringModule } from '@vrs/monitoring';
 import { monitoringModuleConfigOf } from '@vrs/monitoring/config';
 import { createAgentsModule } from '@vrs/agents';
@@ -120,12 +120,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       logger: options.logger.child({ service: 'trends' }),
       provider: client(providerModule, 'trends'),
       llm: createLlm(config, { logger: options.logger.child({ service: 'trends', component: 'llm' }) }),
-      config: {
-        clockControl: clockControlOf(config),
-        enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,
-        snapshotRetentionDays: config.TRENDS_SNAPSHOT_RETENTION_DAYS,
-        retentionSweepIntervalMs: config.TRENDS_RETENTION_SWEEP_INTERVAL_MS,
-      },
+      config: trendsModuleConfigOf(config),
     }),
   );
   const agentsModule = await host('agents', config.AGENTS_SERVICE_URL, (store) =>

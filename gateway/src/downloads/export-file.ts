@@ -3,8 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { AppError, createLogger } from '@vrs/kit';
 import type { GatewayContext } from '../context';
-import { sendError } from '../errors/envelope';
-import { toAppError } from '../errors/to-app-error';
+import { sendRouteError } from '../errors/to-app-error';
 import { protectedProcedure, router } from '../trpc';
 
 const log = createLogger('gateway');
@@ -52,9 +51,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
       if (file.export.status !== 'completed') throw new AppError('EXPORT_NOT_READY', undefined, { status: file.export.status });
       if (file.expired) throw new AppError('EXPORT_EXPIRED', undefined, { expiresAt: file.export.expiresAt });
     } catch (error) {
-      const appError = toAppError(error, { input: { id } });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
-      sendError(res, appError, req.requestId);
+      sendRouteError(req, res, error, { input: { id } });
       return;
     }
     const { accountId, export: record, projectName, chunkCount } = file;

@@ -1,15 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { createLogger } from '@vrs/kit';
 import type { CreditFigures, GatewayContext } from '../context';
-import { sendError } from '../errors/envelope';
-import { toAppError } from '../errors/to-app-error';
+import { sendRouteError } from '../errors/to-app-error';
 import { router } from '../trpc';
 import { providerFieldCodes } from '../v1/providers/provider-params';
 import { getVideoTranscript } from '../v1/videos/get-video-transcript';
 import { subtitleContentTypes, toSrt, toVtt } from './subtitles';
 
-const log = createLogger('gateway');
 const transcriptOnly = router({ getVideoTranscript });
 
 function creditHeaders(credits: CreditFigures): Record<string, string> {
@@ -47,9 +44,7 @@ export function transcriptFileRoute(contextOf: (req: Request, res: Response) => 
         })
         .send(body);
     } catch (error) {
-      const appError = toAppError(error, { input, fieldCodes: providerFieldCodes });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
-      sendError(res, appError, req.requestId, creditHeaders(ctx.credits));
+      sendRouteError(req, res, error, { input, fieldCodes: providerFieldCodes }, creditHeaders(ctx.credits));
     }
   };
 }

@@ -2,7 +2,9 @@ import { TRPCError } from '@trpc/server';
 import { TRPCClientError } from '@trpc/client';
 import { ZodError } from 'zod';
 import { isErrorCode, type ErrorCode } from '@vrs/contracts';
-import { AppError, appErrorOfServiceCall } from '@vrs/kit';
+import type { Request, Response } from 'express';
+import { AppError, appErrorOfServiceCall, createLogger } from '@vrs/kit';
+import { sendError } from './envelope';
 
 export type FieldCodes = Record<string, { missing?: ErrorCode; invalid?: ErrorCode }>;
 
@@ -40,7 +42,9 @@ const codeByTrpcCode: Partial<Record<TRPCError['code'], ErrorCode>> = {
 };
 
 /** Everything a request can fail with, as the one error type the envelope is written from. */
-export function toAppError(error: unknown, context: { input?: unknown; fieldCodes?: FieldCodes } = {}): AppError {
+type ErrorContext = { input?: unknown; fieldCodes?: FieldCodes };
+
+export function toAppError(error: unknown, context: ErrorContext = {}): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof TRPCClientError) return fromServiceError(error);
   if (error instanceof TRPCError) {
@@ -52,4 +56,13 @@ export function toAppError(error: unknown, context: { input?: unknown; fieldCode
     if (code) return new AppError(code, code === 'ROUTE_NOT_FOUND' ? undefined : error.message);
   }
   return new AppError('INTERNAL_ERROR');
+}
+
+const log = createLogger('gateway');
+
+/** A plain route's failure (a download, a stream), answered in the envelope and logged when it is ours. */
+export function sendRouteError(req: Request, res: Response, error: unknown, context: ErrorContext, headers?: Record<string, string>) {
+  const appError = toAppError(error, context);
+  if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
+  sendError(res, appError, req.requestId, headers);
 }

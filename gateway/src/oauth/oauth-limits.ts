@@ -1,6 +1,6 @@
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
 import type { WindowCounter } from '@vrs/bus';
-import { WindowCounterStore } from '../rate-limit/window-counter-store';
+import { byIp, sharedLimit } from '../rate-limit/limiters';
 import { noStore } from './oauth-errors';
 
 /**
@@ -10,13 +10,10 @@ import { noStore } from './oauth-errors';
  */
 export function oauthEndpointLimiter(counter: WindowCounter, name: string, settings: { windowMs: number; perIp: number }) {
   return rateLimit({
-    windowMs: settings.windowMs,
+    ...sharedLimit(counter, `oauth-${name}:ip:`, settings.windowMs, 'RATE_LIMITED'),
     limit: settings.perIp,
-    standardHeaders: 'draft-6',
-    legacyHeaders: false,
-    passOnStoreError: true,
-    store: new WindowCounterStore(counter, `oauth-${name}:ip:`),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+    keyGenerator: byIp,
+    // OAuth clients read RFC 6749's error body, not our envelope.
     handler: (_req, res) => {
       noStore(res);
       res.status(429).json({

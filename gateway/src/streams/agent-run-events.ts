@@ -3,8 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { createLogger } from '@vrs/kit';
 import type { GatewayContext } from '../context';
-import { sendError } from '../errors/envelope';
-import { toAppError } from '../errors/to-app-error';
+import { sendRouteError, toAppError } from '../errors/to-app-error';
 import { protectedProcedure, router } from '../trpc';
 
 const log = createLogger('gateway');
@@ -43,9 +42,7 @@ export function agentRunEventsRoute(contextOf: (req: Request, res: Response) => 
     try {
       page = await caller.list({ ...path, afterSeq });
     } catch (error) {
-      const appError = toAppError(error, { input: path });
-      if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
-      sendError(res, appError, req.requestId);
+      sendRouteError(req, res, error, { input: path });
       return;
     }
     res.writeHead(200, {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { llmEnvShape } from '@vrs/ai/config';
 import { baseEnvShape, booleanFromEnv, ConfigError } from '@vrs/kit';
 import { snapshotLookbackDays } from './repo/snapshots-repo';
+import type { TrendsModuleConfig } from './trends-deps';
 
 /**
  * Settings of the trends service, read by its process and by the gateway when it hosts the service.
@@ -26,4 +27,14 @@ export function clockControlOf(config: { NODE_ENV: string; TRENDS_CLOCK_CONTROL:
     throw new ConfigError(['TRENDS_CLOCK_CONTROL: must not be on when NODE_ENV=production (it moves the clock reports are computed with)']);
   }
   return config.TRENDS_CLOCK_CONTROL;
+}
+
+/** The module's settings, as its own process and the gateway hosting it both read them. */
+export function trendsModuleConfigOf(config: { NODE_ENV: string } & z.infer<z.ZodObject<typeof trendsEnvShape>>): TrendsModuleConfig {
+  return {
+    clockControl: clockControlOf(config),
+    enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,
+    snapshotRetentionDays: config.TRENDS_SNAPSHOT_RETENTION_DAYS,
+    retentionSweepIntervalMs: config.TRENDS_RETENTION_SWEEP_INTERVAL_MS,
+  };
 }

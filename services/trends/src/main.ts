@@ -2,7 +2,7 @@ import { createLlm } from '@vrs/ai';
 import { componentLogger, createServiceClient } from '@vrs/kit';
 import type { ProviderRouter } from '@vrs/provider';
 import { runServiceProcess } from '@vrs/runtime';
-import { clockControlOf, trendsEnvSchema, type TrendsConfig } from './config';
+import { trendsEnvSchema, trendsModuleConfigOf, type TrendsConfig } from './config';
 import { createTrendsModule } from './module';
 
 await runServiceProcess({
@@ -21,11 +21,6 @@ await runServiceProcess({
         timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
       }),
       llm: createLlm(config, { logger: componentLogger(deps.logger, 'llm') }),
-      config: {
-        clockControl: clockControlOf(config),
-        enrichConcurrency: config.TRENDS_ENRICH_CONCURRENCY,
-        snapshotRetentionDays: config.TRENDS_SNAPSHOT_RETENTION_DAYS,
-        retentionSweepIntervalMs: config.TRENDS_RETENTION_SWEEP_INTERVAL_MS,
-      },
+      config: trendsModuleConfigOf(config),
     }),
 });
