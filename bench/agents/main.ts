@@ -13,7 +13,8 @@ import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtu
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
 import { startFakeLlm, type FakeLlm } from '@vrs/testing/upstreams/llm/server';
 import { eventLoopVerdict, watchGatewayEventLoop } from '../support/bench-gateway';
-import { median, startUpstreamGateway, withTempDir, type FakeYouTube } from '../support/upstream-bench';
+import { median, withTempDir } from '../support/figures';
+import { startUpstreamGateway, type FakeYouTube } from '../support/upstream-bench';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const runs = Number(process.env.BENCH_RUNS ?? 3);

@@ -14,7 +14,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eventLoopVerdict } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
-import { loadAverages, median, timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
+import { loadAverages, median } from '../support/figures';
+import { timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
 import { apiClient } from '@vrs/testing/api-client';
 import { hasRecorded, projectDir, recordedDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { operationsOf, requestsFor, sendFuzzRequest, type FuzzRequest, type OpenApiDocument } from '@vrs/testing/openapi-fuzz';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { eventLoopVerdict, watchGatewayEventLoop } from '../support/bench-gateway';
-import { percentile, withUpstreamGateway } from '../support/upstream-bench';
+import { percentile } from '../support/figures';
+import { withUpstreamGateway } from '../support/upstream-bench';
 
 const total = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 const seed = Number(process.env.FUZZ_SEED ?? 20261124);

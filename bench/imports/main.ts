@@ -15,7 +15,8 @@ import { apiClient } from '@vrs/testing/api-client';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
 import { eventLoopVerdict } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
-import { median, timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
+import { median } from '../support/figures';
+import { timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
 
 const videoCount = Number(process.env.BENCH_VIDEOS ?? 50);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 50);

@@ -7,7 +7,7 @@
 import { apiClient } from '@vrs/testing/api-client';
 import { driveMeteredLoad, ledgerCheck } from '@vrs/testing/metering-load';
 import { processFiguresOf, startBenchGateway } from '../support/bench-gateway';
-import { withTempDir } from '../support/upstream-bench';
+import { withTempDir } from '../support/figures';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);

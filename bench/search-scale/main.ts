@@ -25,7 +25,7 @@ import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startBenchGateway } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { sentence } from '../support/transcript-corpus';
-import { loadAverages, percentile, withTempDir } from '../support/upstream-bench';
+import { loadAverages, percentile, withTempDir } from '../support/figures';
 import { queryClasses } from '../support/query-classes';
 
 const { values } = parseArgs({

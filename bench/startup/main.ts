@@ -17,7 +17,7 @@ import { repoRoot, required } from '@vrs/kit';
 import { buildBundles } from '@vrs/testing/build-bundles';
 import { processFiguresOf, startBenchGateway, type BenchRun } from '../support/bench-gateway';
 import { stackFigures, startDevShapeStack } from '../support/dev-stack';
-import { loadAverages, withTempDir } from '../support/upstream-bench';
+import { loadAverages, withTempDir } from '../support/figures';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 2000);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { openEmbeddedStore, type StoreDocument } from '@vrs/store';
-import { withTempDir } from '../support/upstream-bench';
+import { withTempDir } from '../support/figures';
 
 interface Doc extends StoreDocument {
   group: string;

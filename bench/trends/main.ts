@@ -12,7 +12,8 @@
 import type { TrendReport } from '@vrs/contracts';
 import { eventLoopVerdict } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
-import { median, timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
+import { median } from '../support/figures';
+import { timeUpstreamRun, withUpstreamGateway, type RunFigures } from '../support/upstream-bench';
 import { apiClient } from '@vrs/testing/api-client';
 import { trendsFixtureTopic } from '@vrs/testing/upstreams/youtube/author-trends-fixtures';
 import { projectDir } from '@vrs/testing/upstreams/youtube/fixture-dirs';
