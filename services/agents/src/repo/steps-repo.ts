@@ -39,8 +39,6 @@ export function createStepsRepo(store: Store) {
   return {
     ensureIndexes: () => steps.createIndexes([{ key: { runId: 1, finishedAt: 1 }, name: 'run_in_order' }]),
 
-    find: (runId: string, key: string) => steps.findOne({ _id: `${runId}|${key}` }),
-
     /** Inserted once per call: a second delivery recording the same call keeps the first record. */
     async record(step: Omit<StepDoc, '_id'>): Promise<StepDoc> {
       const doc = { _id: `${step.runId}|${step.key}`, ...step };
