@@ -38,10 +38,10 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
   const deadline = Date.parse(run.startedAt) + deps.limits.maxWallMs;
   let stoppedBy: StopReason | undefined;
 
-  function replay<T>(step: StepDoc): ToolOutcome<T> {
+  function replay<T>(step: StepDoc, failed = { code: 'TOOL_FAILED', message: 'The tool call failed.' }): ToolOutcome<T> {
     return step.status === 'completed'
       ? { kind: 'completed', output: step.output as T }
-      : { kind: 'failed', code: step.error?.code ?? 'TOOL_FAILED', message: step.error?.message ?? 'The tool call failed.' };
+      : { kind: 'failed', code: step.error?.code ?? failed.code, message: step.error?.message ?? failed.message };
   }
 
   /** Runs `perform`, timed: what it returned or threw, and the step's times. */
@@ -154,14 +154,10 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       perform: () => Promise<{ output: T; model: string }>,
     ): Promise<{ kind: 'completed'; output: T; model: string } | Exclude<ToolOutcome<T>, { kind: 'completed' }>> {
       const stepKey = `model:${index}`;
-      const replayModel = (step: StepDoc) =>
-        step.status === 'completed'
-          ? { kind: 'completed' as const, output: step.output as T, model: step.model ?? '' }
-          : {
-              kind: 'failed' as const,
-              code: step.error?.code ?? 'AI_UNAVAILABLE',
-              message: step.error?.message ?? 'The model did not answer.',
-            };
+      const replayModel = (step: StepDoc) => {
+        const outcome = replay<T>(step, { code: 'AI_UNAVAILABLE', message: 'The model did not answer.' });
+        return outcome.kind === 'completed' ? { ...outcome, model: step.model ?? '' } : outcome;
+      };
       const done = prior.get(stepKey);
       if (done) return replayModel(done);
       await ensureActive(stepKey);
