@@ -160,16 +160,12 @@ export async function buildTrendReport(
   const sample = diversifiedSample(searches, request.sampleSize);
 
   const channelIds = channelsOf(sample.chosen);
+  const videoIds = sample.chosen.map((candidate) => candidate.video.id);
   const [videoResults, baselines, earlier] = await Promise.all([
     Promise.all(sample.chosen.map(async (candidate) => ({ candidate, ...(await reads.video(candidate.video.id)) }))),
     Promise.all(channelIds.map(async (channel) => [channel, await reads.baseline(channel)] as const)).then((entries) => new Map(entries)),
     // The embedded store answers synchronously: started at once, it held the reads' requests back.
-    requestsOnTheWire().then(() =>
-      snapshots.earlier(
-        sample.chosen.map((candidate) => candidate.video.id),
-        now,
-      ),
-    ),
+    requestsOnTheWire().then(() => snapshots.earlier(videoIds, now)),
   ]);
 
   const enriched: EnrichedVideo[] = [];
