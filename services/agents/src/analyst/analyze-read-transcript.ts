@@ -35,10 +35,8 @@ function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning
 }
 
 /**
- * Runs the transcript analyst over the best windows of a transcript the model loop just read, as a
- * persisted step (`analyze:<videoId>`), so a resumed run reuses it instead of asking the model again.
- * The one call site of the analyst in the executor (ADR 0026); its diagnostics stay in the step,
- * where the run view reads them.
+ * The analyst over the best windows of a transcript the model loop just read, as a persisted step
+ * (`analyze:<videoId>`): a resumed run reuses it, and the run view reads its diagnostics there.
  */
 export async function analyzeReadTranscript(input: AnalyzeReadTranscriptInput): Promise<ReadTranscriptAnalysis> {
   const { llm, runner, question, terms, video, now } = input;
