@@ -25,9 +25,6 @@ export const youtubeEnvShape = {
   YOUTUBE_MAX_CONCURRENCY: z.coerce.number().int().min(1).default(defaultClientOptions.maxConcurrency),
 } as const;
 
-const youtubeEnvSchema = z.object(youtubeEnvShape);
-export type YouTubeEnv = z.infer<typeof youtubeEnvSchema>;
-
 /** How many versions of each resource the provider keeps (ADR 0029); read by the gateway too when it hosts the provider. */
 export const defaultVersionsKept = 10;
 export const providerRetentionEnvShape = {
@@ -37,7 +34,7 @@ export const providerRetentionEnvShape = {
 export const providerEnvSchema = z.object({ ...baseEnvShape, ...youtubeEnvShape, ...providerRetentionEnvShape });
 export type ProviderConfig = z.infer<typeof providerEnvSchema>;
 
-export function youtubeClientOptionsOf(env: YouTubeEnv): YouTubeClientOptions {
+export function youtubeClientOptionsOf(env: z.infer<z.ZodObject<typeof youtubeEnvShape>>): YouTubeClientOptions {
   return {
     origin: env.YOUTUBE_UPSTREAM_URL,
     proxyUrl: env.YOUTUBE_PROXY_URL,

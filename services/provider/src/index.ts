@@ -1,3 +1,2 @@
 export { createProviderModule, type ProviderModuleOptions } from './module';
 export { createProviderRouter, type ProviderRouter } from './router';
-export type { ProviderModuleConfig } from './provider-deps';

@@ -1,8 +1,7 @@
-import type { Llm } from '@vrs/ai';
 import type { AgentWarning } from '@vrs/contracts';
 import type { ToolRunner } from '../execution/tool-runner';
 import { rankWindows, type TranscriptWindow } from '../planner/windows';
-import { analyzeTranscript, type TranscriptAnalysis, type TranscriptFinding } from './analyze-transcript';
+import { type AnalyzeTranscriptInput, analyzeTranscript, type TranscriptAnalysis, type TranscriptFinding } from './analyze-transcript';
 
 /** Windows of one transcript the analyst reads: its best for the question (a prompt of a few kilobytes). */
 export const analystWindowsPerTranscript = 6;
@@ -13,18 +12,14 @@ export interface ReadTranscriptAnalysis {
   warnings: AgentWarning[];
 }
 
-export interface AnalyzeReadTranscriptInput {
-  llm: Llm;
+export type AnalyzeReadTranscriptInput = Pick<AnalyzeTranscriptInput, 'llm' | 'question' | 'video'> & {
   runner: ToolRunner;
-  /** The run's message: what the findings must answer. */
-  question: string;
   /** The topic words the windows are ranked by. */
   terms: readonly string[];
-  video: { videoId: string; title: string; channel: string };
   /** Every window of the transcript just read. */
   windows: readonly TranscriptWindow[];
   now: () => number;
-}
+};
 
 function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning[] {
   const last = analysis.diagnostics.at(-1);
@@ -40,10 +35,8 @@ function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning
 }
 
 /**
- * Runs the transcript analyst over the best windows of a transcript the model loop just read, as a
- * persisted step (`analyze:<videoId>`), so a resumed run reuses it instead of asking the model again.
- * The one call site of the analyst in the executor (ADR 0026); its diagnostics stay in the step,
- * where the run view reads them.
+ * The analyst over the best windows of a transcript the model loop just read, as a persisted step
+ * (`analyze:<videoId>`): a resumed run reuses it, and the run view reads its diagnostics there.
  */
 export async function analyzeReadTranscript(input: AnalyzeReadTranscriptInput): Promise<ReadTranscriptAnalysis> {
   const { llm, runner, question, terms, video, now } = input;

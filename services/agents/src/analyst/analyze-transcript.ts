@@ -66,12 +66,10 @@ function failureOf(
 }
 
 /**
- * The transcript analyst (ADR 0026): asks the model for findings quoting the windows of one
- * transcript, and holds them to those windows with `checkQuotedFindings`. An answer with any issue is
- * rejected (GROUNDING_REJECTED) and repaired once, with feedback naming each issue. The findings
- * returned are the grounded ones of the last answer received, so an ungrounded finding never passes;
- * every call and its end is a diagnostic item. A model that fails (MODEL_FAILED) or runs out of time
- * (TIMEOUT) ends the analysis with what it has.
+ * The transcript analyst (ADR 0026): asks the model for findings quoting one transcript's windows and
+ * holds them to those windows. An answer with any issue is rejected (GROUNDING_REJECTED) and repaired
+ * once; only the last answer's grounded findings are returned. Every call is a diagnostic item; a
+ * model failure (MODEL_FAILED) or TIMEOUT ends the analysis with what it has.
  */
 export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<TranscriptAnalysis> {
   const { llm, question, video, windows, signal } = input;

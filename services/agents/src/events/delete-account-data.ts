@@ -9,11 +9,9 @@ const runBatch = 50;
 export type DeleteAccountDataDeps = Pick<AgentsDeps, 'runs' | 'steps' | 'runEvents' | 'sessions' | 'access' | 'logger' | 'now'>;
 
 /**
- * Agents' part of an account's deletion (ADR 0033). Runs still pending or running are cancelled
- * first, through the same conditional update a cancel makes, so the executor stops before its next
- * tool call instead of writing on; their credit holds are billing's to release, so nothing is settled
- * here. Then every run goes with its steps and events, then the sessions and the account's place on
- * the allowlist. Each step deletes what is still there, so a redelivery is harmless.
+ * Agents' part of an account's deletion (ADR 0033). Active runs are cancelled first, as a cancel
+ * does, so the executor stops before its next tool call; billing releases their holds. Then every
+ * run with its steps and events, the sessions and the allowlist entry go. A redelivery is harmless.
  */
 export function createDeleteAccountDataHandler(deps: DeleteAccountDataDeps): EventHandler<typeof billingAccountDeleted> {
   const { runs, steps, runEvents, logger } = deps;

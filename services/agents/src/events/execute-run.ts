@@ -16,10 +16,9 @@ import type { RunDoc, StoredResult } from '../repo/runs-repo';
 const modelRoutes = new Set(['topic_research', 'video_question', 'video_comparison', 'channel_question']);
 
 /**
- * The answer: with a model configured, the model loop, whose transcripts the analyst reads into
- * grounded findings and whose storyboards the model looks at (its text held to the evidence; when a budget or the model's failure ended it,
- * the finalizer: the findings gathered so far, else extractive quotes); without one, the
- * deterministic planner (ADR 0026).
+ * The answer (ADR 0026): with a model, the model loop's text held to the evidence, or when a budget or
+ * the model's failure ended it, the findings gathered so far, else extractive quotes; without a
+ * model, the deterministic planner.
  */
 async function answer(deps: AgentsDeps, runner: ToolRunner, run: RunDoc, classification: Classification): Promise<StoredResult> {
   const { llm } = deps;

@@ -5,11 +5,9 @@ import { tallyOf } from '../repo/steps-repo';
 type EndRunDeps = Pick<AgentsDeps, 'runs' | 'steps' | 'runEvents' | 'sessions' | 'billing' | 'now'>;
 
 /**
- * Settles the run's credit hold for what its steps cost (the rest goes back), then publishes the
- * run's end: its final status event, and `settled`, which is what makes the ended status visible
- * (ADR 0025), so a client never sees an ended run whose credits are still held. Billing's settle is
- * idempotent for the same amount, so a redelivery that settles again after a crash charges nothing
- * more, and the end event is written once.
+ * Settles the run's credit hold for what its steps cost, then publishes its end event and `settled`,
+ * which makes the ended status visible (ADR 0025): a client never sees an ended run with credits
+ * still held. Billing's settle is idempotent, so settling again after a crash charges nothing more.
  */
 export async function settleRun(deps: Pick<EndRunDeps, 'runs' | 'billing' | 'runEvents' | 'now'>, run: RunDoc): Promise<void> {
   const charged = Math.min(run.billing?.creditsCharged ?? 0, run.creditBudget);
@@ -27,9 +25,8 @@ export async function settleRun(deps: Pick<EndRunDeps, 'runs' | 'billing' | 'run
 }
 
 /**
- * Ends an active run (completed, failed or cancelled): the conditional update decides, so of a
- * cancel and the executor only one ends it. Then the session is freed for the next turn and the hold
- * settled. Null when the run had already ended.
+ * Ends an active run (the conditional update decides, so of a cancel and the executor only one ends
+ * it), frees its session and settles its hold. Null when the run had already ended.
  */
 export async function endRun(
   deps: EndRunDeps,

@@ -85,12 +85,10 @@ function systemPromptOf(run: RunDoc, classification: Classification): string {
 type ToolResult = Extract<StepMessage, { role: 'tool' }>['results'][number];
 
 /**
- * The model loop (ADR 0026): a model step — persisted as `model:<n>` with what the model asked for —
- * then the tool calls it asked for, side by side through the run's ToolRunner (persisted, charged
- * once, budget-checked), their results fed back, until the model answers in text or a budget ends
- * it. A resumed run replays the persisted model steps and tool calls in the same order, so the
- * conversation, and the evidence ids shown in it, come out the same and nothing is asked twice.
- * A failed tool call is given back to the model as an error, and the model goes on.
+ * The model loop (ADR 0026): model steps and the tool calls each asks for, side by side through the
+ * runner, until the model answers in text or a budget ends it. A resumed run replays the persisted
+ * steps in order, so the conversation and its evidence ids come out the same and nothing is asked
+ * twice. A failed tool call goes back to the model as an error.
  */
 export async function runModelLoop(
   deps: ModelLoopDeps,
@@ -146,9 +144,8 @@ export async function runModelLoop(
   }
 
   /**
-   * What the model is shown for a call's outcome; also gathers what the answer may cite. In call
-   * order, so ids are stable. A transcript is shown as the analyst's grounded findings over it, not
-   * as raw text: what the model cites is what the analyst held to the transcript.
+   * What the model is shown for a call's outcome (in call order, so ids are stable); also gathers what
+   * the answer may cite. A transcript is shown as the analyst's grounded findings, not raw text.
    */
   function absorb(
     call: StepToolCall,
@@ -281,7 +278,6 @@ export async function runModelLoop(
     for (const { call, same, outcome } of performed) {
       if (outcome.kind !== 'completed' || shown.has(same) || reads.has(same)) continue;
       if (call.name === 'get_transcript') {
-        // The analyst's grounded findings over the transcript just read (a persisted `analyze:<videoId>` step).
         const videoId = (call.input as { videoId: string }).videoId;
         const video = gathered.videos.get(videoId);
         const analysis = analyzeReadTranscript({
@@ -298,7 +294,6 @@ export async function runModelLoop(
           analysis.then((analysis) => ({ analysis })),
         );
       } else if (call.name === 'get_storyboard' && (outcome.output as StoryboardCapture).outcome === 'success') {
-        // Its sheets go to the model as images, what it describes comes back as frames.
         const capture = outcome.output as StoryboardCapture;
         const title = gathered.videos.get(capture.videoId)?.title ?? capture.videoId;
         reads.set(

@@ -115,10 +115,7 @@ export function storyboardUnavailable(videoId: string, outcome: ToolOutcome<Stor
   return { code: 'STORYBOARD_UNAVAILABLE', message: `${videoId}: the storyboard ${why}; the answer uses transcripts only.` };
 }
 
-/**
- * Records every storyboard attempt of the run as an extraction diagnostic (ADR 0026), replacing
- * what was recorded: derived from the persisted steps' outcomes, so a resumed run writes the same items.
- */
+/** Records the run's storyboard attempts as extraction diagnostics (ADR 0026), replacing the previous ones (a resume writes the same). */
 export async function recordStoryboardAttempts(runs: RunsRepo, run: RunDoc, attempts: readonly StoryboardAttempt[], at: string) {
   const items = attempts.map((attempt) => diagnosticOf(run, attempt, at));
   await runs.setExtractionDiagnostics(run._id, items.slice(0, maxExtractionDiagnostics), items.length > maxExtractionDiagnostics, at);
@@ -132,10 +129,7 @@ export interface DescribedStoryboard {
   warning?: AgentWarning;
 }
 
-/**
- * Hands a storyboard's WebP sheets to the model as image input, asking it what the frames show for
- * the question; what it describes becomes windows at the frames' moments, citable like captions.
- */
+/** Asks the model what a storyboard's sheets show for the question; each frame described becomes a window, citable like captions. */
 export async function describeStoryboard(
   llm: Llm,
   logger: Logger,

@@ -26,10 +26,9 @@ export type ToolPrice = Record<'fresh' | 'cached', number>;
 type ToolRunnerDeps = Pick<AgentsDeps, 'runs' | 'steps' | 'runEvents' | 'logger' | 'now'> & { limits: RunLimits; stopping: () => boolean };
 
 /**
- * Makes a run's tool calls, each at most once: a call whose step is already persisted (an earlier
- * delivery made it before its process died) answers from that step, neither repeated nor charged
- * again. A new call is checked against the run's status and budgets first, then persisted with its
- * output and price the moment it ends, and announced on the run's event stream.
+ * Makes a run's tool calls, each at most once: a call already persisted (by a delivery whose process
+ * died) answers from its step, neither repeated nor charged. A new call is checked against the run's status
+ * and budgets, then persisted with its price the moment it ends and announced on the run's events.
  */
 export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { startedAt: string }) {
   const persisted = await deps.steps.ofRun(run._id);
@@ -38,13 +37,12 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
   const deadline = Date.parse(run.startedAt) + deps.limits.maxWallMs;
   let stoppedBy: StopReason | undefined;
 
-  function replay<T>(step: StepDoc): ToolOutcome<T> {
+  function replay<T>(step: StepDoc, failed = { code: 'TOOL_FAILED', message: 'The tool call failed.' }): ToolOutcome<T> {
     return step.status === 'completed'
       ? { kind: 'completed', output: step.output as T }
-      : { kind: 'failed', code: step.error?.code ?? 'TOOL_FAILED', message: step.error?.message ?? 'The tool call failed.' };
+      : { kind: 'failed', code: step.error?.code ?? failed.code, message: step.error?.message ?? failed.message };
   }
 
-  /** Runs `perform`, timed: what it returned or threw, and the step's times. */
   async function timed<R>(perform: () => Promise<R>) {
     const started = deps.now();
     let ran: { ok: true; value: R } | { ok: false; error: unknown };
@@ -144,24 +142,16 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
     /** When the run's wall time ends (epoch ms): what bounds work that outlasts a single step's check. */
     deadline,
 
-    /**
-     * One model step (`model:<n>`), at most once: a persisted step answers from its record (the model
-     * is not asked again on resume); a new one is checked against the run's status and wall time,
-     * then persisted with what the model asked for, costing no credits (the run pays for its tools).
-     */
+    /** One model step (`model:<n>`), at most once like a tool call; only the wall time bounds it (the run pays for its tools). */
     async modelStep<T>(
       index: number,
       perform: () => Promise<{ output: T; model: string }>,
     ): Promise<{ kind: 'completed'; output: T; model: string } | Exclude<ToolOutcome<T>, { kind: 'completed' }>> {
       const stepKey = `model:${index}`;
-      const replayModel = (step: StepDoc) =>
-        step.status === 'completed'
-          ? { kind: 'completed' as const, output: step.output as T, model: step.model ?? '' }
-          : {
-              kind: 'failed' as const,
-              code: step.error?.code ?? 'AI_UNAVAILABLE',
-              message: step.error?.message ?? 'The model did not answer.',
-            };
+      const replayModel = (step: StepDoc) => {
+        const outcome = replay<T>(step, { code: 'AI_UNAVAILABLE', message: 'The model did not answer.' });
+        return outcome.kind === 'completed' ? { ...outcome, model: step.model ?? '' } : outcome;
+      };
       const done = prior.get(stepKey);
       if (done) return replayModel(done);
       await ensureActive(stepKey);
@@ -204,11 +194,7 @@ export async function createToolRunner(deps: ToolRunnerDeps, run: RunDoc & { sta
       return step({ kind: 'tool_call', tool, stepKey: `${tool}:${key}`, input, price }, perform);
     },
 
-    /**
-     * The transcript analyst's work on one video, keyed `analyze:<videoId>`: persisted like a tool
-     * call (a resumed run does not repeat it) but free and outside the tool-call limit; the wall time
-     * still bounds it.
-     */
+    /** The transcript analyst's work on one video (`analyze:<videoId>`): persisted like a tool call, but free and not counted as one. */
     analyze<T>(videoId: string, input: Record<string, unknown>, perform: () => Promise<T>): Promise<ToolOutcome<T>> {
       return step({ kind: 'transcript_analysis', stepKey: `analyze:${videoId}`, input, price: { fresh: 0, cached: 0 } }, async () => ({
         output: await perform(),

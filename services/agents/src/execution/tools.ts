@@ -11,11 +11,7 @@ const priceFor = (operationId: string): ToolPrice => ({ fresh: priceOf(operation
 
 export type ToolDeps = Pick<AgentsDeps, 'provider' | 'research' | 'trends'> & { settings: Pick<AgentsSettings, 'storyboard'> };
 
-/**
- * A storyboard read costs 2 credits when it delivers sheets (the player request, up to a few sheet
- * downloads and their conversion, like a fresh `getVideo`), the model call that describes them
- * included; a read that delivers nothing costs nothing (ADR 0026).
- */
+/** A storyboard read costs a fresh `getVideo`'s price, its description included; one that delivers no sheet is free (ADR 0026). */
 export const storyboardPrice: ToolPrice = { fresh: 2, cached: 2 };
 
 /** What a tool call needs beyond its arguments: whose run it is (project evidence is the account's). */
@@ -39,9 +35,8 @@ const gatheredVideoOf = (
 const videoId = z.string().regex(/^[A-Za-z0-9_-]{11}$/, 'an 11-character YouTube video id');
 
 /**
- * The agent's tools: arguments (validated: the model's arguments are checked here, a bad one is a
- * failed step), the step key that names a call by what it asks, the price of the public operation it
- * performs, and the call through the owning service's typed client — never its store.
+ * The agent's tools: arguments (a bad one is a failed step), the step key naming a call by what it
+ * asks, its price, and the call through the owning service's typed client — never its store.
  */
 export const agentTools = {
   search_videos: {

@@ -280,8 +280,7 @@ const modelMarkers = /\s*\[\d+(?:\s*,\s*\d+)*\]/g;
 
 /**
  * The answer when the transcript analyst ran (ADR 0026): its grounded findings, best-matching first,
- * each claim followed by the citation of its quote (excerpt = the quote, time range = its window).
- * Findings dropped or analyses failed leave the answer at most `partial`, with their warnings.
+ * each claim cited by its quote; findings dropped or analyses failed leave it at most `partial`.
  */
 export function composeFindingsAnswer(
   classification: Classification,

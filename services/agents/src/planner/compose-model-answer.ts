@@ -17,11 +17,7 @@ import {
 import type { Gathered, GatheredProjectEvidence } from './gathered';
 import type { TranscriptWindow } from './windows';
 
-/**
- * Something a tool returned that the model may cite, by the evidence id it was shown with (`ev_<n>`):
- * a transcript is shown as the analyst's grounded findings, each cited with its window; a storyboard
- * as the frames the model described, each cited at its moment.
- */
+/** Something a tool returned that the model may cite, by the evidence id it was shown with (`ev_<n>`). */
 export type Evidence =
   | { kind: 'finding'; finding: TranscriptFinding; window: TranscriptWindow }
   | { kind: 'frame'; window: TranscriptWindow }
@@ -46,12 +42,10 @@ function candidateOf(gathered: Gathered, evidence: Evidence): Candidate | undefi
 }
 
 /**
- * The model's answer, held to the evidence (ADR 0026): each `[ev_n]` it wrote becomes a citation of
- * what that id was shown with — a transcript finding (its quote, its window's range), a project evidence item, a channel profile —
- * and goes through the same verification as the deterministic planner's citations; an id the run
- * never showed is fabricated and dropped (`CITATIONS_DROPPED`). The markers are rewritten to `[n]`
- * over the kept citations, so every marker resolves; an answer left citing nothing is
- * `insufficient_evidence` (no uncited claim passes through).
+ * The model's answer, held to the evidence (ADR 0026): each `[ev_n]` becomes a citation of what that
+ * id was shown with and is verified like the planner's; an id never shown is dropped
+ * (`CITATIONS_DROPPED`). Markers are rewritten to `[n]` over the kept citations; an answer left
+ * citing nothing is `insufficient_evidence`, so no uncited claim passes through.
  */
 export function composeModelAnswer(
   classification: Classification,

@@ -3,11 +3,9 @@ import { required } from '@vrs/kit';
 import { deleteInBatches, DuplicateKeyError, type Store } from '@vrs/store';
 
 /**
- * One finished step of a run: a tool call, a model step, or a transcript analysis
- * (`analyze:<videoId>`, with its findings and diagnostics), persisted the moment it ends. `key` names
- * a tool call by what it asked (`get_transcript:rCAS2eD-mcw`) and a model step by its place in the
- * loop (`model:2`), so a resumed run finds the answer of a call it already made instead of making
- * (and paying for) it again.
+ * One finished step of a run, persisted the moment it ends. `key` names it by what it asked
+ * (`get_transcript:rCAS2eD-mcw`, `analyze:<videoId>`) or its place in the loop (`model:2`), so a
+ * resumed run finds a call it already made instead of making (and paying for) it again.
  */
 export interface StepDoc {
   _id: string;
@@ -38,8 +36,6 @@ export function createStepsRepo(store: Store) {
 
   return {
     ensureIndexes: () => steps.createIndexes([{ key: { runId: 1, finishedAt: 1 }, name: 'run_in_order' }]),
-
-    find: (runId: string, key: string) => steps.findOne({ _id: `${runId}|${key}` }),
 
     /** Inserted once per call: a second delivery recording the same call keeps the first record. */
     async record(step: Omit<StepDoc, '_id'>): Promise<StepDoc> {

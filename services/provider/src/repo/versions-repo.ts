@@ -14,10 +14,8 @@ export interface VersionDoc<T = unknown> {
 }
 
 /**
- * Every fetch from YouTube is kept as a new version; nothing is overwritten, so a failed or partial
- * fetch never erases a good one and consumers can compare versions over time. Only the newest
- * `kept` versions of each key are kept (PROVIDER_VERSIONS_KEPT, ADR 0029): each save deletes the
- * ones behind them, through the same index the latest-version read uses.
+ * Every fetch from YouTube is a new version, never an overwrite, so a failed or partial fetch never
+ * erases a good one. Each save prunes the key to its newest `kept` (PROVIDER_VERSIONS_KEPT, ADR 0029).
  */
 export function createVersionsRepo(store: Store, { kept }: { kept: number }) {
   const versions = store.collection<VersionDoc>('versions');

@@ -47,11 +47,9 @@ function sheetsToFetch(level: StoryboardLevel, count: number): number[] {
 }
 
 /**
- * Reads a video's storyboard: the player response (through the player-client chain, each client's turn
- * an event), its spec, a level, up to `maxSheets` sheets side by side, each converted to WebP. Never
- * throws for YouTube's failures: the capture says what happened (outcome, failureKind, events), since
- * a failed attempt is recorded as diagnostics just like a successful one. Everything after the
- * deadline is abandoned and counts as a timeout.
+ * Reads a video's storyboard: the player response, its spec, a level, up to `maxSheets` sheets side by
+ * side, each converted to WebP. Never throws for YouTube's failures: a failed attempt is recorded like
+ * a successful one, so the capture says what happened. Work past the deadline counts as a timeout.
  */
 export async function captureStoryboard(
   youtube: YouTubeClient,

@@ -2,11 +2,7 @@ import type sharpModule from 'sharp';
 
 type Sharp = typeof sharpModule;
 
-/**
- * sharp is loaded by the first conversion, not at start: its libvips costs a process about 14 MB of
- * RSS, and most processes (every `npm start` and provider that never captures a storyboard) never
- * convert a sheet.
- */
+/** sharp (libvips) is loaded by the first conversion, not at start: most processes never convert a sheet (ADR 0053). */
 let loadedSharp: Promise<Sharp> | undefined;
 const loadSharp = () => {
   loadedSharp ??= import('sharp').then((module) => module.default);

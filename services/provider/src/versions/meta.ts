@@ -1,12 +1,9 @@
 import type { Meta } from '@vrs/contracts';
 import type { VersionDoc } from '../repo/versions-repo';
 
-/** The contract's `meta.source`: a constant naming the service. */
-export const metaSource = 'video-research-service';
-
 /** `fetchedAt` names the version that answered; `partial` says the result may be incomplete. */
 export function metaOf(version: VersionDoc, warnings: string[], partial: boolean): Meta {
-  return { provider: 'youtube', source: metaSource, fetchedAt: version.fetchedAt, partial, warnings };
+  return { provider: 'youtube', source: 'video-research-service', fetchedAt: version.fetchedAt, partial, warnings };
 }
 
 /** For resources whose adapter warns only about things it could not get: any warning makes it partial. */

@@ -21,10 +21,8 @@ function publicMessageOf(error: YouTubeError): string {
 }
 
 /**
- * YouTube's failures in the error table's terms: the code (its HTTP status follows), which case it
- * was (`reason`), YouTube's own words where they describe the video (`platformReason`) and whether the
- * same request may succeed later (`retryable`). Anything else is a bug of ours and stays what it is
- * (a 500).
+ * YouTube's failures in the error table's terms: code, `reason`, YouTube's words about the video
+ * (`platformReason`) and `retryable`. Anything else is a bug of ours and stays what it is (a 500).
  */
 export function toAppError(error: unknown, requestId: string): unknown {
   if (!(error instanceof YouTubeError)) return error;

@@ -28,10 +28,9 @@ export interface ServedVersion<T> {
 }
 
 /**
- * The one rule every provider read follows (ADR 0007): the latest saved version answers, whatever
- * its age, unless the caller asks for a refresh; a fetch is saved as a new version and announced.
- * A failed fetch is an error, never an older version passed off as fresh. The announcement goes out
- * beside the answer (ADR 0040); `settled()` waits for those in flight (the module's stop).
+ * The rule of every provider read (ADR 0007): the latest saved version answers, whatever its age,
+ * unless a refresh is asked for; a fetch is saved as a new version and announced beside the answer
+ * (ADR 0040). A failed fetch is an error, never an older version passed off as fresh.
  */
 export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventBus; logger: Logger }) {
   const { versions, logger } = deps;

@@ -12,10 +12,7 @@ export type SampledVideo = Omit<Video, 'publishDate' | 'isLive' | 'isUpcoming' |
 /** One video of the sample and what is known around it. */
 export interface EnrichedVideo {
   video: SampledVideo;
-  /**
-   * `provider`: read anew with exact counts; `search_card`: its enrichment failed, so only the search
-   * card's views, age text, channel and duration are known (likes and comments are not).
-   */
+  /** `provider`: read anew with exact counts; `search_card`: its enrichment failed, so likes and comments are unknown. */
   source: 'provider' | 'search_card';
   /** Exact publish date (ISO), or for a search card the date its age text implies. */
   publishDate: string;

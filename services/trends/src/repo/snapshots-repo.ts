@@ -19,9 +19,8 @@ export const snapshotLookbackDays = 30;
 
 /**
  * Metric snapshots, the trends service's own data. They grow with every report, so every read is
- * bounded: per video, newest first, at most `snapshotsReadPerVideo`, within the lookback, through
- * the `{videoId, at}` index. Each expires `retentionDays` after it was taken (never sooner than the
- * lookback, the longest window any read uses).
+ * bounded (per video, newest first, within the lookback, through the `{videoId, at}` index). Each
+ * expires `retentionDays` after it was taken, never sooner than the lookback.
  */
 export function createSnapshotsRepo(store: Store, { retentionDays = snapshotLookbackDays }: { retentionDays?: number } = {}) {
   const snapshots = store.collection<SnapshotDoc>('snapshots');

@@ -29,8 +29,7 @@ export const methodologySummary = [
 
 /**
  * Two turns of the event loop: undici writes a request on a kept-alive socket one check phase after
- * it is made, so requests made before this are on the wire once it resolves. Synchronous work that
- * must not hold them back (parsing, the embedded store's queries) waits for it.
+ * it is made, so synchronous work that must not hold requests back waits for this (ADR 0046).
  */
 const requestsOnTheWire = () =>
   new Promise<void>((resolve) => setImmediate(resolve)).then(() => new Promise<void>((resolve) => setImmediate(resolve)));
@@ -43,10 +42,9 @@ const otherSorts = [
 ] as const;
 
 /**
- * The searches of the topic, run concurrently: by relevance (two pages), by upload date and by view
- * count, in that order (the sample deduplicates them, first rank wins). Relevance's first page is
- * required. While the second page is still out, `whileSecondPageOut` gets the searches without it,
- * so enrichment can start for the sample they already make (ADR 0046).
+ * The topic's searches, concurrently: relevance (two pages; the first is required), upload date and
+ * view count, in that order (first rank wins). While page 2 is out, `whileSecondPageOut` gets the
+ * searches without it, so enrichment can start for the sample they already make (ADR 0046).
  */
 async function searchCandidates(
   { provider, logger }: TrendsDeps,
@@ -149,10 +147,8 @@ export async function buildTrendReport(
   const now = clock.now().toISOString();
   const warnings: string[] = [];
   const reads = reportReads(deps, deps.config.enrichConcurrency);
-  // Early reads: the first page's videos in the sample the other searches make without page 2.
-  // Page 2 ranks after them, so the final sample nearly always keeps them: only its recent videos,
-  // which take the reserved slots first, can push one out (by its channel's cap or by filling the
-  // sample), and that one was read for nothing.
+  // Early reads of the first page's videos (ADR 0046): page 2 ranks after them, so the final sample
+  // nearly always keeps them.
   const searches = await searchCandidates(deps, request.q, warnings, (early) => {
     const firstPage = new Set(early[0].map((video) => video.id));
     reads.start(diversifiedSample(early, request.sampleSize).chosen.filter((candidate) => firstPage.has(candidate.video.id)));
@@ -160,16 +156,12 @@ export async function buildTrendReport(
   const sample = diversifiedSample(searches, request.sampleSize);
 
   const channelIds = channelsOf(sample.chosen);
+  const videoIds = sample.chosen.map((candidate) => candidate.video.id);
   const [videoResults, baselines, earlier] = await Promise.all([
     Promise.all(sample.chosen.map(async (candidate) => ({ candidate, ...(await reads.video(candidate.video.id)) }))),
     Promise.all(channelIds.map(async (channel) => [channel, await reads.baseline(channel)] as const)).then((entries) => new Map(entries)),
     // The embedded store answers synchronously: started at once, it held the reads' requests back.
-    requestsOnTheWire().then(() =>
-      snapshots.earlier(
-        sample.chosen.map((candidate) => candidate.video.id),
-        now,
-      ),
-    ),
+    requestsOnTheWire().then(() => snapshots.earlier(videoIds, now)),
   ]);
 
   const enriched: EnrichedVideo[] = [];

@@ -117,10 +117,9 @@ async function isAbandoned({ runs, now }: AgentsDeps, activeRunId: string, claim
 }
 
 /**
- * Agents are off unless enabled; then an account needs to be on the configured allowlist (with its
- * email address verified, if it has one), the stored one (`npm run agents:allow`, which checks the
- * same when allowing; read on every admission so it takes effect at once), or be a demo user while
- * demo access is on. Checked before anything is reserved, so a refusal costs nothing.
+ * Agents are off unless enabled; then an account must be on the configured allowlist (its email
+ * verified, if any), on the stored one (`npm run agents:allow`), or a demo user while demo access is
+ * on. Checked before anything is reserved, so a refusal costs nothing.
  */
 async function requireAgentAccess({ settings, access, billing }: AgentsDeps, caller: { accountId: string; demo: boolean }): Promise<void> {
   if (!settings.enabled) throw new AppError('AGENTS_NOT_ENABLED', 'Agent runs are not enabled on this service.');

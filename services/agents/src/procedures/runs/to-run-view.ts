@@ -36,11 +36,7 @@ function commonOf(run: RunDoc, steps: readonly StepDoc[]) {
   };
 }
 
-/**
- * The diagnostics of a run: transcript diagnostics from its persisted steps (each transcript analysis
- * step holds its items, so they show while the run is still going); storyboard attempts as recorded
- * on the run (ADR 0026).
- */
+/** Transcript diagnostics from the analysis steps (so they show while the run goes on), storyboard ones from the run (ADR 0026). */
 function diagnosticsOf(run: RunDoc, steps: readonly StepDoc[]) {
   const transcriptDiagnostics = steps
     .filter((step) => step.kind === 'transcript_analysis' && step.status === 'completed')

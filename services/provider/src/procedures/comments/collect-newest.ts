@@ -6,10 +6,9 @@ import { metaOf } from '../../versions/meta';
 import { versionKey } from '../../versions/keys';
 
 /**
- * A bounded newest-first collection, following the continuations YouTube issues until `limit`
- * comments or the end. Replies are collected only when asked for: each thread's replies are as old
- * as the thread, so they would crowd the newest comments out of the bound. A collection cut short
- * (bound reached, a page failed) is saved and answered as it is, with `meta.partial` and warnings.
+ * A newest-first collection of up to `limit` comments. Replies only when asked for: as old as their
+ * thread, they would crowd the newest comments out of the bound. A collection cut short is answered
+ * as it is, with `meta.partial` and warnings.
  */
 export const collectNewestComments = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(collectNewestCommentsInputSchema).query(async ({ input, ctx }): Promise<Served<Comments>> => {

@@ -4,9 +4,8 @@ import { AppError, procedure } from '@vrs/kit';
 import type { TrendsDeps } from '../../trends-deps';
 
 /**
- * Test-only: fixes the clock reports are computed with (or lets it follow real time again), so e2e
- * tests get exact ages and rates. Refused unless TRENDS_CLOCK_CONTROL is on, which config refuses
- * in production; internal callers only, like every service procedure.
+ * Test-only: fixes the reports' clock (or lets it follow real time again), so e2e tests get exact
+ * ages and rates. Refused unless TRENDS_CLOCK_CONTROL is on, which config refuses in production.
  */
 export const setClock = ({ clock, config }: TrendsDeps) =>
   procedure

@@ -28,9 +28,8 @@ const system =
   'duration, outline, titles, hashtags and how it stands apart. Back each evidence claim with videoId values from the report only.';
 
 /**
- * A video plan from a trend report: the primary model writes it, the fallback when the primary fails
- * (`model` names the producer). Evidence may cite only videos of the report: unknown ids are
- * removed, a claim left without any is dropped, and the caveats say so. No model → 503 AI_UNAVAILABLE.
+ * A video plan from a trend report (`model` names the model that wrote it). Evidence may cite only the
+ * report's videos: unknown ids are removed, a claim left without any is dropped (the caveats say so).
  */
 export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
   procedure
