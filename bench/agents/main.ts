@@ -31,11 +31,8 @@ interface RunEvent {
 }
 
 /**
- * Splits the elapsed time at the run's recorded events: admission (the request, until the pending
- * run is recorded), pickup (until the executor marks it running), planning (until the first tool
- * call starts), tools (until the last one ends), ending (until the end status is recorded) and seen
- * by client (until the bench's poll reads it ended). Event times are the gateway's wall clock, on
- * this machine the bench's too.
+ * Splits the elapsed time at the run's recorded events, each phase ending at the next one. Event
+ * times are the gateway's wall clock, on this machine the bench's too.
  */
 function phasesOf(events: RunEvent[], startedAtMs: number, doneAtMs: number): Record<Phase, number> {
   const at = (event: RunEvent | undefined) => (event ? Date.parse(event.at) : Number.NaN);

@@ -54,11 +54,7 @@ async function singleCallerLatency(url: string, headers: Record<string, string>,
   return { name: queryClass ?? 'the repeated query (result cache)', p50, p90, p99 };
 }
 
-/**
- * A dashboard refreshing 1,500 saved searches in turn (the distinct phase's pairs before ADR 0067):
- * more than research's result cache holds, so a least-recently-used cache answered none of them and
- * traded every page it kept for the next; ADR 0067's cache keeps answering part of them.
- */
+/** A dashboard refreshing 1,500 saved searches in turn: more than research's result cache holds (ADR 0067). */
 const savedSearchCycleRequests = (searchPath: string) =>
   queryRequests(searchPath, (n) => `${vocabulary[100 + (n % 500)]} ${vocabulary[100 + ((n * 7919) % 1500)]}`, 1);
 

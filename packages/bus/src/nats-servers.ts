@@ -54,11 +54,9 @@ function isPassing(error: unknown): boolean {
 /**
  * Runs an idempotent stream (or KV bucket) create, again when it met something that passes (up to
  * `attempts` times): "subjects overlap", which nats-server can answer to one of two replicas creating
- * the same stream at the same moment (CI saw it once, two connections creating one bucket on a loaded
- * machine); no answer in time, or no responder, from a cluster still electing its leader (the chaos
- * test's gateway once failed to start so, right after the suite). Once the winner's stream exists, or
- * the cluster has a leader, the same create succeeds; a real overlap with another stream fails every
- * attempt and is thrown, as is anything else at once.
+ * the same stream at the same moment; no answer in time, or no responder, from a cluster still
+ * electing its leader. Once the winner's stream exists, or the cluster has a leader, the same create
+ * succeeds; a real overlap with another stream fails every attempt and is thrown, as is anything else.
  */
 export async function createConcurrently<T>(create: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
