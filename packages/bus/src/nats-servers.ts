@@ -1,5 +1,5 @@
 import { JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
-import { NoRespondersError, TimeoutError } from '@nats-io/transport-node';
+import { connect, NoRespondersError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
 
 /**
  * The servers of a NATS_URL: one URL, or a comma-separated list of a cluster's nodes. The client gets
@@ -13,6 +13,14 @@ export function natsServers(natsUrl: string): string[] {
     .filter(Boolean);
   if (servers.length === 0) throw new Error(`NATS_URL ${JSON.stringify(natsUrl)} names no server`);
   return servers;
+}
+
+/**
+ * Reconnects forever: a broker restart must not take the services down with it. No async traces:
+ * the client would build an Error, with its stack, for every publish and request (ADR 0072).
+ */
+export function connectForever(natsUrl: string, name: string): Promise<NatsConnection> {
+  return connect({ servers: natsServers(natsUrl), name, maxReconnectAttempts: -1, noAsyncTraces: true });
 }
 
 /** Replicas of every stream and KV bucket: 1 on a single server, up to the cluster's size (3 or 5) on a cluster. */
