@@ -1,13 +1,11 @@
 // bench/agents: time from admission to completion of one agent run (a topic question, deterministic
-// planner: search, then three transcripts side by side) through the whole system in one process,
-// while the fake YouTube upstream adds 50 ms to every request, beside the run's own critical path:
-// its longest chain of dependent tool calls as the run's persisted steps timed them (the search, then
-// the slowest transcript; no model calls without LLM_BASE_URL), and their ratio. Each run gets a fresh
-// system (data dir), so the provider fetches from the upstream instead of serving saved versions.
-// With BENCH_MODEL_MS set (e.g. 200), the run goes through the model loop against the fake LLM,
-// which waits that long before every answer; the critical path is then the sum of the model steps
-// plus, after each, the slowest of the tool calls it asked for (they run side by side).
-// Not a test: it prints figures. Env: BENCH_LATENCY_MS (50), BENCH_RUNS (3), BENCH_MODEL_MS (unset).
+// planner) through the whole system in one process, while the fake YouTube upstream adds 50 ms to
+// every request, beside the run's critical path as its persisted steps timed them, and their ratio.
+// Each run gets a fresh system (data dir), so the provider fetches from the upstream instead of
+// serving saved versions. With BENCH_MODEL_MS the run goes through the model loop against the fake
+// LLM answering that late; the critical path is then the model steps plus, after each, the slowest
+// tool call it asked for. Not a test: it prints figures.
+// Env: BENCH_LATENCY_MS (50), BENCH_RUNS (3), BENCH_MODEL_MS (unset).
 import { apiClient } from '@vrs/testing/api-client';
 import { defaultReplayDirs, parseReplayDirs } from '@vrs/testing/upstreams/youtube/replay-dirs';
 import { startFakeYouTube } from '@vrs/testing/upstreams/youtube/server';
@@ -34,11 +32,8 @@ interface RunEvent {
 }
 
 /**
- * Splits the elapsed time at the run's recorded events: admission (the request, until the pending
- * run is recorded), pickup (until the executor marks it running), planning (until the first tool
- * call starts), tools (until the last one ends), ending (until the end status is recorded) and seen
- * by client (until the bench's poll reads it ended). Event times are the gateway's wall clock, on
- * this machine the bench's too.
+ * Splits the elapsed time at the run's recorded events, each phase ending at the next one. Event
+ * times are the gateway's wall clock, on this machine the bench's too.
  */
 function phasesOf(events: RunEvent[], startedAtMs: number, doneAtMs: number): Record<Phase, number> {
   const at = (event: RunEvent | undefined) => (event ? Date.parse(event.at) : Number.NaN);

@@ -1,14 +1,9 @@
-// bench/comments: time to collect 1,000 newest-first comments through the full stack (one process:
-// gateway + services in-process) while the fake YouTube upstream adds 50 ms to every request, beside
-// the sum of that latency over the upstream requests the collection made, and their ratio. The
-// collection follows one continuation after another (each page names the next), so the latency sum
-// is the floor; the ratio shows what our side adds. Not a test: it prints figures. The gateway's CPU
-// time per collection is printed beside it: on a loaded machine elapsed times follow the load, the
-// CPU time much less (ADR 0038). A second baseline is the fake's own answer time, summed over the
-// requests (from each request's arrival to its answer written): the 50 ms plus the fake's timer
-// lateness and writing, which a real upstream's latency includes and our side does not spend. A
-// second table splits our side's time by the links of the critical path, from the fake's log of
-// when each request arrived and each answer was written.
+// bench/comments: time to collect 1,000 newest-first comments through the full stack (one process)
+// while the fake YouTube upstream adds 50 ms to every request, beside the sum of that latency over
+// the pages fetched (the floor: each page names the next) and the fake's own answer time, which a
+// real upstream's latency includes and our side does not spend; with the gateway's CPU time, which
+// follows a loaded machine far less than elapsed time does (ADR 0038), and a table of our side's time
+// between the exchanges. Not a test: it prints figures.
 // Env: BENCH_COMMENTS (1000), BENCH_LATENCY_MS (50), BENCH_RUNS (5).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,12 +1,9 @@
 // bench/imports: time of one project import of 50 videos (metadata + transcript) through the whole
 // system in one process, from the 202 to the job's completion, while the fake YouTube upstream adds
-// 50 ms to every request, beside the upstream time divided by the configured concurrency (videos of
-// one job imported at once): the sum of the latency over every upstream request the job made, spread
-// over that many lanes; and their ratio. Since a video's player, WEB player and /next go out together
-// (ADR 0045) that bound is no longer a floor, so the floor of the dependent calls is printed beside it:
-// each lane imports its videos one after another, each video two calls deep (the three metadata reads
-// at once, then its caption track). Each run imports videos never read before, so every read reaches
-// the upstream. Not a test: it prints figures.
+// 50 ms to every request, beside the upstream time ÷ the import concurrency and, since a video's
+// metadata reads go out together (ADR 0045), the floor of its dependent calls (those reads, then its
+// caption track, one video after another per lane). Each run imports videos never read before, so
+// every read reaches the upstream. Not a test: it prints figures.
 // Env: BENCH_VIDEOS (50), BENCH_LATENCY_MS (50), BENCH_RUNS (3), RESEARCH_IMPORT_VIDEO_CONCURRENCY (the service default).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,10 +1,8 @@
-// bench/result-cache: research's result cache (ADR 0067, W-TinyLFU) beside the cache it replaced (a
-// least-recently-used cache keeping a page from its query's second asking, ADR 0063), both fed the
-// same streams of askings in one run: how many answers come from the cache, how many pages each
-// keeps for long (the main part here; every page kept there), and the cache's own time per asking.
-// Pages are the size of a 20-hit page (22.8 KB, `pageBytes`) under the default 8 MiB budget. A page
-// kept for long and pushed out later is what the old generation collects (ADR 0063). Not a test: it
-// prints figures. Env: BENCH_ASKINGS (100000 per stream).
+// bench/result-cache: research's result cache (ADR 0067, W-TinyLFU) beside the least-recently-used
+// cache it replaced (ADR 0063), fed the same streams of askings in one run: answers from the cache,
+// pages kept for long (what the old generation collects) and the cache's own time per asking. Pages
+// are a 20-hit page's size (`pageBytes`) under the default 8 MiB budget. Not a test: it prints
+// figures. Env: BENCH_ASKINGS (100000 per stream).
 import { LRUCache } from 'lru-cache';
 import { required } from '@vrs/kit';
 import { createResultCache } from '@vrs/search';

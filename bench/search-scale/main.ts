@@ -1,13 +1,8 @@
-// bench/search-scale: project search at 10k, 100k (and with --million, 1M) evidence chunks —
-// p50/p90/p99 of distinct queries of each class (bench/support/query-classes.ts: rare pairs, single
-// words, common pairs, prefixes, typos; issue 40) through the research service's search procedure
-// (validation, the project read, the search engine on its worker thread), each beside the raw
-// engine's own time for the same query on the same index (SQLite in this thread, no service
-// around it, with its postings ranking as the service's engine has it), and FTS5 alone on that
-// index (no postings ranking: the engine before ADR 0052), measured alternately in one run. Also:
-// index build time and RSS per size, the longest event-loop block while the service indexes and
-// searches, and evidence ingestion through the HTTP API in batches of 100 until searchable. Not a
-// test: it prints figures.
+// bench/search-scale: project search at 10k, 100k (and with --million, 1M) evidence chunks: distinct
+// queries of each class (bench/support/query-classes.ts) through the research service's search
+// procedure, each beside the raw engine's own time and FTS5 alone (the engine before ADR 0052) on the
+// same index, measured alternately in one run; then index build, RSS, event-loop blocks and ingestion
+// through the API (docs/benchmarks.md). Not a test: it prints figures.
 // Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
 // BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates).
 import { mkdir } from 'node:fs/promises';

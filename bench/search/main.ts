@@ -1,27 +1,14 @@
-// bench/search: throughput and latency of metered searchPrivateEvidence through the full stack (one
-// process, as `npm start` runs it: gateway + services in-process, embedded store, NATS JetStream
-// when reachable; and as docker compose runs it, each service its own process) at 64 connections, authenticated as an external consumer is (an API key) and as
-// a demo user, beside a bare Express 5 route and a bare node:http server answering the same JSON,
-// all in one run so the ratios hold on a noisy machine. The same query asked again is answered from
-// research's result cache; phases of distinct queries (a new query every request, issue 40: rare-word
-// pairs, and a common word with another) show the search engine's own cost, and a phase of common-word
-// queries (four frequent words a request, together in most chunks) its cost when it must rank most of
-// the project; none asks a query twice. One caller at a time then sends 150 distinct queries of each
-// class (`bench/support/query-classes.ts`), for their latency beside the repeated query's. A phase
-// cycling through 1,500 saved searches shows the result cache under a cycle larger than it holds
-// (ADR 0067). For each full-stack phase it prints the
-// gateway process's RSS, its worst event-loop delay (`monitorEventLoopDelay`), its CPU time per
-// request (every thread, `process.cpuUsage`) and, on Linux, the share of the phase its main thread
-// was runnable but waiting for a core (schedstat, ADR 0068), read from the process at /ops/process; for the
-// separate-process stack, the same for each process. Not a test: it prints figures (issue 15 goals 1 and 3).
+// bench/search: metered searchPrivateEvidence through the full stack at 64 connections (an API key, and
+// a demo user), as `npm start` runs it and as docker compose runs it (each service its own process),
+// beside a bare Express 5 route and a bare node:http server answering the same JSON, all in one run so
+// the ratios hold on a noisy machine; its phases and per-process figures are listed in
+// docs/benchmarks.md. Not a test: it prints figures (issue 15 goals 1 and 3).
 // Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_ITEMS (10000);
-// BENCH_DEV_SHAPE=0 leaves out the stack as docker compose runs it (each service its own process,
-// called over HTTP), measured by default with each process's RSS and event-loop delay;
+// BENCH_DEV_SHAPE=0 leaves out the stack as docker compose runs it;
 // BENCH_CODE=source runs both stacks' TypeScript through tsx instead of their bundles (ADR 0043);
 // BENCH_BEFORE=1 adds a second gateway counting rate-limit hits as before ADR 0039, measured in the same run;
 // BENCH_RATE_LIMIT_SYNC_INTERVAL_MS its RATE_LIMIT_SYNC_INTERVAL_MS (0: a NATS KV round trip per hit);
-// VRS_CPU_PROF_DIR writes a `--cpu-prof` profile of every process it starts there; BENCH_NODE_ARGS
-// adds Node flags (space-separated) to the `npm start`-shape gateways, e.g. `--trace-gc` (bench-gateway.ts).
+// VRS_CPU_PROF_DIR and BENCH_NODE_ARGS as for every bench (docs/benchmarks.md).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,11 +54,7 @@ async function singleCallerLatency(url: string, headers: Record<string, string>,
   return { name: queryClass ?? 'the repeated query (result cache)', p50, p90, p99 };
 }
 
-/**
- * A dashboard refreshing 1,500 saved searches in turn (the distinct phase's pairs before ADR 0067):
- * more than research's result cache holds, so a least-recently-used cache answered none of them and
- * traded every page it kept for the next; ADR 0067's cache keeps answering part of them.
- */
+/** A dashboard refreshing 1,500 saved searches in turn: more than research's result cache holds (ADR 0067). */
 const savedSearchCycleRequests = (searchPath: string) =>
   queryRequests(searchPath, (n) => `${vocabulary[100 + (n % 500)]} ${vocabulary[100 + ((n * 7919) % 1500)]}`, 1);
 

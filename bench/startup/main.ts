@@ -1,11 +1,8 @@
-// bench/startup: start-up time and idle RSS of every process, running the TypeScript through tsx (as
-// tests and `npm run dev` do) against the bundles of `npm run build` (as `npm start`, the image and
-// docker compose do), and the bundles with --enable-source-maps, the three alternating in one run so
-// the comparison holds on a noisy machine (ADR 0043). Both shapes: the one-process gateway (`npm
-// start`) and each service in its own process (docker compose). It also times `npm run build` when
-// nothing changed, which `npm start` pays before it starts (a hit of turbo's cache, ADR 0108), beside
-// scripts/build.mjs alone, which bundles anyway, as a build after any change does. Not a test: it
-// prints figures (medians).
+// bench/startup: start-up time and idle RSS of every process, TypeScript through tsx (tests, `npm run
+// dev`) against the bundles of `npm run build` (`npm start`, the image), with and without
+// --enable-source-maps, alternating in one run so the comparison holds on a noisy machine (ADR 0043),
+// in both shapes. Also a no-op `npm run build` (turbo's cache, ADR 0108) beside scripts/build.mjs
+// alone, as a build after any change runs. Not a test: it prints figures (medians).
 // RSS under load: `npm run bench:search` (bundles) against `BENCH_CODE=source npm run bench:search`.
 // Env: BENCH_ROUNDS (3), BENCH_SETTLE_MS (2000, idle time before RSS is read).
 import { execFile } from 'node:child_process';

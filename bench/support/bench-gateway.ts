@@ -46,10 +46,9 @@ export interface BenchRun {
 }
 
 /**
- * The whole system in one process, as `npm start` runs it (its bundle, see `benchCode`), tuned for measuring: quiet logs, demo
- * mode (`X-Demo-User` needs no key round trip), credits and rate limits out of the way, its own
- * data dir and NATS namespace — deleted again when it stops, so benchmarks leave nothing behind
- * on a shared nats-server.
+ * The whole system in one process, as `npm start` runs it (its bundle, see `benchCode`), with quiet logs
+ * and `benchSettings` (demo mode: `X-Demo-User` needs no key round trip), its namespace deleted again
+ * when it stops, so benchmarks leave nothing behind on a shared nats-server.
  */
 export async function startBenchGateway(
   name: string,
@@ -62,8 +61,7 @@ export async function startBenchGateway(
     name,
     { ...settings, LOG_LEVEL: 'warn', SERVICES_MODE: 'inprocess', SERVE_HOSTED_SERVICES: 'false', ...env },
     runDir,
-    // BENCH_NODE_ARGS (space-separated Node flags: `--trace-gc`, an `--import` probe, the image's V8 flags)
-    // reach every bench's gateway. Empty: none.
+    // BENCH_NODE_ARGS: space-separated Node flags for every bench's gateway (`--trace-gc`, the image's V8 flags).
     { code: run.code ?? (await benchCode()), nodeArgs: run.nodeArgs ?? process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) },
   );
   return {

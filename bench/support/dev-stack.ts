@@ -12,10 +12,8 @@ export interface DevShapeStack {
 
 /**
  * Starts billing, provider, research, trends, monitoring and agents as separate processes
- * (SERVICES_MODE=http) and a gateway in front, running their bundles as docker compose does
- * (`npm run dev` runs the same shape from source through tsx: BENCH_CODE=source), with the bench gateway's
- * settings (no access log, demo mode, credits and rate limits out of the way), its own data dir and
- * NATS namespace, removed again when it stops.
+ * (SERVICES_MODE=http) and a gateway in front, as docker compose runs them (`benchCode`), with
+ * `benchSettings`: its own data dir and NATS namespace, removed again when it stops.
  */
 export async function startDevShapeStack(
   name: string,

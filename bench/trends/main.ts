@@ -3,11 +3,8 @@
 // every request, beside the upstream critical path: the longest chain of dependent upstream calls
 // (search page 1 → search page 2 → a video's player, WEB player and /next side by side; channel
 // pages run beside the videos), and their ratio. Not a test: it prints figures. A second table splits
-// each run along that chain, from the fake upstream's log of when each request arrived and was
-// answered: the time between its links, which is not upstream latency (before the first search,
-// between the search pages, from page 2's answer to the first request of a video asked after it —
-// the first page's sampled videos are asked while page 2 is out (ADR 0046) —, from that request to
-// the last, after the last answer): the gateway's work, and any wait for a CPU on a loaded machine.
+// each run along that chain (`chainGaps`): the time between its links is the gateway's work, and any
+// wait for a CPU on a loaded machine.
 // Env: BENCH_LATENCY_MS (50), BENCH_RUNS (5), BENCH_SAMPLE_SIZE (20), YOUTUBE_MAX_CONCURRENCY (provider default).
 import type { TrendReport } from '@vrs/contracts';
 import { eventLoopVerdict } from '../support/bench-gateway';

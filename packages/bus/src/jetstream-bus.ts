@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { connect, nanos } from '@nats-io/transport-node';
+import { nanos } from '@nats-io/transport-node';
 import { DiscardPolicy, JetStreamApiError, RetentionPolicy, StorageType, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
 import { countPublished, createLogger, withDeadline } from '@vrs/kit';
@@ -18,7 +18,7 @@ import {
   type Subscription,
 } from './event-bus';
 import { startJetStreamSubscription } from './jetstream-subscription';
-import { assertReplicas, awaitStreamCopies, createConcurrently, natsServers } from './nats-servers';
+import { assertReplicas, awaitStreamCopies, connectForever, createConcurrently } from './nats-servers';
 import {
   assertNamespace,
   deadLetterStreamNameFor,
@@ -67,9 +67,7 @@ export async function createJetStreamBus(options: JetStreamBusOptions): Promise<
   const timings = resolveBusTimings(options.timings);
   const replicas = assertReplicas(options.replicas ?? 1);
   const logger = createLogger('bus').child({ bus: 'jetstream', namespace });
-  // Reconnect forever: a broker restart must not take the services down with it. No async traces:
-  // the client would build an Error, with its stack, for every publish and request (ADR 0072).
-  const nc = await connect({ servers: natsServers(options.natsUrl), name: options.name, maxReconnectAttempts: -1, noAsyncTraces: true });
+  const nc = await connectForever(options.natsUrl, options.name);
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const subscriptions = new Set<Subscription>();

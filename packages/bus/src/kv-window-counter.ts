@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { JetStreamApiCodes, JetStreamApiError, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { kvBucketNameFor } from './names';
 import { trackConnection } from './connection-state';
-import { assertReplicas, awaitStreamCopies, createConcurrently, natsServers } from './nats-servers';
+import { assertReplicas, awaitStreamCopies, connectForever, createConcurrently } from './nats-servers';
 import { currentWindow, nextCount, type WindowCount, type WindowCounter, type WindowState } from './window-counter';
 
 /** The changes to one key waiting for the next compare-and-set, with their callers. */
@@ -61,14 +61,7 @@ export async function createKvWindowCounter(options: KvWindowCounterOptions): Pr
   const bucket = kvBucketNameFor(options.namespace, options.bucket ?? defaultBucket);
   const ownsConnection = 'natsUrl' in options;
   const replicas = assertReplicas(options.replicas ?? 1);
-  const nc = ownsConnection
-    ? await connect({
-        servers: natsServers(options.natsUrl),
-        name: `window-counter ${bucket}`,
-        maxReconnectAttempts: -1,
-        noAsyncTraces: true,
-      })
-    : options.connection;
+  const nc = ownsConnection ? await connectForever(options.natsUrl, `window-counter ${bucket}`) : options.connection;
   const connection = trackConnection(nc);
   let kv: KV;
   let ttlMs: number;

@@ -1,5 +1,5 @@
 import { JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
-import { NoRespondersError, TimeoutError } from '@nats-io/transport-node';
+import { connect, NoRespondersError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
 
 /**
  * The servers of a NATS_URL: one URL, or a comma-separated list of a cluster's nodes. The client gets
@@ -13,6 +13,14 @@ export function natsServers(natsUrl: string): string[] {
     .filter(Boolean);
   if (servers.length === 0) throw new Error(`NATS_URL ${JSON.stringify(natsUrl)} names no server`);
   return servers;
+}
+
+/**
+ * Reconnects forever: a broker restart must not take the services down with it. No async traces:
+ * the client would build an Error, with its stack, for every publish and request (ADR 0072).
+ */
+export function connectForever(natsUrl: string, name: string): Promise<NatsConnection> {
+  return connect({ servers: natsServers(natsUrl), name, maxReconnectAttempts: -1, noAsyncTraces: true });
 }
 
 /** Replicas of every stream and KV bucket: 1 on a single server, up to the cluster's size (3 or 5) on a cluster. */
@@ -54,11 +62,9 @@ function isPassing(error: unknown): boolean {
 /**
  * Runs an idempotent stream (or KV bucket) create, again when it met something that passes (up to
  * `attempts` times): "subjects overlap", which nats-server can answer to one of two replicas creating
- * the same stream at the same moment (CI saw it once, two connections creating one bucket on a loaded
- * machine); no answer in time, or no responder, from a cluster still electing its leader (the chaos
- * test's gateway once failed to start so, right after the suite). Once the winner's stream exists, or
- * the cluster has a leader, the same create succeeds; a real overlap with another stream fails every
- * attempt and is thrown, as is anything else at once.
+ * the same stream at the same moment; no answer in time, or no responder, from a cluster still
+ * electing its leader. Once the winner's stream exists, or the cluster has a leader, the same create
+ * succeeds; a real overlap with another stream fails every attempt and is thrown, as is anything else.
  */
 export async function createConcurrently<T>(create: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {

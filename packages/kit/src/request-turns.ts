@@ -4,15 +4,13 @@ import { inActiveContext } from './tracing';
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * `handler`, started from the event loop's check phase rather than from the read of each socket,
- * at most about `budgetMs` of requests per turn (ADR 0047). A loaded server receives the requests of
- * every ready connection in one poll phase; started there one after another, 64 connections held
- * the loop for 45–100 ms, and a request started in its socket's read cost the gateway up to twice
- * the CPU of one started from `setImmediate`. Requests wait in arrival order; each drain starts them
- * until the budget is spent and leaves the rest to the next turn, after timers and I/O. An idle
- * server starts a request in the same turn it arrives. `budgetMs` 0 starts every request in the
- * read of its socket, as Node does. With tracing on, each request runs in the context it arrived in:
- * started from a drain, it would otherwise run in the drain's, under another request's span (ADR 0102).
+ * `handler`, started from the event loop's check phase rather than from the read of each socket, at
+ * most about `budgetMs` of requests per turn: a loaded server otherwise runs every ready connection's
+ * request in one poll phase, and one started in its socket's read costs more CPU (ADR 0047). Requests
+ * wait in arrival order; what a drain cannot start within the budget waits for the next turn. An idle
+ * server starts a request in the turn it arrives; `budgetMs` 0 starts each in its socket's read, as
+ * Node does. With tracing on, each request runs in the context it arrived in, not under the drain's
+ * span, which is another request's (ADR 0102).
  */
 export function handleInTurns(handler: RequestHandler, budgetMs: number): RequestHandler {
   if (budgetMs <= 0) return handler;

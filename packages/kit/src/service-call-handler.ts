@@ -29,10 +29,10 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 /**
  * Serves one unbatched call in tRPC's HTTP protocol (what the services' own clients send: `GET
  * /trpc/<path>?input=<json>` for a query, `POST /trpc/<path>` with the JSON input for a mutation)
- * straight through tRPC's procedure caller (`callTRPCProcedure`), answering tRPC's own
- * `{result: {data}}` or `{error}` with tRPC's status. Anything else (a batch, a subscription, a method the procedure does not take, an unknown
- * path) gets `false` and goes to tRPC's adapter, which also turns the request into a Fetch Request
- * and the answer into a Response: more than an internal call's own work on the hot path.
+ * straight through tRPC's procedure caller, answering `{result: {data}}` or `{error}` with tRPC's
+ * status. Anything else (a batch, a subscription, a method the procedure does not take, an unknown
+ * path) gets `false` and goes to tRPC's adapter, whose Fetch Request and Response per call cost more
+ * than an internal call's own work.
  */
 export function createServiceCallHandler<TContext extends object>(router: AnyRouter, createContext: (req: IncomingMessage) => TContext) {
   const procedures = proceduresOf(router);

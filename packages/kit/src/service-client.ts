@@ -38,13 +38,10 @@ function clientErrorOf(body: unknown, status: number): TRPCClientError<never> {
 }
 
 /**
- * Calls over HTTP in tRPC's protocol for one unbatched call (`GET /trpc/<path>?input=<json>` for a
- * query, `POST /trpc/<path>` with the JSON input for a mutation; what the service server's own
- * handler serves), through undici's `request`. Its headers carry the internal credential and the id
- * of the request it serves (from the call's operation context, see `forRequest`). tRPC's client
- * runtime (its observables, a Fetch Request and Response, an AbortController per call) cost the
- * separate-process gateway a fifth of its CPU (ADR 0049). A call not answered in time (`timeoutMs`)
- * is abandoned and fails as an unreachable service does: no error data.
+ * Calls over HTTP in tRPC's protocol for one unbatched call (what `createServiceCallHandler` serves)
+ * through undici's `request`, not tRPC's client runtime, whose observables, Fetch Request and Response
+ * and AbortController per call cost the separate-process gateway a fifth of its CPU (ADR 0049). Its
+ * headers carry the internal credential and the id of the request it serves (`forRequest`).
  */
 function httpCall(options: { url: string; internalToken: string; caller: string; timeoutMs: number }): Call {
   const base = `${options.url.replace(/\/$/, '')}/trpc/`;
@@ -122,11 +119,9 @@ const callsOfClients = new WeakMap<object, Call>();
 /**
  * A client of a colocated router that calls its procedures through tRPC's procedure caller
  * (`callTRPCProcedure`): the whole pipeline (input and output validation, middlewares, error
- * formatting), but no sockets and none of the
- * client runtime's per-call observables and AbortControllers, which showed up on the hot path.
- * Results are copied as JSON would copy them (`jsonCopy`) and errors carry the same shape as over
- * HTTP, so callers cannot tell the two apart. The exception is an answer the service shared
- * (`shareJson`): it already is JSON's copy, and comes as it is, frozen.
+ * formatting) without sockets or the client runtime's per-call cost. Results are copied as JSON would
+ * copy them (`jsonCopy`) and errors carry the same shape as over HTTP, so callers cannot tell the two
+ * apart; an answer the service shared (`shareJson`) already is JSON's copy, and comes frozen.
  */
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
   const config = errorConfigOf(router);
@@ -144,9 +139,9 @@ function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, calle
 }
 
 /**
- * A typed client of a service. Colocated services are called through tRPC's local link (the full
- * procedure pipeline, no sockets); remote ones over HTTP with the internal credential. Which one
- * is configuration (`SERVICES_MODE`), never a code change.
+ * A typed client of a service. Colocated services are called in process (the full procedure
+ * pipeline, no sockets); remote ones over HTTP with the internal credential. Which one is
+ * configuration (`SERVICES_MODE`), never a code change.
  */
 export function createServiceClient<TRouter extends AnyRouter>(options: ServiceClientOptions<TRouter>): TRPCClient<TRouter> {
   if (options.mode === 'inprocess') return createInProcessClient(options.router, options.caller);

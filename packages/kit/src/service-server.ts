@@ -39,11 +39,7 @@ const ownCaller = (name: string | undefined) => (name === undefined ? 'unknown' 
 
 /** Constant-time comparison of a presented internal token with the configured one. */
 export function isInternalToken(given: string | undefined, expected: string | undefined): boolean {
-  return expected !== undefined && sameSecret(given, expected);
-}
-
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
+  if (!given || expected === undefined) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
@@ -126,12 +122,12 @@ export async function startServiceServer(options: {
     }
     if (req.method === 'GET' && req.url === metricsPath) {
       const secret = metricsSecretOf(req);
-      if (sameSecret(secret, internalToken) || clientMayReadMetrics(clients.identify(secret))) void sendMetrics(res);
+      if (isInternalToken(secret, internalToken) || clientMayReadMetrics(clients.identify(secret))) void sendMetrics(res);
       else res.writeHead(401, { 'content-type': 'application/json' }).end(metricsRefusal);
       return;
     }
     const secret = headerValue(req, internalTokenHeader);
-    if (!sameSecret(secret, internalToken)) {
+    if (!isInternalToken(secret, internalToken)) {
       const client = clients.identify(secret);
       if (client) {
         clientOfRequest.set(req, client);

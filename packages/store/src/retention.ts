@@ -54,5 +54,3 @@ export function createRetentionSweeper({ collections, clock, intervalMs, logger 
 
   return createPeriodicSweep({ name: 'retention sweep', intervalMs, logger, sweep: sweepOnce });
 }
-
-export type RetentionSweeper = ReturnType<typeof createRetentionSweeper>;

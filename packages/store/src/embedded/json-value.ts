@@ -1,13 +1,7 @@
 /**
- * Copies of stored values. The embedded adapter keeps documents immutable once stored (a write
- * replaces the stored object, never edits it), so sharing between stored documents is safe, but
- * nothing handed in or out may alias them.
- */
-
-/**
- * Deep copy of a value about to be stored, refusing what JSON cannot round-trip, so memory and the
- * log on disk always agree (a Date would come back from the log as a string). Fields set to
- * `undefined` are dropped, as JSON.stringify and the mongo adapter (ignoreUndefined) do.
+ * Deep copy of a value about to be stored, refusing what JSON cannot round-trip, so a read gives back
+ * what was written (a Date would come back as a string). Fields set to `undefined` are dropped, as
+ * JSON.stringify and the mongo adapter (ignoreUndefined) do.
  */
 export function toStored(value: unknown): unknown {
   return walkStored(value, true);

@@ -1,7 +1,5 @@
 import type { PreparedUpdate } from './apply-update';
-
-/** Field names that can go into a JSON path literal as they are. */
-const TOP_LEVEL_FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+import { SEGMENT } from './sql-paths';
 
 /** An update SQLite applies to the stored text itself, without the rows being read into JavaScript. */
 export interface UpdateInSql {
@@ -28,7 +26,7 @@ export function numericMaxInSql(update: PreparedUpdate): UpdateInSql | undefined
   const fields = Object.entries($max);
   if (fields.length !== 1 || !fields[0]) return undefined;
   const [field, value] = fields[0];
-  if (field === '_id' || !TOP_LEVEL_FIELD.test(field) || typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  if (field === '_id' || !SEGMENT.test(field) || typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   const type = `json_type(doc, '$.${field}')`;
   return {
     field,

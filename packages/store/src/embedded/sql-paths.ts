@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IndexSpec } from '../port';
 
 /** Field names that can go into a JSON path literal as they are. */
-const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** MongoDB's generated index name: `a_1_b_-1`. */
 export function indexName(spec: IndexSpec): string {

@@ -173,13 +173,10 @@ export class SqliteEngine {
 
   /**
    * Call before any operation outside a transaction, and run the operation synchronously after it:
-   * it returns without awaiting when the connection is free, and otherwise waits until it is.
-   *
-   * A transaction whose work calls the store's own collections instead of its own would wait for
-   * itself forever. Which caller is inside a transaction is unknown without AsyncLocalStorage (ADR
-   * 0048), so the stall is what is detected: a wait through `stallMs` in which the transaction ran no
-   * statement fails, naming the likely cause. A transaction that keeps running statements is waited
-   * for however long it takes.
+   * it returns without awaiting when the connection is free, and otherwise waits until it is. A
+   * transaction calling the store's own collections would wait for itself forever, and which caller is
+   * inside one is unknown (ADR 0048): a wait through `stallMs` in which the transaction ran no
+   * statement fails, naming that cause; one that keeps running statements is waited for.
    */
   async whenFree(): Promise<void> {
     this.#assertOpen();
