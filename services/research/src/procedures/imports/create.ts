@@ -1,8 +1,7 @@
 import { createImportInputSchema, researchImportRequested, type Job } from '@vrs/contracts';
 import { recordOutboxEvent } from '@vrs/bus';
-import { procedure } from '@vrs/kit';
+import { newId, procedure } from '@vrs/kit';
 import { runIdempotent } from '../../idempotency/run-idempotent';
-import { newJobId } from '../../repo/jobs-repo';
 import type { ResearchDeps } from '../../research-deps';
 import { requireOwnedProject } from '../projects/require-owned-project';
 import { toJob } from '../jobs/to-job';
@@ -22,7 +21,7 @@ export const createImport = ({ store, projects, jobs, idempotency, outbox }: Res
       async () => {
         // The job and its event commit together: a job is never left queued with nobody told to run it.
         const job = await store.withTransaction(async (tx) => {
-          const created = await jobs.create({ _id: newJobId(), accountId, projectId: project._id, source, include, credits }, tx);
+          const created = await jobs.create({ _id: newId('job'), accountId, projectId: project._id, source, include, credits }, tx);
           await recordOutboxEvent(
             tx,
             researchImportRequested,
