@@ -7,9 +7,9 @@ import { requireOwnedProject } from '../projects/require-owned-project';
 import { toJob } from '../jobs/to-job';
 
 /**
- * Queues an import job and records its announcement in the outbox; the importer (a durable consumer) runs it. Idempotency-Key
- * aware. The credits the gateway held go with the job, which settles them when it ends; a replay
- * keeps the first job's hold (the caller settles its own new hold at the replay price).
+ * Queues an import job and records its announcement in the outbox, for the importer to run;
+ * Idempotency-Key aware. The job settles the credits the gateway held when it ends; a replay keeps the
+ * first job's hold (the caller settles its own new hold at the replay price).
  */
 export const createImport = ({ store, projects, jobs, idempotency, outbox }: ResearchDeps) =>
   procedure.input(createImportInputSchema).mutation(async ({ input, ctx }): Promise<{ job: Job; replayed: boolean }> => {
