@@ -42,7 +42,7 @@ function hostOf(input: Request | string | URL): string {
 
 /**
  * With these options Innertube.create makes no request at all (DESIGN.md). The time zone is named: left
- * out, youtubei.js asks `Intl.DateTimeFormat` for the host's, which maps ICU data into the process; the
+ * out, youtubei.js asks `Intl.DateTimeFormat` for the host's, which maps ICU data (ADR 0066); the
  * UTC offset it reads from the host's clock is set to match.
  */
 export async function createSession(fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>) {

@@ -6,7 +6,7 @@ import { activeJobStatuses, type JobDoc } from '../repo/jobs-repo';
 /**
  * Settles the credits the gateway held for work that finished later (ADR 0019): the full hold when
  * it delivered something, else a refund. Both are idempotent and ended work's outcome never changes,
- * so a redelivered event may settle again.
+ * so a redelivered event settles work whose settle was lost.
  */
 async function settleHeldCredits(billing: BillingClient, hold: CreditHold, delivered: boolean): Promise<'settled' | 'refunded'> {
   if (delivered) {
