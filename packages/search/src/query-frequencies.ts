@@ -10,12 +10,9 @@ export interface QueryFrequencies {
 
 /**
  * How often each recent query (as its cache key) was asked, in a fixed table of fingerprints with a
- * small count each: the frequency sketch by which research's result cache admits pages (ADR 0067,
- * after W-TinyLFU). Counts stop at 15, and all of them halve once `slots × 10` askings have been
- * recorded, so the table tells what is asked often now rather than once long ago. Keys share
- * slots: a later key in the same slot takes it over and counts from 1 (the earlier key is then
- * counted afresh), and two keys may share a fingerprint (their counts add up); neither changes an
- * answer, only which pages are kept.
+ * small count each: the result cache's frequency sketch (ADR 0067). All counts halve once `slots × 10`
+ * askings are recorded, so it tells what is asked often now. Keys sharing a slot or a fingerprint
+ * only change which pages are kept, never an answer.
  */
 export function queryFrequencies(slots = 4096): QueryFrequencies {
   if (!Number.isInteger(Math.log2(slots))) throw new Error(`slots must be a power of two, not ${slots}`);

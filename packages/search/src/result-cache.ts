@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { queryFrequencies, type QueryFrequencies } from './query-frequencies';
+import { queryFrequencies } from './query-frequencies';
 
 /** The share of the budget for pages just kept (W-TinyLFU's window): enough for a researcher's few queries asked again in turn. */
 const windowShare = 1 / 20;
@@ -8,7 +8,6 @@ export interface ResultCacheOptions<V> {
   /** What the pages may hold, with what each keeps alive (`sizeOf`). */
   maxBytes: number;
   sizeOf: (value: V) => number;
-  frequencies?: QueryFrequencies;
   /** Told each page kept, and where (bench/result-cache counts them). */
   onKeep?: (part: 'window' | 'main') => void;
 }
@@ -21,28 +20,22 @@ export interface ResultCache<V> {
 }
 
 /**
- * Result pages under one byte budget, kept by W-TinyLFU (ADR 0067; research's result cache): a
- * small window of the pages most recently kept, least recently used first out, and a main part
- * whose least recently used page gives its room only to a page whose query was asked more often
- * (`QueryFrequencies`).
- *
- * A least-recently-used cache alone keeps every page it is offered, and answers none of a cycle of
- * more queries than it holds (a dashboard refreshing its saved searches in turn): each page is
- * pushed out before its query comes back. Here such a cycle passes through the window, and the main
- * part keeps the pages it has and answers them. A page of a query asked only once is not kept.
+ * Result pages under one byte budget, kept by W-TinyLFU (ADR 0067): a small LRU window of the pages
+ * just kept, and a main part whose least recently used page gives its room only to a page whose query
+ * was asked more often. Unlike a plain LRU, a cycle of more queries than fit (a dashboard refreshing
+ * its saved searches) passes through the window while the main part keeps answering.
  */
 export function createResultCache<V extends object>(options: ResultCacheOptions<V>): ResultCache<V> {
   const { maxBytes, sizeOf, onKeep } = options;
-  const frequencies = options.frequencies ?? queryFrequencies();
+  const frequencies = queryFrequencies();
   // lru-cache refuses a size below 1.
   const sizeCalculation = (value: V) => Math.max(1, sizeOf(value));
   const windowBytes = Math.floor(maxBytes * windowShare);
   const main = new LRUCache<string, V>({ maxSize: Math.max(1, maxBytes - windowBytes), sizeCalculation });
 
   /**
-   * A page leaving the window (or too large for it) takes room in the main part if there is room, or
-   * if its query was asked more often than that of the page it would push out first. Comparing with
-   * that one page is W-TinyLFU's rule; pages of one project and limit are near one size.
+   * A page leaving the window (or too large for it) goes to the main part if there is room, or if its
+   * query was asked more often than that of the page it would push out first (W-TinyLFU's rule).
    */
   const admit = (key: string, value: V) => {
     const size = sizeCalculation(value);

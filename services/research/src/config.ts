@@ -25,7 +25,6 @@ export type ResearchImportConfig = ReturnType<typeof researchImportConfigOf>;
 
 export const defaultResearchImports: ResearchImportConfig = researchImportConfigOf(researchImportEnvSchema.parse({}));
 
-/** Milliseconds, at least `min`, `fallback` when unset. */
 const msSetting = (min: number, fallback: number) => z.coerce.number().int().min(min).default(fallback);
 
 /** How long research keeps what it may forget (ADR 0029); read by the gateway too when it hosts research. */

@@ -18,23 +18,12 @@ await runServiceProcess({
       dataDir: config.DATA_DIR,
       mongodbUrl: config.MONGODB_URL,
     });
+    const http = { mode: 'http' as const, internalToken, caller: 'research', timeoutMs: config.SERVICE_CALL_TIMEOUT_MS };
     const module = await createResearchModule({
       ...deps,
       search,
-      provider: createServiceClient<ProviderRouter>({
-        mode: 'http',
-        url: config.PROVIDER_SERVICE_URL,
-        internalToken,
-        caller: 'research',
-        timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
-      }),
-      billing: createServiceClient<BillingRouter>({
-        mode: 'http',
-        url: config.BILLING_SERVICE_URL,
-        internalToken,
-        caller: 'research',
-        timeoutMs: config.SERVICE_CALL_TIMEOUT_MS,
-      }),
+      provider: createServiceClient<ProviderRouter>({ ...http, url: config.PROVIDER_SERVICE_URL }),
+      billing: createServiceClient<BillingRouter>({ ...http, url: config.BILLING_SERVICE_URL }),
       llm: createLlm(config, { logger: componentLogger(deps.logger, 'llm') }),
       retention: researchRetentionConfigOf(config),
       imports: researchImportConfigOf(config),

@@ -48,11 +48,7 @@ export interface ResearchModuleOptions {
 
 /** Durable consumer shared by every replica: each `research.evidence.added` is indexed by one of them. */
 const indexerConsumerName = 'research-indexer';
-/**
- * Durable consumer of `research.import.requested`: one replica runs each job (several jobs at once per
- * replica: jobs are independent and each records its videos with conditional updates); an unacked job
- * is redelivered after a crash.
- */
+/** Durable consumer of `research.import.requested`: one replica runs each job; an unacked job is redelivered after a crash. */
 const importerConsumerName = 'research-importer';
 /** Durable consumer of `research.export.requested`: writes each export's file once. */
 const exporterConsumerName = 'research-exporter';

@@ -1,19 +1,12 @@
-/**
- * What the event loop may spend per turn on replies and the work they resume, in milliseconds.
- * Far under the 50 ms no stall may exceed (issue 15), and a few searches' worth each turn.
- */
+/** Milliseconds per event-loop turn for replies and the work they resume: far under issue 15's 50 ms stall limit. */
 export const replyTurnBudgetMs = 10;
 
 /**
- * Hands queued items to `settle` a few per event-loop turn, sized so a turn stays near `budgetMs`.
- * The search worker's replies need this. Node delivers every reply waiting on a worker's port in one
- * callback, and the request each reply resumes runs to its response before the loop turns again.
- * When 64 searches were waiting, that held the loop for 50–155 ms.
- *
- * Settling a reply only queues what it resumes: that work runs after the callback, out of reach of a
- * clock read between two replies. So the count adapts to how long the previous turn took, callback
- * and resumed work together, measured from one delivery to the next: halved when the turn exceeded
- * the budget, one more otherwise. A reply arriving at an idle engine is delivered in the next turn.
+ * Hands queued items to `settle` a few per event-loop turn, so a turn stays near `budgetMs` (ADR 0051):
+ * Node delivers every reply waiting on a worker's port in one callback, and each resumed request runs
+ * to its response before the loop turns. That work runs after the callback, out of reach of a clock
+ * read between replies, so the count adapts to the previous turn, delivery to delivery: halved when
+ * it exceeded the budget, one more otherwise.
  */
 export function deliverInTurns<T>(settle: (item: T) => void, budgetMs = replyTurnBudgetMs): (item: T) => void {
   const queued: T[] = [];

@@ -24,10 +24,9 @@ const plainText = /^[\p{ASCII}\u00a0\u00ab\u00bb\u2013\u2014\u2018\u2019\u201c\u
 /** unicode61's tokens in plain text: runs of ASCII letters and digits; every other character separates. */
 const asciiTokens = /[a-z0-9]+/g;
 /**
- * Reading every document's length costs ~0.1 µs a document, FTS5 scoring a match ~0.75 µs: without
- * lengths cached, a query is ranked here only once it and the queries FTS5 ranked since the lengths
- * were last read match this fraction of the scope's documents together, so the read never costs
- * more than the FTS5 work it replaces (ADR 0112).
+ * Without lengths cached, a query is ranked here only once it and the queries FTS5 ranked since they
+ * were last read match this share of the scope's documents: the read never costs more than the FTS5
+ * scoring it replaces (ADR 0112).
  */
 const coldLengthsFraction = 1 / 8;
 /** What a cached word costs besides its arrays (its map entry and objects), for the byte budget. */

@@ -6,11 +6,7 @@ type Db = InstanceType<typeof Database>;
 
 /** Vocabulary answers one scope remembers between writes. */
 const maxRememberedAnswers = 10_000;
-/**
- * An fts5vocab read (a seek or a probe) costs ~25 µs, reading the whole vocabulary ~0.075 µs a token
- * of the scope: once the reads since the scope last changed reach this share of its tokens, they
- * have cost as much as reading every term, which is then done (ADR 0112).
- */
+/** Reads since the scope last changed, per token of it, that cost as much as reading every term (ADR 0112). */
 const readsPerToken = 0.075 / 25;
 /** Beyond this many tokens (~300 ms to read the vocabulary) the terms are never read whole. */
 const maxTokensToRead = 4_000_000;
@@ -18,12 +14,10 @@ const maxTokensToRead = 4_000_000;
 const termOverheadBytes = 32;
 
 /**
- * One scope's vocabulary as the typo search and the prefix expansion ask it: the first term from a
- * string, whether a term exists, a word's document count. fts5vocab answers each by building an
- * iterator over every segment of the index, 20–40 µs (a typo query asks ~115 of them). Answers are
- * remembered until the scope changes; once the reads since then have cost what reading every term
- * costs, the terms are read into a sorted array, kept under the postings' byte budget, and the
- * seeks and probes become binary searches (ADR 0112).
+ * One scope's vocabulary as the typo search and the prefix expansion ask it. fts5vocab answers each
+ * read by iterating every segment of the index, so answers are remembered until the scope changes;
+ * once those reads have cost what reading every term costs, the terms are read into a sorted array
+ * (under the postings' byte budget) and searched there (ADR 0112).
  */
 export class ScopeVocabulary implements SortedVocabulary {
   private readonly statements;

@@ -25,12 +25,10 @@ function* nextCharacters(vocabulary: SortedVocabulary, prefix: string, first: st
 }
 
 /**
- * The terms one edit (a substitution, insertion or deletion) away from `word` that share its
- * first character, the first `max` in code point order. An edit at position i keeps the i
- * characters before it, so each position asks only the characters that follow that prefix in the
- * vocabulary and probes the few candidates they make: the cost follows the word's length and the
- * branching of its prefixes, not the number of terms that share its first letter (scanning those
- * took ~30 ms at 30k terms).
+ * The terms one edit (a substitution, insertion or deletion) away from `word` that share its first
+ * character, the first `max` in code point order. An edit at position i keeps the i characters before
+ * it, so each position probes only the characters that follow that prefix in the vocabulary: the cost
+ * follows the word's length, not the number of terms sharing its first letter.
  */
 export function typoVariants(vocabulary: SortedVocabulary, word: string, max: number): string[] {
   const characters = [...word];

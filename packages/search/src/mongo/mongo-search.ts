@@ -19,8 +19,6 @@ interface ScopeRecord {
 export interface MongoSearchOptions {
   /** Database holding the search collections (one per service). */
   database: string;
-  /** Name of the Mongo Search index on the documents collection. */
-  indexName?: string;
   /** Documents per bulk write. */
   batchSize?: number;
 }
@@ -42,7 +40,7 @@ export function openMongoSearch(url: string, options: MongoSearchOptions): Searc
   const db = client.db(options.database);
   const documents = db.collection<DocumentRecord>('search_documents');
   const scopes = db.collection<ScopeRecord>('search_scopes');
-  const indexName = options.indexName ?? 'search_text';
+  const indexName = 'search_text';
   const batchSize = options.batchSize ?? 500;
   let ready: Promise<void> | undefined;
 

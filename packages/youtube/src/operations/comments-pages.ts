@@ -29,11 +29,9 @@ export interface ReplyPage {
 }
 
 /**
- * The comments section's first token, from the /next response of the video: the continuation
- * item of the `comment-item-section`, as the watch page issues it. Undefined when the video shows
- * no comments section (comments turned off, live streams). A /next without that section is also
- * what a video that does not exist gets, so then the player decides: an unplayable video throws
- * its typed error instead of passing for a video without comments.
+ * The comments section's first token, from the video's /next; undefined when it shows no comments
+ * section (comments turned off, live streams). A video that does not exist gets no section either,
+ * so then the player decides: an unplayable video throws its typed error.
  */
 export async function commentsSectionToken(upstream: Upstream, videoId: string): Promise<string | undefined> {
   const next = await upstream.parsed('/next', { videoId });
@@ -91,12 +89,10 @@ const continuationToken = /^"continuationCommand"\s*:\s*\{[^{}]*?"token"\s*:\s*"
 const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /**
- * What a page shows before it is decoded and parsed: how many threads it holds and the token of its
- * last continuation item, read from the items where `continuationContents` and `nextToken` read
- * them (a reply's continuation sits deeper, inside its thread). One pass over the bytes up to the
- * entity payloads that follow the items: JSON's structure is ASCII, which UTF-8 never uses inside
- * a multi-byte character, so nothing needs decoding. The next page is asked for before this one's
- * ≈ 190 KB (20 threads) are decoded (≈ 2 ms here) and parsed (≈ 1 ms). Only a guess: the parsed page
+ * What a page shows before it is decoded and parsed (ADR 0045): how many threads it holds and the
+ * token of its last continuation item, at the depth where `continuationContents` and `nextToken` read
+ * them. One pass over the bytes up to the entity payloads: JSON's structure is ASCII, which UTF-8
+ * never uses inside a multi-byte character, so nothing needs decoding. Only a guess: the parsed page
  * has the last word.
  */
 export function peekThreadPage(bytes: Uint8Array): { threads: number; continuation?: string } {
@@ -133,12 +129,10 @@ export function peekThreadPage(bytes: Uint8Array): { threads: number; continuati
 }
 
 /**
- * Reads thread pages one after another, asking for a page's continuation as soon as the page
- * arrives, before it is parsed: parsing and normalising a page then overlap the next
- * page's round trip instead of adding to it (bench/comments, ADR 0041). `wantsNext(threads)` says
- * whether the walk will follow a page's continuation once it has taken that many threads from it.
- * A page asked for early is used only when the walk asks for that very token; otherwise it is
- * dropped (one extra request, when the raw page misled the guess).
+ * Reads thread pages one after another, asking for a page's continuation before it is parsed, so the
+ * parse overlaps the next round trip (ADR 0041). `wantsNext(threads)`: whether the walk will follow a
+ * page's continuation once it has taken that many threads. A page asked for early and not wanted
+ * after all is dropped.
  */
 export function createThreadPageReader(upstream: Upstream, wantsNext: (threads: number) => boolean) {
   let ahead: { token: string; bytes: Promise<Uint8Array> } | undefined;
@@ -153,9 +147,8 @@ export function createThreadPageReader(upstream: Upstream, wantsNext: (threads: 
       // Its failure is reported where the walk awaits it; a dropped one fails unheard.
       next.catch(() => undefined);
       ahead = { token: peek.continuation, bytes: next };
-      // Let the request reach the socket before parsing. undici writes a request on a reused
-      // connection only after a turn of the event loop's I/O phase: after setImmediate alone the
-      // upstream still saw it only once the parse was done (0.9 ms later, bench/comments, ADR 0041).
+      // Let the request reach the socket before parsing: undici writes it on a reused connection only
+      // after a turn of the I/O phase, which setImmediate alone does not wait for (ADR 0041).
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     return parseThreadPage(JSON.parse(textOf({ body: bytes })) as RawPage);

@@ -17,11 +17,10 @@ interface PlayerClient {
 const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
 
 /**
- * The order mature extractors use (NewPipe, yt-dlp): the mobile app first (captions without a PO
- * token; the request NewPipe makes today, so it matches the 2026 recordings); on an age gate, the
- * embedded TV player, which YouTube long let play age-restricted videos to signed-out viewers; last
- * the web player, masked as NewPipe masks it, whose answer is what a signed-out visitor of the watch
- * page is told, the most precise wording YouTube gives.
+ * The order mature extractors use (NewPipe, yt-dlp): the mobile app (captions without a PO token;
+ * NewPipe's request, matching the 2026 recordings); on an age gate, the embedded TV player, which long
+ * played age-restricted videos signed out; last the web player, masked as NewPipe masks it, for
+ * YouTube's most precise wording.
  */
 const playerClients: PlayerClient[] = [
   {
@@ -73,10 +72,9 @@ function anotherClientMayPlay(error: YouTubeError): boolean {
 const isRestriction = (error: YouTubeError) => error.code.startsWith('VIDEO_') && error.code !== 'VIDEO_UNAVAILABLE';
 
 /**
- * The most telling refusal: a restriction (it says the video exists and why it does not play) over
- * "unavailable" over refused requests. Among restrictions the latest client's: the chain ends with
- * the web player, whose wording is the most precise ("Sign in to confirm your age", not the TV
- * embed's "Please sign in"); among the rest the earliest.
+ * The most telling refusal: a restriction (the video exists, and why it does not play) over
+ * "unavailable" over refused requests; among restrictions the latest client's (the web player's
+ * wording is the most precise), among the rest the earliest.
  */
 function verdictOf(refusals: YouTubeError[]): YouTubeError {
   return refusals.findLast(isRestriction) ?? refusals.find((error) => error.code === 'VIDEO_UNAVAILABLE') ?? (refusals[0] as YouTubeError);

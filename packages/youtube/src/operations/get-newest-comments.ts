@@ -19,15 +19,11 @@ export interface NewestCommentsOptions {
 }
 
 /**
- * Newest-first collection: the "Newest" entry of the sort menu YouTube sends with the first
- * (Top) page, then the continuations each page carries, until the limit or the end. A failed page
- * ends the walk with what was collected, marked partial, rather than failing the whole call;
- * only a failure before anything was collected is thrown.
- *
- * What is returned is ordered by published time, whatever order the pages came in (a pinned
- * comment is flagged, not leading). `complete` means every page was read AND the threads account
- * for the platform's total; a video whose sort menu has no "Newest" gets its top comments sorted by
- * time, marked partial with a warning saying the platform would not sort them.
+ * Newest-first collection: the sort menu's "Newest" page, then each page's continuation, until the
+ * limit or the end. A failed page ends the walk with what was collected, marked partial; only a
+ * failure before anything was collected is thrown. The result is ordered by published time.
+ * `complete`: every page was read AND the threads account for the platform's total. Without a
+ * "Newest" entry, the top comments are sorted here, marked partial with a warning.
  */
 export async function getNewestComments(upstream: Upstream, videoId: string, options: NewestCommentsOptions): Promise<NewestComments> {
   const { limit, includeReplies = false } = options;

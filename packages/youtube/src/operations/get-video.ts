@@ -33,10 +33,8 @@ function commentCountOf(next: Record<string, unknown> | undefined, info: YT.Vide
 }
 
 /**
- * Metadata from the player (required) plus microformat and /next (optional: warnings if missing).
- * The three are asked at once: neither optional read needs the player's answer, so a video costs
- * one round trip, not two. A video the player refuses wastes the two optional reads (rare in what
- * callers ask for: search results, a project's videos); its refusal is thrown once they are done.
+ * Metadata from the player (required) plus microformat and /next (optional: warnings if missing),
+ * asked at once, so a video costs one round trip (ADR 0045); a refusal is thrown once all are done.
  */
 export async function getVideo(upstream: Upstream, videoId: string): Promise<VideoRecord> {
   const warnings: string[] = [];

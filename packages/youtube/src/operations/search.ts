@@ -1,4 +1,4 @@
-import { YTNodes, type Helpers, type IParsedResponse } from 'youtubei.js';
+import { YTNodes } from 'youtubei.js';
 import { continuationContents, nextToken } from '../normalize/continuations';
 import { parseCount } from '../normalize/numbers';
 import { normalizeThumbnails } from '../normalize/thumbnails';
@@ -54,26 +54,19 @@ export function normalizeSearchVideo(video: VideoNode): SearchVideo {
   };
 }
 
-function videoNodes(page: IParsedResponse): { nodes: Helpers.YTNode[]; videos: VideoNode[] } {
-  const continued = continuationContents(page);
-  const memo = [
-    ...(page.contents_memo?.getType(YTNodes.Video) ?? []),
-    ...(page.on_response_received_commands_memo?.getType(YTNodes.Video) ?? []),
-  ];
-  const continuations = [
-    ...(page.contents_memo?.getType(YTNodes.ContinuationItem) ?? []),
-    ...continued.filter((node) => node.is(YTNodes.ContinuationItem)),
-  ];
-  return { nodes: continuations, videos: memo };
-}
-
 export async function search(upstream: Upstream, query: string, options: SearchOptions = {}): Promise<SearchResults> {
   const body = options.continuation
     ? { continuation: options.continuation }
     : { query, params: searchParams(options.filter, options.sort) };
   const page = await upstream.parsed('/search', body);
-  const { nodes, videos } = videoNodes(page);
-  const continuation = nextToken(nodes);
+  const videos = [
+    ...(page.contents_memo?.getType(YTNodes.Video) ?? []),
+    ...(page.on_response_received_commands_memo?.getType(YTNodes.Video) ?? []),
+  ];
+  const continuation = nextToken([
+    ...(page.contents_memo?.getType(YTNodes.ContinuationItem) ?? []),
+    ...continuationContents(page).filter((node) => node.is(YTNodes.ContinuationItem)),
+  ]);
   const estimated = page.estimated_results;
   return {
     query,

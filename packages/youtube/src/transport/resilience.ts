@@ -41,14 +41,11 @@ export interface ExchangeOptions {
 export type Guarded = <T>(host: string, attempt: (signal: AbortSignal) => Promise<T>, options?: ExchangeOptions) => Promise<T>;
 
 /**
- * Wraps each upstream exchange: bounded, jittered retries outside a circuit breaker that counts
- * consecutive transport failures, outside a concurrency limit per upstream host, outside a
- * per-attempt timeout. The limit sits inside the retry so a request waiting out its backoff holds no
- * slot, and the timeout inside the limit so time spent queued is not counted against the exchange.
- * The limit is per host because the hosts are separate services with separate capacity: a trend
- * report's players (youtubei.googleapis.com) need not queue behind its channel pages (www.youtube.com).
- * The breaker stays one for all hosts: an outage of YouTube is rarely one host's alone, and one
- * breaker stops the whole client at once.
+ * Wraps each upstream exchange: jittered retries, outside a circuit breaker on consecutive transport
+ * failures, outside a concurrency limit per host, outside a per-attempt timeout. A request waiting
+ * out its backoff holds no slot, and time spent queued is not counted against the timeout. The limit
+ * is per host (separate services, separate capacity); the breaker is one for all, since an outage of
+ * YouTube is rarely one host's alone.
  */
 export function createResilience(options: ResilienceOptions): Guarded {
   const transportFailures = handleWhen(isTransportFailure);

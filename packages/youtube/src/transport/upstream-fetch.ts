@@ -48,10 +48,8 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Headers 
 }
 
 /**
- * The exchange over undici's `request`, not its `fetch`: every answer is read whole anyway, and
- * fetch's WHATWG streams, request cloning and body iteration cost more CPU per exchange than the
- * exchange itself (bench/trends' profile, ADR 0038). Redirects are followed and bodies decompressed
- * as fetch did, and the same compression is asked for.
+ * The exchange over undici's `request`, not its `fetch`, whose streams and cloning cost more CPU than
+ * the exchange itself (ADR 0038). Redirects, compression and decoding stay as fetch does them.
  */
 function requestSender(proxyUrl: string | undefined): Send {
   const base: Dispatcher = proxyUrl ? new ProxyAgent(proxyUrl) : new Agent();

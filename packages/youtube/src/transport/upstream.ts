@@ -22,9 +22,8 @@ export interface Upstream {
 }
 
 /**
- * The answer handed to youtubei.js, which reads it only through `json()` (and `text()` for errors):
- * both answer from the bytes already read whole. A Response built over the bytes wraps them in a
- * WHATWG stream only for youtubei.js to read it back, about a quarter of an exchange's CPU (ADR 0040).
+ * The answer handed to youtubei.js, which reads it only through `json()` (and `text()` for errors),
+ * both from the bytes already read whole: a Response over the bytes would cost a WHATWG stream (ADR 0040).
  */
 class ReadResponse extends Response {
   override readonly text: () => Promise<string>;
@@ -42,10 +41,9 @@ function hostOf(input: Request | string | URL): string {
 }
 
 /**
- * The options every session is created with. Measured (DESIGN.md): with them Innertube.create makes no request at all.
- * The time zone is named, like the language and location: left out, youtubei.js asks `Intl.DateTimeFormat` for the
- * host's, which maps about 5 MB of ICU data into every process hosting the provider. Its UTC offset, which
- * youtubei.js reads from the host's clock, is set to match.
+ * With these options Innertube.create makes no request at all (DESIGN.md). The time zone is named: left
+ * out, youtubei.js asks `Intl.DateTimeFormat` for the host's, which maps ICU data (ADR 0066); the
+ * UTC offset it reads from the host's clock is set to match.
  */
 export async function createSession(fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>) {
   const innertube = await Innertube.create({
@@ -71,11 +69,9 @@ interface RequestTemplate {
 }
 
 /**
- * The request youtubei.js builds for `endpoint` as `client`, learnt by letting the session's own
- * HTTP client build it against a fetch that only keeps it. youtubei.js stays the authority on what
- * each InnerTube client sends (its context, user agent, version headers); the session's context
- * and headers do not change, so one template per endpoint and client serves every later request
- * without youtubei.js rebuilding WHATWG Requests, Headers and a deep copy of the context each time.
+ * The request youtubei.js builds for `endpoint` as `client`, caught by a fetch that only keeps it:
+ * youtubei.js stays the authority on what each InnerTube client sends, and since the session's
+ * context and headers never change, one template per endpoint and client serves every later request.
  */
 async function learnTemplate(session: Innertube['session'], endpoint: string, client: unknown): Promise<RequestTemplate> {
   let kept: { url: string; headers: Headers; body: string } | undefined;

@@ -59,11 +59,10 @@ function extractive(evidence: readonly Evidence[]): ComposedAnswer {
 }
 
 /**
- * A cited answer to `task` from `evidence` (ranked, best first). The model returns claims citing
- * evidence ids; ids it was not given are removed and a claim left citing nothing is dropped
- * (groundCitations), then each cited item becomes a citation numbered in order of first use and the
- * claims are joined with their `[n]` markers. The text is built here, so every marker points at a
- * citation; checkCitedText still guards it. Both models failing is the model's AI_UNAVAILABLE.
+ * A cited answer to `task` from `evidence` (ranked, best first). The model's claims keep only ids it
+ * was given, and one citing nothing goes (groundCitations); cited items are numbered in order of first
+ * use and the text is built here, so every `[n]` marker points at a citation (checkCitedText still
+ * guards it). Both models failing is the model's AI_UNAVAILABLE.
  */
 export async function composeCitedAnswer(
   llm: Llm | null,

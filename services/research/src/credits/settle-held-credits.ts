@@ -5,9 +5,8 @@ import { activeJobStatuses, type JobDoc } from '../repo/jobs-repo';
 
 /**
  * Settles the credits the gateway held for work that finished later (ADR 0019): the full hold when
- * the work delivered something, a refund when it delivered nothing. Billing's settle and refund are
- * idempotent, and the outcome of ended work never changes, so this is safe to repeat: a redelivered
- * event settles work whose settle was lost.
+ * it delivered something, else a refund. Both are idempotent and ended work's outcome never changes,
+ * so a redelivered event settles work whose settle was lost.
  */
 async function settleHeldCredits(billing: BillingClient, hold: CreditHold, delivered: boolean): Promise<'settled' | 'refunded'> {
   if (delivered) {

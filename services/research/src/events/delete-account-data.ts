@@ -13,11 +13,10 @@ export type DeleteAccountDataDeps = Pick<
 > & { store: Store; logger: Logger };
 
 /**
- * Research's part of an account's deletion (ADR 0033): every project with its evidence, search index,
- * jobs and exports (files included), then whatever else the account owns — comparisons, answers and
- * reports, idempotency records and unsent or sent outbox rows naming it. Work still running stops on
- * its own (its project is gone); credits still held are billing's to release, so nothing is refunded
- * here. Each step deletes in batches and finds nothing the second time, so a redelivery is harmless.
+ * Research's part of an account's deletion (ADR 0033): every project with all it holds, then the
+ * account's comparisons, answers, reports, idempotency records and outbox rows. Running work stops on
+ * its own (its project is gone); held credits are billing's to release. Each step deletes in batches
+ * and finds nothing the second time, so a redelivery is harmless.
  */
 export function createDeleteAccountDataHandler(deps: DeleteAccountDataDeps): EventHandler<typeof billingAccountDeleted> {
   const { projects, evidence, search, jobs, exports, logger } = deps;

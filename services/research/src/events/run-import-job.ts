@@ -27,12 +27,10 @@ export interface RunImportJobDeps {
 }
 
 /**
- * Runs an import job, or resumes it: the job's video list is fixed on its first run and each
- * handled video is recorded on the job, so a redelivery after a crash (the event was never acked)
- * skips what is done and imports only the rest. A video interrupted mid-import is imported again,
- * which updates its evidence in place (sourceKeys) rather than copying it. Cancellation is read
- * before each video. Up to `videosAtOnce` videos are imported side by side: each is recorded on its
- * own (a conditional append), so they may finish in any order.
+ * Runs an import job, or resumes it: the video list is fixed on the first run and each handled video
+ * is recorded on the job, so a redelivery after a crash imports only the rest (a video interrupted
+ * mid-import updates its evidence in place, by sourceKey). Cancellation is read before each video.
+ * Up to `videosAtOnce` videos go side by side, each recorded by a conditional append.
  */
 export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<typeof researchImportRequested> {
   return async (event, context) => {

@@ -46,10 +46,6 @@ function contentUpdate(item: ImportedEvidenceItem, now: string): { $set: Evidenc
   return { $set, $unset };
 }
 
-export function newEvidenceId(): string {
-  return newId('ev');
-}
-
 export function createEvidenceRepo(store: Store) {
   const evidence = store.collection<EvidenceDoc>('evidence');
 
@@ -68,11 +64,9 @@ export function createEvidenceRepo(store: Store) {
   }
 
   /**
-   * One request's items, written in one transaction: all of them or none, and one commit, not one per
-   * item. Posting a sourceKey again replaces that item's content in place: its id and createdAt stay,
-   * and optional fields left out of the new post are removed, so the item is exactly what was last
-   * posted. The known sourceKeys are read at once; new items go in with one insertMany, known ones are
-   * updated by id. `announce` records, in the same transaction, the event that tells the indexer (ADR 0030).
+   * One request's items in one transaction: all or none, one commit. Posting a sourceKey again
+   * replaces that item's content in place (id and createdAt stay; optional fields left out are
+   * removed). `announce` records, in the same transaction, the event that tells the indexer (ADR 0030).
    */
   function addInTransaction(projectId: string, items: ImportedEvidenceItem[], announce: AnnounceEvidence): Promise<EvidenceDoc[]> {
     const now = new Date().toISOString();
@@ -87,7 +81,7 @@ export function createEvidenceRepo(store: Store) {
       for (const item of items) {
         const { sourceKey } = item;
         if (sourceKey === undefined) {
-          const doc: EvidenceDoc = { _id: newEvidenceId(), projectId, ...item, createdAt: now, updatedAt: now };
+          const doc: EvidenceDoc = { _id: newId('ev'), projectId, ...item, createdAt: now, updatedAt: now };
           fresh.push(doc);
           docs.push(doc);
           continue;
@@ -106,7 +100,7 @@ export function createEvidenceRepo(store: Store) {
         } else {
           // A key repeated within one call (imports dedupe, the API refuses) names one document: the later item's content wins.
           const waiting = freshByKey.get(sourceKey);
-          doc = { _id: waiting?.id ?? newEvidenceId(), projectId, sourceKey, ...$set, createdAt: now };
+          doc = { _id: waiting?.id ?? newId('ev'), projectId, sourceKey, ...$set, createdAt: now };
           if (waiting === undefined) {
             freshByKey.set(sourceKey, { index: fresh.length, id: doc._id });
             fresh.push(doc);
@@ -141,9 +135,8 @@ export function createEvidenceRepo(store: Store) {
         return await addInTransaction(projectId, items, announce);
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
-        // A concurrent request inserted one of these new sourceKeys first (the unique index refused
-        // ours, and the transaction rolled back); now the filter matches its document, so the retry
-        // updates it instead of inserting.
+        // A concurrent request inserted one of these sourceKeys first and ours rolled back: the retry
+        // finds its document and updates it.
         return addInTransaction(projectId, items, announce);
       }
     },

@@ -35,10 +35,6 @@ export interface ExportsRepoOptions {
   clock: () => number;
 }
 
-export function newExportId(): string {
-  return newId('exp');
-}
-
 /**
  * The export records are kept (a download after the file's expiry answers 410, not 404); only the
  * file's chunks carry `expiresAt` for the retention sweeper (ADR 0029).
@@ -67,7 +63,7 @@ export function createExportsRepo(store: Store, { fileTtlMs, clock }: ExportsRep
       tx?: StoreScope,
     ): Promise<ExportDoc> {
       const createdAt = now();
-      const doc: ExportDoc = { _id: newExportId(), ...fields, status: 'pending', createdAt, updatedAt: createdAt };
+      const doc: ExportDoc = { _id: newId('exp'), ...fields, status: 'pending', createdAt, updatedAt: createdAt };
       await (tx ? tx.collection<ExportDoc>('exports') : exports).insertOne(doc);
       return doc;
     },

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { CreditHold, ImportInclude, ImportSource, JobStatus, jobErrorSchema, jobVideoSchema } from '@vrs/contracts';
 import { deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
-import { newId } from '@vrs/kit';
 
 export type JobVideo = z.infer<typeof jobVideoSchema>;
 export type JobError = z.infer<typeof jobErrorSchema>;
@@ -30,10 +29,6 @@ export interface JobDoc {
 
 /** States a job can still leave; the others are final. */
 export const activeJobStatuses: JobDoc['status'][] = ['pending', 'queued', 'running'];
-
-export function newJobId(): string {
-  return newId('job');
-}
 
 export function createJobsRepo(store: Store) {
   const jobs = store.collection<JobDoc>('jobs');

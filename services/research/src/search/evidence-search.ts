@@ -11,10 +11,8 @@ const maxCatchUpRounds = 10;
 const defaultResultCacheBytes = 8 * 1024 * 1024;
 
 /**
- * Roughly the memory a cached page keeps: the page, the shared answer built from it and that answer's
- * JSON bytes, which live as long as the page (ADR 0058). Per hit, its text about three times over
- * (its string, shared by page and answer, and its JSON) and a fixed share for the two frozen objects
- * and the JSON's fields: a 20-hit page of 296-character texts measured 22.6 KB, this says 22.8 KB.
+ * Roughly the memory a cached page keeps alive: the page, the shared answer built from it and that
+ * answer's JSON (ADR 0058); per hit, its text three times over and a fixed share (ADR 0063).
  */
 const pageBytes = (hits: readonly Evidence[]) => hits.reduce((sum, hit) => sum + 3 * hit.text.length + 250, 64);
 
@@ -39,22 +37,19 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
 
 /**
  * Project search over the search port (ADR 0024, after ADR 0003). The store stays the source of
- * truth: a project's index holds the evidence marked up to the version the index records, and is
- * brought up to the project's `indexVersion` by loading only what was marked after it. The index
- * persists, so a restart loads nothing it already has. Writes to one project's index are serialized
- * in this process, so an older load can never overwrite a newer one. `resultCacheBytes` bounds the
- * result pages kept (8 MiB unless given), each kept from the second time its query is asked, by
- * W-TinyLFU's rules (`createResultCache`); 0 keeps none (bench/search-scale times the engine path so).
+ * truth: a project's index holds the evidence marked up to the version it records, and is brought up
+ * to the project's `indexVersion` by loading only what was marked after it. Writes to one project's
+ * index are serialized in this process, so an older load never overwrites a newer one.
+ * `resultCacheBytes` bounds the result pages kept (`createResultCache`); 0 keeps none.
  */
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex, options: { resultCacheBytes?: number } = {}) {
   const resultCacheBytes = options.resultCacheBytes ?? defaultResultCacheBytes;
   /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
   const known = createEntryLruCache<string, { version: number; builtFor: number }>({ maxEntries: 100_000 });
   /**
-   * Result pages by project, the index state they were read at, limit and query. A page stays right
-   * for as long as the index state it names: any write moves the project's version (and a rebuild
-   * after removals its builtFor), so a changed index is never answered from here. Pages are frozen,
-   * being handed to every caller who asks the same.
+   * Result pages by project, the index state they were read at, limit and query: any write moves the
+   * version (a rebuild after removals, builtFor), so a changed index is never answered from here.
+   * Frozen, being handed to every caller who asks the same.
    */
   const results =
     resultCacheBytes > 0 ? createResultCache<readonly Evidence[]>({ maxBytes: resultCacheBytes, sizeOf: pageBytes }) : undefined;

@@ -10,11 +10,10 @@ export type IndexOutcome =
 
 /**
  * Makes evidence searchable on every replica: marks the documents (the given ids, or all of the
- * project's) with the project's next index version, then publishes that version on the project with
- * a compare-and-set. Marking BEFORE the version becomes visible is what lets a search cache trust
- * "everything marked up to the version I read is in the store"; losing the race re-marks with a newer
- * version. Idempotent: running it again only marks again under a newer version, and caches reload
- * the same content. Throws after `maxAttempts` lost races.
+ * project's) with the project's next index version, then publishes that version with a
+ * compare-and-set. Marking BEFORE the version is visible lets a search cache trust "everything marked
+ * up to the version I read is in the store"; a lost race re-marks under a newer version, so running it
+ * again is harmless. Throws after `maxAttempts` lost races.
  */
 export async function indexProjectEvidence(
   repos: { projects: ProjectsRepo; evidence: EvidenceRepo },
@@ -37,10 +36,9 @@ export async function indexProjectEvidence(
 }
 
 /**
- * Makes a removal visible to every replica: call it after the documents are deleted. It moves the
- * project to a new index version marked as a reset, so each cached index built before it is
- * rebuilt from the store on its next search (a mark can say "changed", never "gone"). Removals are
- * rare and a rebuild is one read of the project's evidence. Throws after `maxAttempts` lost races.
+ * Makes a removal visible to every replica, after the documents are deleted: a new index version
+ * marked as a reset, so each cached index built before it is rebuilt from the store on its next
+ * search (a mark can say "changed", never "gone"). Throws after `maxAttempts` lost races.
  */
 export async function resetProjectIndex(repos: { projects: ProjectsRepo }, projectId: string, maxAttempts = 20): Promise<void> {
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {

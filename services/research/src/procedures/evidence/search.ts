@@ -7,10 +7,9 @@ import { requireOwnedProject } from '../projects/require-owned-project';
 const searchInputSchema = searchEvidenceInputSchema.extend({ q: searchQuerySchema.optional() });
 
 /**
- * searchPrivateEvidence. The hot path is one store read (the project, for ownership and its index
- * version) and one query of the search engine while its index is current, none when the same query
- * was answered at the same index state (the result cache of `createEvidenceSearch`). No output schema: the
- * results are built in the contract's shape here, and parsing them again would cost every search.
+ * searchPrivateEvidence: one store read (the project, for ownership and its index version), then the
+ * engine or `createEvidenceSearch`'s result cache. No output schema: the results are built in the
+ * contract's shape here, and parsing them again would cost every search.
  */
 export const searchEvidence = ({ projects, search }: ResearchDeps) => {
   /** The answer of each cached page (a page is read for one query), shared: an in-process caller gets it without a copy. */

@@ -9,10 +9,8 @@ import { toStoredEvidence } from './to-stored-evidence';
 const nothingToChange = 'Send at least one of text, entityId, startMs.';
 
 /**
- * Changes a saved item in place and re-indexes it before answering (marked in the store for every
- * replica, and replaced in this process's index at once), so a search right after the
- * update finds the new text and no longer the old one (adding goes through the indexer's event
- * instead: a single item is cheap to mark here, and an edit must not be found in its old form).
+ * Changes a saved item in place and re-indexes it before answering (marked for every replica,
+ * replaced in this process's index), so a search right after finds the new text, never the old.
  */
 export async function updateEvidenceHandler({
   ctx,

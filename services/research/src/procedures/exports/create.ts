@@ -6,10 +6,7 @@ import type { ResearchDeps } from '../../research-deps';
 import { requireOwnedProject } from '../projects/require-owned-project';
 import { toExport } from './to-export';
 
-/**
- * Records a pending export and, in the same transaction, its announcement in the outbox; the exporter (a durable consumer) writes the file and
- * settles the credits the gateway held. Idempotency-Key aware.
- */
+/** Records a pending export and its outbox event; the exporter writes the file and settles the held credits. Idempotency-Key aware. */
 export const createExport = ({ store, projects, exports, idempotency, outbox }: ResearchDeps) =>
   procedure.input(createExportInputSchema).mutation(async ({ input, ctx }): Promise<{ export: Export; replayed: boolean }> => {
     const { accountId, projectId, format, idempotencyKey, credits } = input;

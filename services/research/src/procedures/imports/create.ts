@@ -1,16 +1,15 @@
 import { createImportInputSchema, researchImportRequested, type Job } from '@vrs/contracts';
 import { recordOutboxEvent } from '@vrs/bus';
-import { procedure } from '@vrs/kit';
+import { newId, procedure } from '@vrs/kit';
 import { runIdempotent } from '../../idempotency/run-idempotent';
-import { newJobId } from '../../repo/jobs-repo';
 import type { ResearchDeps } from '../../research-deps';
 import { requireOwnedProject } from '../projects/require-owned-project';
 import { toJob } from '../jobs/to-job';
 
 /**
- * Queues an import job and records its announcement in the outbox; the importer (a durable consumer) runs it. Idempotency-Key
- * aware. The credits the gateway held go with the job, which settles them when it ends; a replay
- * keeps the first job's hold (the caller settles its own new hold at the replay price).
+ * Queues an import job and records its announcement in the outbox, for the importer to run;
+ * Idempotency-Key aware. The job settles the credits the gateway held when it ends; a replay keeps the
+ * first job's hold (the caller settles its own new hold at the replay price).
  */
 export const createImport = ({ store, projects, jobs, idempotency, outbox }: ResearchDeps) =>
   procedure.input(createImportInputSchema).mutation(async ({ input, ctx }): Promise<{ job: Job; replayed: boolean }> => {
@@ -22,7 +21,7 @@ export const createImport = ({ store, projects, jobs, idempotency, outbox }: Res
       async () => {
         // The job and its event commit together: a job is never left queued with nobody told to run it.
         const job = await store.withTransaction(async (tx) => {
-          const created = await jobs.create({ _id: newJobId(), accountId, projectId: project._id, source, include, credits }, tx);
+          const created = await jobs.create({ _id: newId('job'), accountId, projectId: project._id, source, include, credits }, tx);
           await recordOutboxEvent(
             tx,
             researchImportRequested,

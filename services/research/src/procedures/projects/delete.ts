@@ -5,13 +5,11 @@ import type { ResearchDeps } from '../../research-deps';
 import { requireOwnedProject } from './require-owned-project';
 
 /**
- * Deletes a project with everything saved in it: its import jobs (a running one stops before its
- * next video), exports and their files, evidence, and this process's search index (other replicas'
- * indexes of it are never searched again: the project is gone). The project itself
- * goes last, so a deletion cut short can simply be sent again; its evidence is swept once more after
- * it, for items a video being imported meanwhile wrote. Answers and reports made from it stay: they
- * are the account's operations. Work still unfinished never delivers anything, so the credits it
- * holds are refunded first (ADR 0019); a refund is idempotent, so a repeated deletion is safe.
+ * Deletes a project with its import jobs (a running one stops before its next video), exports with
+ * their files, evidence and this process's search index (other replicas never search it again). The
+ * project goes last, so a deletion cut short can be sent again; its evidence is swept once more after
+ * it, for items an import wrote meanwhile. Answers and reports made from it stay (the account's).
+ * Unfinished work delivers nothing, so its held credits are refunded first (ADR 0019; idempotent).
  */
 export async function deleteProjectHandler({
   ctx,

@@ -14,10 +14,8 @@ export interface ReindexResult {
 
 /**
  * Operator procedure behind `npm run reindex`: marks all of a project's evidence under a new index
- * version, then rebuilds this process's search index of the project from the store (dropped and
- * loaded again); other replicas reload every item on their next search. It repairs a project whose
- * `evidence added` events never reached an indexer (consumed by another instance, say) or whose
- * index file was lost or damaged.
+ * version, then rebuilds this process's index of it from the store (other replicas reload on their
+ * next search). It repairs events that never reached an indexer and lost or damaged index files.
  */
 export async function reindexProjects({
   ctx,
