@@ -251,11 +251,7 @@ export const webhookDeliverySchema = z
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveryListSchema = listPage(webhookDeliverySchema, 'WebhookDeliveryList');
 
-/*
- * Each public operation's input (issue 38): one strict schema the gateway takes as it is; the
- * monitoring procedure for the same call extends it with the authenticated account, or, where the
- * path's `id` is named for what it is (`monitorId`, `webhookId`), spreads the same fields.
- */
+/* Each public operation's input (issue 38); monitoring's procedure extends it with the account, or names the path's `id`. */
 
 /** The `{id}` of every monitor path. */
 export const monitorIdParam = () => z.string().min(1).max(100).describe('The monitor id (`mon_…`).');

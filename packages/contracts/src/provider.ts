@@ -325,9 +325,8 @@ export interface Served<T> {
 }
 
 /*
- * Each public operation's input (issue 38), as the gateway takes it: the path's `{provider}` and
- * `{id}` and the query. The gateway names the subject for the provider service (`videoId`,
- * `channel`, `playlistId`) and adds how it may be read, so those procedures declare their own.
+ * Each public operation's input (issue 38). The provider's procedures declare their own: the gateway
+ * names the subject (`videoId`, `channel`, `playlistId`) and adds how it may be read.
  */
 
 /** A boolean query switch as `true` / `false` (a coerced boolean would read "false" as true). */

@@ -48,9 +48,8 @@ export const projectListSchema = listPage(projectSchema, 'ProjectList');
 export const evidenceListSchema = listPage(storedEvidenceSchema, 'EvidenceList');
 
 /*
- * Each public operation's input (issue 38): one strict schema the gateway takes as it is; research's
- * procedure for the same call extends it with what the gateway adds (the authenticated account).
- * Unknown keys are refused by both: a misspelt internal key fails as loudly as a public one.
+ * Each public operation's input (issue 38); research's procedure extends it with the account. Both are
+ * strict: a misspelt internal key fails as loudly as a public one.
  */
 
 const byAccount = { accountId: accountIdSchema };
@@ -143,8 +142,7 @@ export type ImportInclude = z.infer<typeof importIncludeSchema>;
 export const createImportInput = z.strictObject({ ...projectPath, source: importSource(), include: importInclude() });
 
 /** The shared states (ADR 0092): a new job is `pending` (before ADR 0092 it was `queued`). */
-export const jobStatusSchema = workStateSchema;
-export type JobStatus = z.infer<typeof jobStatusSchema>;
+export type JobStatus = z.infer<typeof workStateSchema>;
 
 export const jobVideoSchema = z
   .object({
@@ -161,7 +159,7 @@ export const jobSchema = z
     id: z.string(),
     type: z.enum(['import']),
     projectId: z.string(),
-    status: jobStatusSchema,
+    status: workStateSchema,
     progress: z.object({ done: uint(), total: uint() }),
     creditsHeld: uint()
       .optional()
