@@ -68,8 +68,7 @@ export function registerResearchCommands(program: Command) {
     .description('A cited answer to a question')
     .action(
       action(async (ctx, question: string) => {
-        const client = await ctx.client();
-        const { data } = await withSpinner(ctx.out, 'Answering…', () => client.send(client.api.POST('/answers', { body: { question } })));
+        const { data } = await withSpinner(ctx.out, 'Answering…', () => ctx.call((api) => api.POST('/answers', { body: { question } })));
         ctx.out.result(data, (answer) => renderCitedAnswer(answer, ctx.out));
       }),
     );
@@ -79,9 +78,8 @@ export function registerResearchCommands(program: Command) {
     .description("A research report from a project's evidence")
     .action(
       action(async (ctx, projectId: string, prompt: string) => {
-        const client = await ctx.client();
         const { data } = await withSpinner(ctx.out, 'Writing the report…', () =>
-          client.send(client.api.POST('/reports', { body: { projectId, prompt } })),
+          ctx.call((api) => api.POST('/reports', { body: { projectId, prompt } })),
         );
         ctx.out.result(data, (report) => renderCitedAnswer(report, ctx.out));
       }),
