@@ -39,7 +39,6 @@ export const monitorQuery = () =>
     }),
     z.strictObject({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
   ]);
-/** The output's named schema; request bodies use fresh copies from the factory. */
 export const monitorQuerySchema = monitorQuery().meta({ id: 'MonitorQuery' });
 export type MonitorQuery = z.infer<typeof monitorQuerySchema>;
 

@@ -184,11 +184,9 @@ export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'mu
  */
 export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: uint() });
 export type CreditHold = z.infer<typeof creditHoldSchema>;
-export const createImportInputSchema = createImportInput.extend({
-  ...byAccount,
-  idempotencyKey: idempotencyKey().optional(),
-  credits: creditHoldSchema.optional(),
-});
+/** What the gateway adds to work that finishes later (an import job, an export): the account, its Idempotency-Key and hold. */
+const paidWork = { ...byAccount, idempotencyKey: idempotencyKey().optional(), credits: creditHoldSchema.optional() };
+export const createImportInputSchema = createImportInput.extend(paidWork);
 export const getJobInput = z.strictObject({ id: z.string().min(1).max(100) });
 export const cancelJobInput = z.strictObject({ id: z.string().min(1).max(100) });
 export const listProjectJobsInput = listQuery().extend(projectPath).strict();
@@ -279,11 +277,7 @@ export const listExportsInput = listQuery()
   .extend({ projectId: projectIdSchema.optional().describe('Only the exports of this project.') })
   .strict();
 
-export const createExportInputSchema = createExportInput.extend({
-  ...byAccount,
-  idempotencyKey: idempotencyKey().optional(),
-  credits: creditHoldSchema.optional(),
-});
+export const createExportInputSchema = createExportInput.extend(paidWork);
 export const exportRefInputSchema = z.strictObject({ ...byAccount, exportId: z.string().min(1).max(100) });
 export const exportListSchema = listPage(exportSchema, 'ExportList');
 export const listExportsInputSchema = listExportsInput.extend(byAccount);
