@@ -95,13 +95,11 @@ export function registerResearchCommands(program: Command) {
       action(async (ctx, projectId: string, options: { format: 'json' | 'csv' | 'markdown'; output?: string; pollMs: number }) => {
         const client = await ctx.client();
         let { data: exported } = await client.send(client.api.POST('/exports', { body: { projectId, format: options.format } }));
-        exported = await withSpinner(ctx.out, 'Writing the export…', async () => {
-          let current = exported;
-          while (current.status === 'pending') {
+        await withSpinner(ctx.out, 'Writing the export…', async () => {
+          while (exported.status === 'pending') {
             await new Promise((resolve) => setTimeout(resolve, options.pollMs));
-            current = (await client.send(client.api.GET('/exports/{id}', { params: { path: { id: current.id } } }))).data;
+            exported = (await client.send(client.api.GET('/exports/{id}', { params: { path: { id: exported.id } } }))).data;
           }
-          return current;
         });
         if (exported.status !== 'completed') throw new FailedWorkError(`The export failed: ${exported.error ?? 'no reason given'}.`);
         const response = await client.raw(`/exports/${encodeURIComponent(exported.id)}/download`);

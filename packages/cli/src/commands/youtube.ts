@@ -193,9 +193,7 @@ export function registerYouTubeCommands(program: Command) {
         );
       }),
     );
-}
 
-export function registerPlanCommand(program: Command) {
   program
     .command('plan <topic>')
     .description("A video plan for a topic, from that topic's trend report")
