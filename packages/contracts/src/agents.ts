@@ -68,9 +68,7 @@ export const createAgentRunInput = z.strictObject({
   projectId: z.uuid().optional().describe('One of your projects: its saved evidence is searched too (tool `search_project_evidence`).'),
   route: agentRouteOptionsSchema.optional(),
 });
-export const listAgentRunsInput = listQuery()
-  .extend({ sessionId: z.uuid().describe('UUID returned by agent admission.') })
-  .strict();
+export const listAgentRunsInput = listQuery().extend({ sessionId: runPath().sessionId }).strict();
 export const getAgentRunInput = z.strictObject({
   ...runPath(),
   responseFormat: z.enum(['compact', 'legacy']).default('compact').describe('Affects only this response, not execution.'),

@@ -5,9 +5,8 @@ import { listPage, listQuery } from './lists';
 import { maxTrendSampleSize, minTrendSampleSize } from './trends';
 
 /*
- * Shapes of the monitoring service (ADR 0027): monitors, their check history and notifications.
- * Factories where a shape is both an output's named schema and part of an input: `.meta({ id })`
- * names the one instance it is given, so each input takes a fresh copy.
+ * Shapes of the monitoring service (ADR 0027). Factories where a shape is both an output's named schema
+ * and part of an input: `.meta({ id })` names the one instance it is given, so each input takes a fresh copy.
  */
 
 /** A comment's text in a notification is cut to this many characters. */

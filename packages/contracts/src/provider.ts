@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { metaSchema, providerIdSchema, thumbnailSchema, uint } from './shapes';
 
-/*
- * Shapes of the provider service: the items YouTube's pages are normalized into (also the output
- * of @vrs/youtube), the public resources (each with the contract's `meta`), and the internal
- * procedure I/O.
- */
+/* Shapes of the provider service: YouTube's items as normalized (also @vrs/youtube's output), its resources and internal I/O. */
 
 /** `{provider}` of every provider path: an enum in the OpenAPI document; anything else is PROVIDER_NOT_SUPPORTED. */
 export const providerParam = () => z.enum(['youtube']).describe('The video platform. Only `youtube` is supported.');
