@@ -7,11 +7,9 @@ export type ChatModels = ReturnType<AiSdk['createOpenAICompatible']>;
 export const providerName = 'llm';
 
 /**
- * The AI SDK is loaded by the first model call, not at start: with the OpenTelemetry API, the SDK's
- * gateway provider and @vercel/oidc, which it loads too, it costs a process that never calls a model
- * about 3.5 MB of heap (ADR 0066), and `npm start` hosts seven services in one. The call waits for it
- * (about 0.1 s, once) before its model's timeout starts. A failed import fails that call; the promise
- * is kept, so the SDK is imported once, as sharp is (ADR 0053).
+ * The AI SDK is loaded by the first model call, not at start, so a process that never calls a model
+ * does not hold it (ADR 0066). The call waits for it before its model's timeout starts. A failed import
+ * fails that call; the promise is kept, so the SDK is imported once (ADR 0053).
  */
 let loaded: Promise<AiSdk> | undefined;
 export function loadAiSdk(): Promise<AiSdk> {

@@ -11,16 +11,10 @@ export interface GenerateObjectRequest<T> {
   schema: z.ZodType<T>;
   system: string;
   prompt: string;
-  /** Images the model reads beside the prompt (storyboard sheets): sent as image parts of the user message. */
-  images?: readonly LlmImage[];
+  /** Images the model reads beside the prompt (storyboard sheets, as bytes or base64): sent as image parts of the user message. */
+  images?: readonly { data: Uint8Array | string; mediaType: string }[];
   /** The caller giving up (a client gone): stops at once, without trying the fallback. */
   signal?: AbortSignal;
-}
-
-export interface LlmImage {
-  /** The image bytes, or their base64 text. */
-  data: Uint8Array | string;
-  mediaType: string;
 }
 
 export interface LlmAttempt {

@@ -16,16 +16,11 @@ export interface DroppedClaim<C> {
   unknownIds: string[];
 }
 
-export interface RepairedClaim {
-  index: number;
-  removedIds: string[];
-}
-
 export interface GroundedClaims<C> {
   /** The claims left, in input order, each citing only allowed ids, at least one. */
   claims: C[];
   dropped: DroppedClaim<C>[];
-  repaired: RepairedClaim[];
+  repaired: { index: number; removedIds: string[] }[];
   /** One line per drop or repair, for `meta.warnings`. */
   warnings: string[];
 }

@@ -69,8 +69,7 @@ function toModelMessages(messages: readonly StepMessage[]): ModelMessage[] {
 /**
  * One model step of a tool loop: the conversation so far in, the model's text and the tool calls it
  * asks for out, nothing executed (the tools have no `execute`, so the SDK stops after this one step
- * and the caller persists the step before running the calls). The primary answers, or the fallback
- * when the primary errors or times out (ADR 0009); both failing is `AI_UNAVAILABLE`.
+ * and the caller persists the step before running the calls). Models are tried as `tryModelsInOrder` says.
  */
 export function createToolStep(
   config: LlmConfig,

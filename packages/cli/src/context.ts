@@ -13,11 +13,7 @@ export type CliContext = ReturnType<typeof contextOf>;
 /** Renewed this long before the access token's end, so a command never starts with a token about to expire. */
 const refreshMarginMs = 60_000;
 
-/**
- * The stored token, renewed first when it is an OAuth access token at (or near) its end. A grant
- * that has ended (revoked on the sessions page, expired, refresh token reused) is forgotten: the
- * person must sign in again.
- */
+/** The stored token, renewed first when it is an OAuth access token near its end; an ended grant is forgotten (sign in again). */
 async function freshToken(apiUrl: string): Promise<string | undefined> {
   const stored = await readCredential(apiUrl);
   if (stored?.kind !== 'oauth' || !stored.refreshToken || !stored.expiresAt) return stored?.token;

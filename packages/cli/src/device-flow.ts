@@ -117,10 +117,9 @@ export interface DeviceFlowOptions {
 const expired = () => new DeviceFlowError('expired_token', 'The code expired before it was approved; run `vrs login` again.');
 
 /**
- * RFC 8628 against the endpoints the server's metadata names, exactly as any OAuth library does it
- * (ADR 0097): ask for a code, show it, then poll every `interval` seconds until the user approves
- * (a token), refuses (`access_denied`) or the code expires (`expired_token`, or our own clock
- * passing `expires_in`). `slow_down` adds 5 s (RFC 8628 §3.5), or takes the server's `interval`.
+ * RFC 8628 against the endpoints the server's metadata names, as any OAuth library does it (ADR 0097):
+ * ask for a code, show it, then poll until the user approves or refuses or the code expires (the server
+ * says so, or our own clock passes `expires_in`); `slow_down` adds 5 s (RFC 8628 §3.5).
  */
 export async function runDeviceFlow(options: DeviceFlowOptions): Promise<TokenResponse> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));

@@ -8,7 +8,7 @@ import { registerMcpCommand } from './commands/mcp';
 import { registerMonitoringCommands } from './commands/monitoring';
 import { registerProjectCommands } from './commands/projects';
 import { registerResearchCommands } from './commands/research';
-import { registerPlanCommand, registerYouTubeCommands } from './commands/youtube';
+import { registerYouTubeCommands } from './commands/youtube';
 import { exitCodeOf, exitCodes } from './exit-codes';
 import { Output } from './output';
 
@@ -27,7 +27,6 @@ export function buildProgram(): Command {
     registerImportCommand,
     registerResearchCommands,
     registerYouTubeCommands,
-    registerPlanCommand,
     registerAgentCommands,
     registerMonitoringCommands,
     registerCreditCommands,

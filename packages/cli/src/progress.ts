@@ -11,18 +11,15 @@ export function progressBar(out: Output, label: string) {
       hideCursor: true,
       clearOnComplete: false,
     });
-    let started = false;
     return {
       update(done: number, total: number, status: string) {
-        if (!started) {
-          bar.start(Math.max(total, 1), done, { status });
-          started = true;
-        }
+        if (!bar.isActive) bar.start(Math.max(total, 1), done, { status });
         bar.setTotal(Math.max(total, 1));
         bar.update(done, { status });
       },
+      // A bar never started stops as a no-op.
       stop() {
-        if (started) bar.stop();
+        bar.stop();
       },
     };
   }

@@ -8,8 +8,7 @@ import { workStateSchema } from './vocabulary';
 
 /* Agent runs (issue 8, ADRs 0025 and 0026): enumerations the contract leaves open are fixed here. */
 
-export const agentRunStatusSchema = workStateSchema;
-export type AgentRunStatus = z.infer<typeof agentRunStatusSchema>;
+export type AgentRunStatus = z.infer<typeof workStateSchema>;
 export const activeAgentRunStatuses: readonly AgentRunStatus[] = ['pending', 'running'];
 
 /** What the classifier decided the message asks for (also the result's `intent`). */
@@ -53,10 +52,7 @@ export const agentRouteOptionsSchema = z
   })
   .strict();
 
-/*
- * Each public operation's input (issue 38): one strict schema the gateway takes as it is; the agents
- * procedure for the same call extends it, or spreads the same path, with what the gateway adds.
- */
+/* Each public operation's input (issue 38); the agents procedure extends it with what the gateway adds. */
 
 /** The path of a run: both ids are the UUIDs admission returned. */
 const runPath = () => ({
@@ -72,9 +68,7 @@ export const createAgentRunInput = z.strictObject({
   projectId: z.uuid().optional().describe('One of your projects: its saved evidence is searched too (tool `search_project_evidence`).'),
   route: agentRouteOptionsSchema.optional(),
 });
-export const listAgentRunsInput = listQuery()
-  .extend({ sessionId: z.uuid().describe('UUID returned by agent admission.') })
-  .strict();
+export const listAgentRunsInput = listQuery().extend({ sessionId: runPath().sessionId }).strict();
 export const getAgentRunInput = z.strictObject({
   ...runPath(),
   responseFormat: z.enum(['compact', 'legacy']).default('compact').describe('Affects only this response, not execution.'),
@@ -90,12 +84,16 @@ export const cancelAgentRunInput = z.strictObject(runPath());
 /** The plain route's procedure: the path, and the last event already seen (`Last-Event-ID`). */
 export const streamAgentRunEventsInput = z.strictObject({ ...runPath(), afterSeq: uint() });
 
+const runIdentity = {
+  runId: z.uuid(),
+  sessionId: z.uuid(),
+  userMessageId: z.uuid(),
+  agentMessageId: z.uuid(),
+};
+
 export const agentRunAdmissionSchema = z
   .object({
-    runId: z.uuid(),
-    sessionId: z.uuid(),
-    userMessageId: z.uuid(),
-    agentMessageId: z.uuid(),
+    ...runIdentity,
     conversationTurn: z.number().int().min(1),
     status: z.literal('pending'),
     creditsHeld: uint()
@@ -225,17 +223,10 @@ export const transcriptDiagnosticSchema = z
   .meta({ id: 'TranscriptDiagnostic' });
 export type TranscriptDiagnostic = z.infer<typeof transcriptDiagnosticSchema>;
 
-const runIdentity = {
-  runId: z.uuid(),
-  sessionId: z.uuid(),
-  userMessageId: z.uuid(),
-  agentMessageId: z.uuid(),
-};
-
 const runCommon = {
   ...runIdentity,
   conversationTurn: z.number().int().min(1),
-  status: agentRunStatusSchema,
+  status: workStateSchema,
   route: agentRouteSchema.optional().describe('Present once the classifier has run.'),
   modelStepCount: uint(),
   toolCallCount: uint(),

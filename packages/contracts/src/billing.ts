@@ -242,7 +242,6 @@ export const listLedgerInputSchema = listLedgerEntriesInput.extend({ accountId: 
 export const setPlanInputSchema = z.strictObject({
   accountId: accountIdSchema,
   plan: planSchema,
-  /** Left out: `active`. */
   status: settableSubscriptionStatusSchema.default('active'),
 });
 /** `DELETE /v1/account` (ADR 0033): the account is deleted now; what it owns is removed by every service after. */
@@ -253,4 +252,3 @@ export const deletedAccountSchema = z
     deletedAt: z.iso.datetime(),
   })
   .meta({ id: 'DeletedAccount' });
-export type DeletedAccount = z.infer<typeof deletedAccountSchema>;

@@ -3,9 +3,8 @@ import { accountIdSchema, scopeSchema } from './billing';
 import { maxSessionTtlMs } from './sessions';
 
 /*
- * RFC 8628 device authorization (ADR 0036). Billing keeps the codes; the gateway speaks the
- * protocol. The public bodies use the RFC's snake_case names, so stock OAuth device-flow clients
- * work unchanged; everything internal stays camelCase.
+ * RFC 8628 device authorization (ADR 0036): billing keeps the codes, the gateway speaks the protocol.
+ * The public bodies keep the RFC's snake_case names, so stock device-flow clients work unchanged.
  */
 
 export const deviceGrantType = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -5,9 +5,8 @@ import { listPage, listQuery } from './lists';
 import { maxTrendSampleSize, minTrendSampleSize } from './trends';
 
 /*
- * Shapes of the monitoring service (ADR 0027): monitors, their check history and notifications.
- * Factories where a shape is both an output's named schema and part of an input: `.meta({ id })`
- * names the one instance it is given, so each input takes a fresh copy.
+ * Shapes of the monitoring service (ADR 0027). Factories where a shape is both an output's named schema
+ * and part of an input: `.meta({ id })` names the one instance it is given, so each input takes a fresh copy.
  */
 
 /** A comment's text in a notification is cut to this many characters. */
@@ -39,7 +38,6 @@ export const monitorQuery = () =>
     }),
     z.strictObject({ kind: z.literal('search').describe('New videos among the newest results of a search.'), q: searchText() }),
   ]);
-/** The output's named schema; request bodies use fresh copies from the factory. */
 export const monitorQuerySchema = monitorQuery().meta({ id: 'MonitorQuery' });
 export type MonitorQuery = z.infer<typeof monitorQuerySchema>;
 
@@ -251,11 +249,7 @@ export const webhookDeliverySchema = z
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveryListSchema = listPage(webhookDeliverySchema, 'WebhookDeliveryList');
 
-/*
- * Each public operation's input (issue 38): one strict schema the gateway takes as it is; the
- * monitoring procedure for the same call extends it with the authenticated account, or, where the
- * path's `id` is named for what it is (`monitorId`, `webhookId`), spreads the same fields.
- */
+/* Each public operation's input (issue 38); monitoring's procedure extends it with the account, or names the path's `id`. */
 
 /** The `{id}` of every monitor path. */
 export const monitorIdParam = () => z.string().min(1).max(100).describe('The monitor id (`mon_…`).');

@@ -1,12 +1,9 @@
 /**
- * Credits charged per metered operation (by operation id). An operation absent from this table is
- * free. A price is an integer, or a pair for operations that may be answered from saved data:
- * `fresh` when the upstream platform is called, `cached` when a saved version is served. The fresh
- * price is reserved up front and the difference returned when the cached one applies. A failed
- * operation is refunded in full.
- * An operation with a bounded multi-page mode (the newest-first comment collection) prices that
- * mode apart (`collectionFresh`, `collectionCached`); its facade says which mode's price to reserve
- * and names the variant that applied.
+ * Credits charged per metered operation (by operation id); one absent here is free, a failed one is
+ * refunded in full. A pair prices an operation that may be answered from saved data: `fresh` when the
+ * upstream platform is called, `cached` when a saved version is served (the fresh price is reserved up
+ * front, the difference returned). A bounded multi-page mode (the newest-first comment collection) is
+ * priced apart (`collectionFresh`, `collectionCached`); its facade says which to reserve and which applied.
  */
 export type PriceVariant = 'fresh' | 'cached' | 'collectionFresh' | 'collectionCached';
 export type Price = number | ({ fresh: number; cached: number } & Partial<Record<PriceVariant, number>>);

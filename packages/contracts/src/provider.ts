@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { metaSchema, providerIdSchema, thumbnailSchema, uint } from './shapes';
 
-/*
- * Shapes of the provider service: the items YouTube's pages are normalized into (also the output
- * of @vrs/youtube), the public resources (each with the contract's `meta`), and the internal
- * procedure I/O.
- */
+/* Shapes of the provider service: YouTube's items as normalized (also @vrs/youtube's output), its resources and internal I/O. */
 
 /** `{provider}` of every provider path: an enum in the OpenAPI document; anything else is PROVIDER_NOT_SUPPORTED. */
 export const providerParam = () => z.enum(['youtube']).describe('The video platform. Only `youtube` is supported.');
@@ -325,9 +321,8 @@ export interface Served<T> {
 }
 
 /*
- * Each public operation's input (issue 38), as the gateway takes it: the path's `{provider}` and
- * `{id}` and the query. The gateway names the subject for the provider service (`videoId`,
- * `channel`, `playlistId`) and adds how it may be read, so those procedures declare their own.
+ * Each public operation's input (issue 38). The provider's procedures declare their own: the gateway
+ * names the subject (`videoId`, `channel`, `playlistId`) and adds how it may be read.
  */
 
 /** A boolean query switch as `true` / `false` (a coerced boolean would read "false" as true). */

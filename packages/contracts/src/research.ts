@@ -48,9 +48,8 @@ export const projectListSchema = listPage(projectSchema, 'ProjectList');
 export const evidenceListSchema = listPage(storedEvidenceSchema, 'EvidenceList');
 
 /*
- * Each public operation's input (issue 38): one strict schema the gateway takes as it is; research's
- * procedure for the same call extends it with what the gateway adds (the authenticated account).
- * Unknown keys are refused by both: a misspelt internal key fails as loudly as a public one.
+ * Each public operation's input (issue 38); research's procedure extends it with the account. Both are
+ * strict: a misspelt internal key fails as loudly as a public one.
  */
 
 const byAccount = { accountId: accountIdSchema };
@@ -143,8 +142,7 @@ export type ImportInclude = z.infer<typeof importIncludeSchema>;
 export const createImportInput = z.strictObject({ ...projectPath, source: importSource(), include: importInclude() });
 
 /** The shared states (ADR 0092): a new job is `pending` (before ADR 0092 it was `queued`). */
-export const jobStatusSchema = workStateSchema;
-export type JobStatus = z.infer<typeof jobStatusSchema>;
+export type JobStatus = z.infer<typeof workStateSchema>;
 
 export const jobVideoSchema = z
   .object({
@@ -161,7 +159,7 @@ export const jobSchema = z
     id: z.string(),
     type: z.enum(['import']),
     projectId: z.string(),
-    status: jobStatusSchema,
+    status: workStateSchema,
     progress: z.object({ done: uint(), total: uint() }),
     creditsHeld: uint()
       .optional()
@@ -186,11 +184,9 @@ export const idempotencyKey = () => z.string().regex(/^[\x21-\x7e]{1,255}$/, 'mu
  */
 export const creditHoldSchema = z.object({ reservationId: z.string().min(1).max(100), amount: uint() });
 export type CreditHold = z.infer<typeof creditHoldSchema>;
-export const createImportInputSchema = createImportInput.extend({
-  ...byAccount,
-  idempotencyKey: idempotencyKey().optional(),
-  credits: creditHoldSchema.optional(),
-});
+/** What the gateway adds to work that finishes later (an import job, an export): the account, its Idempotency-Key and hold. */
+const paidWork = { ...byAccount, idempotencyKey: idempotencyKey().optional(), credits: creditHoldSchema.optional() };
+export const createImportInputSchema = createImportInput.extend(paidWork);
 export const getJobInput = z.strictObject({ id: z.string().min(1).max(100) });
 export const cancelJobInput = z.strictObject({ id: z.string().min(1).max(100) });
 export const listProjectJobsInput = listQuery().extend(projectPath).strict();
@@ -281,11 +277,7 @@ export const listExportsInput = listQuery()
   .extend({ projectId: projectIdSchema.optional().describe('Only the exports of this project.') })
   .strict();
 
-export const createExportInputSchema = createExportInput.extend({
-  ...byAccount,
-  idempotencyKey: idempotencyKey().optional(),
-  credits: creditHoldSchema.optional(),
-});
+export const createExportInputSchema = createExportInput.extend(paidWork);
 export const exportRefInputSchema = z.strictObject({ ...byAccount, exportId: z.string().min(1).max(100) });
 export const exportListSchema = listPage(exportSchema, 'ExportList');
 export const listExportsInputSchema = listExportsInput.extend(byAccount);

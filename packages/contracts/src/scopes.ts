@@ -1,12 +1,9 @@
 import type { Scope } from './billing';
 
 /**
- * The scopes each operation needs (ADR 0031), by operation id: the one place to read them. The
- * gateway enforces this table (a key or CLI session must hold every scope listed; a session cookie
- * or demo user acts as the owner) and the OpenAPI document shows it per operation. An empty list
- * means any valid credential will do. Public operations (the health probes) are not here: they take
- * no credential at all. Every protected operation must have an entry — the gateway refuses to start
- * without one, and a unit test holds the table and the router to each other.
+ * The scopes each operation needs (ADR 0031), by operation id; the gateway enforces it and the OpenAPI
+ * document shows it. An empty list: any valid credential. The health probes take no credential and are
+ * not here; every protected operation must be (the gateway refuses to start without its entry).
  *
  * Rule of thumb: an answer carrying YouTube or saved data needs `data:read`; creating, changing or
  * deleting saved research data needs `data:write` (both when a created result carries data).
@@ -84,7 +81,6 @@ export const operationScopes = {
   // Billing.
   getBillingStatus: ['billing:read'],
   listLedgerEntries: ['billing:read'],
-  // Any valid credential may read the plan catalogue.
   listPlans: [],
 
   // Authentication: API keys.

@@ -85,11 +85,7 @@ export const sessionSummarySchema = z.object({
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 export const sessionSummaryPageSchema = listPage(sessionSummarySchema, 'SessionSummaryPage');
 
-/**
- * A session as the public API lists it: `current` marks the one making the request. Its `kind` and
- * `scopes` are named as `GET /v1/auth/session` names the credential (ADR 0092): `session_cookie` for
- * a web session, `cli_session`, `oauth`; a web session acts with every scope and lists them all.
- */
+/** A session as the public API lists it: its `kind` named as `GET /v1/auth/session` names the credential (ADR 0092). */
 export const sessionSchema = sessionSummarySchema
   .extend({
     kind: z

@@ -4,10 +4,8 @@ import { providerParam } from './provider';
 import { providerIdSchema, thumbnailSchema, uint } from './shapes';
 
 /*
- * Shapes of the trends service (methodology 3.0, docs/methodology/trends-3.0.md): the trend report
- * the trends operation answers, the same report as the plan operation's input, the video plan, and
- * the internal procedure I/O. The contract fixes the field names; value lists, the pattern shapes,
- * the plan and the insights are ours (ADR 0010).
+ * Shapes of the trends service (methodology 3.0, docs/methodology/trends-3.0.md). The contract fixes
+ * the field names; value lists, the pattern shapes, the plan and the insights are ours (ADR 0010).
  */
 
 export const trendsMethodologyVersion = '3.0';

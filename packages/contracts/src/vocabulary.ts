@@ -1,25 +1,17 @@
 import { z } from 'zod';
 
 /*
- * One vocabulary for the whole API (issue 39, ADR 0092), defined once here.
- *
- * States: every piece of work that waits its turn (import jobs, exports, agent runs) is in one of
- * these five states, the contract's own for agent runs. `pending`: accepted, not started; `running`;
- * then one of the three final states.
- *
- * Date-times: every instant we define is an ISO 8601 string (`format: date-time`). The few numbers the
- * contract fixes (a monitor's `nextCheckAt`) keep their type and say their unit in their description.
+ * One vocabulary for the whole API (ADR 0092). Work that waits its turn (import jobs, exports, agent
+ * runs) is in one of these five states, the contract's own for agent runs. Every instant we define is
+ * an ISO 8601 string; the few numbers the contract fixes (a monitor's `nextCheckAt`) say their unit.
  */
 export const workStates = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const workStateSchema = z.enum(workStates);
 
 /**
- * States of things that are not queued work, each used by one resource: a subscription (`none`,
- * `trialing`, `active`, `past_due`, and `cancelled` of the shared list), a monitor (`active`,
- * `disabled`, `paused_no_credits`, `backing_off`), a webhook delivery (`pending`, `succeeded`,
- * `failed`), a job's video (`imported`, `failed`), a device code (`pending`, `approved`, `denied`,
- * `consumed`), an account being deleted (`deleting`). A `status` the API answers is one of these or
- * of `workStates`; the OpenAPI walk (test/e2e/openapi-vocabulary.test.ts) holds the document to it.
+ * States of things that are not queued work: subscriptions, monitors, webhook deliveries, a job's
+ * videos, device codes, an account being deleted. A `status` the API answers is one of these or of
+ * `workStates`; the OpenAPI walk (test/e2e/openapi-vocabulary.test.ts) holds the document to it.
  */
 export const recordStates = [
   'none',

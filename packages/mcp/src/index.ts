@@ -1,1 +1,1 @@
-export { createMcpServer, mcpServerInfo } from './server';
+export { createMcpServer } from './server';

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { VrsClient } from '@vrs/client';
 import { registerTools } from './tools';
 
-export const mcpServerInfo = { name: 'video-research-service', version: '1.0.0' };
+const mcpServerInfo = { name: 'video-research-service', version: '1.0.0' };
 
 /** An MCP server whose every tool is a public REST call made with `client` (the caller's credential). */
 export function createMcpServer(client: VrsClient): McpServer {

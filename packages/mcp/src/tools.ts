@@ -7,9 +7,8 @@ const videoId = z.string().min(1).max(100).describe('YouTube video id, e.g. dQw4
 const json = (value: unknown) => JSON.stringify(value);
 
 /**
- * Registers every tool on `server`. Each one is one public REST call through `client` (so the
- * caller's credential, metering and rate limits apply exactly as over REST) and answers compact
- * JSON or text a model can read, with the call's credits in `_meta`.
+ * Registers every tool on `server`: one public REST call each through `client` (so the caller's
+ * credential, metering and rate limits apply exactly as over REST), answering JSON or text a model reads.
  */
 export function registerTools(server: McpServer, client: VrsClient) {
   const { api } = client;

@@ -68,8 +68,7 @@ export function registerResearchCommands(program: Command) {
     .description('A cited answer to a question')
     .action(
       action(async (ctx, question: string) => {
-        const client = await ctx.client();
-        const { data } = await withSpinner(ctx.out, 'Answering…', () => client.send(client.api.POST('/answers', { body: { question } })));
+        const { data } = await withSpinner(ctx.out, 'Answering…', () => ctx.call((api) => api.POST('/answers', { body: { question } })));
         ctx.out.result(data, (answer) => renderCitedAnswer(answer, ctx.out));
       }),
     );
@@ -79,9 +78,8 @@ export function registerResearchCommands(program: Command) {
     .description("A research report from a project's evidence")
     .action(
       action(async (ctx, projectId: string, prompt: string) => {
-        const client = await ctx.client();
         const { data } = await withSpinner(ctx.out, 'Writing the report…', () =>
-          client.send(client.api.POST('/reports', { body: { projectId, prompt } })),
+          ctx.call((api) => api.POST('/reports', { body: { projectId, prompt } })),
         );
         ctx.out.result(data, (report) => renderCitedAnswer(report, ctx.out));
       }),
@@ -97,13 +95,11 @@ export function registerResearchCommands(program: Command) {
       action(async (ctx, projectId: string, options: { format: 'json' | 'csv' | 'markdown'; output?: string; pollMs: number }) => {
         const client = await ctx.client();
         let { data: exported } = await client.send(client.api.POST('/exports', { body: { projectId, format: options.format } }));
-        exported = await withSpinner(ctx.out, 'Writing the export…', async () => {
-          let current = exported;
-          while (current.status === 'pending') {
+        await withSpinner(ctx.out, 'Writing the export…', async () => {
+          while (exported.status === 'pending') {
             await new Promise((resolve) => setTimeout(resolve, options.pollMs));
-            current = (await client.send(client.api.GET('/exports/{id}', { params: { path: { id: current.id } } }))).data;
+            exported = (await client.send(client.api.GET('/exports/{id}', { params: { path: { id: exported.id } } }))).data;
           }
-          return current;
         });
         if (exported.status !== 'completed') throw new FailedWorkError(`The export failed: ${exported.error ?? 'no reason given'}.`);
         const response = await client.raw(`/exports/${encodeURIComponent(exported.id)}/download`);

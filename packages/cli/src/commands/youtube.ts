@@ -161,10 +161,9 @@ export function registerYouTubeCommands(program: Command) {
       action(async (ctx, topic: string, options: { sampleSize?: number; mode?: 'ai' | 'deterministic' }) => {
         if (options.mode && options.mode !== 'ai' && options.mode !== 'deterministic')
           throw new UsageError('--mode must be ai or deterministic.');
-        const client = await ctx.client();
         const { data } = await withSpinner(ctx.out, 'Measuring trends…', () =>
-          client.send(
-            client.api.GET('/providers/{provider}/trends', {
+          ctx.call((api) =>
+            api.GET('/providers/{provider}/trends', {
               params: {
                 path: { provider: youtube },
                 query: { q: topic, sampleSize: options.sampleSize, ...(options.mode ? { mode: options.mode } : {}) },
@@ -194,9 +193,7 @@ export function registerYouTubeCommands(program: Command) {
         );
       }),
     );
-}
 
-export function registerPlanCommand(program: Command) {
   program
     .command('plan <topic>')
     .description("A video plan for a topic, from that topic's trend report")
