@@ -24,10 +24,7 @@ export interface CreditFigures {
   remaining?: number;
   /** Set by an operation answered from saved data, so the cached price is charged instead of the fresh one. */
   variant?: PriceVariant;
-  /**
-   * The balance covers only the cached price, and that is what was reserved: the operation must be
-   * answered from saved data or not at all (ADR 0019).
-   */
+  /** Only the cached price was reserved: the operation must be answered from saved data or not at all (ADR 0019). */
   savedOnly?: boolean;
   /** What metering reserved for this request, for an operation that hands it to a job (ADR 0019). */
   hold?: { reservationId: string; amount: number };

@@ -1,18 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import type { CreditFigures, GatewayContext } from '../context';
+import type { GatewayContext } from '../context';
 import { sendRouteError } from '../errors/to-app-error';
+import { creditHeaders } from '../metering/meter';
 import { router } from '../trpc';
 import { providerFieldCodes } from '../v1/providers/provider-params';
 import { getVideoTranscript } from '../v1/videos/get-video-transcript';
 import { subtitleContentTypes, toSrt, toVtt } from './subtitles';
 
 const transcriptOnly = router({ getVideoTranscript });
-
-function creditHeaders(credits: CreditFigures): Record<string, string> {
-  if (credits.charged === undefined) return {};
-  return { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) };
-}
 
 /** Ids are YouTube's own characters, but a filename must never carry a quote or a path. */
 const safeFilePart = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');

@@ -26,8 +26,7 @@ export interface Mailer {
 export function createMailer(options: { smtpUrl: string | undefined; from: string; keep: number; log: Logger }): Mailer {
   const { smtpUrl, from, log } = options;
   if (smtpUrl) {
-    // nodemailer is loaded by the first message, not at start (about 2 MB of RSS a gateway that
-    // sends no mail need not carry).
+    // nodemailer is loaded by the first message, not at start: a gateway that sends no mail need not carry it.
     let transport: Promise<import('nodemailer').Transporter> | undefined;
     return {
       async send(message) {

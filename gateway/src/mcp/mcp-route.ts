@@ -10,10 +10,7 @@ const mcpScope = 'data:read';
 
 const log = createLogger('gateway');
 
-/**
- * The MCP SDK is loaded by the first `/mcp` message, not at start: it costs a gateway about 8 MB of
- * RSS, which a gateway nobody reaches over MCP need not carry.
- */
+/** The MCP SDK is loaded by the first `/mcp` message, not at start: a gateway nobody reaches over MCP need not carry it. */
 let loadedMcp: Promise<[typeof import('@vrs/mcp'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
 
 /** The gateway's own address as this request reached it: tool calls go back through the public REST path. */

@@ -45,5 +45,3 @@ export function userCodeAttempts(counter: WindowCounter, options: { perAccount: 
     },
   };
 }
-
-export type UserCodeAttempts = ReturnType<typeof userCodeAttempts>;
