@@ -32,15 +32,6 @@ export interface CreditFigures {
   heldByJob?: boolean;
 }
 
-/** What the device-flow operations need of the configuration (ADR 0036). */
-export interface DeviceFlowSettings {
-  /** PUBLIC_BASE_URL, when set; else links point at the address the request came to. */
-  publicBaseUrl: string | undefined;
-  codeTtlSeconds: number;
-  intervalSeconds: number;
-  cliSessionTtlMs: number;
-}
-
 export interface GatewayContext {
   req: IncomingMessage;
   res: ServerResponse;
@@ -58,6 +49,13 @@ export interface GatewayContext {
   internalCaller: boolean;
   /** Checks every dependency this gateway needs (readiness probe). */
   readiness: () => Promise<HealthReport>;
-  deviceFlow: DeviceFlowSettings;
+  /** What the device-flow operations need of the configuration (ADR 0036). */
+  deviceFlow: {
+    /** PUBLIC_BASE_URL, when set; else links point at the address the request came to. */
+    publicBaseUrl: string | undefined;
+    codeTtlSeconds: number;
+    intervalSeconds: number;
+    cliSessionTtlMs: number;
+  };
   log: Logger;
 }

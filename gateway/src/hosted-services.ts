@@ -91,8 +91,6 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       config: { youtube: youtubeClientOptionsOf(config), versionsKept: config.PROVIDER_VERSIONS_KEPT },
     }),
   );
-  // Research imports read through the provider, so the provider is hosted first.
-  const providerForResearch = client(providerModule, 'research');
   const researchSearch = await openSearch({
     service: 'research',
     engine: config.SEARCH_ENGINE,
@@ -100,13 +98,14 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     mongodbUrl: config.MONGODB_URL,
   });
   closers.push(() => researchSearch.close());
+  // Research imports read through the provider, so the provider is hosted first.
   const researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) =>
     createResearchModule({
       store,
       search: researchSearch,
       bus,
       logger: options.logger.child({ service: 'research' }),
-      provider: providerForResearch,
+      provider: client(providerModule, 'research'),
       billing: client(billingModule, 'research'),
       llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
       retention: researchRetentionConfigOf(config),

@@ -14,11 +14,9 @@ const transcriptOnly = router({ getVideoTranscript });
 const safeFilePart = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /**
- * `GET /v1/providers/{provider}/videos/{id}/transcript?format=srt|vtt`: the REST handler answers
- * JSON only, so this route sits in front of it and answers the subtitle file. It runs the same
- * getVideoTranscript procedure (through a caller, with the request's gateway context), so auth,
- * scopes, metering and validation are the operation's own; rate limits ran before it, and errors
- * go out in the envelope with the credit headers. Other formats are the JSON handler's business.
+ * `GET /v1/providers/{provider}/videos/{id}/transcript?format=srt|vtt`: the REST handler answers JSON
+ * only, so this route in front of it answers the subtitle file, through the getVideoTranscript
+ * procedure itself: auth, scopes, metering and validation are the operation's own.
  */
 export function transcriptFileRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
   return async (req, res, next) => {
