@@ -207,7 +207,6 @@ export function createGatewayApp(deps: GatewayDependencies) {
     if (isInternalToken(secret, config.INTERNAL_TOKEN) || clientMayReadMetrics(metricsReaders.identify(secret))) void sendMetrics(res);
     else res.status(401).type('application/json').send(metricsRefusal);
   });
-  // What every request passes, in order.
   app.use(
     assignRequestId,
     accessLog(createLogger('access')),
@@ -223,10 +222,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   });
   v1.use('/docs', referencePage('/v1/openapi.json', '/v1'));
   v1.use(limiters.perIp);
-  v1.use(
-    '/auth/device/code',
-    deviceCodeLimiter(deps.rateLimitCounter, { windowMs: config.DEVICE_RATE_LIMIT_WINDOW_MS, perIp: config.DEVICE_CODE_RATE_LIMIT_PER_IP }),
-  );
+  v1.use('/auth/device/code', deviceCodeLimiter(deps.rateLimitCounter, config));
   v1.use(
     resolvePrincipal(deps.authenticators),
     limiters.perAccount,

@@ -24,8 +24,8 @@ import type { GatewayServices } from './services';
  * store under DATA_DIR/<service>, called through tRPC's local link. Loaded only in that mode, so a
  * gateway in front of service processes never loads the services' code (youtubei.js, sharp, the AI SDK).
  */
-export async function hostServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger; env: NodeJS.ProcessEnv }) {
-  const { env, bus } = options;
+export async function hostServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger }) {
+  const { bus } = options;
   const hosted: ServiceModule[] = [];
   const closers: (() => Promise<void>)[] = [];
   /** Where each hosted service answers internal calls, as bound (free ports unless configured). */
@@ -63,7 +63,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     const server = await startServiceServer({
       service,
       router,
-      port: env[setting] ? Number(new URL(url).port) : 0,
+      port: process.env[setting] ? Number(new URL(url).port) : 0,
       host: config.HOST,
       portSetting: setting,
       internalToken: config.INTERNAL_TOKEN,

@@ -42,7 +42,6 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
     async send(message) {
       kept.unshift({ ...message, from, sentAt: new Date().toISOString() });
       kept.length = Math.min(kept.length, options.keep);
-      // No mail server: the message (with its link) goes to the log, for local development.
       log.info({ to: message.to, subject: message.subject, text: message.text }, 'mail not sent (no SMTP_URL); kept at /_dev/mail');
     },
     outbox: () => [...kept],
