@@ -148,12 +148,12 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
   return result;
 }
 
-// Each of the steps above is a plain function, and each kind of procedure runs them from one
-// middleware: tRPC copies a call's options twice for every middleware it passes through, which
-// on the metered hot path cost more than the steps themselves.
+// Each kind of procedure runs the steps above from one middleware: tRPC copies a call's options twice
+// for every middleware it passes through, which on the metered hot path cost more than the steps themselves.
 
-/** With tracing on, names the request's HTTP span by its route and operation id, which only the router knows (ADR 0102). */
-function nameRequestSpan({ ctx, meta }: MiddlewareOptions): void {
+/** Labels the request's metrics with its operation and, with tracing on, names its HTTP span by route and operation (ADR 0102). */
+function observeOperation({ ctx, meta }: MiddlewareOptions): void {
+  noteOperation(ctx.res, operationOf(meta));
   const span = activeSpan();
   const openapi = meta?.openapi;
   if (!span || !openapi) return;
@@ -164,16 +164,14 @@ function nameRequestSpan({ ctx, meta }: MiddlewareOptions): void {
 
 /** No credential (health probes, sign-in): input checked, service errors as the service threw them. */
 const publicEdge = t.middleware(async (options) => {
-  noteOperation(options.ctx.res, operationOf(options.meta));
-  nameRequestSpan(options);
+  observeOperation(options);
   await checkInput(options);
   return withServiceErrors(await options.next());
 });
 
 /** A credential with its operation's scopes, input checked, then metered around the work. */
 const protectedEdgeFn = async (options: MiddlewareOptions) => {
-  noteOperation(options.ctx.res, operationOf(options.meta));
-  nameRequestSpan(options);
+  observeOperation(options);
   const principal = authorize(options);
   await checkInput(options);
   return withServiceErrors(await metered(options, () => options.next({ ctx: { principal } })));

@@ -10,7 +10,7 @@ import type { GatewayServices } from '../services';
  */
 export function createPlanRateLimits(
   services: GatewayServices,
-  options: { plans: PlanCatalogue; windowMs: number; cacheTtlMs: number; logger: Logger; maxAccounts?: number },
+  options: { plans: PlanCatalogue; windowMs: number; cacheTtlMs: number; logger: Logger },
 ) {
   const { plans, windowMs, cacheTtlMs, logger } = options;
   const fetchPlan = async (accountId: string): Promise<PlanId> => {
@@ -22,9 +22,7 @@ export function createPlanRateLimits(
     }
   };
   const cache =
-    cacheTtlMs > 0
-      ? createEntryLruCache<string, PlanId>({ maxEntries: options.maxAccounts ?? 10_000, ttl: cacheTtlMs, fetchMethod: fetchPlan })
-      : undefined;
+    cacheTtlMs > 0 ? createEntryLruCache<string, PlanId>({ maxEntries: 10_000, ttl: cacheTtlMs, fetchMethod: fetchPlan }) : undefined;
   const perWindow = (plan: PlanId) => Math.max(1, Math.round((plans[plan].rateLimit.requestsPerMinute * windowMs) / 60_000));
   return async (accountId: string): Promise<number> => perWindow((await cache?.fetch(accountId)) ?? (await fetchPlan(accountId)));
 }
