@@ -2,12 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '@vrs/kit';
 
 /**
- * One line per request when its response is finished (or the connection closed before it was):
- * method, path, status, time, the request id the caller was given and, once authenticated, the
- * account. Headers and query strings are never logged: they carry API keys, cookies and what people
- * search for. Nothing is built for a request whose line the log level leaves out. Only a 500 (a fault
- * of ours) or a response never finished is an error; a 4xx is info, and an outage answered as such
- * (503 `AI_UNAVAILABLE`, 502, 504, 507) a warning: expected answers, which operators count in metrics.
+ * One line per request when its response is finished (or the connection closed before it was).
+ * Headers and query strings are never logged: they carry API keys, cookies and what people search
+ * for. Only a 500 (a fault of ours) or a response never finished is an error; an outage answered as
+ * such (503 `AI_UNAVAILABLE`, 502, 504, 507) is a warning: an expected answer, counted in metrics.
  */
 export function accessLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {

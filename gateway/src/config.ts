@@ -14,24 +14,19 @@ const thirtyDaysInSeconds = 30 * 86_400;
 
 export const gatewayEnvSchema = z.object({
   ...baseEnvShape,
-  // Read too when the gateway hosts billing in-process.
+  // The services' settings, read too for when the gateway hosts them in-process.
   ...billingEnvSchema.pick({ BILLING_STARTING_CREDITS: true, BILLING_RESERVATION_TTL_MS: true, BILLING_SWEEP_INTERVAL_MS: true }).shape,
   // The per-account rate limit of each plan: enforced here, shown by billing.
   ...planEnvShape,
   ...identityEnvShape,
-  // Read too when the gateway hosts the provider in-process.
   ...youtubeEnvShape,
   ...providerRetentionEnvShape,
-  // Read too when the gateway hosts the trends service in-process.
   ...llmEnvShape,
   ...trendsEnvShape,
-  // Read too when the gateway hosts research in-process.
   ...searchEnvShape,
   ...researchRetentionEnvShape,
   ...researchImportEnvShape,
-  // Read too when the gateway hosts the monitoring service in-process.
   ...monitoringEnvShape,
-  // Read too when the gateway hosts the agents service in-process.
   ...agentsEnvShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Accept `X-Demo-User`. `npm start` turns it on; it is refused whenever NODE_ENV=production. */
@@ -41,9 +36,8 @@ export const gatewayEnvSchema = z.object({
   /** Where rate-limit counters live: `nats` (NATS KV, shared by every gateway replica) or `memory` (one process). */
   RATE_LIMIT_STORE: z.enum(['nats', 'memory']).default('nats'),
   /**
-   * How often rate-limit hits counted in this process are added to the shared NATS KV counts (ADR
-   * 0039); replicas may exceed a shared limit by what the others admit in one interval. 0: each hit
-   * is counted in NATS KV before the request goes on.
+   * How often this process's rate-limit hits are added to the shared NATS KV counts (ADR 0039): replicas may
+   * exceed a limit by what the others admit in one interval. 0: each hit is counted in NATS KV first, exactly.
    */
   RATE_LIMIT_SYNC_INTERVAL_MS: z.coerce.number().int().min(0).max(10_000).default(100),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),

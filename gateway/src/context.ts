@@ -24,24 +24,12 @@ export interface CreditFigures {
   remaining?: number;
   /** Set by an operation answered from saved data, so the cached price is charged instead of the fresh one. */
   variant?: PriceVariant;
-  /**
-   * The balance covers only the cached price, and that is what was reserved: the operation must be
-   * answered from saved data or not at all (ADR 0019).
-   */
+  /** Only the cached price was reserved: the operation must be answered from saved data or not at all (ADR 0019). */
   savedOnly?: boolean;
   /** What metering reserved for this request, for an operation that hands it to a job (ADR 0019). */
   hold?: { reservationId: string; amount: number };
   /** The operation handed `hold` to a job that settles it when it ends: nothing is settled now. */
   heldByJob?: boolean;
-}
-
-/** What the device-flow operations need of the configuration (ADR 0036). */
-export interface DeviceFlowSettings {
-  /** PUBLIC_BASE_URL, when set; else links point at the address the request came to. */
-  publicBaseUrl: string | undefined;
-  codeTtlSeconds: number;
-  intervalSeconds: number;
-  cliSessionTtlMs: number;
 }
 
 export interface GatewayContext {
@@ -61,6 +49,13 @@ export interface GatewayContext {
   internalCaller: boolean;
   /** Checks every dependency this gateway needs (readiness probe). */
   readiness: () => Promise<HealthReport>;
-  deviceFlow: DeviceFlowSettings;
+  /** What the device-flow operations need of the configuration (ADR 0036). */
+  deviceFlow: {
+    /** PUBLIC_BASE_URL, when set; else links point at the address the request came to. */
+    publicBaseUrl: string | undefined;
+    codeTtlSeconds: number;
+    intervalSeconds: number;
+    cliSessionTtlMs: number;
+  };
   log: Logger;
 }

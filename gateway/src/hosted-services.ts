@@ -24,8 +24,8 @@ import type { GatewayServices } from './services';
  * store under DATA_DIR/<service>, called through tRPC's local link. Loaded only in that mode, so a
  * gateway in front of service processes never loads the services' code (youtubei.js, sharp, the AI SDK).
  */
-export async function hostServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger; env: NodeJS.ProcessEnv }) {
-  const { env, bus } = options;
+export async function hostServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger }) {
+  const { bus } = options;
   const hosted: ServiceModule[] = [];
   const closers: (() => Promise<void>)[] = [];
   /** Where each hosted service answers internal calls, as bound (free ports unless configured). */
@@ -63,7 +63,7 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     const server = await startServiceServer({
       service,
       router,
-      port: env[setting] ? Number(new URL(url).port) : 0,
+      port: process.env[setting] ? Number(new URL(url).port) : 0,
       host: config.HOST,
       portSetting: setting,
       internalToken: config.INTERNAL_TOKEN,
@@ -91,8 +91,6 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
       config: { youtube: youtubeClientOptionsOf(config), versionsKept: config.PROVIDER_VERSIONS_KEPT },
     }),
   );
-  // Research imports read through the provider, so the provider is hosted first.
-  const providerForResearch = client(providerModule, 'research');
   const researchSearch = await openSearch({
     service: 'research',
     engine: config.SEARCH_ENGINE,
@@ -100,13 +98,14 @@ export async function hostServices(config: GatewayConfig, options: { bus: EventB
     mongodbUrl: config.MONGODB_URL,
   });
   closers.push(() => researchSearch.close());
+  // Research imports read through the provider, so the provider is hosted first.
   const researchModule = await host('research', config.RESEARCH_SERVICE_URL, (store) =>
     createResearchModule({
       store,
       search: researchSearch,
       bus,
       logger: options.logger.child({ service: 'research' }),
-      provider: providerForResearch,
+      provider: client(providerModule, 'research'),
       billing: client(billingModule, 'research'),
       llm: createLlm(config, { logger: options.logger.child({ service: 'research', component: 'llm' }) }),
       retention: researchRetentionConfigOf(config),

@@ -30,8 +30,12 @@ import { bearerApiKeyAuthenticator, createApiKeyVerifier, headerApiKeyAuthentica
 import { demoUserAuthenticator } from './auth/demo-user-authenticator';
 import { createKeyUseRecorder } from './auth/key-use-recorder';
 import { createAuthCaches } from './auth/auth-caches';
-import { cliSessionAuthenticator, createSessionVerifier, sessionCookieAuthenticator } from './auth/session-authenticators';
-import { oauthAccessTokenAuthenticator } from './oauth/oauth-authenticator';
+import {
+  cliSessionAuthenticator,
+  createSessionVerifier,
+  oauthAccessTokenAuthenticator,
+  sessionCookieAuthenticator,
+} from './auth/session-authenticators';
 import { createMailer } from './mail/mailer';
 import { createCreditCalls } from './metering/credit-calls';
 
@@ -57,8 +61,7 @@ async function openRateLimitCounter(config: GatewayConfig, bus: EventBus | null)
     namespace: config.NATS_NAMESPACE,
     replicas: config.NATS_STREAM_REPLICAS,
   });
-  // Counted here and reconciled in batches (ADR 0039): replicas may together exceed a limit by what
-  // the others admit in one interval. 0: every hit is a NATS KV round trip, exact across replicas.
+  // Counted here and reconciled in batches (RATE_LIMIT_SYNC_INTERVAL_MS, ADR 0039).
   return config.RATE_LIMIT_SYNC_INTERVAL_MS > 0
     ? createBatchedWindowCounter(shared, { syncIntervalMs: config.RATE_LIMIT_SYNC_INTERVAL_MS })
     : shared;

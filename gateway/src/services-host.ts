@@ -9,10 +9,10 @@ import type { GatewayServices } from './services';
  * loaded only then); in `http` mode it calls the service processes at their *_SERVICE_URL with the
  * internal token.
  */
-export async function connectServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger; env?: NodeJS.ProcessEnv }) {
+export async function connectServices(config: GatewayConfig, options: { bus: EventBus; logger: Logger }) {
   if (config.SERVICES_MODE === 'inprocess') {
     const { hostServices } = await import('./hosted-services');
-    return hostServices(config, { bus: options.bus, logger: options.logger, env: options.env ?? process.env });
+    return hostServices(config, options);
   }
   // loadConfig refuses http mode without the token; this names the setting should that ever change.
   const internalToken = config.INTERNAL_TOKEN;

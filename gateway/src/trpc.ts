@@ -11,47 +11,29 @@ import { requireScopes } from './auth/require-scopes';
 import { noteOperation } from './edge/request-metrics';
 
 export interface GatewayMeta {
-  /**
-   * Marks a `publicProcedure`: no credential at all (health probes), so no entry in the scope table.
-   * Every `protectedProcedure` needs a credential holding the scopes `operationScopes` (in
-   * @vrs/contracts) names for its operation id: the one table of them.
-   */
+  /** A `publicProcedure`: no credential at all, so no entry in the scope table (`operationScopes`). */
   auth?: 'public';
-  /**
-   * For a procedure outside the v1 router (behind a plain route such as a download or a stream), the
-   * documented operation it serves, whose scopes it enforces.
-   */
+  /** For a procedure behind a plain route (a download, a stream): the documented operation whose scopes it enforces. */
   operation?: ScopedOperationId;
   /**
    * Input fields whose failures have codes of their own: `missing` when absent or blank (e.g. `q` →
    * QUERY_REQUIRED), `invalid` for any other failure (e.g. `provider` → PROVIDER_NOT_SUPPORTED).
    */
   fieldCodes?: FieldCodes;
-  /**
-   * For an operation with several priced modes, the variant whose price to reserve, read from the
-   * raw request (e.g. a newest-first comment collection costs more than one page). Without it the
-   * highest price of the operation is reserved.
-   */
+  /** For an operation with several priced modes, the variant to reserve; without it, its highest price is reserved. */
   reserveVariant?: (rawInput: Record<string, unknown>) => PriceVariant;
   /**
-   * For a read that may be answered from saved data, the variant it costs then, read from the raw
-   * request (none when it asks for a refresh). When the balance is short of the full price but
-   * covers this one, this is reserved and the read may only be answered from saved data.
+   * For a read that saved data may answer, the variant it costs then (none for a refresh): a balance
+   * short of the full price but covering this one reserves it, and only saved data may answer.
    */
   savedVariant?: (rawInput: Record<string, unknown>) => PriceVariant | undefined;
-  /**
-   * The operation hands what metering held to a job that settles it when it ends (imports,
-   * exports): the request's reservation is the job's to settle (ADR 0019).
-   */
+  /** The operation hands what metering held to a job that settles it when it ends (ADR 0019). */
   handsHoldToJob?: true;
 }
 
 const t = initTRPC.context<GatewayContext>().meta<OpenApiMeta<GatewayMeta>>().create({ isDev: false });
 
-/**
- * Each procedure's declared input, found by its meta (the one object both the router and a
- * middleware see), so input can be checked before anything is reserved. Filled by `router`.
- */
+/** Each procedure's declared input, by its meta (the one object the router and a middleware both see). */
 const inputsByMeta = new WeakMap<object, z.ZodType[]>();
 
 /** The operation whose scopes a procedure enforces: its OpenAPI operation id, or the one it serves. */
@@ -60,9 +42,8 @@ export function operationOf(meta: OpenApiMeta<GatewayMeta> | undefined): string 
 }
 
 /**
- * Records each procedure's declared input, and refuses a procedure that requires a credential (it
- * runs `protectedEdge`) whose operation has no entry in the scope table: the gateway fails at
- * startup rather than serve an operation whose scopes nobody wrote down.
+ * Records each procedure's declared input, and refuses a procedure that requires a credential but
+ * whose operation is not in the scope table: the gateway fails at startup rather than serve it unguarded.
  */
 function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
   for (const [path, procedure] of Object.entries(proceduresOf(built))) {
@@ -79,10 +60,9 @@ function recordInputs<TRouter extends AnyRouter>(built: TRouter): TRouter {
 
 /**
  * What the request sent, as one object to parse with the declared input: the raw input, plus the
- * query parameters it does not carry (the adapter drops empty values and `__proto__`, and a plain
- * route may pass only its path), as undefined: absent to every declared field, unknown to a strict
- * object. An operation that takes a body never reads its query, so there every query parameter is
- * unknown.
+ * query parameters it does not carry (the REST handler drops empty values and `__proto__`, a plain
+ * route may pass only its path) as undefined: absent to every declared field, unknown to a strict
+ * object. An operation that takes a body never reads its query: there every query parameter is unknown.
  */
 function sentParameters(ctx: GatewayContext, rawInput: unknown): { sent: unknown; ignoredQuery: string[] } {
   const query = new URL(ctx.req.url ?? '/', 'http://gateway.invalid').searchParams;
@@ -99,10 +79,9 @@ function sentParameters(ctx: GatewayContext, rawInput: unknown): { sent: unknown
 type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
 
 /**
- * Every input is checked before the work and before metering: the declared input must parse, so a
- * rejected request reserves nothing. Keys no strict object declares (in the query, the body, at any
- * depth) are 422 UNKNOWN_PARAMETER naming them, before any other failure (422 VALIDATION_FAILED or
- * its field's own code). The procedure's own input parser runs again on the same schema afterwards.
+ * Input is checked before the work and before metering, so a rejected request reserves nothing. Keys
+ * no strict object declares (query, body, any depth) are 422 UNKNOWN_PARAMETER, before any other
+ * failure. The procedure's own input parser runs again afterwards.
  */
 async function checkInput({ ctx, meta, getRawInput }: MiddlewareOptions): Promise<void> {
   const inputs = meta ? inputsByMeta.get(meta) : undefined;
@@ -134,10 +113,7 @@ function withServiceErrors<R extends { ok: boolean }>(result: R): R {
   return result;
 }
 
-/**
- * The credential, then its scopes, before anything else looks at the request: a key lacking a scope
- * is 403 whatever its input, and nothing is validated or reserved for it.
- */
+/** The credential, then its scopes, first: a key lacking a scope is 403 whatever its input, and nothing is reserved. */
 function authorize({ ctx, meta }: MiddlewareOptions): Principal {
   if (ctx.authError) throw ctx.authError;
   if (!ctx.principal) throw new AppError('UNAUTHENTICATED');
@@ -172,15 +148,12 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
   return result;
 }
 
-// Each of the steps above is a plain function, and each kind of procedure runs them from one
-// middleware: tRPC copies a call's options twice for every middleware it passes through, which
-// on the metered hot path cost more than the steps themselves.
+// Each kind of procedure runs the steps above from one middleware: tRPC copies a call's options twice
+// for every middleware it passes through, which on the metered hot path cost more than the steps themselves.
 
-/**
- * With tracing on, names the request's HTTP span by its route (HTTP semantic conventions) and
- * operation id, which only the router knows (ADR 0102).
- */
-function nameRequestSpan({ ctx, meta }: MiddlewareOptions): void {
+/** Labels the request's metrics with its operation and, with tracing on, names its HTTP span by route and operation (ADR 0102). */
+function observeOperation({ ctx, meta }: MiddlewareOptions): void {
+  noteOperation(ctx.res, operationOf(meta));
   const span = activeSpan();
   const openapi = meta?.openapi;
   if (!span || !openapi) return;
@@ -191,16 +164,14 @@ function nameRequestSpan({ ctx, meta }: MiddlewareOptions): void {
 
 /** No credential (health probes, sign-in): input checked, service errors as the service threw them. */
 const publicEdge = t.middleware(async (options) => {
-  noteOperation(options.ctx.res, operationOf(options.meta));
-  nameRequestSpan(options);
+  observeOperation(options);
   await checkInput(options);
   return withServiceErrors(await options.next());
 });
 
 /** A credential with its operation's scopes, input checked, then metered around the work. */
 const protectedEdgeFn = async (options: MiddlewareOptions) => {
-  noteOperation(options.ctx.res, operationOf(options.meta));
-  nameRequestSpan(options);
+  observeOperation(options);
   const principal = authorize(options);
   await checkInput(options);
   return withServiceErrors(await metered(options, () => options.next({ ctx: { principal } })));

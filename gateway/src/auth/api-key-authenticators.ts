@@ -14,8 +14,8 @@ type VerifiedKey = NonNullable<VerifiedApiKey>;
  * Verifies keys with the billing service; short-lived caches keep the hot path free of a service
  * call. Known and unknown keys are cached apart, so a flood of made-up keys only churns the unknown
  * ones and never evicts a customer's key. Entries are keyed by the key's hash, not the key.
- * `forgetAccount` drops every cached key of an account (it was deleted, ADR 0033, or its password
- * reset revoked them, ADR 0082), `forgetApiKey` one revoked key: its next use asks billing, which refuses it.
+ * `forgetAccount` drops an account's keys (deleted, ADR 0033; password reset, ADR 0082), `forgetApiKey`
+ * one revoked key: its next use asks billing, which refuses it.
  */
 export function createApiKeyVerifier(services: GatewayServices, options: { cacheTtlMs: number; maxKeys?: number }) {
   const caching = options.cacheTtlMs > 0;
@@ -36,7 +36,6 @@ export function createApiKeyVerifier(services: GatewayServices, options: { cache
     return verified;
   };
   return Object.assign(verify, {
-    /** The key was revoked here: its next use asks billing at once (ADR 0082). */
     forgetApiKey(keyId: string): void {
       for (const [hash, cached] of [...known.entries()]) if (cached.keyId === keyId) known.delete(hash);
     },

@@ -68,19 +68,11 @@ export function csrfProtection(options: { publicBaseUrl: string | undefined }) {
  * mail on a forged request. Browsers name the page a post comes from (Origin, Sec-Fetch-Site);
  * scripts and the CLI send neither and are let through, as are our own pages.
  */
-export function crossSiteFormFailure(request: { origin: string | undefined; fetchSite: string | undefined; expectedOrigin: string }) {
-  const crossSite = request.fetchSite === 'cross-site' || (request.origin !== undefined && request.origin !== request.expectedOrigin);
-  return crossSite ? new AppError('CSRF_ORIGIN_REFUSED', undefined, { origin: request.origin ?? null }) : null;
-}
-
-/** Express middleware applying `crossSiteFormFailure` to a form post that needs no session. */
 export function crossSiteFormRefusal(options: { publicBaseUrl: string | undefined }) {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const failure = crossSiteFormFailure({
-      origin: req.get('origin'),
-      fetchSite: req.get('sec-fetch-site'),
-      expectedOrigin: expectedOriginOf(req, options.publicBaseUrl),
-    });
-    next(failure ?? undefined);
+    const origin = req.get('origin');
+    const crossSite =
+      req.get('sec-fetch-site') === 'cross-site' || (origin !== undefined && origin !== expectedOriginOf(req, options.publicBaseUrl));
+    next(crossSite ? new AppError('CSRF_ORIGIN_REFUSED', undefined, { origin: origin ?? null }) : undefined);
   };
 }

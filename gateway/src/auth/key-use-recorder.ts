@@ -14,11 +14,10 @@ export interface KeyUseNotes {
 const maxBatch = 1000;
 
 /**
- * Remembers each key's latest use in memory and sends them to billing in batches (every
- * `intervalMs` and on shutdown), so recording `lastUsedAt` costs no store write per request: a key
- * used a thousand times between two flushes is one entry of one call. A failed flush keeps its uses
- * for the next one (merged with newer ones), so a billing hiccup loses nothing; uses not yet sent when
- * the process dies are lost, which only makes a lastUsedAt up to one interval older than it was.
+ * Remembers each key's latest use in memory and sends them to billing in batches (every `intervalMs`
+ * and on shutdown), so recording `lastUsedAt` costs no store write per request. A failed flush keeps
+ * its uses for the next one; uses not yet sent when the process dies are lost, which only makes a
+ * lastUsedAt up to one interval older than it was.
  */
 export function createKeyUseRecorder(options: {
   send: (uses: KeyUse[]) => Promise<unknown>;
@@ -72,5 +71,3 @@ export function createKeyUseRecorder(options: {
     },
   };
 }
-
-export type KeyUseRecorder = ReturnType<typeof createKeyUseRecorder>;

@@ -1,5 +1,11 @@
 import { hash as digest } from 'node:crypto';
-import { cliSessionTokenPrefix, maxSessionTokenLength, webSessionTokenPrefix, type VerifiedSession } from '@vrs/contracts';
+import {
+  cliSessionTokenPrefix,
+  maxSessionTokenLength,
+  oauthAccessTokenPrefix,
+  webSessionTokenPrefix,
+  type VerifiedSession,
+} from '@vrs/contracts';
 import { AppError, createEntryLruCache } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 import { bearerToken, type Authenticator } from './authenticator';
@@ -76,16 +82,29 @@ export function sessionCookieAuthenticator(verifier: SessionVerifier, cookie: Se
   };
 }
 
-/** `Authorization: Bearer atc_…`: a CLI session from the device flow, holding the scopes its user approved. */
-export function cliSessionAuthenticator(verifier: SessionVerifier): Authenticator {
+/** `Authorization: Bearer <prefix>…`: the token of a session of `kind`, holding exactly the scopes its user approved. */
+function bearerSessionAuthenticator(
+  verifier: SessionVerifier,
+  scheme: 'cliSession' | 'oauthToken',
+  prefix: string,
+  kind: VerifiedSession['kind'],
+): Authenticator {
   return {
-    scheme: 'cliSession',
+    scheme,
     async authenticate(req) {
       const token = bearerToken(req);
-      if (!token?.startsWith(cliSessionTokenPrefix)) return null;
+      if (!token?.startsWith(prefix)) return null;
       const verified = token.length <= maxSessionTokenLength ? await verifier.verify(token) : null;
-      if (verified?.kind !== 'cli' || !verified.scopes) throw new AppError('SESSION_INVALID');
-      return { accountId: verified.accountId, scheme: 'cliSession', scopes: new Set(verified.scopes), sessionId: verified.sessionId };
+      if (verified?.kind !== kind || !verified.scopes) throw new AppError('SESSION_INVALID');
+      return { accountId: verified.accountId, scheme, scopes: new Set(verified.scopes), sessionId: verified.sessionId };
     },
   };
 }
+
+/** `Authorization: Bearer atc_…`: a CLI session from the device flow. */
+export const cliSessionAuthenticator = (verifier: SessionVerifier) =>
+  bearerSessionAuthenticator(verifier, 'cliSession', cliSessionTokenPrefix, 'cli');
+
+/** `Authorization: Bearer ato_…`: an OAuth access token (ADR 0095), the token of a session of kind `oauth`. */
+export const oauthAccessTokenAuthenticator = (verifier: SessionVerifier) =>
+  bearerSessionAuthenticator(verifier, 'oauthToken', oauthAccessTokenPrefix, 'oauth');

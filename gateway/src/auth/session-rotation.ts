@@ -8,8 +8,7 @@ import { setSessionCookie, type SessionCookieSettings } from './session-cookie';
  * Swaps a web session's token once it is older than WEB_SESSION_ROTATE_AFTER_MS and sets the new
  * cookie on this response. The old token keeps working for SESSION_ROTATION_GRACE_MS, so requests
  * the browser sent in parallel with it do not fail; of parallel rotations only one wins (billing's
- * conditional update) and the others keep the token they have. A failed rotation is only logged:
- * the session stays valid and the next request tries again.
+ * conditional update), the others keep their token. A failed one leaves the session valid; the next request tries again.
  */
 export function rotateSessionCookie(
   services: GatewayServices,

@@ -36,10 +36,8 @@ const safeFilePart = (text: string) =>
 
 /**
  * `GET /v1/exports/{id}/download`: the export's file. The REST handler answers JSON only, so this is a
- * plain route; its auth and ownership check run through a gateway procedure (404 for someone
- * else's export, like an unknown one), errors go out in the envelope, and 409 EXPORT_NOT_READY
- * answers a pending or failed export, 410 EXPORT_EXPIRED one whose file has expired. The file is streamed chunk by chunk from the research
- * service, never held whole: each chunk is written before the next is asked for.
+ * plain route; its auth and ownership check run through a gateway procedure (404 for someone else's
+ * export, like an unknown one). The file is streamed from research chunk by chunk, never held whole.
  */
 export function exportFileRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
   return async (req, res) => {

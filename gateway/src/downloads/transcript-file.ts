@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import type { CreditFigures, GatewayContext } from '../context';
+import type { GatewayContext } from '../context';
 import { sendRouteError } from '../errors/to-app-error';
+import { creditHeaders } from '../metering/meter';
 import { router } from '../trpc';
 import { providerFieldCodes } from '../v1/providers/provider-params';
 import { getVideoTranscript } from '../v1/videos/get-video-transcript';
@@ -9,20 +10,13 @@ import { subtitleContentTypes, toSrt, toVtt } from './subtitles';
 
 const transcriptOnly = router({ getVideoTranscript });
 
-function creditHeaders(credits: CreditFigures): Record<string, string> {
-  if (credits.charged === undefined) return {};
-  return { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) };
-}
-
 /** Ids are YouTube's own characters, but a filename must never carry a quote or a path. */
 const safeFilePart = (text: string) => text.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /**
- * `GET /v1/providers/{provider}/videos/{id}/transcript?format=srt|vtt`: the REST handler answers
- * JSON only, so this route sits in front of it and answers the subtitle file. It runs the same
- * getVideoTranscript procedure (through a caller, with the request's gateway context), so auth,
- * scopes, metering and validation are the operation's own; rate limits ran before it, and errors
- * go out in the envelope with the credit headers. Other formats are the JSON handler's business.
+ * `GET /v1/providers/{provider}/videos/{id}/transcript?format=srt|vtt`: the REST handler answers JSON
+ * only, so this route in front of it answers the subtitle file, through the getVideoTranscript
+ * procedure itself: auth, scopes, metering and validation are the operation's own.
  */
 export function transcriptFileRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
   return async (req, res, next) => {

@@ -26,8 +26,7 @@ export interface Mailer {
 export function createMailer(options: { smtpUrl: string | undefined; from: string; keep: number; log: Logger }): Mailer {
   const { smtpUrl, from, log } = options;
   if (smtpUrl) {
-    // nodemailer is loaded by the first message, not at start (about 2 MB of RSS a gateway that
-    // sends no mail need not carry).
+    // nodemailer is loaded by the first message, not at start: a gateway that sends no mail need not carry it.
     let transport: Promise<import('nodemailer').Transporter> | undefined;
     return {
       async send(message) {
@@ -43,7 +42,6 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
     async send(message) {
       kept.unshift({ ...message, from, sentAt: new Date().toISOString() });
       kept.length = Math.min(kept.length, options.keep);
-      // No mail server: the message (with its link) goes to the log, for local development.
       log.info({ to: message.to, subject: message.subject, text: message.text }, 'mail not sent (no SMTP_URL); kept at /_dev/mail');
     },
     outbox: () => [...kept],

@@ -10,10 +10,7 @@ const mcpScope = 'data:read';
 
 const log = createLogger('gateway');
 
-/**
- * The MCP SDK is loaded by the first `/mcp` message, not at start: it costs a gateway about 8 MB of
- * RSS, which a gateway nobody reaches over MCP need not carry.
- */
+/** The MCP SDK is loaded by the first `/mcp` message, not at start: a gateway nobody reaches over MCP need not carry it. */
 let loadedMcp: Promise<[typeof import('@vrs/mcp'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
 
 /** The gateway's own address as this request reached it: tool calls go back through the public REST path. */
@@ -24,11 +21,9 @@ function selfUrl(req: Request): string {
 
 /**
  * `POST /mcp`: the MCP server over Streamable HTTP, stateless (a fresh server and transport per
- * message, so any replica answers any message). The caller's bearer credential is required here
- * and then forwarded: every tool is a REST call to this gateway with that credential, so scopes,
- * metering and the per-account rate limit apply exactly as over REST (ADR 0037). The internal token
- * marks those calls as ours so the per-IP limit, already counted on this request, is not counted
- * again against the loopback address.
+ * message, so any replica answers any message). Every tool is a REST call to this gateway with the
+ * caller's bearer credential, so scopes, metering and the per-account rate limit apply as over REST
+ * (ADR 0037); the internal token marks those calls as ours, so the per-IP limit is not counted twice.
  */
 export function mcpRoute(options: { internalToken: string | undefined; publicBaseUrl: string | undefined }): RequestHandler {
   return async (req, res) => {

@@ -57,12 +57,11 @@ function answerOf<T>(result: ItemResult<T>): T {
 const cancelRetryMs = 1_000;
 
 /**
- * The gateway's calls of billing's credit procedures (ADR 0083): every metered request reserves
- * before its work and settles before its answer, and the requests of this process share each
- * billing call (`credits.reserveMany`, `credits.closeMany`: one store transaction each), so
- * concurrency costs billing fewer calls, not more. A reservation whose settle got no answer is
- * cancelled until billing takes the cancel, so what its client was told ("not charged") is what
- * the ledger says, even if that settle had committed.
+ * The gateway's calls of billing's credit procedures (ADR 0083): the requests of this process share
+ * each billing call (`credits.reserveMany`, `credits.closeMany`), so concurrency costs billing fewer
+ * calls, not more. A reservation whose settle got no answer is cancelled until billing takes the
+ * cancel, so what its client was told ("not charged") is what the ledger says, even if that settle
+ * had committed.
  */
 export function createCreditCalls(billing: GatewayServices['billing'], log: Logger) {
   const reserveBatch = groupCommit(async (items: { accountId: string; amount: number; operation: string; requestId: string }[]) => {
@@ -115,9 +114,8 @@ export function createCreditCalls(billing: GatewayServices['billing'], log: Logg
       return answerOf(await reserveBatch(item));
     },
     /**
-     * Charges `amount` of the reservation. When billing does not answer, the request must not claim
-     * a charge: it is a 503 BILLING_UNAVAILABLE, and the reservation is cancelled (in the background
-     * until billing takes it), so whether or not that settle committed, nothing stays charged.
+     * Charges `amount` of the reservation. Unanswered, it is a 503 BILLING_UNAVAILABLE and the reservation
+     * is cancelled (in the background until billing takes it): whether or not the settle committed, nothing stays charged.
      */
     async settle(reservationId: string, amount: number): Promise<{ charged: number; balance: number }> {
       const result = await closeBatch({ reservationId, outcome: 'settle', amount }).catch((err: unknown) => {

@@ -1,6 +1,12 @@
 import { AppError } from '@vrs/kit';
-import type { GatewayContext } from '../context';
+import type { CreditFigures, GatewayContext } from '../context';
 import type { CreditCalls } from './credit-calls';
+
+/** The credit headers of a response, once metering has figures for it. */
+export function creditHeaders(credits: CreditFigures | undefined): Record<string, string> {
+  if (credits?.charged === undefined) return {};
+  return { 'X-Credits-Charged': String(credits.charged), 'X-Credits-Remaining': String(credits.remaining ?? 0) };
+}
 
 /** The figures of a short balance, as billing reported them. */
 function shortfallOf(error: unknown): { balance: number } | undefined {
@@ -57,10 +63,8 @@ async function holdAtPrice<H>(
 }
 
 /**
- * Meters one operation with a billing reservation of its own (ADR 0083), held as `holdAtPrice`
- * says, through this process's shared credit calls: reserved before the work, settled before the
- * answer, refunded when the work fails. `accountId` is the request's principal's: only a signed-in
- * request is metered.
+ * Meters one operation with a billing reservation of its own (ADR 0083), held as `holdAtPrice` says:
+ * reserved before the work, settled before the answer, refunded when the work fails.
  */
 export async function debitForOperation(
   ctx: GatewayContext,
@@ -75,19 +79,14 @@ export async function debitForOperation(
   const { reservationId } = reservation;
   ctx.credits.hold = { reservationId, amount: reserved };
   return {
-    /**
-     * The operation handed the reservation to a job that settles it when it ends: nothing is
-     * charged yet, and the balance is what the hold left.
-     */
+    /** The reservation went to a job that settles it when it ends: nothing is charged yet; the balance is what the hold left. */
     handedToJob() {
       ctx.credits.charged = 0;
       ctx.credits.remaining = reservation.balance;
     },
     /**
-     * Settles `amount` (at most the reserved price); the rest goes back to the balance, which the
-     * headers then say. A settle billing does not answer is a 503 BILLING_UNAVAILABLE that charged
-     * nothing (`CreditCalls.settle` cancels the reservation): no answer claims a charge the ledger
-     * may not have.
+     * Settles `amount` (at most the reserved price). A settle billing does not answer is a 503 that charged
+     * nothing (`CreditCalls.settle` cancels the reservation): no answer claims a charge the ledger may not have.
      */
     async settle(amount: number) {
       try {
@@ -100,10 +99,7 @@ export async function debitForOperation(
         throw error;
       }
     },
-    /**
-     * After a failure, and its refund: when the reservation was saved-only and nothing saved could
-     * answer, the 402 of the full price, with its headers; otherwise undefined.
-     */
+    /** After a failure and its refund: the 402 of the full price when a saved-only read found nothing saved. */
     refusalIfNotSaved,
     /** The operation's own error is what the caller must see: a refund billing did not take is retried in the background. */
     refund: () => calls.refund(reservationId),

@@ -1,10 +1,31 @@
 import type { Request, Response } from 'express';
-import { deviceGrantType } from '@vrs/contracts';
+import type { z } from 'zod';
+import { deviceGrantType, type startedDeviceAuthorizationSchema } from '@vrs/contracts';
 import type { GatewayConfig } from '../config';
 import type { GatewayServices } from '../services';
 import { issuerOf, param, parseScope, requestingClient, requireGrantType } from './clients';
 import { oauthPaths } from './metadata';
 import { noStore, sendOAuthError } from './oauth-errors';
+
+/**
+ * RFC 8628 §3.2, here and at `/v1/auth/device/code`: people approve at the web app's /device, on
+ * PUBLIC_BASE_URL or this request's origin.
+ */
+export function deviceAuthorizationResponse(
+  req: Request,
+  publicBaseUrl: string | undefined,
+  started: z.infer<typeof startedDeviceAuthorizationSchema>,
+) {
+  const verificationUri = issuerOf(req, publicBaseUrl) + oauthPaths.verification;
+  return {
+    device_code: started.deviceCode,
+    user_code: started.userCode,
+    verification_uri: verificationUri,
+    verification_uri_complete: `${verificationUri}?user_code=${encodeURIComponent(started.userCode)}`,
+    expires_in: started.expiresInSeconds,
+    interval: started.intervalSeconds,
+  };
+}
 
 /**
  * `POST /oauth/device_authorization` (RFC 8628 §3.1–3.2), form-encoded: the same device codes and
@@ -24,16 +45,8 @@ export function deviceAuthorizationEndpoint(config: GatewayConfig, services: Gat
         ip: req.ip ?? null,
         clientId: client.clientId,
       });
-      const verificationUri = issuerOf(req, config.PUBLIC_BASE_URL) + oauthPaths.verification;
       noStore(res);
-      res.json({
-        device_code: started.deviceCode,
-        user_code: started.userCode,
-        verification_uri: verificationUri,
-        verification_uri_complete: `${verificationUri}?user_code=${encodeURIComponent(started.userCode)}`,
-        expires_in: started.expiresInSeconds,
-        interval: started.intervalSeconds,
-      });
+      res.json(deviceAuthorizationResponse(req, config.PUBLIC_BASE_URL, started));
     } catch (error) {
       sendOAuthError(res, error);
     }

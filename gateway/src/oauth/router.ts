@@ -36,10 +36,7 @@ export function createOAuthRouter(deps: WebDeps & { perIp: RequestHandler }): Ro
   const window = { windowMs: config.OAUTH_RATE_LIMIT_WINDOW_MS };
   const tokenLimit = oauthEndpointLimiter(counter, 'token', { ...window, perIp: config.OAUTH_TOKEN_REQUESTS_PER_IP });
   const registrationLimit = oauthEndpointLimiter(counter, 'register', { ...window, perIp: config.OAUTH_REGISTRATIONS_PER_IP });
-  const deviceLimit = deviceCodeLimiter(counter, {
-    windowMs: config.DEVICE_RATE_LIMIT_WINDOW_MS,
-    perIp: config.DEVICE_CODE_RATE_LIMIT_PER_IP,
-  });
+  const deviceLimit = deviceCodeLimiter(counter, config);
   const open = [perIp, openToOtherOrigins];
 
   const base = config.PUBLIC_BASE_URL;

@@ -5,14 +5,8 @@ import type { GatewayMeta } from '../trpc';
 
 type ProcedureMeta = OpenApiMeta<GatewayMeta>;
 
-export interface RouteTable {
-  metaOf(procedurePath: string): ProcedureMeta | undefined;
-  /** Methods the path accepts; empty when no operation lives there. */
-  methodsFor(path: string): string[];
-}
-
 /** What the facade router serves, read once from its procedures' meta (for 405s and error codes). */
-export function buildRouteTable(router: AnyRouter): RouteTable {
+export function buildRouteTable(router: AnyRouter) {
   const metas = new Map<string, ProcedureMeta>();
   const routes: { method: string; pattern: RegExp }[] = [];
   for (const [path, procedure] of Object.entries(proceduresOf(router))) {
@@ -25,7 +19,8 @@ export function buildRouteTable(router: AnyRouter): RouteTable {
     }
   }
   return {
-    metaOf: (procedurePath) => metas.get(procedurePath),
-    methodsFor: (path) => routes.filter((route) => route.pattern.test(path)).map((route) => route.method),
+    metaOf: (procedurePath: string) => metas.get(procedurePath),
+    /** Methods the path accepts; empty when no operation lives there. */
+    methodsFor: (path: string) => routes.filter((route) => route.pattern.test(path)).map((route) => route.method),
   };
 }

@@ -43,9 +43,7 @@ function accountOf(req: Request): string {
 
 /**
  * Two limits, both shared across replicas: per client IP (before anything else costs us work) and
- * per account (after the credential is known, at its plan's rate). Headers follow the IETF RateLimit draft
- * (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`, `RateLimit-Policy`) and 429s carry
- * `Retry-After`.
+ * per account (after the credential is known, at its plan's rate).
  */
 export function createRateLimiters(counter: WindowCounter, settings: RateLimitSettings) {
   const perIp = rateLimit({

@@ -3,16 +3,14 @@ import { createEntryLruCache, type Logger } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 
 /**
- * Each account's per-window request limit, from its plan (ADR 0032). The plan comes from billing
- * through a cache keyed by account and kept as long as verified keys are (AUTH_CACHE_TTL_MS), so a
- * plan change takes effect within the same time as a key revocation and the hot path makes no
- * service call; concurrent misses of one account share one call. The catalogue states requests per
- * minute; a window of another length gets the same rate. When billing cannot say, the account is
- * limited as the default plan: requests still pass, at the lowest rate.
+ * Each account's per-window request limit, from its plan (ADR 0032), cached per account as long as
+ * verified keys are (AUTH_CACHE_TTL_MS): a plan change takes effect as fast as a key revocation, and
+ * the hot path makes no service call. The catalogue's requests per minute are scaled to the window.
+ * When billing cannot say, the account is limited as the default plan: requests still pass.
  */
 export function createPlanRateLimits(
   services: GatewayServices,
-  options: { plans: PlanCatalogue; windowMs: number; cacheTtlMs: number; logger: Logger; maxAccounts?: number },
+  options: { plans: PlanCatalogue; windowMs: number; cacheTtlMs: number; logger: Logger },
 ) {
   const { plans, windowMs, cacheTtlMs, logger } = options;
   const fetchPlan = async (accountId: string): Promise<PlanId> => {
@@ -24,9 +22,7 @@ export function createPlanRateLimits(
     }
   };
   const cache =
-    cacheTtlMs > 0
-      ? createEntryLruCache<string, PlanId>({ maxEntries: options.maxAccounts ?? 10_000, ttl: cacheTtlMs, fetchMethod: fetchPlan })
-      : undefined;
+    cacheTtlMs > 0 ? createEntryLruCache<string, PlanId>({ maxEntries: 10_000, ttl: cacheTtlMs, fetchMethod: fetchPlan }) : undefined;
   const perWindow = (plan: PlanId) => Math.max(1, Math.round((plans[plan].rateLimit.requestsPerMinute * windowMs) / 60_000));
   return async (accountId: string): Promise<number> => perWindow((await cache?.fetch(accountId)) ?? (await fetchPlan(accountId)));
 }

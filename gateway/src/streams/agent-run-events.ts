@@ -30,7 +30,7 @@ function resumeAfter(req: Request): number {
  * `GET /v1/agent/{sessionId}/runs/{runId}/events`: Server-Sent Events of the run's status changes and
  * persisted steps. It replays what already happened, then follows the run (polling the agents
  * service, so it works whichever replica executes the run) and ends after the event that ends it.
- * trpc-to-openapi answers JSON only, hence a plain route, documented below.
+ * The REST handler answers JSON only, hence a plain route.
  */
 export function agentRunEventsRoute(contextOf: (req: Request, res: Response) => GatewayContext): RequestHandler {
   return async (req, res) => {

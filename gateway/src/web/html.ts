@@ -42,11 +42,10 @@ const notices = {
   'key-revoked': 'The key was revoked.',
   'session-revoked': 'The session was signed out.',
 } as const;
-export type NoticeKey = keyof typeof notices;
 
 function noticeOf(req: Request): string | undefined {
   const key = typeof req.query.notice === 'string' ? req.query.notice : undefined;
-  return key && Object.hasOwn(notices, key) ? notices[key as NoticeKey] : undefined;
+  return key && Object.hasOwn(notices, key) ? notices[key as keyof typeof notices] : undefined;
 }
 
 export interface PageOptions {

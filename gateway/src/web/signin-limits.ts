@@ -4,12 +4,11 @@ import type { WindowCount, WindowCounter } from '@vrs/bus';
 import { AppError, type Logger } from '@vrs/kit';
 
 /**
- * Sign-in attempts (and reset requests, which send mail) counted per email address and per client
- * IP in the shared window counter, so every replica sees one count: the per-address limit stops
- * guessing one account's password from many addresses, the per-IP one stops trying many accounts
- * from one place. Over either: 429 SIGNIN_RATE_LIMITED with Retry-After. The address is hashed
- * into the key (the counter store is not a place for personal data). A failing counter store lets
- * attempts through and logs, like the API's limits (ADR 0005).
+ * Sign-in attempts (and reset requests, which send mail) counted per email address and per client IP
+ * in the shared window counter: the per-address limit stops guessing one account's password from many
+ * addresses, the per-IP one trying many accounts from one place (429 SIGNIN_RATE_LIMITED). The address
+ * is hashed into the key (the counter store is no place for personal data). A failing counter store
+ * lets attempts through and logs, like the API's limits (ADR 0005).
  */
 export function createSignInLimits(counter: WindowCounter, options: { perEmail: number; perIp: number; windowMs: number; log: Logger }) {
   return async function countAttempt(email: string, ip: string | undefined): Promise<void> {

@@ -5,8 +5,7 @@ import type { WindowCounter, WindowCount } from '@vrs/bus';
  * Guessing user codes on /device is limited (ADR 0036, ADR 0082): each attempt counts against the
  * account first, and only then against the client IP, whose bound is much higher, so one account's
  * guesses lock out that account, not its neighbours behind the same address (an office, a NAT).
- * An attempt that named a real code is taken back, so only wrong codes add up. Past either bound in
- * the window: 429 USER_CODE_RATE_LIMITED.
+ * An attempt that named a real code is taken back, so only wrong codes add up.
  */
 export function userCodeAttempts(counter: WindowCounter, options: { perAccount: number; perIp: number; windowMs: number; log: Logger }) {
   const { windowMs, log } = options;
@@ -45,5 +44,3 @@ export function userCodeAttempts(counter: WindowCounter, options: { perAccount: 
     },
   };
 }
-
-export type UserCodeAttempts = ReturnType<typeof userCodeAttempts>;

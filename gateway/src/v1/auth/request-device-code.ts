@@ -1,10 +1,7 @@
 import type { Request } from 'express';
-import { deviceCodeResponseSchema, type Scope, requestDeviceCodeInput } from '@vrs/contracts';
+import { deviceCodeResponseSchema, requestDeviceCodeInput } from '@vrs/contracts';
 import { publicOperation } from '../../trpc';
-import { verificationUri } from './device-flow-links';
-
-/** What a client gets when it names no scopes: reading, the least a CLI is useful with (ADR 0036). */
-export const defaultDeviceScopes: Scope[] = ['data:read'];
+import { deviceAuthorizationResponse } from '../../oauth/device-authorization-endpoint';
 
 export const requestDeviceCode = publicOperation({
   method: 'POST',
@@ -22,20 +19,13 @@ export const requestDeviceCode = publicOperation({
   .output(deviceCodeResponseSchema)
   .mutation(async ({ ctx, input }) => {
     const started = await ctx.services.billing.device.start.mutate({
-      scopes: input.scopes ?? defaultDeviceScopes,
+      // None named: reading, the least a CLI is useful with (ADR 0036).
+      scopes: input.scopes ?? ['data:read'],
       clientName: input.clientName ?? null,
       expiresInSeconds: ctx.deviceFlow.codeTtlSeconds,
       intervalSeconds: ctx.deviceFlow.intervalSeconds,
       ip: (ctx.req as Request).ip ?? null,
     });
     ctx.res.setHeader('Cache-Control', 'no-store');
-    const uri = verificationUri(ctx);
-    return {
-      device_code: started.deviceCode,
-      user_code: started.userCode,
-      verification_uri: uri,
-      verification_uri_complete: `${uri}?user_code=${encodeURIComponent(started.userCode)}`,
-      expires_in: started.expiresInSeconds,
-      interval: started.intervalSeconds,
-    };
+    return deviceAuthorizationResponse(ctx.req as Request, ctx.deviceFlow.publicBaseUrl, started);
   });

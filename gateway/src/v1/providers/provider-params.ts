@@ -12,12 +12,11 @@ export function readMode(ctx: GatewayContext, input: { refresh: boolean }) {
   return { refresh: input.refresh, savedOnly: ctx.credits.savedOnly === true };
 }
 
-/** For `savedVariant`: a read costs the cached price when saved data answers it, unless it asks for a refresh. */
-const savedUnlessRefresh = (rawInput: Record<string, unknown>): PriceVariant | undefined =>
-  rawInput.refresh === 'true' ? undefined : 'cached';
-
-/** The meta of a provider read that saved data may answer: `{provider}`'s own code, and the price when saved data answers. */
-export const savedReadMeta = { fieldCodes: providerFieldCodes, savedVariant: savedUnlessRefresh };
+/** The meta of a provider read that saved data may answer: `{provider}`'s own code, and the cached price unless it asks for a refresh. */
+export const savedReadMeta = {
+  fieldCodes: providerFieldCodes,
+  savedVariant: (rawInput: Record<string, unknown>): PriceVariant | undefined => (rawInput.refresh === 'true' ? undefined : 'cached'),
+};
 
 /**
  * Hands the result on and tells metering which price applies: the cached one when a saved version

@@ -1,12 +1,9 @@
 import type { OpenAPIObject } from 'trpc-to-openapi';
 
-/*
- * The REST handler answers every success 200 unless `responseMeta` names a status, and trpc-to-openapi documents 200.
- * One rule for work that finishes later (ADR 0004): the operations that start it (imports,
- * exports) answer 202 Accepted with the resource to poll: `responseMeta` answers their success
- * with 202, and the document's 200 of those operations becomes 202.
+/**
+ * Work that finishes later (ADR 0004): the operations that start it answer 202 Accepted with the
+ * resource to poll, where the REST handler and trpc-to-openapi would say 200.
  */
-
 const acceptedOperations = new Set(['createImport', 'createExport', 'checkMonitor', 'createAgentRun', 'deleteAccount']);
 
 /** For `responseMeta`: the success status of a procedure, 202 for those that start work. */

@@ -27,10 +27,8 @@ export function signInPage(req: Request, res: Response) {
 
 /**
  * `POST /signin` {email, password[, next]}. Wrong password and unknown address answer the same
- * (401 INVALID_CREDENTIALS). A correct password of an unverified account is 403 EMAIL_NOT_VERIFIED
+ * (401 INVALID_CREDENTIALS); a correct password of an unverified account is 403 EMAIL_NOT_VERIFIED
  * and sends a new link. Attempts are limited per address and per IP (429 SIGNIN_RATE_LIMITED).
- * Success sets the session cookie and goes to `next` (or the dashboard); JSON callers get the
- * session and its CSRF token.
  */
 export function signIn(deps: PageDeps) {
   const { services, config, cookie } = deps;
