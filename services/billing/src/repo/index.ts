@@ -55,32 +55,24 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     for (const line of written) countLedgerLine(line.kind, line.amount);
     return result;
   };
-  const { accounts, reservations, ledger, apiKeys } = scopedRepos(store, clock);
-  const sessions = createSessionsRepo(store, clock);
-  const emailLinks = createEmailLinksRepo(store, clock);
-  const deviceCodes = createDeviceCodesRepo(store);
-  const oauthClients = createOAuthClientsRepo(store);
-  const oauthCodes = createOAuthCodesRepo(store);
-  const oauthRefreshTokens = createOAuthRefreshTokensRepo(store);
+  const indexed = {
+    ...scopedRepos(store, clock),
+    sessions: createSessionsRepo(store, clock),
+    emailLinks: createEmailLinksRepo(store, clock),
+    deviceCodes: createDeviceCodesRepo(store),
+    oauthCodes: createOAuthCodesRepo(store),
+    oauthRefreshTokens: createOAuthRefreshTokensRepo(store),
+  };
 
   return {
-    accounts,
-    reservations,
-    ledger,
-    apiKeys,
-    sessions,
-    emailLinks,
-    deviceCodes,
-    oauthClients,
-    oauthCodes,
-    oauthRefreshTokens,
+    ...indexed,
+    oauthClients: createOAuthClientsRepo(store),
     /** Milliseconds since the epoch, as every repository sees it. */
     clock,
     ping: () => store.ping(),
 
     createIndexes: async () => {
-      const indexed = [accounts, ledger, apiKeys, reservations, sessions, emailLinks, deviceCodes, oauthCodes, oauthRefreshTokens];
-      await Promise.all(indexed.map((repo) => repo.createIndexes()));
+      await Promise.all(Object.values(indexed).map((repo) => repo.createIndexes()));
     },
 
     /**

@@ -75,5 +75,3 @@ export function createReservationsRepo(store: StoreScope) {
     deleteAllOfAccount: (accountId: string) => deleteInBatches(reservations, { accountId }),
   };
 }
-
-export type ReservationsRepo = ReturnType<typeof createReservationsRepo>;
