@@ -37,7 +37,6 @@ export function monitoringModuleConfigOf(config: MonitoringEnv) {
     ]);
   }
   return {
-    /** The test-only clock and scheduler procedures answer only when this is on. */
     clockControl: config.MONITORING_CLOCK_CONTROL,
     /** Scheduler loop period; 0: no loop, checks run when forced (or through the test-only `scheduler.runDue`). */
     tickMs: config.MONITORING_TICK_MS,

@@ -23,11 +23,10 @@ export interface NotificationChannels {
 }
 
 /**
- * Saves a notification for the account, queues its delivery to each of `webhooks` and records its
- * announcement (`monitoring.notification.created`, event id = notification id) through `tx`: all
- * three commit with the write that caused them, or none does. The outbox relay publishes the event
- * once committed (ADR 0030). `webhooks` are read before the transaction (the account's enabled ones,
- * or none when the notification is not delivered).
+ * Saves a notification for the account, queues its delivery to each of `webhooks` (`webhooksFor`,
+ * read before the transaction) and records its announcement (`monitoring.notification.created`, event
+ * id = notification id) through `tx`: all three commit with the write that caused them, or none does.
+ * The outbox relay publishes the event once committed (ADR 0030).
  */
 export async function recordNotification(
   deps: Pick<CheckDeps, 'notifications' | 'deliveries'>,
