@@ -361,12 +361,7 @@ function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string,
 }
 
 /** One item of `reserveMany`. */
-export interface ReserveItem {
-  accountId: string;
-  amount: number;
-  operation: string;
-  requestId: string;
-}
+export type ReserveItem = Pick<ReservationDoc, 'accountId' | 'amount' | 'operation'> & { requestId: string };
 /** A held item's reservation and the balance it left, or why it was refused and the balance then. */
 export type ReserveOutcome =
   | { reservationId: string; balance: number; refused?: undefined }
