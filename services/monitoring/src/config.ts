@@ -38,7 +38,6 @@ export function monitoringModuleConfigOf(config: MonitoringEnv) {
   }
   return {
     clockControl: config.MONITORING_CLOCK_CONTROL,
-    /** Scheduler loop period; 0: no loop, checks run when forced (or through the test-only `scheduler.runDue`). */
     tickMs: config.MONITORING_TICK_MS,
     leaseMs: config.MONITORING_LEASE_MS,
     concurrency: config.MONITORING_CHECK_CONCURRENCY,
