@@ -35,10 +35,7 @@ export const identityEnvShape = {
     .default(24 * 3_600_000),
   /** How long an emailed password-reset link works. */
   PASSWORD_RESET_TTL_MS: z.coerce.number().int().min(60_000).default(3_600_000),
-  /**
-   * log2 of scrypt's N for new password hashes: 17 is OWASP's recommendation (128 MiB, r=8, p=1).
-   * Lower only for tests on a small machine; a hash keeps its own cost, so raising it later is safe.
-   */
+  /** log2 of scrypt's N for new password hashes (ADR 0034); lower only in tests. A hash keeps its own cost, so raising it is safe. */
   PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(12).max(20).default(17),
 };
 

@@ -26,24 +26,18 @@ export const monitoringEnvShape = {
 export const monitoringEnvSchema = z.object({ ...baseEnvShape, ...monitoringEnvShape });
 export type MonitoringConfig = z.infer<typeof monitoringEnvSchema>;
 
-/** The clock control must never be reachable in production, whoever hosts the service. */
-export function monitoringClockControlOf(config: { NODE_ENV: string; MONITORING_CLOCK_CONTROL: boolean }): boolean {
+type MonitoringEnv = { NODE_ENV: string } & { [K in keyof typeof monitoringEnvShape]: z.infer<(typeof monitoringEnvShape)[K]> };
+
+/** What the module needs of the environment (its own process's config, or the gateway's). */
+export function monitoringModuleConfigOf(config: MonitoringEnv) {
+  // The clock control must never be reachable in production, whoever hosts the service.
   if (config.MONITORING_CLOCK_CONTROL && config.NODE_ENV === 'production') {
     throw new ConfigError([
       'MONITORING_CLOCK_CONTROL: must not be on when NODE_ENV=production (it moves the clock checks are scheduled by)',
     ]);
   }
-  return config.MONITORING_CLOCK_CONTROL;
-}
-
-type MonitoringEnv = { NODE_ENV: string } & { [K in keyof typeof monitoringEnvShape]: z.infer<(typeof monitoringEnvShape)[K]> };
-
-/** What the module needs of the environment (its own process's config, or the gateway's). */
-export function monitoringModuleConfigOf(config: MonitoringEnv) {
   return {
-    /** The test-only clock and scheduler procedures answer only when this is on (never in production: see above). */
-    clockControl: monitoringClockControlOf(config),
-    /** Scheduler loop period; 0: no loop, checks run when forced (or through the test-only `scheduler.runDue`). */
+    clockControl: config.MONITORING_CLOCK_CONTROL,
     tickMs: config.MONITORING_TICK_MS,
     leaseMs: config.MONITORING_LEASE_MS,
     concurrency: config.MONITORING_CHECK_CONCURRENCY,

@@ -32,12 +32,14 @@ const accountDeletionConsumerName = 'monitoring-account-deletion';
 
 export async function createMonitoringModule(options: MonitoringModuleOptions): Promise<ServiceModule<MonitoringRouter>> {
   const { store, bus, logger, config, provider, trends, billing } = options;
-  const monitors = createMonitorsRepo(store);
-  const checks = createChecksRepo(store);
-  const notifications = createNotificationsRepo(store);
-  const digestPreferences = createDigestPreferencesRepo(store);
-  const webhooks = createWebhooksRepo(store);
-  const deliveries = createDeliveriesRepo(store);
+  const repos = {
+    monitors: createMonitorsRepo(store),
+    checks: createChecksRepo(store),
+    notifications: createNotificationsRepo(store),
+    digestPreferences: createDigestPreferencesRepo(store),
+    webhooks: createWebhooksRepo(store),
+    deliveries: createDeliveriesRepo(store),
+  };
   const clock = options.clock ?? createClock();
   // Notifications and checks are announced through the outbox: written with them, published after (ADR 0030).
   const outbox = createOutboxRelay({
@@ -53,22 +55,7 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     intervalMs: retentionSweepMs,
     logger: componentLogger(logger, 'monitoring-retention'),
   });
-  const checkDeps = {
-    monitors,
-    checks,
-    notifications,
-    digestPreferences,
-    webhooks,
-    deliveries,
-    store,
-    outbox,
-    clock,
-    logger,
-    config,
-    provider,
-    trends,
-    billing,
-  };
+  const checkDeps = { ...repos, store, outbox, clock, logger, config, provider, trends, billing };
   const scheduler = createScheduler(checkDeps);
   let accountDeletion: Subscription | undefined;
   let stopMetrics = () => {};
@@ -76,14 +63,13 @@ export async function createMonitoringModule(options: MonitoringModuleOptions): 
     name: 'monitoring',
     router: createMonitoringRouter({ ...checkDeps, scheduler }),
     async start() {
-      const indexed = [monitors, checks, notifications, digestPreferences, webhooks, deliveries];
-      await Promise.all([...indexed.map((repo) => repo.ensureIndexes()), bus.ensureStreams(['monitoring'])]);
+      await Promise.all([...Object.values(repos).map((repo) => repo.ensureIndexes()), bus.ensureStreams(['monitoring'])]);
       await outbox.start();
       retention.start();
       scheduler.start();
       stopMetrics = readAtScrape(
         { name: 'vrs_monitors_due', help: 'Enabled monitors whose check is due now (a backlog grows here).' },
-        async () => [{ value: await monitors.countDue(clock.now().getTime()) }],
+        async () => [{ value: await repos.monitors.countDue(clock.now().getTime()) }],
       );
       accountDeletion = await bus.subscribe(
         accountDeletionConsumerName,

@@ -8,12 +8,10 @@ import type { BillingRepo } from '../repo';
 const batchSize = 100;
 
 /**
- * Billing's part of an account's deletion (ADR 0033): open credit holds are released as refunds
- * (their ledger lines written like any refund), the ledger's request ids are removed, then the
- * reservations, the account's revoked API keys, its web and CLI sessions, email links and device
- * codes are deleted, and so is the outbox row of the deletion itself (it was published: this is its
- * delivery). The account document and the ledger stay, anonymised, for accounting. Running
- * it again finds nothing left to do.
+ * Billing's part of an account's deletion (ADR 0033): open holds are refunded, the ledger's request
+ * ids removed, and the account's other rows deleted, the deletion's own outbox row too (this is its
+ * delivery). The account document and the ledger stay, anonymised, for accounting. Running it again
+ * finds nothing left to do.
  */
 export function createDeleteAccountDataHandler(deps: {
   repo: BillingRepo;

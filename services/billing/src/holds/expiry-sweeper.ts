@@ -6,9 +6,8 @@ const BATCH = 100;
 
 /**
  * Returns the credits of reservations nobody settled or refunded within their time to live (a
- * gateway or service that died mid-operation): each is closed as `expired` with a refund line, in one
- * transaction, exactly as a refund would. Runs once at start (holds that expired while the process
- * was down) and then every `intervalMs`; a hold comes back at most TTL + interval after it was made.
+ * gateway or service that died mid-operation), each closed as `expired` as a refund would close it.
+ * Runs once at start (holds that expired while the process was down) and then every `intervalMs`.
  */
 export function createExpirySweeper(options: { repo: BillingRepo; clock: () => number; intervalMs: number; logger: Logger }) {
   const { repo, clock, intervalMs, logger } = options;

@@ -1,10 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
- * Password hashing with scrypt (node:crypto), at OWASP's recommended cost: N=2^17, r=8, p=1
- * (128 MiB, a few hundred ms). Each hash has its own 16-byte salt and is stored with its parameters
- * (`scrypt$17$8$1$<salt>$<hash>`, base64url), so the cost can be raised later: old hashes still
- * verify with their own parameters and `needsRehash` tells sign-in to upgrade them.
+ * scrypt password hashes at OWASP's cost (ADR 0034), each stored with its salt and parameters
+ * (`scrypt$17$8$1$<salt>$<hash>`): old hashes verify at their own cost and `needsRehash` upgrades them.
  */
 export interface ScryptParams {
   /** log2 of N, the CPU/memory cost. */

@@ -166,7 +166,6 @@ export function createAccountsRepo(store: StoreScope) {
         { returnDocument: 'after' },
       ),
 
-    /** Adds granted credits to the balance. */
     grant: (accountId: string, amount: number) =>
       accounts.findOneAndUpdate({ _id: accountId }, { $inc: { balance: amount, granted: amount } }, { returnDocument: 'after' }),
 

@@ -7,8 +7,7 @@ let sequence = 0;
  * A ledger entry id that sorts by creation time: `led_<13-digit ms><6-digit sequence><random>`.
  * The ledger is paged newest first by (createdAt, id), so ids must order entries of one millisecond.
  * The sequence keeps entries written in the same millisecond (or after the clock steps back) in the
- * order this process wrote them; the random tail keeps ids of several replicas apart (taken from
- * randomUUID, which draws from a buffered pool: a randomBytes call per entry was a hot-path syscall).
+ * order this process wrote them; the random tail (randomUUID's buffered pool) keeps replicas apart.
  */
 export function newLedgerId(now = Date.now()): string {
   if (now > lastMs) {

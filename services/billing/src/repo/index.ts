@@ -55,42 +55,31 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
     for (const line of written) countLedgerLine(line.kind, line.amount);
     return result;
   };
-  const { accounts, reservations, ledger, apiKeys } = scopedRepos(store, clock);
-  const sessions = createSessionsRepo(store, clock);
-  const emailLinks = createEmailLinksRepo(store, clock);
-  const deviceCodes = createDeviceCodesRepo(store);
-  const oauthClients = createOAuthClientsRepo(store);
-  const oauthCodes = createOAuthCodesRepo(store);
-  const oauthRefreshTokens = createOAuthRefreshTokensRepo(store);
+  const indexed = {
+    ...scopedRepos(store, clock),
+    sessions: createSessionsRepo(store, clock),
+    emailLinks: createEmailLinksRepo(store, clock),
+    deviceCodes: createDeviceCodesRepo(store),
+    oauthCodes: createOAuthCodesRepo(store),
+    oauthRefreshTokens: createOAuthRefreshTokensRepo(store),
+  };
 
   return {
-    accounts,
-    reservations,
-    ledger,
-    apiKeys,
-    sessions,
-    emailLinks,
-    deviceCodes,
-    oauthClients,
-    oauthCodes,
-    oauthRefreshTokens,
+    ...indexed,
+    oauthClients: createOAuthClientsRepo(store),
     /** Milliseconds since the epoch, as every repository sees it. */
     clock,
     ping: () => store.ping(),
 
     createIndexes: async () => {
-      const indexed = [accounts, ledger, apiKeys, reservations, sessions, emailLinks, deviceCodes, oauthCodes, oauthRefreshTokens];
-      await Promise.all(indexed.map((repo) => repo.createIndexes()));
+      await Promise.all(Object.values(indexed).map((repo) => repo.createIndexes()));
     },
 
     /**
-     * Moves an account whose period has ended into the period that contains now, in one
-     * transaction with its renewal grant (ADR 0032): the period change is conditional on the old
-     * end, so concurrent renewals (several sweepers, replicas) renew it once, and the grant line has
-     * a per-period id, so even a repeated transaction cannot grant the period twice. A canceled
-     * plan (or one set to cancel at the period end) falls back to free; past_due renews the period
-     * without a grant. An account opened before subscriptions gets its current period, without a
-     * grant (it had its starting credits).
+     * Moves an account whose period has ended into the period that contains now, with its grant, in
+     * one transaction (ADR 0032). The period change is conditional on the old end and the grant line
+     * has a per-period id, so concurrent or repeated renewals grant a period once. An account opened
+     * before subscriptions gets a period but no grant (it had its starting credits).
      */
     renew: (accountId: string): Promise<RenewalOutcome> =>
       transaction(async (repo) => {
@@ -273,11 +262,8 @@ export function createBillingRepo(store: Store, options: BillingRepoOptions) {
      * one transaction: the reserved→closed transition is conditional, so of any number of concurrent
      * or repeated calls only one moves credits and writes the ledger line; the others get the
      * reservation as that one closed it (the caller decides whether that is a replay or a conflict)
-     * and the current balance. `cancel` is a refund of a held reservation and gives a settled one's
-     * charge back.
-     *
-     * A settle that arrives after the sweeper expired the hold charges the balance directly when it
-     * covers the amount (the operation did run); otherwise the reservation stays expired (charged 0).
+     * and the current balance. A settle after the sweeper expired the hold charges the balance when
+     * it covers the amount (the operation did run); otherwise the reservation stays expired.
      */
     closeReservation: (reservation: ReservationDoc, outcome: CloseOutcome, charged: number) =>
       transaction((repo) => closeIn(repo, reservation, outcome, charged, nowIso())),
@@ -375,12 +361,7 @@ function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string,
 }
 
 /** One item of `reserveMany`. */
-export interface ReserveItem {
-  accountId: string;
-  amount: number;
-  operation: string;
-  requestId: string;
-}
+export type ReserveItem = Pick<ReservationDoc, 'accountId' | 'amount' | 'operation'> & { requestId: string };
 /** A held item's reservation and the balance it left, or why it was refused and the balance then. */
 export type ReserveOutcome =
   | { reservationId: string; balance: number; refused?: undefined }
@@ -398,10 +379,9 @@ function scopedRepos(scope: StoreScope, clock: () => number, written?: NewLedger
 type ScopedRepos = ReturnType<typeof scopedRepos>;
 
 /**
- * The close of `closeReservation`, inside the caller's transaction. The ledger gets what was
- * charged (a `charge` line) and what was given back of a charge (a `refund` line); a reservation
- * made before ADR 0083 (its hold is a `reserve` line) is closed with the `settle`/`refund` line of
- * what returned to the balance, as it was then.
+ * The close of `closeReservation`, inside the caller's transaction: a `charge` line for what was
+ * charged, a `refund` line for a charge given back; a reservation held in the ledger (before ADR
+ * 0083) closes with the `settle`/`refund` line of what returned to the balance, as then.
  */
 async function closeIn(repo: ScopedRepos, reservation: ReservationDoc, outcome: CloseOutcome, charged: number, closedAt: string) {
   const { _id: reservationId, accountId, amount: held, operation, requestId } = reservation;

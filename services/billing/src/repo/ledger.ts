@@ -29,7 +29,6 @@ export function createLedgerRepo(store: StoreScope, clock: () => number = Date.n
       return toEntry(doc);
     },
 
-    /** Several lines in one insert, in order. */
     appendMany: async (entries: NewLedgerEntry[]): Promise<void> => {
       const now = clock();
       const createdAt = new Date(now).toISOString();

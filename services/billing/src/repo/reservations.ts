@@ -68,12 +68,9 @@ export function createReservationsRepo(store: StoreScope) {
     /** Reservations still holding credits, of every account (the metrics' reservations outstanding). */
     countOpen: () => reservations.countDocuments({ status: 'reserved' }),
 
-    /** Reservations of the account still holding credits. */
     openOfAccount: (accountId: string, limit: number) => reservations.find({ accountId, status: 'reserved' }, { limit }),
 
     /** Removes every reservation of a deleted account, open or closed (ADR 0033); the ledger keeps their lines. */
     deleteAllOfAccount: (accountId: string) => deleteInBatches(reservations, { accountId }),
   };
 }
-
-export type ReservationsRepo = ReturnType<typeof createReservationsRepo>;

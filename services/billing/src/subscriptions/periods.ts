@@ -5,11 +5,6 @@
  * the previous start, so an account opened on the 31st renews on Feb 28 and then on Mar 31 again.
  */
 
-export interface Period {
-  start: number;
-  end: number;
-}
-
 /** The anchor moved `months` months on, clamped to the end of a shorter month (milliseconds). */
 export function addMonthsClamped(anchor: number, months: number): number {
   const day = new Date(anchor).getUTCDate();
@@ -23,7 +18,7 @@ export function addMonthsClamped(anchor: number, months: number): number {
 }
 
 /** The period of an account anchored at `anchor` that contains `now` (the first one if `now` precedes the anchor). */
-export function periodContaining(anchor: number, now: number): Period {
+export function periodContaining(anchor: number, now: number): { start: number; end: number } {
   const a = new Date(anchor);
   const n = new Date(now);
   let months = Math.max(0, (n.getUTCFullYear() - a.getUTCFullYear()) * 12 + n.getUTCMonth() - a.getUTCMonth());

@@ -6,11 +6,9 @@ import type { BillingRepo } from '../repo';
 const BATCH = 100;
 
 /**
- * Renews the accounts whose billing period has ended (ADR 0032): each moves into the period that
- * contains now and, when active, gets that period's grant, in one transaction. Runs once at start
+ * Renews the accounts whose billing period has ended (`BillingRepo.renew`, ADR 0032), once at start
  * (periods that ended while billing was down) and then every `intervalMs`. Any number of these may
- * run at once, in one process or several: the conditional period change and the per-period ledger
- * id let one renewal through and turn the others into no-ops.
+ * run at once, in one process or several: `renew` lets one renewal of a period through.
  */
 export function createRenewalSweeper(options: { repo: BillingRepo; clock: () => number; intervalMs: number; logger: Logger }) {
   const { repo, clock, intervalMs, logger } = options;

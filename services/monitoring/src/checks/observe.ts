@@ -53,9 +53,8 @@ const commentItem = (videoId: string, comment: Comment): ChangedItem => ({
 const acceleratingPercent = 50;
 
 /**
- * Reads what the monitor watches from the services that own it. `cached` says, per read of
- * `readsOf`, whether the provider answered from a saved version (the cached price applies). Upstream failures throw the owning
- * service's typed error.
+ * Reads what the monitor watches from the services that own it; upstream failures throw the owning
+ * service's typed error. `cached` says, per read of `readsOf`, whether it was answered from a saved version.
  */
 export async function observe(
   query: MonitorQuery,

@@ -4,11 +4,6 @@ const quarterHourMs = 15 * 60_000;
 /** Long enough to reach the next Monday at any hour, whatever the DST shifts on the way. */
 const searchHorizonMs = 8 * 24 * 3_600_000;
 
-function localParts(formatter: Intl.DateTimeFormat, at: number) {
-  const parts = Object.fromEntries(formatter.formatToParts(new Date(at)).map((part) => [part.type, part.value]));
-  return { weekday: parts.weekday, hour: Number(parts.hour), minute: Number(parts.minute) };
-}
-
 /**
  * The first instant after `after` at which the local time in `timezone` is `hourOfDay`:00 (on a
  * Monday for weekly digests); null when digests are off. Walks quarter hours in UTC, so zones with
@@ -25,8 +20,8 @@ export function nextDigestAt(preferences: Pick<DigestPreferences, 'frequency' | 
     hourCycle: 'h23',
   });
   for (let at = Math.floor(after / quarterHourMs) * quarterHourMs + quarterHourMs; at <= after + searchHorizonMs; at += quarterHourMs) {
-    const local = localParts(formatter, at);
-    if (local.hour !== preferences.hourOfDay || local.minute !== 0) continue;
+    const local = Object.fromEntries(formatter.formatToParts(new Date(at)).map((part) => [part.type, part.value]));
+    if (Number(local.hour) !== preferences.hourOfDay || Number(local.minute) !== 0) continue;
     if (preferences.frequency === 'weekly' && local.weekday !== 'Mon') continue;
     return at;
   }

@@ -9,13 +9,11 @@ export type DeleteAccountDataDeps = Pick<
 >;
 
 /**
- * Monitoring's part of an account's deletion (ADR 0033). What schedules work goes first — monitors
- * and digest preferences — so the scheduler stops claiming it; then webhooks (with their secrets), so
- * nothing more is delivered; then what those produced: checks, notifications, deliveries and the outbox rows announcing them
- * (sent or not: events about a deleted account need not go out). A check
- * in flight when its monitor goes may still write its result; the sweep after the monitors catches
- * what was written until then, and a redelivery of the event catches the rest. Every step finds
- * nothing the second time.
+ * Monitoring's part of an account's deletion (ADR 0033), in order: what schedules work, so the
+ * scheduler stops claiming it; webhooks, so nothing more is delivered; then what those produced, the
+ * outbox rows too (sent or not). A check in flight when its monitor goes may still write its result:
+ * the steps after the monitors catch what it wrote until then, a redelivery of the event the rest.
+ * Every step finds nothing the second time.
  */
 export function createDeleteAccountDataHandler(deps: DeleteAccountDataDeps): EventHandler<typeof billingAccountDeleted> {
   return async ({ data: { accountId } }) => {

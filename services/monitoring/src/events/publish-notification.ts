@@ -1,20 +1,14 @@
 import { recordOutboxEvent } from '@vrs/bus';
-import { monitoringNotificationCreated, type ChangedItem, type Notification, type NotificationKind } from '@vrs/contracts';
+import { monitoringNotificationCreated, type ChangedItem, type Notification } from '@vrs/contracts';
 import type { StoreScope } from '@vrs/store';
 import { newId } from '@vrs/kit';
 import type { CheckDeps } from '../monitoring-deps';
+import type { NotificationDoc } from '../repo/notifications-repo';
 
 export const notificationCreatedType = 'notification.created';
 
-export interface NewNotification {
-  accountId: string;
-  monitorId: string | null;
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  items: ChangedItem[];
-  createdAt: string;
-}
+/** A notification to record: the document's fields, its items not yet in `data`. */
+export type NewNotification = Omit<NotificationDoc, '_id' | 'data' | 'read'> & { items: ChangedItem[] };
 
 /** Digests choose their channels: saved read when not meant for the app, delivered only when meant for webhooks. */
 export interface NotificationChannels {
@@ -23,11 +17,10 @@ export interface NotificationChannels {
 }
 
 /**
- * Saves a notification for the account, queues its delivery to each of `webhooks` and records its
- * announcement (`monitoring.notification.created`, event id = notification id) through `tx`: all
- * three commit with the write that caused them, or none does. The outbox relay publishes the event
- * once committed (ADR 0030). `webhooks` are read before the transaction (the account's enabled ones,
- * or none when the notification is not delivered).
+ * Saves a notification for the account, queues its delivery to each of `webhooks` (`webhooksFor`,
+ * read before the transaction) and records its announcement (`monitoring.notification.created`, event
+ * id = notification id) through `tx`: all three commit with the write that caused them, or none does.
+ * The outbox relay publishes the event once committed (ADR 0030).
  */
 export async function recordNotification(
   deps: Pick<CheckDeps, 'notifications' | 'deliveries'>,

@@ -21,9 +21,9 @@ export function createChecksRepo(store: Store) {
     ensureIndexes: () =>
       checks.createIndexes([{ key: { monitorId: 1, accountId: 1, createdAt: -1, _id: -1 }, name: 'monitor_owner_newest_first' }]),
 
-    /** Through `tx` when given, so the check commits with its outbox event. */
-    insert: (check: NewCheck, tx?: StoreScope) =>
-      (tx ? tx.collection<CheckDoc>('checks') : checks).insertOne({ ...check, createdAt: new Date(check.checkedAt).toISOString() }),
+    /** Through `tx`, so the check commits with its outbox event. */
+    insert: (check: NewCheck, tx: StoreScope) =>
+      tx.collection<CheckDoc>('checks').insertOne({ ...check, createdAt: new Date(check.checkedAt).toISOString() }),
 
     /** A monitor's checks, newest first (ADR 0020); the owner's filter keeps a cursor to the caller's own. */
     listOwned: (accountId: string, monitorId: string, page: PageRequest) =>

@@ -23,8 +23,8 @@ export function createDeliveriesRepo(store: Store) {
         { key: { status: 1, nextAttemptAt: 1 }, name: 'due' },
       ]),
 
-    insertMany: (docs: DeliveryDoc[], tx?: StoreScope) =>
-      docs.length === 0 ? Promise.resolve() : (tx ? tx.collection<DeliveryDoc>('webhook_deliveries') : deliveries).insertMany(docs),
+    insertMany: (docs: DeliveryDoc[], tx: StoreScope) =>
+      docs.length === 0 ? Promise.resolve() : tx.collection<DeliveryDoc>('webhook_deliveries').insertMany(docs),
 
     /** A webhook's deliveries, newest first (ADR 0020); the owner's filter keeps a cursor to the caller's own. */
     listOwned: (accountId: string, webhookId: string, page: PageRequest) =>

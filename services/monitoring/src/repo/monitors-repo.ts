@@ -104,10 +104,9 @@ export function createMonitorsRepo(store: Store) {
         { $set: { leaseUntil: now + leaseMs, leaseToken } },
       ),
 
-    /** Writes a check's result and frees the lease, only while `leaseToken` still holds it. */
-    /** Through `tx` when given, so the result commits with the check's record and notification. */
-    async finishCheck(monitorId: string, leaseToken: string, set: Partial<MonitorDoc>, tx?: StoreScope): Promise<boolean> {
-      const collection = tx ? tx.collection<MonitorDoc>('monitors') : monitors;
+    /** Writes a check's result and frees the lease, only while `leaseToken` still holds it; through `tx`, with the check's record. */
+    async finishCheck(monitorId: string, leaseToken: string, set: Partial<MonitorDoc>, tx: StoreScope): Promise<boolean> {
+      const collection = tx.collection<MonitorDoc>('monitors');
       const result = await collection.updateOne({ _id: monitorId, leaseToken }, { $set: { ...set, leaseUntil: 0, leaseToken: null } });
       return result.matchedCount === 1;
     },

@@ -42,8 +42,7 @@ function createCandidateQueue(deps: CheckDeps) {
  * The scheduler keeps no schedule of its own: the store is the schedule (ADR 0028). A pass runs
  * `concurrency` workers; each claims one due monitor at a time with an atomic conditional update
  * (a lease), checks it, and claims the next until none is due. A lease is taken only right before
- * its check runs, so a long pass never holds monitors it has not started. Due digests, then due
- * webhook deliveries, are claimed the same way once the checks are done.
+ * its check runs, so a long pass never holds monitors it has not started.
  */
 export function createScheduler(deps: CheckDeps): SchedulerHandle & { start(): void; stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;

@@ -10,12 +10,11 @@ import { RefusedTargetError, refusedLiteral, refusingLookup } from './target-url
 const refusingAgent = new Agent({ connect: { lookup: refusingLookup } });
 
 /**
- * One attempt of a claimed delivery (the caller holds its lease): POSTs the payload signed per
- * Standard Webhooks (`webhook-id` = the delivery id on every retry, `webhook-timestamp`,
- * `webhook-signature`). A 2xx succeeds; anything else is retried after 1, 2, 4, … times the
- * base wait until the attempts run out. A webhook failing that many attempts in a row is disabled
- * and its owner notified. The signature's timestamp is the wall clock, as receivers check it
- * against theirs; the schedule follows the service clock.
+ * One attempt of a claimed delivery (the caller holds its lease), signed per Standard Webhooks with
+ * the delivery id as `webhook-id` on every retry. Anything but a 2xx is retried after 1, 2, 4, … times
+ * the base wait until the attempts run out; a webhook failing `disableAfterFailures` attempts in a row
+ * is disabled and its owner notified. The signature's timestamp is the wall clock, as receivers check
+ * it against theirs; the schedule follows the service clock.
  */
 export async function runDelivery(deps: CheckDeps, delivery: DeliveryDoc, leaseToken: string): Promise<void> {
   const now = deps.clock.now().getTime();

@@ -3,11 +3,7 @@ import { AppError, procedure } from '@vrs/kit';
 import { z } from 'zod';
 import type { BillingDeps } from '../../billing-deps';
 
-/**
- * Deletes the account (ADR 0033): one transaction marks it deleted, removes its personal fields,
- * revokes its keys and records `billing.account.deleted`, which every service honours by removing
- * what the account owns. An unknown or already deleted account is ACCOUNT_NOT_FOUND.
- */
+/** Deletes the account (`BillingRepo.deleteAccount`); every service honours its `billing.account.deleted` (ADR 0033). */
 export function deleteAccount({ repo, outbox, logger }: BillingDeps) {
   return procedure
     .input(deleteAccountInputSchema)

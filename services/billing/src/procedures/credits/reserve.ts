@@ -13,10 +13,8 @@ export function refusalOf(outcome: Extract<ReserveOutcome, { refused: string }>,
 }
 
 /**
- * Holds credits before a metered operation runs. The hold is one conditional update on the account
- * (balance ≥ amount, then move amount to reserved), never a read followed by a write, so any number
- * of concurrent reservations can never overdraw the balance; it commits together with the
- * reservation. An unsettled reservation expires after BILLING_RESERVATION_TTL_MS.
+ * Holds credits before a metered operation runs: `BillingRepo.reserveMany` of one item, which no
+ * number of concurrent holds can overdraw. An unsettled reservation expires after BILLING_RESERVATION_TTL_MS.
  */
 export function reserveCredits({ repo }: BillingDeps) {
   return procedure

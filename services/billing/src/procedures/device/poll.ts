@@ -7,11 +7,9 @@ import { hashToken } from '../../identity/tokens';
 
 /**
  * The client's poll (RFC 8628 §3.4–3.5). Each answer but the token is an error carrying the RFC's
- * value in `details.error` (ADR 0036). Every step that could race is one conditional update:
- * - of polls sent within the interval — or at the same moment — only one is recorded; the others
- *   get slow_down, and the interval grows by 5 s for this and every later poll;
- * - an approved code is claimed (approved → consumed) by exactly one poll, which alone opens the
- *   CLI session; every later poll with that device code is invalid_grant.
+ * value in `details.error` (ADR 0036). Every step that could race is one conditional update: of
+ * polls within the interval only one is recorded (the others get slow_down, the interval grows for
+ * good), and exactly one poll claims an approved code and opens its session.
  */
 export function pollDeviceAuthorization({ repo, logger }: BillingDeps) {
   return procedure

@@ -21,7 +21,6 @@ export function startDeviceAuthorization({ repo, logger }: BillingDeps) {
     .mutation(async ({ input, ctx }) => {
       const now = repo.clock();
       const nowIso = new Date(now).toISOString();
-      // Pruned as codes are made, so the collection holds at most a day and a code's life of them.
       await repo.deviceCodes.purge(nowIso);
       const expiresAtMs = now + input.expiresInSeconds * 1000;
       for (let attempt = 1; ; attempt++) {

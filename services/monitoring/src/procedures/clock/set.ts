@@ -4,9 +4,8 @@ import { AppError, procedure } from '@vrs/kit';
 import type { MonitoringDeps } from '../../monitoring-deps';
 
 /**
- * Test-only: fixes the clock schedules are computed with (or lets it follow real time again), so
- * tests advance time instead of sleeping. Refused unless MONITORING_CLOCK_CONTROL is on, which
- * config refuses in production; internal callers only, like every service procedure.
+ * Test-only (MONITORING_CLOCK_CONTROL, refused in production): fixes the clock schedules are computed
+ * with (or lets it follow real time again), so tests advance time instead of sleeping.
  */
 export const setClock = ({ clock, config }: MonitoringDeps) =>
   procedure
