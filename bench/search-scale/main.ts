@@ -4,7 +4,8 @@
 // same index, measured alternately in one run; then index build, RSS, event-loop blocks and ingestion
 // through the API (docs/benchmarks.md). Not a test: it prints figures.
 // Run: npm run bench:search-scale [-- --million | --ingest-only]   Env: BENCH_QUERIES (200),
-// BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates).
+// BENCH_INGEST (10000), BENCH_INGEST_CONNECTIONS (1,4), BENCH_INGEST_KINDS (upserts,inserts,updates),
+// BENCH_STORE_ROUND_TRIP_MS: the service's store that far away, as MongoDB is in production (unset: embedded).
 import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import { startBenchGateway } from '../support/bench-gateway';
 import { cpuMsOf } from '../support/process-cpu';
 import { sentence } from '../support/transcript-corpus';
 import { loadAverages, percentile, withTempDir } from '../support/figures';
+import { storeAway } from '../support/store-away';
 import { queryClasses } from '../support/query-classes';
 
 const { values } = parseArgs({
@@ -34,6 +36,7 @@ const ingestCount = Number(process.env.BENCH_INGEST ?? 10_000);
 const ingestConnections = (process.env.BENCH_INGEST_CONNECTIONS ?? '1,4').split(',').map(Number);
 /** Which ingestion runs: see IngestKind. */
 const ingestKinds = (process.env.BENCH_INGEST_KINDS ?? 'upserts,inserts,updates').split(',') as IngestKind[];
+const storeRoundTripMs = Number(process.env.BENCH_STORE_ROUND_TRIP_MS ?? 0);
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const percentilesOf = (times: number[]) => {
@@ -51,7 +54,7 @@ async function measureSize(size: number, runDir: string) {
   const search = openEmbeddedSearch(searchDir);
   const bus = createMemoryBus();
   const module = await createResearchModule({
-    store,
+    store: storeRoundTripMs > 0 ? storeAway(store, storeRoundTripMs) : store,
     bus,
     search,
     // Every timed search reaches the engine: the same query again would be a result-cache hit (ADR 0042).
@@ -229,7 +232,12 @@ const p90Goals: Record<number, number> = { 10000: 5, 100000: 15, 1000000: 50 };
 
 function printSearch(results: SizeResult[]) {
   console.log(`\nbench/search-scale — top 10, ${queryRuns} distinct queries of each class per row, single caller, warm`);
-  console.log("service: research's search procedure with its result cache off, so each search reaches the engine\n");
+  console.log("service: research's search procedure with its result cache off, so each search reaches the engine");
+  console.log(
+    storeRoundTripMs > 0
+      ? `its store ${storeRoundTripMs} ms away (each call waits that long first; no read answered from memory)\n`
+      : 'its store embedded\n',
+  );
   console.log(
     '| chunks | query | service p50 ms | service p90 ms (goal) | service p99 ms | raw engine p50 ms | raw engine p90 ms | service / engine (p50, p90; goal ≤ 1.5) | FTS5 alone p50 ms | FTS5 alone p90 ms |',
   );
