@@ -3,6 +3,18 @@ import { createEntryLruCache } from '@vrs/kit';
 import { createResultCache, type SearchDocument, type SearchHit, type SearchIndex } from '@vrs/search';
 import type { EvidenceRepo, IndexableEvidence } from '../repo/evidence-repo';
 
+/** The index state of a project this process has seen: the version it holds, and the version it was built from scratch at. */
+interface IndexState {
+  version: number;
+  builtFor: number;
+}
+
+/** What a search needs of the project's read: the versions its answer must reflect. */
+export interface IndexedProject {
+  indexVersion: number;
+  indexResetVersion?: number;
+}
+
 /** Evidence loaded from the store per page when an index catches up with a project. */
 const catchUpPageSize = 1_000;
 /** Lost version moves (another process moving the same shared index) before a catch-up gives up. */
@@ -45,7 +57,7 @@ export function toEvidence(hits: SearchHit[]): Evidence[] {
 export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex, options: { resultCacheBytes?: number } = {}) {
   const resultCacheBytes = options.resultCacheBytes ?? defaultResultCacheBytes;
   /** Index states this process has seen: a search of a current project asks the engine nothing extra. */
-  const known = createEntryLruCache<string, { version: number; builtFor: number }>({ maxEntries: 100_000 });
+  const known = createEntryLruCache<string, IndexState>({ maxEntries: 100_000 });
   /**
    * Result pages by project, the index state they were read at, limit and query: any write moves the
    * version (a rebuild after removals, builtFor), so a changed index is never answered from here.
@@ -70,10 +82,9 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
     if ((known.get(projectId)?.version ?? 0) < version) known.set(projectId, { version, builtFor: await index.builtFor(projectId) });
   }
 
-  const isCurrent = (projectId: string, version: number, resetVersion: number) => {
-    const state = known.get(projectId);
-    return state !== undefined && state.version >= version && state.builtFor >= resetVersion;
-  };
+  /** Whether an index at `state` holds everything of a project at `version` and was built since its last removal. */
+  const covers = (state: IndexState | undefined, version: number, resetVersion: number) =>
+    state !== undefined && state.version >= version && state.builtFor >= resetVersion;
 
   /** Drops an index built before the project's last removal (marks cannot say "gone"), then catches up. */
   async function bringUpToDate(projectId: string, version: number, resetVersion: number): Promise<void> {
@@ -106,23 +117,48 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
     throw new Error(`the search index of project ${projectId} lost ${maxCatchUpRounds} version moves`);
   }
 
+  const pageKey = (projectId: string, state: IndexState, limit: number, query: string) =>
+    `${projectId}\n${state.version}\n${state.builtFor}\n${limit}\n${query}`;
+  const cachedPage = (projectId: string, state: IndexState, limit: number, query: string) =>
+    results?.get(pageKey(projectId, state, limit, query));
+
+  /**
+   * The index's page for the query, kept under `state`, read before the query: a write landing during
+   * it only makes the page newer than its key says.
+   */
+  async function page(projectId: string, state: IndexState | undefined, query: string, limit: number): Promise<readonly Evidence[]> {
+    const cached = state && cachedPage(projectId, state, limit, query);
+    if (cached) return cached;
+    const hits = Object.freeze(toEvidence(await index.search(projectId, query, limit)).map((hit) => Object.freeze(hit)));
+    if (results && state) results.offer(pageKey(projectId, state, limit, query), hits);
+    return hits;
+  }
+
   return {
     /**
-     * The best `limit` items of the project for the query, with the index brought up to `version`
-     * (the project's `indexVersion`, read by the caller) first. `resetVersion`: the version at which
-     * evidence was last removed from the project; an index built before it is built again.
+     * The best `limit` items of the project for the query, with the index brought up to the project's
+     * `indexVersion` first; an index built before its `indexResetVersion` (when evidence was last
+     * removed) is built again. `project` may be a read still under way (ADR 0115): when this process
+     * has seen the project's index, the query goes at once, beside the read, and its page is the
+     * answer if the read shows nothing newer than what was seen; otherwise the index catches up and
+     * the query goes again. A failed read (not the caller's project) fails the search.
      */
-    async search(projectId: string, version: number, query: string, limit: number, resetVersion = 0): Promise<readonly Evidence[]> {
-      if (version > 0 && !isCurrent(projectId, version, resetVersion))
+    async search(
+      projectId: string,
+      project: IndexedProject | Promise<IndexedProject>,
+      query: string,
+      limit: number,
+    ): Promise<readonly Evidence[]> {
+      const seen = known.get(projectId);
+      const early =
+        project instanceof Promise && seen && !cachedPage(projectId, seen, limit, query) ? page(projectId, seen, query, limit) : undefined;
+      // Not awaited when the read fails or shows a newer index: its own failure then goes unheard.
+      early?.catch(() => undefined);
+      const { indexVersion: version, indexResetVersion: resetVersion = 0 } = await project;
+      if (early && covers(seen, version, resetVersion)) return early;
+      if (version > 0 && !covers(known.get(projectId), version, resetVersion))
         await serialized(projectId, () => bringUpToDate(projectId, version, resetVersion));
-      // Read before the query: a write landing during it only makes the page newer than its key says.
-      const state = known.get(projectId);
-      const key = results && state && `${projectId}\n${state.version}\n${state.builtFor}\n${limit}\n${query}`;
-      const cached = key && results.get(key);
-      if (cached) return cached;
-      const page = Object.freeze(toEvidence(await index.search(projectId, query, limit)).map((hit) => Object.freeze(hit)));
-      if (key) results.offer(key, page);
-      return page;
+      return page(projectId, known.get(projectId), query, limit);
     },
 
     /**

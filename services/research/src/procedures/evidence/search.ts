@@ -7,8 +7,8 @@ import { requireOwnedProject } from '../projects/require-owned-project';
 const searchInputSchema = searchEvidenceInputSchema.extend({ q: searchQuerySchema.optional() });
 
 /**
- * searchPrivateEvidence: one store read (the project, for ownership and its index version), then the
- * engine or `createEvidenceSearch`'s result cache. No output schema: the results are built in the
+ * searchPrivateEvidence: one store read (the project, for ownership and its index version) and, beside
+ * it, the engine or `createEvidenceSearch`'s result cache. No output schema: the results are built in the
  * contract's shape here, and parsing them again would cost every search.
  */
 export const searchEvidence = ({ projects, search }: ResearchDeps) => {
@@ -17,8 +17,13 @@ export const searchEvidence = ({ projects, search }: ResearchDeps) => {
   return procedure.input(searchInputSchema).query(async ({ input }): Promise<SearchResult> => {
     const query = input.q?.trim();
     if (!query) throw new AppError('QUERY_REQUIRED');
-    const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const results = await search.search(project._id, project.indexVersion, query, input.limit, project.indexResetVersion);
+    // The project's read (ownership and its index version) and the engine's query go together (ADR 0115).
+    const results = await search.search(
+      input.projectId,
+      requireOwnedProject(projects, input.accountId, input.projectId),
+      query,
+      input.limit,
+    );
     let answer = answers.get(results);
     if (!answer) {
       answer = shareJson({ query, results: [...results] });

@@ -11,7 +11,7 @@ import { requireOwnedProject } from '../projects/require-owned-project';
 export const createReport = ({ projects, search, llm, operations }: ResearchDeps) =>
   procedure.input(createReportInputSchema).mutation(async ({ input, signal }): Promise<CitedAnswer> => {
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const evidence = await search.search(project._id, project.indexVersion, input.prompt, maxEvidence, project.indexResetVersion);
+    const evidence = await search.search(project._id, project, input.prompt, maxEvidence);
     const composed = await composeCitedAnswer(llm, input.prompt, evidence, signal);
     const operation = await operations.save(input.accountId, { kind: 'report', prompt: input.prompt, projectId: project._id, ...composed });
     return { ...composed, operationId: operation.id };
