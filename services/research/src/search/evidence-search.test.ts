@@ -27,6 +27,19 @@ function recordingRepo(docs: MarkedEvidence[]) {
   return { repo, pages, byIds };
 }
 
+/** `index` recording each query the engine is asked, as `query/limit`. */
+function countingIndex(index: SearchIndex): { counted: SearchIndex; queries: string[] } {
+  const queries: string[] = [];
+  const counted: SearchIndex = {
+    ...index,
+    search: (scope, query, limit) => {
+      queries.push(`${query}/${limit}`);
+      return index.search(scope, query, limit);
+    },
+  };
+  return { counted, queries };
+}
+
 describe('evidence search over the search port', () => {
   let dir: string;
   let index: SearchIndex;
@@ -168,14 +181,7 @@ describe('evidence search over the search port', () => {
   it('answers a query asked again at the same index state from its result cache, and afresh once the index changed', async () => {
     const docs: MarkedEvidence[] = [{ _id: 'e1', text: 'alpha one', indexedVersion: 1 }];
     const { repo } = recordingRepo(docs);
-    const queries: string[] = [];
-    const counted: SearchIndex = {
-      ...index,
-      search: (scope, query, limit) => {
-        queries.push(`${query}/${limit}`);
-        return index.search(scope, query, limit);
-      },
-    };
+    const { counted, queries } = countingIndex(index);
     const search = createEvidenceSearch(repo, counted);
 
     // Kept from the second asking on (a query asked once would only push out pages asked again).
@@ -213,21 +219,14 @@ describe('evidence search over the search port', () => {
       { _id: 'e1', text: 'alpha one', indexedVersion: 1 },
       { _id: 'e2', text: 'beta two', indexedVersion: 1 },
     ]);
-    const queries: string[] = [];
-    const counted: SearchIndex = {
-      ...index,
-      search: (scope, query, limit) => {
-        queries.push(query);
-        return index.search(scope, query, limit);
-      },
-    };
+    const { counted, queries } = countingIndex(index);
     // Room for one one-hit page (64 + 3 × 9 + 250 bytes), not two.
     const search = createEvidenceSearch(repo, counted, { resultCacheBytes: 400 });
     await search.search('p1', { indexVersion: 1 }, 'alpha', 10);
     const kept = await search.search('p1', { indexVersion: 1 }, 'alpha', 10);
     for (const word of ['beta', 'two', 'one']) await search.search('p1', { indexVersion: 1 }, word, 10);
     expect(await search.search('p1', { indexVersion: 1 }, 'alpha', 10)).toBe(kept);
-    expect(queries).toEqual(['alpha', 'alpha', 'beta', 'two', 'one']);
+    expect(queries).toEqual(['alpha/10', 'alpha/10', 'beta/10', 'two/10', 'one/10']);
     // Asked again, a page takes the room only once its query was asked more often than alpha's (ADR 0067).
     for (let asking = 2; asking <= 3; asking++) await search.search('p1', { indexVersion: 1 }, 'beta', 10);
     // Alpha's fourth asking.
@@ -237,6 +236,7 @@ describe('evidence search over the search port', () => {
     expect(await search.search('p1', { indexVersion: 1 }, 'beta', 10)).toBe(beta);
     expect(await search.search('p1', { indexVersion: 1 }, 'alpha', 10)).not.toBe(kept);
   });
+
   describe('beside a project read still under way (ADR 0115)', () => {
     type Read = { indexVersion: number; indexResetVersion?: number };
     /** A project read the test answers or refuses when it chooses. */
@@ -252,14 +252,7 @@ describe('evidence search over the search port', () => {
     /** A search without result pages over one item at version 1, and the queries the engine was asked. */
     function uncachedSearch() {
       const docs: MarkedEvidence[] = [{ _id: 'e1', text: 'alpha one', indexedVersion: 1 }];
-      const queries: string[] = [];
-      const counted: SearchIndex = {
-        ...index,
-        search: (scope, query, limit) => {
-          queries.push(query);
-          return index.search(scope, query, limit);
-        },
-      };
+      const { counted, queries } = countingIndex(index);
       return { docs, queries, search: createEvidenceSearch(recordingRepo(docs).repo, counted, { resultCacheBytes: 0 }) };
     }
     const ids = (hits: readonly { id: string }[]) => hits.map((hit) => hit.id).sort();
@@ -271,10 +264,10 @@ describe('evidence search over the search port', () => {
       const { read, answer } = pendingRead();
       const searching = search.search('p1', read, 'alpha', 10);
       await new Promise((resolve) => setImmediate(resolve));
-      expect(queries).toEqual(['alpha']);
+      expect(queries).toEqual(['alpha/10']);
       answer({ indexVersion: 1 });
       expect(ids(await searching)).toEqual(['e1']);
-      expect(queries).toEqual(['alpha']);
+      expect(queries).toEqual(['alpha/10']);
     });
 
     it('catches up and asks again when the read shows a newer version or a removal since', async () => {
@@ -286,7 +279,7 @@ describe('evidence search over the search port', () => {
       const searching = search.search('p1', newer.read, 'alpha', 10);
       newer.answer({ indexVersion: 2 });
       expect(ids(await searching)).toEqual(['e1', 'e2']);
-      expect(queries).toEqual(['alpha', 'alpha']);
+      expect(queries).toEqual(['alpha/10', 'alpha/10']);
 
       docs.splice(0, 1);
       const afterRemoval = pendingRead();
