@@ -297,6 +297,23 @@ describe('evidence search over the search port', () => {
       await expect(searching).rejects.toThrow('PROJECT_NOT_FOUND');
     });
 
+    it('counts each asking once, so a query asked once keeps no page and one asked twice is kept', async () => {
+      const { counted, queries } = countingIndex(index);
+      const search = createEvidenceSearch(recordingRepo([{ _id: 'e1', text: 'alpha one', indexedVersion: 1 }]).repo, counted);
+      await search.search('p1', { indexVersion: 1 }, 'warm', 10);
+      queries.length = 0;
+      const ask = async () => {
+        const { read, answer } = pendingRead();
+        const searching = search.search('p1', read, 'alpha', 10);
+        answer({ indexVersion: 1 });
+        return searching;
+      };
+      await ask();
+      const kept = await ask();
+      expect(await ask()).toBe(kept);
+      expect(queries).toEqual(['alpha/10', 'alpha/10']);
+    });
+
     it('asks nothing before the read for a project this process has not seen', async () => {
       const { search, queries } = uncachedSearch();
       const { read, answer } = pendingRead();

@@ -117,20 +117,16 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
     throw new Error(`the search index of project ${projectId} lost ${maxCatchUpRounds} version moves`);
   }
 
-  const pageKey = (projectId: string, state: IndexState, limit: number, query: string) =>
-    `${projectId}\n${state.version}\n${state.builtFor}\n${limit}\n${query}`;
-  const cachedPage = (projectId: string, state: IndexState, limit: number, query: string) =>
-    results?.get(pageKey(projectId, state, limit, query));
-
   /**
    * The index's page for the query, kept under `state`, read before the query: a write landing during
-   * it only makes the page newer than its key says.
+   * it only makes the page newer than its key says. Asks the result cache once, which counts the asking.
    */
   async function page(projectId: string, state: IndexState | undefined, query: string, limit: number): Promise<readonly Evidence[]> {
-    const cached = state && cachedPage(projectId, state, limit, query);
+    const key = results && state && `${projectId}\n${state.version}\n${state.builtFor}\n${limit}\n${query}`;
+    const cached = key && results.get(key);
     if (cached) return cached;
     const hits = Object.freeze(toEvidence(await index.search(projectId, query, limit)).map((hit) => Object.freeze(hit)));
-    if (results && state) results.offer(pageKey(projectId, state, limit, query), hits);
+    if (key) results.offer(key, hits);
     return hits;
   }
 
@@ -139,9 +135,10 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
      * The best `limit` items of the project for the query, with the index brought up to the project's
      * `indexVersion` first; an index built before its `indexResetVersion` (when evidence was last
      * removed) is built again. `project` may be a read still under way (ADR 0115): when this process
-     * has seen the project's index, the query goes at once, beside the read, and its page is the
-     * answer if the read shows nothing newer than what was seen; otherwise the index catches up and
-     * the query goes again. A failed read (not the caller's project) fails the search.
+     * has seen the project's index, its page (from the result cache or the engine) is asked at once,
+     * beside the read, and is the answer if the read shows nothing newer than what was seen; otherwise
+     * the index catches up and the page is asked again. A failed read (not the caller's project) fails
+     * the search.
      */
     async search(
       projectId: string,
@@ -150,8 +147,7 @@ export function createEvidenceSearch(evidence: EvidenceRepo, index: SearchIndex,
       limit: number,
     ): Promise<readonly Evidence[]> {
       const seen = known.get(projectId);
-      const early =
-        project instanceof Promise && seen && !cachedPage(projectId, seen, limit, query) ? page(projectId, seen, query, limit) : undefined;
+      const early = project instanceof Promise && seen ? page(projectId, seen, query, limit) : undefined;
       // Not awaited when the read fails or shows a newer index: its own failure then goes unheard.
       early?.catch(() => undefined);
       const { indexVersion: version, indexResetVersion: resetVersion = 0 } = await project;
