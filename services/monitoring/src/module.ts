@@ -4,12 +4,7 @@ import { componentLogger, type ControllableClock, createClock, type Logger, read
 import { createRetentionSweeper, type Store } from '@vrs/store';
 import { createDeleteAccountDataHandler } from './events/delete-account-data';
 import type { MonitoringModuleConfig, MonitoringUpstreams } from './monitoring-deps';
-import { createChecksRepo } from './repo/checks-repo';
-import { createDeliveriesRepo } from './repo/deliveries-repo';
-import { createDigestPreferencesRepo } from './repo/digest-preferences-repo';
-import { createWebhooksRepo } from './repo/webhooks-repo';
-import { createMonitorsRepo } from './repo/monitors-repo';
-import { createNotificationsRepo } from './repo/notifications-repo';
+import { createMonitoringRepos } from './repo';
 import { createMonitoringRouter, type MonitoringRouter } from './router';
 import { createScheduler } from './scheduler/scheduler';
 
@@ -32,14 +27,7 @@ const accountDeletionConsumerName = 'monitoring-account-deletion';
 
 export async function createMonitoringModule(options: MonitoringModuleOptions): Promise<ServiceModule<MonitoringRouter>> {
   const { store, bus, logger, config, provider, trends, billing } = options;
-  const repos = {
-    monitors: createMonitorsRepo(store),
-    checks: createChecksRepo(store),
-    notifications: createNotificationsRepo(store),
-    digestPreferences: createDigestPreferencesRepo(store),
-    webhooks: createWebhooksRepo(store),
-    deliveries: createDeliveriesRepo(store),
-  };
+  const repos = createMonitoringRepos(store);
   const clock = options.clock ?? createClock();
   // Notifications and checks are announced through the outbox: written with them, published after (ADR 0030).
   const outbox = createOutboxRelay({

@@ -4,12 +4,7 @@ import { makeTempDir } from '@vrs/testing/temp-dir';
 import { billingAccountDeleted, type EventData, type EventEnvelope } from '@vrs/contracts';
 import { createLogger } from '@vrs/kit';
 import { openStore, type Store } from '@vrs/store';
-import { createChecksRepo } from '../repo/checks-repo';
-import { createDeliveriesRepo } from '../repo/deliveries-repo';
-import { createDigestPreferencesRepo } from '../repo/digest-preferences-repo';
-import { createMonitorsRepo } from '../repo/monitors-repo';
-import { createNotificationsRepo } from '../repo/notifications-repo';
-import { createWebhooksRepo } from '../repo/webhooks-repo';
+import { createMonitoringRepos } from '../repo';
 import { createDeleteAccountDataHandler } from './delete-account-data';
 import { eventRequestContext } from '@vrs/bus';
 
@@ -79,12 +74,7 @@ describe('monitoring: deleting an account', () => {
     const expected = { monitors: 1, checks: 450, notifications: 1, webhooks: 1, webhook_deliveries: 1, digest_preferences: 1, outbox: 1 };
     expect(await mentions('acct_deleted')).toEqual(expected);
     const handle = createDeleteAccountDataHandler({
-      monitors: createMonitorsRepo(store),
-      checks: createChecksRepo(store),
-      notifications: createNotificationsRepo(store),
-      digestPreferences: createDigestPreferencesRepo(store),
-      webhooks: createWebhooksRepo(store),
-      deliveries: createDeliveriesRepo(store),
+      ...createMonitoringRepos(store),
       store,
       logger: createLogger('monitoring-deletion-test'),
     });
