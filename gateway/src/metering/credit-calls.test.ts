@@ -80,16 +80,46 @@ function contextOf(accountId: string, requestId: string) {
 }
 
 describe('group commit', () => {
-  it('sends the first item at once, then what arrived during each call together, answering each its own result', async () => {
+  /** A send that records its batches and answers after 20 ms. */
+  function recordedSend(maxItems: number) {
     const batches: number[][] = [];
     const send = groupCommit(async (items: number[]) => {
       batches.push(items);
       await new Promise((resolve) => setTimeout(resolve, 20));
       return items.map((item) => item * 10);
-    }, 4);
+    }, maxItems);
+    return { batches, send };
+  }
+
+  it("sends one tick's items together, then what arrived during each call, answering each its own result", async () => {
+    const { batches, send } = recordedSend(4);
     const results = await Promise.all(Array.from({ length: 9 }, (_, i) => send(i)));
     expect(results).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80]);
-    expect(batches).toEqual([[0], [1, 2, 3, 4], [5, 6, 7, 8]]);
+    expect(batches).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8]]);
+  });
+
+  it('gathers items that promise jobs of the same tick send, however many awaits each took to get there', async () => {
+    const { batches, send } = recordedSend(100);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        for (let step = 0; step < i * 3; step++) await null;
+        return send(i);
+      }),
+    );
+    expect(results).toEqual([0, 10, 20, 30, 40]);
+    expect(batches).toEqual([[0, 1, 2, 3, 4]]);
+  });
+
+  it('sends an item of a later tick once the call in flight has answered', async () => {
+    const { batches, send } = recordedSend(100);
+    const first = send(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+    const second = send(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+    expect(await Promise.all([first, second])).toEqual([10, 20]);
+    expect(batches).toEqual([[1], [2]]);
   });
 });
 

@@ -3,15 +3,18 @@ import { AppError, type Logger } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 
 /**
- * Sends items one call at a time (group commit, ADR 0083): an item arriving while no call is in
- * flight goes at once, alone; items arriving while one is in flight wait for it and go together in
- * the next, up to `maxItems`. No timer: the batch is whatever accumulated during one round trip.
- * `send` answers one result per item, in order; its failure fails every item it carried.
+ * Sends items one call at a time (group commit, ADR 0083): the items of one tick go together once it
+ * ends (`process.nextTick`, as DataLoader gathers its loads), and items arriving while a call is in
+ * flight wait for it and go together in the next, up to `maxItems` a call. No timer: a batch is what
+ * one tick or one round trip gathered (ADR 0116). `send` answers one result per item, in order; its
+ * failure fails every item it carried.
  */
 export function groupCommit<I, O>(send: (items: I[]) => Promise<O[]>, maxItems = maxCreditBatch): (item: I) => Promise<O> {
   const waiting: { item: I; resolve: (result: O) => void; reject: (error: unknown) => void }[] = [];
   let inFlight = false;
+  let flushQueued = false;
   const flush = () => {
+    flushQueued = false;
     if (inFlight || waiting.length === 0) return;
     const batch = waiting.splice(0, maxItems);
     inFlight = true;
@@ -37,7 +40,9 @@ export function groupCommit<I, O>(send: (items: I[]) => Promise<O[]>, maxItems =
   return (item) =>
     new Promise<O>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      flush();
+      if (flushQueued) return;
+      flushQueued = true;
+      process.nextTick(flush);
     });
 }
 
