@@ -110,6 +110,18 @@ describe('group commit', () => {
     expect(batches).toEqual([[0, 1, 2, 3, 4]]);
   });
 
+  it('gathers an item sent from a callback with those its promise jobs send', async () => {
+    const { batches, send } = recordedSend(100);
+    const results = await new Promise<number[]>((resolve) => {
+      setImmediate(() => {
+        const first = send(1);
+        void Promise.resolve().then(() => resolve(Promise.all([first, send(2)])));
+      });
+    });
+    expect(results).toEqual([10, 20]);
+    expect(batches).toEqual([[1, 2]]);
+  });
+
   it('sends an item of a later tick once the call in flight has answered', async () => {
     const { batches, send } = recordedSend(100);
     const first = send(1);

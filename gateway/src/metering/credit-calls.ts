@@ -3,8 +3,8 @@ import { AppError, type Logger } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 
 /**
- * Sends items one call at a time (group commit, ADR 0083): the items of one tick go together once it
- * ends (`process.nextTick`, as DataLoader gathers its loads), and items arriving while a call is in
+ * Sends items one call at a time (group commit, ADR 0083): the items of one tick go together once its
+ * promise jobs have run (as DataLoader gathers its loads), and items arriving while a call is in
  * flight wait for it and go together in the next, up to `maxItems` a call. No timer: a batch is what
  * one tick or one round trip gathered (ADR 0116). `send` answers one result per item, in order; its
  * failure fails every item it carried.
@@ -42,7 +42,8 @@ export function groupCommit<I, O>(send: (items: I[]) => Promise<O[]>, maxItems =
       waiting.push({ item, resolve, reject });
       if (flushQueued) return;
       flushQueued = true;
-      process.nextTick(flush);
+      // After the promise jobs queued so far, then at the end of the tick: where DataLoader sends its batch.
+      void Promise.resolve().then(() => process.nextTick(flush));
     });
 }
 
