@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '@vrs/kit';
+import { requestLogFields, type Logger } from '@vrs/kit';
 
 /**
  * One line per request when its response is finished (or the connection closed before it was).
@@ -20,7 +20,7 @@ export function accessLog(logger: Logger) {
       const accountId = req.principal?.accountId;
       logger[level](
         {
-          requestId: req.requestId,
+          ...requestLogFields(req),
           ...(accountId ? { accountId } : {}),
           req: { method: req.method, path: req.originalUrl.split('?')[0] },
           res: { statusCode: res.statusCode },

@@ -5,6 +5,7 @@ import {
   internalTokenHeader,
   isInternalToken,
   clientMayReadMetrics,
+  activeTrace,
   metricsPath,
   metricsRefusal,
   metricsSecretOf,
@@ -15,6 +16,7 @@ import {
   sendProcessFigures,
   watchEventLoop,
   type HealthReport,
+  requestLogFields,
 } from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
 import { accessLog } from './access-log';
@@ -73,10 +75,16 @@ export interface GatewayDependencies {
   identity: { sessions: SessionVerifier; cookie: SessionCookieSettings; mailer: Mailer };
 }
 
-/** A caller's own X-Request-Id is kept when it is sane, so their logs and ours line up. */
+/**
+ * A caller's own X-Request-Id is kept when it is sane, so their logs and ours line up. With tracing
+ * on, the request's HTTP server span is read here, while the request listener still runs in it
+ * (ADR 0117), and travels with the id from then on.
+ */
 function assignRequestId(req: Request, res: Response, next: NextFunction) {
   const given = req.headers['x-request-id'];
   req.requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
+  const trace = activeTrace();
+  if (trace) req.trace = trace;
   res.setHeader('X-Request-Id', req.requestId);
   next();
 }
@@ -154,10 +162,11 @@ export function createGatewayApp(deps: GatewayDependencies) {
     req: request,
     res,
     requestId: request.requestId,
+    trace: request.trace,
     principal: request.principal ?? null,
     authError: request.authError,
     credits: {},
-    services: servicesFor(services, { requestId: request.requestId }),
+    services: servicesFor(services, { requestId: request.requestId, trace: request.trace }),
     creditCalls: deps.creditCalls,
     authCaches: deps.authCaches,
     internalCaller: isInternalToken(request.get(internalTokenHeader), config.INTERNAL_TOKEN),
@@ -179,7 +188,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
           ? unsupportedMediaType(req.headers['content-type'])
           : toAppError(error, { input, fieldCodes: routes.metaOf(procedurePath)?.fieldCodes });
       if (appError.code === 'INTERNAL_ERROR')
-        log.error({ err: error.cause ?? error, path: procedurePath, requestId: req.requestId }, 'request failed');
+        log.error({ err: error.cause ?? error, path: procedurePath, ...requestLogFields(req) }, 'request failed');
       return appError;
     },
     responseMeta: (ctx, failed, procedurePath) => ({
@@ -264,7 +273,7 @@ export function createGatewayApp(deps: GatewayDependencies) {
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = bodyParserError(error) ?? toAppError(error);
-    if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, requestId: req.requestId }, 'unhandled error');
+    if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, ...requestLogFields(req) }, 'unhandled error');
     if (res.headersSent) return;
     sendError(res, appError, req.requestId ?? newRequestId());
   });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppError, HealthReport, Logger } from '@vrs/kit';
+import type { AppError, HealthReport, Logger, TraceContext } from '@vrs/kit';
 import type { PriceVariant, Scope } from '@vrs/contracts';
 import type { AuthCaches } from './auth/auth-caches';
 import type { CreditCalls } from './metering/credit-calls';
@@ -36,6 +36,8 @@ export interface GatewayContext {
   req: IncomingMessage;
   res: ServerResponse;
   requestId: string;
+  /** With tracing on, the request's HTTP server span: its service calls go under it (ADR 0117). */
+  trace?: TraceContext;
   principal: Principal | null;
   /** Set when a credential was presented but could not be accepted. */
   authError?: AppError;

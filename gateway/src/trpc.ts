@@ -3,7 +3,7 @@ import { TRPCClientError } from '@trpc/client';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import { priceOf, scopesOf, type PriceVariant, type ScopedOperationId } from '@vrs/contracts';
-import { activeSpan, AppError, definitionOf, proceduresOf, unknownKeys } from '@vrs/kit';
+import { AppError, definitionOf, spanOf, proceduresOf, unknownKeys } from '@vrs/kit';
 import type { GatewayContext, Principal } from './context';
 import { fromServiceError, toAppError, type FieldCodes } from './errors/to-app-error';
 import { debitForOperation } from './metering/meter';
@@ -154,7 +154,7 @@ async function metered<R extends { ok: boolean; error?: unknown }>(
 /** Labels the request's metrics with its operation and, with tracing on, names its HTTP span by route and operation (ADR 0102). */
 function observeOperation({ ctx, meta }: MiddlewareOptions): void {
   noteOperation(ctx.res, operationOf(meta));
-  const span = activeSpan();
+  const span = spanOf(ctx.trace);
   const openapi = meta?.openapi;
   if (!span || !openapi) return;
   const route = `/v1${openapi.path}`;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deleteNamespace } from '@vrs/bus';
 import { apiClient, eventually } from '@vrs/testing/api-client';
@@ -20,6 +21,7 @@ const client = 3;
 const producer = 4;
 const consumer = 5;
 const importRoute = '/v1/projects/{projectId}/imports';
+const promiseHookProbe = fileURLToPath(new URL('./support/promise-hook-probe.mjs', import.meta.url));
 
 let receiver: OtlpReceiver;
 let runDir: string;
@@ -38,6 +40,8 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     // Batches leave every 100 ms instead of 5 s, so the test need not wait for them.
     OTEL_BSP_SCHEDULE_DELAY: '100',
+    NODE_OPTIONS: `--import=${promiseHookProbe}`,
+    PROMISE_HOOK_PROBE_FILE: join(runDir, 'promise-hooks'),
   };
   research = await startServiceProcess('research', env, runDir);
   gateway = await startGatewayProcess('gateway', { ...env, RESEARCH_SERVICE_URL: research.url }, runDir);
@@ -172,6 +176,14 @@ describe('traces across gateway, research, NATS and the import job', () => {
       // Its call to research is in its own trace, under it.
       const calls = receiver.spans.filter((span) => span.service === 'gateway' && span.kind === client && span.traceId === root.traceId);
       expect(calls.length, `calls under ${root.attributes['vrs.request_id']}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('installs no promise hooks: the trace context travels with the request (ADR 0117)', async () => {
+    // Both processes have traced requests by now; with AsyncLocalStorage on, every promise would carry async ids.
+    for (const traced of [gateway!, research!]) {
+      const reading = () => readFile(join(runDir, `promise-hooks.${traced.child.pid}`), 'utf8').catch(() => undefined);
+      expect(await eventually(reading, { what: `the promise probe of ${traced.name}` })).toBe('0');
     }
   });
 });

@@ -18,8 +18,8 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 
 /** The request id the gateway gave `req` (`assignRequestId`), for the service calls an authenticator makes; a new one outside the app. */
 export function requestContextOf(req: IncomingMessage): RequestContext {
-  const { requestId } = req as IncomingMessage & { requestId?: string };
-  return { requestId: requestId ?? newRequestId() };
+  const { requestId, trace } = req as IncomingMessage & Partial<RequestContext>;
+  return { requestId: requestId ?? newRequestId(), ...(trace && { trace }) };
 }
 
 export function singleHeader(req: IncomingMessage, name: string): string | undefined {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '@vrs/kit';
+import { requestLogFields, type Logger } from '@vrs/kit';
 import type { GatewayServices } from '../services';
 import type { SessionVerifier } from './session-authenticators';
 import { setSessionCookie, type SessionCookieSettings } from './session-cookie';
@@ -27,7 +27,7 @@ export function rotateSessionCookie(
         });
         if (rotated) setSessionCookie(res, options.cookie, rotated.token, rotated.expiresAt);
       } catch (error) {
-        options.log.warn({ err: error, sessionId: req.principal.sessionId, requestId: req.requestId }, 'session rotation failed');
+        options.log.warn({ err: error, sessionId: req.principal.sessionId, ...requestLogFields(req) }, 'session rotation failed');
       }
     }
     next();

@@ -1,7 +1,7 @@
 import { downloadExportInput } from '@vrs/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { AppError, createLogger } from '@vrs/kit';
+import { AppError, createLogger, requestLogFields } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import { sendRouteError } from '../errors/to-app-error';
 import { protectedProcedure, router } from '../trpc';
@@ -71,7 +71,7 @@ export function exportFileRoute(contextOf: (req: Request, res: Response) => Gate
       res.end();
     } catch (error) {
       // The status line is gone; cutting the connection is the only honest signal left (the length will not match).
-      log.error({ err: error, exportId: record.id, requestId: req.requestId }, 'export download failed mid-stream');
+      log.error({ err: error, exportId: record.id, ...requestLogFields(req) }, 'export download failed mid-stream');
       res.destroy(error as Error);
     }
   };

@@ -3,7 +3,7 @@ import { TRPCClientError } from '@trpc/client';
 import { ZodError } from 'zod';
 import { isErrorCode, type ErrorCode } from '@vrs/contracts';
 import type { Request, Response } from 'express';
-import { AppError, appErrorOfServiceCall, createLogger } from '@vrs/kit';
+import { AppError, appErrorOfServiceCall, createLogger, requestLogFields } from '@vrs/kit';
 import { sendError } from './envelope';
 
 export type FieldCodes = Record<string, { missing?: ErrorCode; invalid?: ErrorCode }>;
@@ -63,6 +63,6 @@ const log = createLogger('gateway');
 /** A plain route's failure (a download, a stream), answered in the envelope and logged when it is ours. */
 export function sendRouteError(req: Request, res: Response, error: unknown, context: ErrorContext, headers?: Record<string, string>) {
   const appError = toAppError(error, context);
-  if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, requestId: req.requestId }, 'request failed');
+  if (appError.code === 'INTERNAL_ERROR') log.error({ err: error, path: req.path, ...requestLogFields(req) }, 'request failed');
   sendError(res, appError, req.requestId, headers);
 }

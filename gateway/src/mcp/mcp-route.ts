@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { createVrsClient } from '@vrs/client';
-import { AppError, createLogger, internalTokenHeader } from '@vrs/kit';
+import { AppError, createLogger, internalTokenHeader, requestLogFields } from '@vrs/kit';
 import { sendError } from '../errors/envelope';
 import { bearerToken } from '../auth/authenticator';
 import { issuerOf } from '../oauth/clients';
@@ -64,7 +64,7 @@ export function mcpRoute(options: { internalToken: string | undefined; publicBas
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
-      log.error({ err: error, requestId: req.requestId }, 'mcp request failed');
+      log.error({ err: error, ...requestLogFields(req) }, 'mcp request failed');
       if (!res.headersSent) sendError(res, new AppError('INTERNAL_ERROR'), req.requestId);
     }
   };

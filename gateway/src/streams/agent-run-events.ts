@@ -1,7 +1,7 @@
 import { streamAgentRunEventsInput } from '@vrs/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { createLogger } from '@vrs/kit';
+import { createLogger, requestLogFields } from '@vrs/kit';
 import type { GatewayContext } from '../context';
 import { sendRouteError, toAppError } from '../errors/to-app-error';
 import { protectedProcedure, router } from '../trpc';
@@ -76,7 +76,7 @@ export function agentRunEventsRoute(contextOf: (req: Request, res: Response) => 
       }
     } catch (error) {
       // The status line is gone: say so in the stream, then end it (a client may reconnect with Last-Event-ID).
-      log.error({ err: error, ...path, requestId: req.requestId }, 'agent run event stream failed');
+      log.error({ err: error, ...path, ...requestLogFields(req) }, 'agent run event stream failed');
       res.write(`event: error\ndata: ${JSON.stringify({ code: toAppError(error).code })}\n\n`);
     }
     res.end();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConfigError, createLogger, type Logger } from '@vrs/kit';
+import { ConfigError, createLogger, type Logger, type TraceContext } from '@vrs/kit';
 import { lazyChatModels, providerName } from './ai-sdk';
 import type { FailedOutcome } from './attempt-failure';
 import type { LlmConfig } from './config';
@@ -15,6 +15,8 @@ export interface GenerateObjectRequest<T> {
   images?: readonly { data: Uint8Array | string; mediaType: string }[];
   /** The caller giving up (a client gone): stops at once, without trying the fallback. */
   signal?: AbortSignal;
+  /** The request's trace context, with tracing on: each attempt's span goes under it (ADR 0117). */
+  trace?: TraceContext;
 }
 
 export interface LlmAttempt {
@@ -71,6 +73,7 @@ export function createLlm(config: LlmConfig, options: { logger?: Logger } = {}):
       models,
       logger,
       signal: request.signal,
+      trace: request.trace,
       what: 'llm attempt',
       unavailable: 'No model produced a valid answer',
       turn: async (model, abortSignal) => {

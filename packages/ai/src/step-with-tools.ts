@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { Logger } from '@vrs/kit';
+import type { Logger, TraceContext } from '@vrs/kit';
 import type { AiSdk, ChatModels } from './ai-sdk';
 import type { LlmConfig } from './config';
 import type { LlmAttempt, LlmUsage } from './create-llm';
@@ -30,6 +30,8 @@ export interface StepRequest {
   messages: readonly StepMessage[];
   tools: Record<string, StepTool>;
   signal?: AbortSignal;
+  /** The run's trace context, with tracing on: each attempt's span goes under it (ADR 0117). */
+  trace?: TraceContext;
 }
 
 export interface StepResult {
@@ -94,6 +96,7 @@ export function createToolStep(
       models,
       logger,
       signal: request.signal,
+      trace: request.trace,
       what: 'llm step',
       unavailable: 'No model answered the step',
       turn: async (model, abortSignal) => {

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { AppError, observeUpstreamCall, type Logger, type UpstreamOutcome } from '@vrs/kit';
+import { AppError, inSpan, observeUpstreamCall, type Logger, type TraceContext, type UpstreamOutcome } from '@vrs/kit';
 import type { AiSdk } from './ai-sdk';
 import { describeAttemptFailure, type AttemptFailure } from './attempt-failure';
 import type { LlmConfig } from './config';
@@ -16,6 +16,8 @@ export interface TryModelsOptions<R> {
   logger: Logger;
   /** The caller's abort: it stops at once, without trying the next model. */
   signal?: AbortSignal;
+  /** The request's trace context: each attempt is a client span under it (none without it). */
+  trace?: TraceContext;
   /** The log line of an attempt (`llm attempt`, `llm step`). */
   what: string;
   /** The message of the AI_UNAVAILABLE error when no model gave a usable answer. */
@@ -45,7 +47,12 @@ export async function tryModelsInOrder<R>(options: TryModelsOptions<R>): Promise
     const timeout = AbortSignal.timeout(config.LLM_TIMEOUT_MS);
     const started = performance.now();
     try {
-      const turn = await options.turn(model, signal ? AbortSignal.any([signal, timeout]) : timeout);
+      const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      const turn = options.trace
+        ? await inSpan(`llm ${operation}`, { kind: 'client', parent: options.trace, attributes: { 'gen_ai.request.model': model } }, () =>
+            options.turn(model, abortSignal),
+          )
+        : await options.turn(model, abortSignal);
       const latencyMs = Math.round(performance.now() - started);
       if ('invalid' in turn) {
         observeUpstreamCall('llm', operation, 'invalid_output', latencyMs / 1000);

@@ -1,6 +1,6 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import type { EventEnvelope } from '@vrs/contracts';
-import { activeTraceCarrier, inSpan, type TraceCarrier, type TraceSpan } from '@vrs/kit';
+import { inSpan, traceCarrierOf, type TraceCarrier, type TraceContext, type TraceSpan } from '@vrs/kit';
 
 /**
  * Spans of publishing and handling events (messaging semantic conventions, ADR 0102). The producer
@@ -9,13 +9,14 @@ import { activeTraceCarrier, inSpan, type TraceCarrier, type TraceSpan } from '@
  */
 
 /**
- * Runs `send` in a producer span (a child of `parent` when given: an outbox event published after
- * its request), handing it the headers that carry the span's context, or none when tracing is off.
+ * Runs `send` in a producer span, a child of `parent` (the publishing request's trace context, or
+ * the carrier an outbox event stored), handing it the headers that carry the span's context, or
+ * none when tracing is off.
  */
 export function tracedSend<T>(
   subject: string,
   envelope: EventEnvelope<unknown>,
-  parent: TraceCarrier | undefined,
+  parent: TraceContext | TraceCarrier | undefined,
   send: (headers: MsgHdrs | undefined) => Promise<T>,
 ): Promise<T> {
   return inSpan(
@@ -32,8 +33,8 @@ export function tracedSend<T>(
         'vrs.request_id': envelope.requestId,
       },
     },
-    () => {
-      const carrier = activeTraceCarrier();
+    (_span, trace) => {
+      const carrier = traceCarrierOf(trace);
       if (!carrier) return send(undefined);
       const headers = natsHeaders();
       for (const [name, value] of Object.entries(carrier)) headers.set(name, value);
@@ -42,13 +43,16 @@ export function tracedSend<T>(
   );
 }
 
-/** Runs `handle` in a consumer span, the child of the producer span named in `headers`. */
+/**
+ * Runs `handle` in a consumer span, the child of the producer span named in `headers`, handing it the
+ * span and its trace context (the handler's requests and events go under it).
+ */
 export function tracedProcess<T>(
   message: { subject: string; headers?: MsgHdrs; info: { deliveryCount: number } },
   consumer: string,
   envelope: EventEnvelope<unknown>,
   requestId: string,
-  handle: (span?: TraceSpan) => Promise<T>,
+  handle: (span?: TraceSpan, trace?: TraceContext) => Promise<T>,
 ): Promise<T> {
   const traceparent = message.headers?.get('traceparent');
   const tracestate = message.headers?.get('tracestate');

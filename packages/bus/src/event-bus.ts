@@ -1,5 +1,5 @@
 import type { EventData, EventDefinition, EventEnvelope, ServiceName } from '@vrs/contracts';
-import type { RequestContext, TraceCarrier } from '@vrs/kit';
+import type { RequestContext, TraceCarrier, TraceContext } from '@vrs/kit';
 import type { DeadLetter, DeadLetterQuery, ReplayResult } from './dead-letter';
 
 export interface PublishOptions {
@@ -8,10 +8,11 @@ export interface PublishOptions {
   /** The request that caused the event: its handlers' logs and calls carry it (`eventRequestContext`). */
   requestId?: string;
   /**
-   * The trace context of the request that caused the event, when it is published after that request
-   * (the outbox relay); a direct publish continues the active span (ADR 0102).
+   * Where the request that caused the event is in its trace: its context for a direct publish, the
+   * carrier an outbox event stored when published after that request (ADRs 0102, 0117). Absent, the
+   * publication starts a trace of its own.
    */
-  trace?: TraceCarrier;
+  trace?: TraceContext | TraceCarrier;
 }
 
 export interface PublishResult {

@@ -11,7 +11,7 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { EventDefinition } from '@vrs/contracts';
-import { consumerLabel, countDelivered, markFailed, observeHandled, type Logger } from '@vrs/kit';
+import { consumerLabel, countDelivered, markFailed, observeHandled, requestLogFields, type Logger, type RequestContext } from '@vrs/kit';
 import { redeliveryDelayMs, type BusTimings } from './bus-timings';
 import { tracedProcess } from './bus-tracing';
 import { decodeEnvelope } from './envelope';
@@ -170,11 +170,12 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     const attempt = msg.info.deliveryCount;
     // Tells the server we are still at it, so a slow handler's event is not handed to another replica meanwhile.
     const keepAlive = setInterval(() => msg.working(), Math.max(timings.ackWaitMs / 2, 100));
-    const context = eventRequestContext(envelope);
+    const untraced = eventRequestContext(envelope);
     countDelivered(definition.type, metricsName, attempt);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
-    await tracedProcess(msg, durable, envelope, context.requestId, async (span) => {
+    await tracedProcess(msg, durable, envelope, untraced.requestId, async (span, trace) => {
+      const context = trace ? { ...untraced, trace } : untraced;
       try {
         await handler(envelope, context);
         msg.ack();
@@ -185,11 +186,11 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
         const last = attempt >= timings.maxDeliver;
         observeHandled(definition.type, metricsName, last ? 'dead_lettered' : 'retry', seconds());
         if (last) {
-          await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context.requestId);
+          await moveToDeadLetters(msg, deadLetterFor(options.consumer, error, attempt, envelope), error, context);
         } else {
           const delayMs = redeliveryDelayMs(timings, attempt);
           logger.warn(
-            { err: error, eventId: envelope.id, requestId: context.requestId, attempt, retryInMs: delayMs },
+            { err: error, eventId: envelope.id, ...requestLogFields(context), attempt, retryInMs: delayMs },
             'event handler failed; event will be redelivered',
           );
           msg.nak(delayMs);
@@ -200,8 +201,8 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     });
   }
 
-  async function moveToDeadLetters(msg: JsMsg, letter: DeadLetter, error: unknown, requestId: string): Promise<void> {
-    const context = { err: error, eventId: letter.envelope.id, requestId, attempt: letter.attempts };
+  async function moveToDeadLetters(msg: JsMsg, letter: DeadLetter, error: unknown, request: RequestContext): Promise<void> {
+    const context = { err: error, eventId: letter.envelope.id, ...requestLogFields(request), attempt: letter.attempts };
     try {
       // Recorded before the message is terminated: a crash in between leaves the event pending, not lost.
       await options.recordDeadLetter(letter);

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EventData, EventDefinition, ServiceName } from '@vrs/contracts';
-import { consumerLabel, countDelivered, countPublished, createLogger, observeHandled } from '@vrs/kit';
+import {
+  consumerLabel,
+  countDelivered,
+  countPublished,
+  createLogger,
+  observeHandled,
+  requestLogFields,
+  traceContextOf,
+  type TraceContext,
+} from '@vrs/kit';
 import { redeliveryDelayMs, resolveBusTimings, type BusTimings } from './bus-timings';
 import { createEnvelope, decodeEnvelope } from './envelope';
 import { deadLetterFor, type DeadLetter, type DeadLetterQuery } from './dead-letter';
@@ -27,6 +36,8 @@ interface Delivery {
   /** The envelope as JSON, so handlers get the same fresh copy a JetStream consumer would. */
   raw: string;
   attempts: number;
+  /** The publishing request's trace context, with tracing on: the handler continues it (no spans of its own: no headers in process). */
+  trace?: TraceContext;
 }
 
 interface Member {
@@ -117,7 +128,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       return;
     }
     const { envelope } = decoded;
-    const context = eventRequestContext(envelope);
+    const context = delivery.trace ? { ...eventRequestContext(envelope), trace: delivery.trace } : eventRequestContext(envelope);
     countDelivered(group.type, group.metricsName, delivery.attempts);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
@@ -129,7 +140,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       observeHandled(group.type, group.metricsName, last ? 'dead_lettered' : 'retry', seconds());
       if (last) {
         logger.error(
-          { err: error, eventId: envelope.id, requestId: context.requestId, attempt: delivery.attempts },
+          { err: error, eventId: envelope.id, ...requestLogFields(context), attempt: delivery.attempts },
           'event handler failed on its last delivery; event moved to the dead letters',
         );
         deadLetters.push(deadLetterFor(group.consumer, error, delivery.attempts, envelope));
@@ -137,7 +148,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       }
       const delayMs = redeliveryDelayMs(timings, delivery.attempts);
       logger.warn(
-        { err: error, eventId: envelope.id, requestId: context.requestId, attempt: delivery.attempts, retryInMs: delayMs },
+        { err: error, eventId: envelope.id, ...requestLogFields(context), attempt: delivery.attempts, retryInMs: delayMs },
         'event handler failed; event will be redelivered',
       );
       const timer = setTimeout(() => {
@@ -149,10 +160,10 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
     }
   }
 
-  function enqueue(type: string, raw: string): void {
+  function enqueue(type: string, raw: string, trace: TraceContext | undefined): void {
     for (const group of groups.values()) {
       if (group.type !== type) continue;
-      group.queue.push({ raw, attempts: 0 });
+      group.queue.push(trace ? { raw, attempts: 0, trace } : { raw, attempts: 0 });
       pump(group);
     }
   }
@@ -175,7 +186,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
         return { eventId: envelope.id, duplicate: true };
       }
       seenEventIds.set(envelope.id, now + dedupeWindowMs);
-      enqueue(definition.type, JSON.stringify(envelope));
+      enqueue(definition.type, JSON.stringify(envelope), traceContextOf(publishOptions?.trace));
       countPublished(definition.type, 'ok');
       return { eventId: envelope.id, duplicate: false };
     },
@@ -235,7 +246,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       deadLetters = deadLetters.filter((letter) => !replayed.includes(letter));
       for (const letter of replayed) {
         // Past the dedupe check on purpose: the id was seen when the event was first published.
-        enqueue(letter.envelope.type, JSON.stringify(letter.envelope));
+        enqueue(letter.envelope.type, JSON.stringify(letter.envelope), undefined);
       }
       return { replayed };
     },

@@ -1,5 +1,5 @@
 import type { EventData, EventDefinition } from '@vrs/contracts';
-import { activeTraceCarrier, readAtScrape, type Logger, type TraceCarrier } from '@vrs/kit';
+import { readAtScrape, traceCarrierOf, type Logger, type RequestContext, type TraceCarrier } from '@vrs/kit';
 import { expiresAt, expiryIndex, type Collection, type Store, type StoreDocument, type StoreScope } from '@vrs/store';
 import { createEnvelope } from './envelope';
 import type { EventBus } from './event-bus';
@@ -26,18 +26,19 @@ const batchSize = 100;
 
 /**
  * Records `data` as an event to publish, through `tx`, so it commits with the write it announces (or
- * neither does). The payload is validated now, as a direct publish would. `requestId` is the request
- * that caused it, published with it.
+ * neither does). The payload is validated now, as a direct publish would. `request` is the request
+ * that caused it: its id is published with it, and its trace context stored, so the publication joins
+ * its trace.
  */
 export async function recordOutboxEvent<E extends EventDefinition>(
   tx: StoreScope,
   definition: E,
   data: EventData<E>,
   eventId: string,
-  requestId?: string,
+  request?: RequestContext,
 ) {
-  const envelope = createEnvelope(definition, data, eventId, requestId);
-  const trace = activeTraceCarrier();
+  const envelope = createEnvelope(definition, data, eventId, request?.requestId);
+  const trace = traceCarrierOf(request?.trace);
   const doc: OutboxDoc = {
     _id: envelope.id,
     type: envelope.type,

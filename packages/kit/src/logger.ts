@@ -1,19 +1,18 @@
 import { pino, type Logger } from 'pino';
-import { activeTraceFields, tracingConfigured } from './tracing';
 
 export type { Logger };
 
 /**
  * One JSON logger for the whole system. A line written for a request carries its `requestId`
  * because the writer has the request's context at hand (`ctx.requestId`, an event's envelope) and
- * puts it there: nothing is read from AsyncLocalStorage (ADR 0048). With tracing on, a line written
- * inside a span also carries its `trace_id` and `span_id` (ADR 0102); off, there is no mixin at all.
+ * puts it there: nothing is read from AsyncLocalStorage (ADR 0048). It puts them with
+ * `requestLogFields(ctx)`, which with tracing on adds the `trace_id` and `span_id` of where the
+ * request is in its trace (ADRs 0102, 0117).
  */
 export const rootLogger: Logger = pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { pid: process.pid },
   timestamp: pino.stdTimeFunctions.isoTime,
-  ...(tracingConfigured() ? { mixin: activeTraceFields } : {}),
 });
 
 export function createLogger(component: string): Logger {

@@ -1,4 +1,5 @@
 import { newId } from './ids';
+import type { TraceContext } from './tracing';
 
 /**
  * What follows one request through service calls and events: its id and who made it. It travels
@@ -10,6 +11,8 @@ export interface RequestContext {
   requestId: string;
   /** The calling service, `gateway`, or `event:<type>`; absent for the outside world. */
   caller?: string;
+  /** Where the request is in its trace, with tracing on: its calls' and events' spans go under it (ADR 0117). */
+  trace?: TraceContext;
 }
 
 export function newRequestId(): string {

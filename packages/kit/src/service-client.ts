@@ -5,6 +5,7 @@ import { jsonCopy } from './json-copy';
 import { serviceNameOf } from './metrics';
 import { errorConfigOf } from './trpc-internals';
 import { newRequestId, type RequestContext } from './request-context';
+import { inSpan, traceCarrierOf, tracingConfigured, type TraceContext } from './tracing';
 import { callerHeader, internalTokenHeader, requestIdHeader } from './service-server';
 import type { ServiceContext } from './trpc';
 
@@ -27,6 +28,11 @@ function requestIdOf(context: Record<string, unknown> | undefined): string {
   return typeof requestId === 'string' ? requestId : newRequestId();
 }
 
+/** The trace context a call carries in its operation context (see `forRequest`), with tracing on. */
+function traceOf(context: Record<string, unknown> | undefined): TraceContext | undefined {
+  return context?.trace as TraceContext | undefined;
+}
+
 /** What a service answered, as the TRPCClientError tRPC's own client would have thrown. */
 function clientErrorOf(body: unknown, status: number): TRPCClientError<never> {
   const error = (body as { error?: { message?: unknown } } | null)?.error;
@@ -45,11 +51,12 @@ function clientErrorOf(body: unknown, status: number): TRPCClientError<never> {
  */
 function httpCall(options: { url: string; internalToken: string; caller: string; timeoutMs: number }): Call {
   const base = `${options.url.replace(/\/$/, '')}/trpc/`;
-  return async (path, type, input, callOptions) => {
+  const send = async (path: string, type: CallType, input: unknown, callOptions: TRPCRequestOptions | undefined, trace?: TraceContext) => {
     const headers: Record<string, string> = {
       [internalTokenHeader]: options.internalToken,
       [requestIdHeader]: requestIdOf(callOptions?.context),
       [callerHeader]: options.caller,
+      ...traceCarrierOf(trace),
     };
     let url = base + path;
     let body: string | undefined;
@@ -85,6 +92,14 @@ function httpCall(options: { url: string; internalToken: string; caller: string;
     if (status < 400 && typeof result === 'object' && result !== null) return result.data;
     throw clientErrorOf(parsed, status);
   };
+  if (!tracingConfigured()) return send;
+  // A client span per call, under the request's, whose context the call's headers carry (ADR 0117).
+  return (path, type, input, callOptions) =>
+    inSpan(
+      path,
+      { kind: 'client', parent: traceOf(callOptions?.context), attributes: { 'rpc.system': 'trpc', 'rpc.method': path } },
+      (_span, trace) => send(path, type, input, callOptions, trace),
+    );
 }
 
 /** The typed client over `call`: a path proxy whose `query` and `mutate` call it, carrying `context` when bound. */
@@ -126,7 +141,12 @@ const callsOfClients = new WeakMap<object, Call>();
 function createInProcessClient<TRouter extends AnyRouter>(router: TRouter, caller: string): TRPCClient<TRouter> {
   const config = errorConfigOf(router);
   return clientOf<TRouter>(async (path, type, input, options) => {
-    const ctx: ServiceContext = { requestId: requestIdOf(options?.context), caller, service: serviceNameOf(router) };
+    const ctx: ServiceContext = {
+      requestId: requestIdOf(options?.context),
+      caller,
+      service: serviceNameOf(router),
+      trace: traceOf(options?.context),
+    };
     try {
       const data = await callTRPCProcedure({ router, path, getRawInput: async () => input, ctx, type, signal: undefined, batchIndex: 0 });
       return data === undefined ? undefined : jsonCopy(data);
@@ -155,7 +175,7 @@ export function createServiceClient<TRouter extends AnyRouter>(options: ServiceC
  * is handling. An unbound client's calls each get a new request id.
  */
 export function forRequest<TClient extends object>(client: TClient, context: RequestContext): TClient {
-  const operationContext = { requestId: context.requestId };
+  const operationContext = { requestId: context.requestId, trace: context.trace };
   const call = callsOfClients.get(client);
   if (call) return clientOf(call, operationContext) as TClient;
   // Any other client (a test's stand-in): each call it makes gets the context added.

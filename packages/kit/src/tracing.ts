@@ -1,15 +1,22 @@
-import type { Attributes, Span, SpanKind, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
 
 /**
- * OpenTelemetry tracing (ADR 0102). Off unless an OTLP endpoint is configured, and then nothing of
- * OpenTelemetry is loaded: these helpers run the work they wrap and return, and the tRPC builder,
- * the logger and the store add nothing (they ask `tracingConfigured` once, at load). On, the SDK
- * (`tracing-sdk.ts`) is imported by `startTracing` before the process serves anything.
+ * OpenTelemetry tracing (ADRs 0102, 0117). Off unless an OTLP endpoint is configured, and then nothing
+ * of OpenTelemetry is loaded: these helpers run the work they wrap and return, and the tRPC builder and
+ * the store add nothing (they ask `tracingConfigured` once, at load). On, the SDK (`tracing-sdk.ts`) is
+ * imported by `startTracing` before the process serves anything.
+ *
+ * A request's place in its trace travels explicitly, beside its id (`RequestContext.trace`), never
+ * through AsyncLocalStorage (ADR 0117): the SDK's context manager only knows what is active during a
+ * synchronous call, which is where the HTTP server span is read (`activeTrace`).
  */
 type Api = typeof import('@opentelemetry/api');
 
 /** The W3C trace context of a span (`traceparent`, `tracestate`), as carried in headers and stored with an outbox event. */
 export type TraceCarrier = Record<string, string>;
+
+/** Where a request is in its trace: the span its next spans go under. Opaque; undefined with tracing off. */
+export type TraceContext = Context;
 
 /** A span, as the helpers hand it to the work they wrap (undefined with tracing off). */
 export type TraceSpan = Span;
@@ -19,8 +26,11 @@ export type SpanKindName = 'server' | 'client' | 'producer' | 'consumer' | 'inte
 export interface SpanOptions {
   kind: SpanKindName;
   attributes?: Attributes;
-  /** The parent, when it is not the active span: a carrier read from a message or a stored event. */
-  parent?: TraceCarrier;
+  /**
+   * The parent: a request's trace context, or a carrier read from a message or a stored event. Absent,
+   * the span starts a trace of its own (a batch serving many requests, a timer's work).
+   */
+  parent?: TraceContext | TraceCarrier;
 }
 
 let started: { api: Api; tracer: Tracer; kinds: Record<SpanKindName, SpanKind> } | undefined;
@@ -48,17 +58,26 @@ export async function startTracing(service: string): Promise<(() => Promise<void
   return sdk.shutdown;
 }
 
+function parentContext(api: Api, parent: TraceContext | TraceCarrier | undefined): Context {
+  if (!parent) return api.ROOT_CONTEXT;
+  if (typeof (parent as Partial<Context>).getValue === 'function') return parent as Context;
+  return api.propagation.extract(api.ROOT_CONTEXT, parent);
+}
+
 /**
- * Runs `work` in a new span (a child of the active span, or of `options.parent`), ended when `work`
- * settles; a throw marks it failed. With tracing off, runs `work` alone.
+ * Runs `work` in a new span under `options.parent`, ended when `work` settles; a throw marks it
+ * failed. `work` gets the span and the trace context to hand on (to calls, events, log lines), which
+ * is also the active one while `work` runs synchronously. With tracing off, runs `work` alone.
  */
-export function inSpan<T>(name: string, options: SpanOptions, work: (span?: TraceSpan) => Promise<T>): Promise<T> {
+export function inSpan<T>(name: string, options: SpanOptions, work: (span?: TraceSpan, trace?: TraceContext) => Promise<T>): Promise<T> {
   if (!started) return work();
   const { api, tracer, kinds } = started;
-  const parent = options.parent ? api.propagation.extract(api.ROOT_CONTEXT, options.parent) : api.context.active();
-  return tracer.startActiveSpan(name, { kind: kinds[options.kind], attributes: options.attributes }, parent, async (span) => {
+  const parent = parentContext(api, options.parent);
+  const span = tracer.startSpan(name, { kind: kinds[options.kind], attributes: options.attributes }, parent);
+  const trace = api.trace.setSpan(parent, span);
+  return api.context.with(trace, async () => {
     try {
-      return await work(span);
+      return await work(span, trace);
     } catch (error) {
       markFailed(span, error);
       throw error;
@@ -66,6 +85,14 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span?: Trac
       span.end();
     }
   });
+}
+
+/**
+ * The trace context active in this synchronous call: the HTTP server span's, read by the first code
+ * a request runs (the gateway's first middleware, a service's request listener). Undefined when off.
+ */
+export function activeTrace(): TraceContext | undefined {
+  return started?.api.context.active();
 }
 
 /** `work` bound to the active trace context, to run in it later (a queued request); `work` itself when tracing is off. */
@@ -81,23 +108,35 @@ export function markFailed(span: Span | undefined, error: unknown): void {
   span.setStatus({ code: started.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
-/** The active trace context as W3C headers, or undefined when tracing is off or no span is active. */
-export function activeTraceCarrier(): TraceCarrier | undefined {
-  if (!started) return undefined;
+/** `parent` as a trace context (a carrier is read); undefined when tracing is off or none is given. */
+export function traceContextOf(parent: TraceContext | TraceCarrier | undefined): TraceContext | undefined {
+  return started && parent ? parentContext(started.api, parent) : undefined;
+}
+
+/** `trace` as W3C headers, to send or store; undefined when tracing is off or `trace` holds no span. */
+export function traceCarrierOf(trace: TraceContext | undefined): TraceCarrier | undefined {
+  if (!started || !trace) return undefined;
   const carrier: TraceCarrier = {};
-  started.api.propagation.inject(started.api.context.active(), carrier);
+  started.api.propagation.inject(trace, carrier);
   return carrier.traceparent ? carrier : undefined;
 }
 
-/** The active span, to name or annotate (e.g. the gateway's operation on the request's HTTP span); undefined when off. */
-export function activeSpan(): TraceSpan | undefined {
-  return started?.api.trace.getActiveSpan();
+/** The span of `trace`, to name or annotate (the gateway's operation on the request's HTTP span); undefined when off. */
+export function spanOf(trace: TraceContext | undefined): TraceSpan | undefined {
+  return trace && started?.api.trace.getSpan(trace);
 }
 
-/** `trace_id` and `span_id` of the active span, for the logger's mixin; empty outside a span. */
-export function activeTraceFields(): { trace_id?: string; span_id?: string } {
-  const span = started?.api.trace.getActiveSpan();
-  if (!span) return {};
+/**
+ * The fields a log line written for a request carries: its `requestId` and, with tracing on, the
+ * `trace_id` and `span_id` of where it is in its trace (ADR 0102's logs joining traces).
+ */
+export function requestLogFields(context: { requestId: string; trace?: TraceContext }): {
+  requestId: string;
+  trace_id?: string;
+  span_id?: string;
+} {
+  const span = spanOf(context.trace);
+  if (!span) return { requestId: context.requestId };
   const { traceId, spanId } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId };
+  return { requestId: context.requestId, trace_id: traceId, span_id: spanId };
 }

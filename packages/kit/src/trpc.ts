@@ -7,7 +7,7 @@ import { AppError } from './app-error';
 import { createLogger } from './logger';
 import { observeProcedureCall } from './metrics';
 import { unknownKeys } from './unknown-keys';
-import { inSpan, markFailed, tracingConfigured } from './tracing';
+import { inSpan, markFailed, requestLogFields, tracingConfigured, type TraceContext } from './tracing';
 
 /** Context of every service procedure call, whether it came in-process or over HTTP. */
 export interface ServiceContext {
@@ -21,6 +21,8 @@ export interface ServiceContext {
    * credential allows the procedure at `path`. Unset, every procedure may be called.
    */
   allows?: (path: string, type: 'query' | 'mutation' | 'subscription') => boolean;
+  /** Where the call is in its trace, with tracing on; inside a procedure, its own span (ADR 0117). */
+  trace?: TraceContext;
 }
 
 const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -121,10 +123,10 @@ const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
       result.error = toTRPCError(appError);
       // An outage the operator must act on, where it happened (a service passing it on has no cause of its own).
       if (appError === cause && appError.code === 'INSUFFICIENT_STORAGE') {
-        log.error({ err: cause.cause ?? cause, path, requestId: ctx.requestId, caller: ctx.caller }, 'out of storage');
+        log.error({ err: cause.cause ?? cause, path, ...requestLogFields(ctx), caller: ctx.caller }, 'out of storage');
       }
     } else if (result.error.code === 'INTERNAL_SERVER_ERROR') {
-      log.error({ err: cause ?? result.error, path, requestId: ctx.requestId, caller: ctx.caller }, 'procedure failed');
+      log.error({ err: cause ?? result.error, path, ...requestLogFields(ctx), caller: ctx.caller }, 'procedure failed');
     }
   }
   const outcome = result.ok ? 'ok' : result.error.code;
@@ -133,14 +135,16 @@ const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
 });
 
 /**
- * A server span per procedure call, over HTTP or in process (ADR 0102), failed when the answer is a
- * 5xx; outside the error boundary, so it sees what the caller gets.
+ * A server span per procedure call, over HTTP or in process (ADR 0102), under the caller's (`ctx.trace`),
+ * failed when the answer is a 5xx; outside the error boundary, so it sees what the caller gets. The
+ * procedure's own `ctx.trace` is this span, for what it calls and publishes (ADR 0117).
  */
 const traced = t.middleware(({ next, path, type, ctx }) =>
   inSpan(
     path,
     {
       kind: 'server',
+      parent: ctx.trace,
       attributes: {
         'rpc.system': 'trpc',
         'rpc.method': path,
@@ -149,8 +153,8 @@ const traced = t.middleware(({ next, path, type, ctx }) =>
         'vrs.caller': ctx.caller,
       },
     },
-    async (span) => {
-      const result = await next();
+    async (span, trace) => {
+      const result = await next({ ctx: { trace } });
       if (!result.ok && getHTTPStatusCodeFromError(result.error) >= 500) markFailed(span, result.error);
       return result;
     },

@@ -8,6 +8,8 @@
  * adapter. Fields set to `undefined` are dropped on both adapters.
  * `_id` is always a string chosen by the caller (upserts that insert without one get a UUID).
  */
+import type { TraceContext } from '@vrs/kit';
+
 export interface StoreDocument {
   _id: string;
 }
@@ -91,9 +93,10 @@ export interface Store extends StoreScope {
    * fails once the transaction has run no statement for `transactionStallMs` (ADR 0048).
    * MongoDB may run `work` again after a transient error, so `work` must do nothing but store
    * operations; keep it short. Transactions are serializable on the embedded store (one at a time)
-   * and snapshot-isolated on MongoDB (a write conflict retries `work`).
+   * and snapshot-isolated on MongoDB (a write conflict retries `work`). `trace` is the request's
+   * trace context, with tracing on: the transaction's span goes under it (ADR 0117).
    */
-  withTransaction<R>(work: (tx: StoreScope) => Promise<R>): Promise<R>;
+  withTransaction<R>(work: (tx: StoreScope) => Promise<R>, trace?: TraceContext): Promise<R>;
   /**
    * A number that changes whenever something may have been written to this store since it was last
    * asked, or undefined when the adapter cannot know: MongoDB's other clients write without telling

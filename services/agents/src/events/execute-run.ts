@@ -1,6 +1,6 @@
 import type { agentsRunRequested } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
-import { forRequest } from '@vrs/kit';
+import { forRequest, requestLogFields } from '@vrs/kit';
 import type { AgentsDeps } from '../agents-deps';
 import { endRun, settleRun } from '../execution/end-run';
 import { gather } from '../execution/gather';
@@ -53,7 +53,7 @@ export function createExecuteRunHandler(unscoped: AgentsDeps & { stopping: () =>
       research: forRequest(unscoped.research, context),
       billing: forRequest(unscoped.billing, context),
       trends: forRequest(unscoped.trends, context),
-      logger: unscoped.logger.child({ requestId: context.requestId }),
+      logger: unscoped.logger.child(requestLogFields(context)),
     };
     const { logger } = deps;
     const { runId } = data;

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { countWebhookDelivery } from '@vrs/kit';
+import { countWebhookDelivery, inSpan } from '@vrs/kit';
 import { Agent, fetch } from 'undici';
 import { publishNotification } from '../events/publish-notification';
 import type { CheckDeps } from '../monitoring-deps';
@@ -73,19 +73,22 @@ async function attempt(
   try {
     if (!allowPrivate && refusedLiteral(url)) return { ok: false, status: null, error: refused };
     const sentAt = new Date();
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': delivery._id,
-        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': new Webhook(secret).sign(delivery._id, sentAt, delivery.payload),
-      },
-      body: delivery.payload,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(deps.config.webhooks.timeoutMs),
-      ...(allowPrivate ? {} : { dispatcher: refusingAgent }),
-    });
+    // A trace of its own per attempt (ADR 0117): deliveries run from the scheduler, outside any request.
+    const response = await inSpan('webhook delivery', { kind: 'client', attributes: { 'server.address': url.hostname } }, () =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': delivery._id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign(delivery._id, sentAt, delivery.payload),
+        },
+        body: delivery.payload,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(deps.config.webhooks.timeoutMs),
+        ...(allowPrivate ? {} : { dispatcher: refusingAgent }),
+      }),
+    );
     await response.body?.cancel();
     if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
     return { ok: false, status: response.status, error: `HTTP ${response.status}` };

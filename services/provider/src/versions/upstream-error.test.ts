@@ -12,7 +12,7 @@ describe('upstream errors', () => {
         platformReason: 'This video is private',
         message: 'The video is private.',
       }),
-      'req_test',
+      { requestId: 'req_test' },
     );
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({
@@ -31,7 +31,7 @@ describe('upstream errors', () => {
       transient: false,
       httpStatus: 404,
     });
-    expect(toAppError(refused, 'req_test')).toMatchObject({
+    expect(toAppError(refused, { requestId: 'req_test' })).toMatchObject({
       code: 'UPSTREAM_UNAVAILABLE',
       message: 'YouTube refused the request.',
       details: { reason: 'upstream_error', retryable: false },
@@ -41,7 +41,7 @@ describe('upstream errors', () => {
       reason: 'rate_limited',
       message: 'YouTube rate-limited the request (429 …)',
     });
-    expect(toAppError(limited, 'req_test')).toMatchObject({
+    expect(toAppError(limited, { requestId: 'req_test' })).toMatchObject({
       message: 'YouTube is rate-limiting our requests; retry later.',
       details: { retryable: true },
     });
@@ -53,13 +53,17 @@ describe('upstream errors', () => {
       reason: 'region',
       message: 'The video is not available in the region.',
     });
-    expect(toAppError(regionBlocked, 'req_test')).toMatchObject({ code: 'VIDEO_REGION_BLOCKED', status: 451 });
+    expect(toAppError(regionBlocked, { requestId: 'req_test' })).toMatchObject({ code: 'VIDEO_REGION_BLOCKED', status: 451 });
     const live = new YouTubeError({ code: 'VIDEO_LIVE_NOT_ENDED', reason: 'live_not_ended', message: 'The live stream has not ended.' });
-    expect(toAppError(live, 'req_test')).toMatchObject({ code: 'VIDEO_LIVE_NOT_ENDED', status: 409, details: { retryable: false } });
+    expect(toAppError(live, { requestId: 'req_test' })).toMatchObject({
+      code: 'VIDEO_LIVE_NOT_ENDED',
+      status: 409,
+      details: { retryable: false },
+    });
   });
 
   it('leave other errors alone', () => {
     const bug = new TypeError('x is undefined');
-    expect(toAppError(bug, 'req_test')).toBe(bug);
+    expect(toAppError(bug, { requestId: 'req_test' })).toBe(bug);
   });
 });

@@ -1,4 +1,4 @@
-import { AppError, createLogger } from '@vrs/kit';
+import { AppError, createLogger, requestLogFields, type RequestContext } from '@vrs/kit';
 import { YouTubeError, type YouTubeErrorReason } from '@vrs/youtube';
 
 const log = createLogger('provider');
@@ -24,10 +24,13 @@ function publicMessageOf(error: YouTubeError): string {
  * YouTube's failures in the error table's terms: code, `reason`, YouTube's words about the video
  * (`platformReason`) and `retryable`. Anything else is a bug of ours and stays what it is (a 500).
  */
-export function toAppError(error: unknown, requestId: string): unknown {
+export function toAppError(error: unknown, request: RequestContext): unknown {
   if (!(error instanceof YouTubeError)) return error;
   if (error.code === 'UPSTREAM_UNAVAILABLE') {
-    log.warn({ reason: error.reason, httpStatus: error.httpStatus, upstream: error.message, requestId }, 'YouTube failed');
+    log.warn(
+      { reason: error.reason, httpStatus: error.httpStatus, upstream: error.message, ...requestLogFields(request) },
+      'YouTube failed',
+    );
   }
   return new AppError(error.code, publicMessageOf(error), {
     reason: error.reason,

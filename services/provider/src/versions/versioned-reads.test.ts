@@ -41,7 +41,7 @@ describe('versioned reads', () => {
     reads.read({
       kind: 'video',
       key: 'abc',
-      requestId: 'req_read',
+      request: { requestId: 'req_read' },
       refresh,
       fetch,
       event: providerVideoFetched,
@@ -61,7 +61,7 @@ describe('versioned reads', () => {
       reads.read({
         kind: 'video',
         key: 'abc',
-        requestId: 'req_read',
+        request: { requestId: 'req_read' },
         refresh: false,
         savedOnly: true,
         fetch: async () => ({ n: ++fetches }),
@@ -89,7 +89,7 @@ describe('versioned reads', () => {
     const other = await reads.read({
       kind: 'video',
       key: 'other',
-      requestId: 'req_other',
+      request: { requestId: 'req_other' },
       refresh: false,
       fetch: async () => ({ n: 0 }),
       event: providerVideoFetched,
@@ -145,7 +145,7 @@ describe('versioned reads', () => {
     const answer = await slowReads.read({
       kind: 'video',
       key: 'abc',
-      requestId: 'req_read',
+      request: { requestId: 'req_read' },
       refresh: true,
       fetch: async () => ({ n: ++fetches }),
       event: providerVideoFetched,

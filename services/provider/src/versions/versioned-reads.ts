@@ -1,16 +1,18 @@
 import { createAnnouncer, type EventBus } from '@vrs/bus';
 import type { EventData, EventDefinition } from '@vrs/contracts';
-import { AppError, type Logger } from '@vrs/kit';
+import { AppError, inSpan, requestLogFields, type Logger, type RequestContext } from '@vrs/kit';
 import type { VersionDoc, VersionKind, VersionsRepo } from '../repo/versions-repo';
 import { toAppError } from './upstream-error';
 
 type OwnEventData<E extends EventDefinition> = Omit<EventData<E>, 'provider' | 'versionId' | 'fetchedAt'>;
 
+const youtubeAttributes = { 'server.address': 'www.youtube.com', 'vrs.upstream': 'youtube' };
+
 export interface VersionedRead<T, E extends EventDefinition> {
   kind: VersionKind;
   key: string;
-  /** The request this read serves: on the failure's log line and the announced event. */
-  requestId: string;
+  /** The request this read serves: on the failure's log line and the announced event; its fetch's span goes under it. */
+  request: RequestContext;
   /** Fetch from YouTube even when a version is saved. */
   refresh: boolean;
   /** Answer only from a saved version (the caller can pay only the cached price); never fetch. */
@@ -44,9 +46,14 @@ export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventB
       }
       let data: T;
       try {
-        data = await spec.fetch();
+        // A client span per read of YouTube, under the request's (ADR 0117).
+        data = await inSpan(
+          `youtube ${spec.kind}`,
+          { kind: 'client', parent: spec.request.trace, attributes: youtubeAttributes },
+          spec.fetch,
+        );
       } catch (error) {
-        throw toAppError(error, spec.requestId);
+        throw toAppError(error, spec.request);
       }
       const version = await versions.save(spec.kind, spec.key, data);
       const event = { provider: 'youtube', versionId: version._id, fetchedAt: version.fetchedAt, ...spec.eventData(data) } as EventData<E>;
@@ -56,11 +63,11 @@ export function createVersionedReads(deps: { versions: VersionsRepo; bus: EventB
         (err) => {
           // The caller paid for this fetch and it is saved; a lost announcement must not fail it.
           logger.error(
-            { err, event: spec.event.type, versionId: version._id, requestId: spec.requestId },
+            { err, event: spec.event.type, versionId: version._id, ...requestLogFields(spec.request) },
             'fetched version saved but its event was not published',
           );
         },
-        { requestId: spec.requestId },
+        { requestId: spec.request.requestId, trace: spec.request.trace },
       );
       return { version, cached: false };
     },

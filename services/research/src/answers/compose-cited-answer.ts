@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkCitedText, groundCitations, type Llm } from '@vrs/ai';
 import type { CitedAnswer, Evidence } from '@vrs/contracts';
+import type { TraceContext } from '@vrs/kit';
 
 export type ComposedAnswer = Omit<CitedAnswer, 'operationId'>;
 
@@ -69,11 +70,13 @@ export async function composeCitedAnswer(
   task: string,
   evidence: readonly Evidence[],
   signal?: AbortSignal,
+  /** The request's trace context: the model's attempts go under it (ADR 0117). */
+  trace?: TraceContext,
 ): Promise<ComposedAnswer> {
   if (evidence.length < minEvidence) return insufficient(task);
   if (!llm) return extractive(evidence);
   const given = evidence.slice(0, maxEvidence);
-  const generated = await llm.generateObject({ schema: claimsSchema, system, prompt: promptOf(task, given), signal });
+  const generated = await llm.generateObject({ schema: claimsSchema, system, prompt: promptOf(task, given), signal, trace });
   const grounded = groundCitations({
     claims: generated.object.claims,
     allowedIds: given.map((item) => item.id),

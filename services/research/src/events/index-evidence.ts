@@ -1,6 +1,6 @@
 import type { researchEvidenceAdded } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
-import type { Logger } from '@vrs/kit';
+import { requestLogFields, type Logger } from '@vrs/kit';
 import type { EvidenceRepo } from '../repo/evidence-repo';
 import type { ProjectsRepo } from '../repo/projects-repo';
 import type { EvidenceSearch } from '../search/evidence-search';
@@ -20,15 +20,18 @@ export interface IndexEvidenceDeps {
  */
 export function createIndexEvidenceHandler(deps: IndexEvidenceDeps): EventHandler<typeof researchEvidenceAdded> {
   const { logger } = deps;
-  return async ({ data }, { requestId }) => {
+  return async ({ data }, context) => {
     const { projectId, evidenceIds } = data;
     const outcome = await indexProjectEvidence(deps, projectId, evidenceIds);
     if (outcome.kind === 'indexed') {
       await deps.search.indexed(projectId, evidenceIds, outcome.indexVersion - 1);
-      logger.info({ projectId, indexed: outcome.marked, indexVersion: outcome.indexVersion, requestId }, 'evidence indexed');
+      logger.info(
+        { projectId, indexed: outcome.marked, indexVersion: outcome.indexVersion, ...requestLogFields(context) },
+        'evidence indexed',
+      );
     } else {
       logger.warn(
-        { projectId, evidenceIds: evidenceIds.length, requestId },
+        { projectId, evidenceIds: evidenceIds.length, ...requestLogFields(context) },
         outcome.kind === 'no-project'
           ? 'evidence added to a project this store does not have; acknowledged without indexing'
           : 'none of the added evidence is in this store; acknowledged without indexing',

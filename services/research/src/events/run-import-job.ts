@@ -1,6 +1,6 @@
 import type { researchImportRequested } from '@vrs/contracts';
 import type { EventHandler, OutboxRelay } from '@vrs/bus';
-import { forRequest, type Logger, type RequestContext } from '@vrs/kit';
+import { forRequest, requestLogFields, type Logger, type RequestContext } from '@vrs/kit';
 import type { BillingClient } from '../billing-client';
 import { importVideo } from '../imports/import-video';
 import { settleJobCredits } from '../credits/settle-held-credits';
@@ -36,7 +36,7 @@ export function createRunImportJobHandler(deps: RunImportJobDeps): EventHandler<
   return async (event, context) => {
     const scoped = forContext(deps, context);
     const { jobs, logger } = scoped;
-    await runImportJob(scoped, context.requestId)(event.data.jobId);
+    await runImportJob(scoped, context)(event.data.jobId);
     // Whichever way the job ended (here, by a cancel, or on an earlier delivery whose settle was lost).
     const ended = await jobs.findById(event.data.jobId);
     if (!ended) return;
@@ -52,11 +52,11 @@ function forContext(deps: RunImportJobDeps, context: RequestContext): RunImportJ
     ...deps,
     provider: forRequest(deps.provider, context),
     billing: forRequest(deps.billing, context),
-    logger: deps.logger.child({ requestId: context.requestId }),
+    logger: deps.logger.child(requestLogFields(context)),
   };
 }
 
-function runImportJob(deps: RunImportJobDeps, requestId: string) {
+function runImportJob(deps: RunImportJobDeps, request: RequestContext) {
   const { jobs, projects, logger } = deps;
   return async (jobId: string) => {
     let job = await jobs.findById(jobId);
@@ -87,7 +87,7 @@ function runImportJob(deps: RunImportJobDeps, requestId: string) {
       // Cancelled while its source was being read: the list was never fixed, and nothing is imported.
       if (!job.videoIds) return;
     }
-    const target = { accountId: job.accountId, projectId: job.projectId, requestId };
+    const target = { accountId: job.accountId, projectId: job.projectId, request };
     const include = job.include;
     const pending = job.videoIds.filter((videoId) => !job.videos.some((video) => video.videoId === videoId));
     // Set by the first lane that sees the job cancelled or the service stopping: the others take no new video.

@@ -1,6 +1,6 @@
 import type { researchExportRequested } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
-import { forRequest, type Logger } from '@vrs/kit';
+import { forRequest, type Logger, requestLogFields } from '@vrs/kit';
 import type { BillingClient } from '../billing-client';
 import { settleExportCredits } from '../credits/settle-held-credits';
 import { exportFormatters } from '../exports/export-formats';
@@ -28,7 +28,7 @@ export function createWriteExportHandler(deps: WriteExportDeps): EventHandler<ty
   const { exports } = deps;
   return async ({ data }, context) => {
     // The export's log lines and its settlement carry the id of the request that asked for it.
-    const logger = deps.logger.child({ requestId: context.requestId });
+    const logger = deps.logger.child(requestLogFields(context));
     await writeExport({ ...deps, logger })(data.exportId);
     // Ready or failed, here or on an earlier delivery whose settle was lost.
     const ended = await exports.findById(data.exportId);

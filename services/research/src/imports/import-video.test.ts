@@ -39,7 +39,9 @@ describe('importing a video’s description', () => {
     const deps = { provider: providerWith(video), evidence, projects, outbox: { notify: () => undefined } };
     const include = { metadata: true, transcript: false, comments: false };
 
-    expect((await importVideo(deps, { accountId, projectId, requestId: 'req_import' }, 'vid1', include)).evidenceCount).toBe(4);
+    expect((await importVideo(deps, { accountId, projectId, request: { requestId: 'req_import' } }, 'vid1', include)).evidenceCount).toBe(
+      4,
+    );
     const keys = async () => (await h.api.evidence.list({ accountId, projectId, limit: 100 })).data.map((item) => item.sourceKey).sort();
     expect(await keys()).toEqual([
       'youtube:video:vid1:description:0',
@@ -52,7 +54,9 @@ describe('importing a video’s description', () => {
     expect(texts).toContain('Espresso at home\nChannel: Lab');
 
     video.description = paragraph('grinding');
-    expect((await importVideo(deps, { accountId, projectId, requestId: 'req_import' }, 'vid1', include)).evidenceCount).toBe(2);
+    expect((await importVideo(deps, { accountId, projectId, request: { requestId: 'req_import' } }, 'vid1', include)).evidenceCount).toBe(
+      2,
+    );
     expect(await keys()).toEqual(['youtube:video:vid1:description:0', 'youtube:video:vid1:metadata']);
     const project = await projects.findById(projectId);
     expect(project!.indexResetVersion).toBe(project!.indexVersion);

@@ -1,5 +1,6 @@
 import type { ImportInclude, Video } from '@vrs/contracts';
 import type { OutboxRelay } from '@vrs/bus';
+import type { RequestContext } from '@vrs/kit';
 import type { EvidenceRepo, ImportedEvidenceItem } from '../repo/evidence-repo';
 import type { ProjectsRepo } from '../repo/projects-repo';
 import { announceEvidenceAdded } from '../search/announce-evidence-added';
@@ -48,7 +49,7 @@ function metadataText(video: Video): string {
 export async function importVideo(
   deps: ImportVideoDeps,
   /** Where the evidence goes, and the request whose job imports it (named by its event). */
-  target: { accountId: string; projectId: string; requestId: string },
+  target: { accountId: string; projectId: string; request: RequestContext },
   videoId: string,
   include: ImportInclude,
 ): Promise<VideoImport> {
@@ -99,7 +100,12 @@ export async function importVideo(
   if (items.length === 0) return { evidenceCount: 0, warnings };
   // Two segments starting at the same millisecond would name one unit twice; the later one wins.
   const unique = [...new Map(items.map((item) => [item.sourceKey, item])).values()];
-  const docs = await evidence.add(target.projectId, unique, announceEvidenceAdded(target.accountId, target.projectId, target.requestId));
+  const docs = await evidence.add(
+    target.projectId,
+    unique,
+    announceEvidenceAdded(target.accountId, target.projectId, target.request),
+    target.request.trace,
+  );
   outbox.notify();
   if (include.metadata) {
     // A description edited since the last import may now make fewer chunks: the extra ones go.

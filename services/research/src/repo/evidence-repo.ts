@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { evidenceInputItemSchema, ProviderId } from '@vrs/contracts';
 import { type Collection, DuplicateKeyError, deleteInBatches, findPage, type PageRequest, type Store, type StoreScope } from '@vrs/store';
-import { newId, required } from '@vrs/kit';
+import { newId, required, type TraceContext } from '@vrs/kit';
 
 export type EvidenceInputItem = z.infer<typeof evidenceInputItemSchema>;
 /** An item made by an import: it also names the platform it came from. */
@@ -68,7 +68,12 @@ export function createEvidenceRepo(store: Store) {
    * replaces that item's content in place (id and createdAt stay; optional fields left out are
    * removed). `announce` records, in the same transaction, the event that tells the indexer (ADR 0030).
    */
-  function addInTransaction(projectId: string, items: ImportedEvidenceItem[], announce: AnnounceEvidence): Promise<EvidenceDoc[]> {
+  function addInTransaction(
+    projectId: string,
+    items: ImportedEvidenceItem[],
+    announce: AnnounceEvidence,
+    trace: TraceContext | undefined,
+  ): Promise<EvidenceDoc[]> {
     const now = new Date().toISOString();
     const keys = [...new Set(items.flatMap((item) => (item.sourceKey === undefined ? [] : [item.sourceKey])))];
     return store.withTransaction(async (tx) => {
@@ -111,7 +116,7 @@ export function createEvidenceRepo(store: Store) {
       if (fresh.length > 0) await collection.insertMany(fresh);
       await announce(tx, docs);
       return docs;
-    });
+    }, trace);
   }
 
   return {
@@ -129,15 +134,18 @@ export function createEvidenceRepo(store: Store) {
         { key: { projectId: 1, createdAt: -1, _id: -1 }, name: 'project_newest_first' },
       ]),
 
-    /** Stores items in request order; an item with a known sourceKey updates the existing document. */
-    async add(projectId: string, items: ImportedEvidenceItem[], announce: AnnounceEvidence): Promise<EvidenceDoc[]> {
+    /**
+     * Stores items in request order; an item with a known sourceKey updates the existing document.
+     * `trace` is the request's trace context (the transaction's span goes under it).
+     */
+    async add(projectId: string, items: ImportedEvidenceItem[], announce: AnnounceEvidence, trace?: TraceContext): Promise<EvidenceDoc[]> {
       try {
-        return await addInTransaction(projectId, items, announce);
+        return await addInTransaction(projectId, items, announce, trace);
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         // A concurrent request inserted one of these sourceKeys first and ours rolled back: the retry
         // finds its document and updates it.
-        return addInTransaction(projectId, items, announce);
+        return addInTransaction(projectId, items, announce, trace);
       }
     },
 

@@ -1,6 +1,6 @@
 import { researchEvidenceAdded } from '@vrs/contracts';
 import { recordOutboxEvent } from '@vrs/bus';
-import { newId } from '@vrs/kit';
+import { newId, type RequestContext } from '@vrs/kit';
 import type { AnnounceEvidence } from '../repo/evidence-repo';
 
 /**
@@ -9,12 +9,6 @@ import type { AnnounceEvidence } from '../repo/evidence-repo';
  * the outbox relay to publish it. The event names the request that added the items.
  */
 export const announceEvidenceAdded =
-  (accountId: string, projectId: string, requestId: string): AnnounceEvidence =>
+  (accountId: string, projectId: string, request: RequestContext): AnnounceEvidence =>
   (tx, docs) =>
-    recordOutboxEvent(
-      tx,
-      researchEvidenceAdded,
-      { accountId, projectId, evidenceIds: docs.map((doc) => doc._id) },
-      newId('evt'),
-      requestId,
-    );
+    recordOutboxEvent(tx, researchEvidenceAdded, { accountId, projectId, evidenceIds: docs.map((doc) => doc._id) }, newId('evt'), request);

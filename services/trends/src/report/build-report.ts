@@ -14,7 +14,7 @@ import { diversifiedSample, recencyWindowDays, type Candidate } from '../methodo
 import { scoreSample, type EnrichedVideo } from '../methodology/score-sample';
 import { channelBaselineViewsPerHour, hoursBetween } from '../methodology/signals';
 import { generateInsights } from './insights';
-import { newId } from '@vrs/kit';
+import { newId, type RequestContext } from '@vrs/kit';
 
 /** One sentence per formula of docs/methodology/trends-3.0.md, as the report's `methodology` field. */
 export const methodologySummary = [
@@ -141,7 +141,7 @@ const channelsOf = (chosen: readonly Candidate[]) => [...new Set(chosen.map((can
 export async function buildTrendReport(
   deps: TrendsDeps,
   request: z.output<typeof generateTrendReportInputSchema>,
-  requestId: string,
+  context: RequestContext,
 ): Promise<TrendReport> {
   const { snapshots, clock, logger, announcer } = deps;
   const now = clock.now().toISOString();
@@ -272,7 +272,7 @@ export async function buildTrendReport(
       generatedAt: now,
     },
     (error) => logger.error({ err: error, reportId }, 'trends.report.generated not published; the report and its snapshots are saved'),
-    { requestId },
+    { requestId: context.requestId, trace: context.trace },
   );
   return report;
 }

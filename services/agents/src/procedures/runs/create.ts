@@ -1,5 +1,5 @@
 import { agentsRunRequested, createAgentRunInputSchema, type AgentRunAdmission } from '@vrs/contracts';
-import { AppError, forRequest, procedure } from '@vrs/kit';
+import { AppError, forRequest, procedure, requestLogFields } from '@vrs/kit';
 import type { AgentsDeps } from '../../agents-deps';
 import { failureOf } from '../../clients';
 import { endRun } from '../../execution/end-run';
@@ -94,10 +94,10 @@ export const createAgentRun = (unscoped: AgentsDeps) =>
           await bus.publish(
             agentsRunRequested,
             { accountId, sessionId: targetSession, runId: run._id },
-            { eventId: run._id, requestId: ctx.requestId },
+            { eventId: run._id, requestId: ctx.requestId, trace: ctx.trace },
           );
         } catch (error) {
-          deps.logger.error({ err: error, runId: run._id, requestId: ctx.requestId }, 'agent run could not be queued; ended as failed');
+          deps.logger.error({ err: error, runId: run._id, ...requestLogFields(ctx) }, 'agent run could not be queued; ended as failed');
           await endRun(deps, run._id, { status: 'failed', error: 'The run could not be queued for execution.' });
           throw new AppError('SERVICE_UNAVAILABLE', 'The run could not be queued; nothing was charged. Retry shortly.');
         }

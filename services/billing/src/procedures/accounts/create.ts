@@ -1,5 +1,5 @@
 import { accountRefSchema, createAccountInputSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 
 export function createAccount({ repo, config, logger }: BillingDeps) {
@@ -12,7 +12,7 @@ export function createAccount({ repo, config, logger }: BillingDeps) {
         grant: input.initialCredits ?? config.startingCredits,
         requestId: ctx.requestId,
       });
-      logger.info({ accountId: account._id, granted: account.granted, requestId: ctx.requestId }, 'account opened');
+      logger.info({ accountId: account._id, granted: account.granted, ...requestLogFields(ctx) }, 'account opened');
       return { accountId: account._id };
     });
 }

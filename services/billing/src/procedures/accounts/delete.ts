@@ -1,5 +1,5 @@
 import { deleteAccountInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import { z } from 'zod';
 import type { BillingDeps } from '../../billing-deps';
 
@@ -12,7 +12,7 @@ export function deleteAccount({ repo, outbox, logger }: BillingDeps) {
       const deleted = await repo.deleteAccount(input.accountId);
       if (!deleted) throw new AppError('ACCOUNT_NOT_FOUND');
       outbox.notify();
-      logger.info({ accountId: deleted.accountId, keysRevoked: deleted.keysRevoked, requestId: ctx.requestId }, 'account deleted');
+      logger.info({ accountId: deleted.accountId, keysRevoked: deleted.keysRevoked, ...requestLogFields(ctx) }, 'account deleted');
       return { accountId: deleted.accountId, deletedAt: deleted.deletedAt };
     });
 }

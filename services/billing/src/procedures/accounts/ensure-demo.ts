@@ -1,5 +1,5 @@
 import { accountRefSchema, ensureDemoAccountInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import { DuplicateKeyError } from '@vrs/store';
 import type { BillingDeps } from '../../billing-deps';
 
@@ -20,7 +20,7 @@ export function ensureDemoAccount({ repo, config, logger }: BillingDeps) {
       if (existing) return { accountId: existing._id };
       try {
         const account = await repo.openAccount({ name: null, demoUser, grant: config.startingCredits, requestId: ctx.requestId });
-        logger.info({ accountId: account._id, demoUser, requestId: ctx.requestId }, 'demo account opened');
+        logger.info({ accountId: account._id, demoUser, ...requestLogFields(ctx) }, 'demo account opened');
         return { accountId: account._id };
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;

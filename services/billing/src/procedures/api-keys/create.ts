@@ -1,5 +1,5 @@
 import { createApiKeyInputSchema, createdApiKeySchema, maxActiveApiKeysPerAccount } from '@vrs/contracts';
-import { AppError, newId, procedure } from '@vrs/kit';
+import { AppError, newId, procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { hashToken } from '../../identity/tokens';
 import { displayPrefixLength, generateApiKey, toApiKey, type ApiKeyDoc } from '../../repo/api-keys';
@@ -32,7 +32,7 @@ export function createApiKey({ repo, logger }: BillingDeps) {
         revokedAt: null,
       };
       await repo.apiKeys.insert(apiKey);
-      logger.info({ accountId: apiKey.accountId, keyId: apiKey._id, prefix: apiKey.prefix, requestId: ctx.requestId }, 'api key created');
+      logger.info({ accountId: apiKey.accountId, keyId: apiKey._id, prefix: apiKey.prefix, ...requestLogFields(ctx) }, 'api key created');
       return { ...toApiKey(apiKey), key };
     });
 }

@@ -1,5 +1,5 @@
 import { deletedSchema, revokeApiKeyInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 
 /**
@@ -12,7 +12,7 @@ export function revokeApiKey({ repo, logger }: BillingDeps) {
     .output(deletedSchema)
     .mutation(async ({ input: { accountId, keyId }, ctx }) => {
       if (!(await repo.apiKeys.revoke(accountId, keyId))) throw new AppError('API_KEY_NOT_FOUND');
-      logger.info({ accountId, keyId, requestId: ctx.requestId }, 'api key revoked');
+      logger.info({ accountId, keyId, ...requestLogFields(ctx) }, 'api key revoked');
       return { id: keyId, deleted: true as const };
     });
 }

@@ -1,5 +1,5 @@
 import { decidedDeviceAuthorizationSchema, denyDeviceAuthorizationInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { pendingDeviceCode } from '../../identity/pending-device-code';
 
@@ -17,7 +17,7 @@ export function denyDeviceAuthorization({ repo, logger }: BillingDeps) {
         approvedScopes: null,
       });
       if (!decided) throw new AppError('USER_CODE_USED');
-      logger.info({ deviceAuthorizationId: code._id, accountId: input.accountId, requestId: ctx.requestId }, 'device authorization denied');
+      logger.info({ deviceAuthorizationId: code._id, accountId: input.accountId, ...requestLogFields(ctx) }, 'device authorization denied');
       return { status: 'denied' as const, scopes: [], clientName: code.clientName };
     });
 }

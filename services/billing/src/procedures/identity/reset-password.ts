@@ -1,5 +1,5 @@
 import { accountRefSchema, resetPasswordInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import { identityPolicyOf, type BillingDeps } from '../../billing-deps';
 import { hashPassword } from '../../identity/passwords';
 import { hashToken } from '../../identity/tokens';
@@ -30,7 +30,7 @@ export function resetPassword({ repo, config, logger }: BillingDeps) {
       const revokedApiKeys = input.revokeApiKeys
         ? await repo.apiKeys.revokeAllOfAccount(account._id, new Date(repo.clock()).toISOString())
         : 0;
-      logger.info({ accountId: account._id, revokedSessions: revoked, revokedApiKeys, requestId: ctx.requestId }, 'password reset');
+      logger.info({ accountId: account._id, revokedSessions: revoked, revokedApiKeys, ...requestLogFields(ctx) }, 'password reset');
       return { accountId: account._id };
     });
 }

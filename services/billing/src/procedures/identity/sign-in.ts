@@ -1,5 +1,5 @@
 import { signInInputSchema, signInResultSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import { identityPolicyOf, type BillingDeps } from '../../billing-deps';
 import { issueLink } from '../../identity/links';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../identity/passwords';
@@ -25,7 +25,7 @@ export function signIn({ repo, config, logger }: BillingDeps) {
         if (!(await repo.accounts.setPasswordHash(account._id, await hashPassword(input.password, policy.scrypt)))) {
           throw new AppError('INVALID_CREDENTIALS');
         }
-        logger.info({ accountId: account._id, requestId: ctx.requestId }, 'password rehashed at the current cost');
+        logger.info({ accountId: account._id, ...requestLogFields(ctx) }, 'password rehashed at the current cost');
       }
       if (!account.emailVerifiedAt) {
         const verificationToken = await issueLink(repo, account._id, 'verify-email', policy.emailVerificationTtlMs);

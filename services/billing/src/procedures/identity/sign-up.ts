@@ -1,5 +1,5 @@
 import { signUpInputSchema, signUpResultSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { procedure, requestLogFields } from '@vrs/kit';
 import { DuplicateKeyError } from '@vrs/store';
 import { identityPolicyOf, type BillingDeps } from '../../billing-deps';
 import { issueLink } from '../../identity/links';
@@ -39,7 +39,7 @@ export function signUp({ repo, config, logger }: BillingDeps) {
           grant: config.startingCredits,
           requestId: ctx.requestId,
         });
-        logger.info({ accountId: account._id, requestId: ctx.requestId }, 'account signed up');
+        logger.info({ accountId: account._id, ...requestLogFields(ctx) }, 'account signed up');
         const verificationToken = await issueLink(repo, account._id, 'verify-email', policy.emailVerificationTtlMs);
         return { accountId: account._id, created: true, verificationToken };
       } catch (error) {

@@ -1,5 +1,5 @@
 import { accountRefSchema, linkTokenInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { hashToken } from '../../identity/tokens';
 
@@ -15,7 +15,7 @@ export function verifyEmail({ repo, logger }: BillingDeps) {
       // A link of an account deleted since it was sent verifies nothing.
       if (!(await repo.accounts.markEmailVerified(link.accountId, new Date(repo.clock()).toISOString())))
         throw new AppError('LINK_INVALID');
-      logger.info({ accountId: link.accountId, requestId: ctx.requestId }, 'email verified');
+      logger.info({ accountId: link.accountId, ...requestLogFields(ctx) }, 'email verified');
       return { accountId: link.accountId };
     });
 }

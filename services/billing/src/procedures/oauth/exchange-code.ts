@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { exchangeAuthorizationCodeInputSchema, oauthTokenSetSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { openOAuthGrant } from '../../identity/open-oauth-grant';
 import { hashToken } from '../../identity/tokens';
@@ -30,7 +30,7 @@ export function exchangeAuthorizationCode({ repo, logger }: BillingDeps) {
       if (!code) throw invalidGrant('The authorization code is not known.');
       if (code.usedAt !== null) {
         if (code.sessionId) await repo.sessions.revoke(code.accountId, code.sessionId);
-        logger.warn({ clientId: code.clientId, sessionId: code.sessionId, requestId: ctx.requestId }, 'authorization code replayed');
+        logger.warn({ clientId: code.clientId, sessionId: code.sessionId, ...requestLogFields(ctx) }, 'authorization code replayed');
         throw invalidGrant('The authorization code was already used; the tokens issued for it are revoked.');
       }
       if (Date.parse(code.expiresAt) <= now) throw invalidGrant('The authorization code has expired.');
@@ -51,7 +51,7 @@ export function exchangeAuthorizationCode({ repo, logger }: BillingDeps) {
         ip: input.ip,
       });
       await repo.oauthCodes.recordSession(code._id, tokens.sessionId);
-      logger.info({ clientId: code.clientId, sessionId: tokens.sessionId, requestId: ctx.requestId }, 'authorization code exchanged');
+      logger.info({ clientId: code.clientId, sessionId: tokens.sessionId, ...requestLogFields(ctx) }, 'authorization code exchanged');
       return tokens;
     });
 }

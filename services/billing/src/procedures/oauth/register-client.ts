@@ -1,5 +1,5 @@
 import { oauthClientIdPrefix, oauthClientSchema, registerOAuthClientInputSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { generateToken } from '../../identity/tokens';
 
@@ -17,7 +17,7 @@ export function registerOAuthClient({ repo, logger }: BillingDeps) {
         createdAt: new Date(repo.clock()).toISOString(),
       };
       await repo.oauthClients.insert(client);
-      logger.info({ clientId: client._id, requestId: ctx.requestId }, 'oauth client registered');
+      logger.info({ clientId: client._id, ...requestLogFields(ctx) }, 'oauth client registered');
       const { _id, ...rest } = client;
       return { clientId: _id, ...rest };
     });

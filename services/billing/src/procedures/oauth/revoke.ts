@@ -1,5 +1,5 @@
 import { oauthRefreshTokenPrefix, revokedOAuthTokenSchema, revokeOAuthTokenInputSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { hashToken } from '../../identity/tokens';
 
@@ -25,7 +25,7 @@ export function revokeOAuthToken({ repo, logger }: BillingDeps) {
           grant = { accountId: session.accountId, sessionId: session._id };
       }
       const revoked = grant ? await repo.sessions.revoke(grant.accountId, grant.sessionId) : false;
-      if (revoked) logger.info({ clientId: input.clientId, sessionId: grant?.sessionId, requestId: ctx.requestId }, 'oauth grant revoked');
+      if (revoked) logger.info({ clientId: input.clientId, sessionId: grant?.sessionId, ...requestLogFields(ctx) }, 'oauth grant revoked');
       return { revoked };
     });
 }

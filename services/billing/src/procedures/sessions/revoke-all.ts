@@ -1,5 +1,5 @@
 import { revokeAllSessionsInputSchema } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { procedure, requestLogFields } from '@vrs/kit';
 import { z } from 'zod';
 import type { BillingDeps } from '../../billing-deps';
 
@@ -10,7 +10,7 @@ export function revokeAllSessions({ repo, logger }: BillingDeps) {
     .output(z.object({ revoked: z.number().int().min(0) }))
     .mutation(async ({ input: { accountId, exceptSessionId }, ctx }) => {
       const revoked = await repo.sessions.revokeAll(accountId, exceptSessionId);
-      logger.info({ accountId, revoked, requestId: ctx.requestId }, 'sessions revoked');
+      logger.info({ accountId, revoked, ...requestLogFields(ctx) }, 'sessions revoked');
       return { revoked };
     });
 }

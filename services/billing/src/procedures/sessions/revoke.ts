@@ -1,5 +1,5 @@
 import { revokeSessionInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import { z } from 'zod';
 import type { BillingDeps } from '../../billing-deps';
 
@@ -13,7 +13,7 @@ export function revokeSession({ repo, logger }: BillingDeps) {
     .output(z.object({ revoked: z.literal(true) }))
     .mutation(async ({ input: { accountId, sessionId }, ctx }) => {
       if (!(await repo.sessions.revoke(accountId, sessionId))) throw new AppError('SESSION_NOT_FOUND');
-      logger.info({ accountId, sessionId, requestId: ctx.requestId }, 'session revoked');
+      logger.info({ accountId, sessionId, ...requestLogFields(ctx) }, 'session revoked');
       return { revoked: true as const };
     });
 }

@@ -1,5 +1,5 @@
 import { rotatedSessionSchema, rotateSessionInputSchema, webSessionTokenPrefix, cliSessionTokenPrefix } from '@vrs/contracts';
-import { procedure } from '@vrs/kit';
+import { procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { generateToken, hashToken } from '../../identity/tokens';
 
@@ -17,7 +17,7 @@ export function rotateSession({ repo, logger }: BillingDeps) {
       const token = generateToken(prefix);
       const rotated = await repo.sessions.rotate(input.sessionId, hashToken(input.token), hashToken(token), input.graceMs);
       if (!rotated) return null;
-      logger.debug({ sessionId: rotated._id, requestId: ctx.requestId }, 'session token rotated');
+      logger.debug({ sessionId: rotated._id, ...requestLogFields(ctx) }, 'session token rotated');
       return { token, expiresAt: rotated.expiresAt };
     });
 }

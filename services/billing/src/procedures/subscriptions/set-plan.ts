@@ -1,5 +1,5 @@
 import { billingStatusSchema, setPlanInputSchema } from '@vrs/contracts';
-import { AppError, procedure } from '@vrs/kit';
+import { AppError, procedure, requestLogFields } from '@vrs/kit';
 import type { BillingDeps } from '../../billing-deps';
 import { toBillingStatus } from '../status/to-billing-status';
 
@@ -14,7 +14,7 @@ export function setPlan({ repo, plans, logger }: BillingDeps) {
     .mutation(async ({ input: { accountId, plan, status }, ctx }) => {
       const account = await repo.changePlan(accountId, plan, status);
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND');
-      logger.info({ accountId, plan, status, requestId: ctx.requestId }, 'plan changed');
+      logger.info({ accountId, plan, status, ...requestLogFields(ctx) }, 'plan changed');
       return toBillingStatus(account, plans);
     });
 }

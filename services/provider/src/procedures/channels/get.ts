@@ -8,7 +8,7 @@ import { channelPart, versionKey } from '../../versions/keys';
 export const getChannel = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(getChannelInputSchema).query(async ({ input, ctx }): Promise<Served<Channel>> => {
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'channel',
       key: versionKey(channelPart(input.channel)),
       refresh: input.refresh,

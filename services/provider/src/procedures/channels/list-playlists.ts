@@ -9,7 +9,7 @@ export const listChannelPlaylists = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(listChannelPlaylistsInputSchema).query(async ({ input, ctx }): Promise<Served<ChannelPlaylists>> => {
     const { channel, sort, continuation } = input;
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'channelPlaylists',
       key: versionKey(channelPart(channel), sort, continuationPart(continuation)),
       refresh: input.refresh,

@@ -14,7 +14,7 @@ export const collectNewestComments = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(collectNewestCommentsInputSchema).query(async ({ input, ctx }): Promise<Served<Comments>> => {
     const { videoId, limit, replies } = input;
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'newestComments',
       key: versionKey(videoId, 'newest', limit, replies ? 'with-replies' : 'top-level'),
       refresh: input.refresh,

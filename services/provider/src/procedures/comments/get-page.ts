@@ -14,7 +14,7 @@ export const getCommentsPage = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(getCommentsPageInputSchema).query(async ({ input, ctx }): Promise<Served<Comments>> => {
     const { videoId, continuation, sort } = input;
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'comments',
       key: versionKey(videoId, continuation ? 'top' : sort, continuationPart(continuation)),
       refresh: input.refresh,

@@ -9,7 +9,7 @@ export const getPlaylist = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(getPlaylistInputSchema).query(async ({ input, ctx }): Promise<Served<Playlist>> => {
     const { playlistId, continuation } = input;
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'playlist',
       key: versionKey(playlistId, continuationPart(continuation)),
       refresh: input.refresh,

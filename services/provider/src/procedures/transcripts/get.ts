@@ -21,7 +21,7 @@ export const getTranscript = ({ reads, versions, youtube }: ProviderDeps) =>
   procedure.input(getTranscriptInputSchema).query(async ({ input, ctx }): Promise<Served<Transcript>> => {
     const { videoId, lang } = input;
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'transcript',
       key: versionKey(videoId, lang ?? 'default'),
       refresh: input.refresh,

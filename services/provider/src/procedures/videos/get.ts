@@ -14,7 +14,7 @@ function toVideo(version: VersionDoc<VideoRecord>): Video {
 export const getVideo = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(getVideoInputSchema).query(async ({ input, ctx }): Promise<Served<Video>> => {
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'video',
       key: input.videoId,
       refresh: input.refresh,

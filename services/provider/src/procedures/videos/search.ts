@@ -13,7 +13,7 @@ export const searchVideos = ({ reads, youtube }: ProviderDeps) =>
   procedure.input(searchVideosInputSchema).query(async ({ input, ctx }): Promise<Served<VideoSearchResults>> => {
     const { q, sort, continuation } = input;
     const { version, cached } = await reads.read({
-      requestId: ctx.requestId,
+      request: ctx,
       kind: 'search',
       key: versionKey(q.toLowerCase(), sort, continuationPart(continuation)),
       refresh: true,

@@ -8,7 +8,7 @@ import type { ResearchDeps } from '../../research-deps';
 export const createAnswer = ({ provider, llm, operations }: ResearchDeps) =>
   procedure.input(createAnswerInputSchema).mutation(async ({ input, ctx, signal }): Promise<CitedAnswer> => {
     const { evidence, warnings } = await gatherPublicEvidence(forRequest(provider, ctx), input.question, maxEvidence);
-    const composed = await composeCitedAnswer(llm, input.question, evidence, signal);
+    const composed = await composeCitedAnswer(llm, input.question, evidence, signal, ctx.trace);
     const operation = await operations.save(input.accountId, {
       kind: 'answer',
       question: input.question,

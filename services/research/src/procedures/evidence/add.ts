@@ -35,7 +35,7 @@ export const addEvidence = ({ projects, evidence, outbox }: ResearchDeps) =>
   procedure.input(addEvidenceInputSchema).mutation(async ({ input, ctx }): Promise<{ items: StoredEvidence[] }> => {
     rejectRepeatedSourceKeys(input.items);
     const project = await requireOwnedProject(projects, input.accountId, input.projectId);
-    const docs = await evidence.add(project._id, input.items, announceEvidenceAdded(input.accountId, project._id, ctx.requestId));
+    const docs = await evidence.add(project._id, input.items, announceEvidenceAdded(input.accountId, project._id, ctx), ctx.trace);
     outbox.notify();
     return { items: docs.map(toStoredEvidence) };
   });

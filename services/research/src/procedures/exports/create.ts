@@ -18,9 +18,9 @@ export const createExport = ({ store, projects, exports, idempotency, outbox }: 
         // The export and its event commit together: an export is never left pending with nobody told to write it.
         const record = await store.withTransaction(async (tx) => {
           const created = await exports.create({ accountId, projectId: project._id, projectName: project.name, format, credits }, tx);
-          await recordOutboxEvent(tx, researchExportRequested, { accountId, exportId: created._id }, created._id, ctx.requestId);
+          await recordOutboxEvent(tx, researchExportRequested, { accountId, exportId: created._id }, created._id, ctx);
           return created;
-        });
+        }, ctx.trace);
         outbox.notify();
         return toExport(record);
       },

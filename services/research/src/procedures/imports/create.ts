@@ -22,15 +22,9 @@ export const createImport = ({ store, projects, jobs, idempotency, outbox }: Res
         // The job and its event commit together: a job is never left queued with nobody told to run it.
         const job = await store.withTransaction(async (tx) => {
           const created = await jobs.create({ _id: newId('job'), accountId, projectId: project._id, source, include, credits }, tx);
-          await recordOutboxEvent(
-            tx,
-            researchImportRequested,
-            { accountId, projectId: project._id, jobId: created._id },
-            created._id,
-            ctx.requestId,
-          );
+          await recordOutboxEvent(tx, researchImportRequested, { accountId, projectId: project._id, jobId: created._id }, created._id, ctx);
           return created;
-        });
+        }, ctx.trace);
         outbox.notify();
         return toJob(job);
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { generateVideoPlanInputSchema, trendsPlanGenerated, videoPlanSchema, type VideoPlan } from '@vrs/contracts';
-import { AppError, newUuid, procedure } from '@vrs/kit';
+import { AppError, newUuid, procedure, requestLogFields } from '@vrs/kit';
 import { describeSample, groundVideoIds } from '../../report/sample-prompt';
 import type { TrendsDeps } from '../../trends-deps';
 
@@ -37,7 +37,12 @@ export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
     .output(videoPlanSchema)
     .mutation(async ({ input: { accountId, report }, ctx }): Promise<VideoPlan> => {
       if (!llm) throw new AppError('AI_UNAVAILABLE', 'No AI model is configured, so no plan can be written.');
-      const { object, model } = await llm.generateObject({ schema: planDraftSchema, system, prompt: describeSample(report) });
+      const { object, model } = await llm.generateObject({
+        schema: planDraftSchema,
+        system,
+        prompt: describeSample(report),
+        trace: ctx.trace,
+      });
       const grounded = groundVideoIds(object.evidence, report.videos);
       const plan: VideoPlan = {
         provider: 'youtube',
@@ -55,10 +60,10 @@ export const generatePlan = ({ llm, clock, bus, logger, plans }: TrendsDeps) =>
         .publish(
           trendsPlanGenerated,
           { operationId: plan.operationId, query: report.query, model, generatedAt: plan.generatedAt },
-          { requestId: ctx.requestId },
+          { requestId: ctx.requestId, trace: ctx.trace },
         )
         .catch((error: unknown) =>
-          logger.error({ err: error, operationId: plan.operationId, requestId: ctx.requestId }, 'trends.plan.generated not published'),
+          logger.error({ err: error, operationId: plan.operationId, ...requestLogFields(ctx) }, 'trends.plan.generated not published'),
         );
       return plan;
     });

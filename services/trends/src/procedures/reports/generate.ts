@@ -1,5 +1,5 @@
 import { generateTrendReportInputSchema, trendReportSchema } from '@vrs/contracts';
-import { forRequest, procedure } from '@vrs/kit';
+import { forRequest, procedure, requestLogFields } from '@vrs/kit';
 import { buildTrendReport } from '../../report/build-report';
 import type { TrendsDeps } from '../../trends-deps';
 
@@ -10,9 +10,5 @@ export const generateReport = (deps: TrendsDeps) =>
     .output(trendReportSchema)
     .mutation(({ input, ctx }) =>
       // Its upstream reads, log lines and announcement carry the id of the request it serves.
-      buildTrendReport(
-        { ...deps, provider: forRequest(deps.provider, ctx), logger: deps.logger.child({ requestId: ctx.requestId }) },
-        input,
-        ctx.requestId,
-      ),
+      buildTrendReport({ ...deps, provider: forRequest(deps.provider, ctx), logger: deps.logger.child(requestLogFields(ctx)) }, input, ctx),
     );
