@@ -8,12 +8,14 @@ import { deleteNamespace } from '@vrs/bus';
 import { apiClient, eventually } from '@vrs/testing/api-client';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '@vrs/testing/otlp-receiver';
 import { startGatewayProcess, startServiceProcess, type RunningProcess } from '@vrs/testing/processes';
+import { startFakeLlm } from '@vrs/testing/upstreams/llm/server';
 
 /*
  * Goal 3 of issue 41 (ADR 0102): a gateway and a research service of this test's own, as separate
  * processes exporting over OTLP/HTTP to a receiver of its own, beside the run's other services
- * (billing, provider: untraced, so every span here is the gateway's or research's). An import's
- * request, its tRPC call, the event it queues and the job that handles it are one trace.
+ * (billing, provider: untraced, so every span here is the gateway's or research's), and a fake model
+ * of its own. An import's request, its tRPC call, the event it queues and the job that handles it are
+ * one trace; a report's model attempts are spans under it.
  */
 const stackEnv = inject('stackEnv');
 const server = 2;
@@ -24,6 +26,7 @@ const importRoute = '/v1/projects/{projectId}/imports';
 const promiseHookProbe = fileURLToPath(new URL('./support/promise-hook-probe.mjs', import.meta.url));
 
 let receiver: OtlpReceiver;
+let llm: Awaited<ReturnType<typeof startFakeLlm>>;
 let runDir: string;
 let research: RunningProcess | undefined;
 let gateway: RunningProcess | undefined;
@@ -31,6 +34,7 @@ const namespace = `e2e_tracing_${process.pid}_${randomBytes(3).toString('hex')}`
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
+  llm = await startFakeLlm({ port: 0 });
   runDir = await mkdtemp(join(tmpdir(), 'vrs-tracing-'));
   const env = {
     ...stackEnv,
@@ -43,7 +47,11 @@ beforeAll(async () => {
     NODE_OPTIONS: `--import=${promiseHookProbe}`,
     PROMISE_HOOK_PROBE_FILE: join(runDir, 'promise-hooks'),
   };
-  research = await startServiceProcess('research', env, runDir);
+  research = await startServiceProcess(
+    'research',
+    { ...env, LLM_BASE_URL: llm.baseUrl, LLM_PRIMARY_MODEL: 'traced-primary', LLM_MAX_RETRIES: '0' },
+    runDir,
+  );
   gateway = await startGatewayProcess('gateway', { ...env, RESEARCH_SERVICE_URL: research.url }, runDir);
 });
 
@@ -52,6 +60,7 @@ afterAll(async () => {
   await research?.stop();
   await deleteNamespace(stackEnv.NATS_URL!, namespace).catch(() => undefined);
   await receiver?.close();
+  await llm?.close();
   await rm(runDir, { recursive: true, force: true });
 });
 
@@ -177,6 +186,34 @@ describe('traces across gateway, research, NATS and the import job', () => {
       const calls = receiver.spans.filter((span) => span.service === 'gateway' && span.kind === client && span.traceId === root.traceId);
       expect(calls.length, `calls under ${root.attributes['vrs.request_id']}`).toBeGreaterThan(0);
     }
+  });
+
+  it('puts each model attempt of a report under the report’s procedure span (ADR 0117)', async () => {
+    const api = apiClient(gateway!.url, { 'x-demo-user': `tracing-llm-${randomBytes(4).toString('hex')}` });
+    const projectId = (await api('POST', '/v1/projects', { json: { name: 'Traced report' } })).body.id as string;
+    const items = [
+      { text: 'Grind size controls extraction: finer grinds extract espresso faster.', sourceKey: 'note:grind' },
+      { text: 'An espresso brew ratio of one to two gives a balanced shot.', sourceKey: 'note:ratio' },
+    ];
+    expect((await api('POST', `/v1/projects/${projectId}/evidence`, { json: { items } })).status).toBe(200);
+    await eventually(async () =>
+      (await api('GET', `/v1/projects/${projectId}/search?q=espresso`)).body.results.length >= 2 ? true : undefined,
+    );
+    const report = await api('POST', '/v1/reports', { json: { prompt: 'espresso grind and ratio', projectId } });
+    expect(report.body, report.text).toMatchObject({ mode: 'llm', model: 'traced-primary' });
+    const requestId = report.headers.get('x-request-id');
+    const { procedure, attempt } = await eventually(
+      async () => {
+        const procedure = receiver.spans.find(
+          (span) => span.service === 'research' && span.name === 'reports.create' && span.attributes['vrs.request_id'] === requestId,
+        );
+        const attempt = procedure && receiver.spans.find((span) => span.parentSpanId === procedure.spanId && span.name === 'llm generate');
+        return attempt ? { procedure, attempt } : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the report’s model attempt to be exported' },
+    );
+    expect(attempt).toMatchObject({ service: 'research', kind: client, traceId: procedure.traceId });
+    expect(attempt.attributes['gen_ai.request.model']).toBe('traced-primary');
   });
 
   it('installs no promise hooks: the trace context travels with the request (ADR 0117)', async () => {

@@ -43,7 +43,7 @@ export function signUp(deps: PageDeps) {
     if (name !== undefined && name.length > 200) return fail(new AppError('VALIDATION_FAILED', 'name: at most 200 characters.'));
     try {
       // The account's opening grant is a ledger line: it names this request.
-      const result = await forRequest(services.billing, { requestId: req.requestId }).identity.signUp.mutate({
+      const result = await forRequest(services.billing, { requestId: req.requestId, trace: req.trace }).identity.signUp.mutate({
         email: email.data,
         password,
         ...(name ? { name } : {}),

@@ -12,7 +12,7 @@ export interface ReadTranscriptAnalysis {
   warnings: AgentWarning[];
 }
 
-export type AnalyzeReadTranscriptInput = Pick<AnalyzeTranscriptInput, 'llm' | 'question' | 'video'> & {
+export type AnalyzeReadTranscriptInput = Pick<AnalyzeTranscriptInput, 'llm' | 'question' | 'video' | 'trace'> & {
   runner: ToolRunner;
   /** The topic words the windows are ranked by. */
   terms: readonly string[];
@@ -39,7 +39,7 @@ function warningsOf(videoId: string, analysis: TranscriptAnalysis): AgentWarning
  * (`analyze:<videoId>`): a resumed run reuses it, and the run view reads its diagnostics there.
  */
 export async function analyzeReadTranscript(input: AnalyzeReadTranscriptInput): Promise<ReadTranscriptAnalysis> {
-  const { llm, runner, question, terms, video, now } = input;
+  const { llm, runner, question, terms, video, now, trace } = input;
   // The best for the question, in transcript order, as the model reads them.
   const windows = rankWindows(input.windows, terms)
     .slice(0, analystWindowsPerTranscript)
@@ -48,7 +48,8 @@ export async function analyzeReadTranscript(input: AnalyzeReadTranscriptInput): 
   const outcome = await runner.analyze(
     video.videoId,
     { videoId: video.videoId, windowIndexes: windows.map((window) => window.index) },
-    () => analyzeTranscript({ llm, question, video, windows, signal: AbortSignal.timeout(Math.max(1, runner.deadline - now())), now }),
+    () =>
+      analyzeTranscript({ llm, question, video, windows, signal: AbortSignal.timeout(Math.max(1, runner.deadline - now())), now, trace }),
   );
   if (outcome.kind === 'completed') return { findings: outcome.output.findings, warnings: warningsOf(video.videoId, outcome.output) };
   // Stopped by a budget: the run's own warning says so.

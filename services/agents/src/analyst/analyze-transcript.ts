@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkQuotedFindings, type GenerateObjectResult, type GroundingIssue, type Llm } from '@vrs/ai';
-import { AppError, required } from '@vrs/kit';
+import { AppError, required, type TraceContext } from '@vrs/kit';
 import type { TranscriptWindow } from '../planner/windows';
 import {
   type AnalystAnswer,
@@ -36,6 +36,8 @@ export interface AnalyzeTranscriptInput {
   /** Aborts at the run's time limit: the call in flight ends as TIMEOUT. */
   signal?: AbortSignal;
   now?: () => number;
+  /** The run's trace context: the model's attempts go under it (ADR 0117). */
+  trace?: TraceContext;
 }
 
 export interface TranscriptAnalysis {
@@ -72,7 +74,7 @@ function failureOf(
  * model failure (MODEL_FAILED) or TIMEOUT ends the analysis with what it has.
  */
 export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<TranscriptAnalysis> {
-  const { llm, question, video, windows, signal } = input;
+  const { llm, question, video, windows, signal, trace } = input;
   const now = input.now ?? Date.now;
   const source = { question, title: video.title, channel: video.channel, windows };
   const attemptId = randomUUID();
@@ -116,7 +118,7 @@ export async function analyzeTranscript(input: AnalyzeTranscriptInput): Promise<
     record(call, 'started', { repairFeedback: feedback });
     const started = now();
     try {
-      const result = await llm.generateObject({ schema: analystAnswerSchema, system: analystSystemPrompt, prompt, signal });
+      const result = await llm.generateObject({ schema: analystAnswerSchema, system: analystSystemPrompt, prompt, signal, trace });
       return { result, elapsedMs: now() - started };
     } catch (error) {
       record(call, 'failed', { elapsedMs: now() - started, repairFeedback: feedback, ...failureOf(error, signal) });

@@ -1,6 +1,6 @@
 import type { agentsRunRequested } from '@vrs/contracts';
 import type { EventHandler } from '@vrs/bus';
-import { forRequest, requestLogFields } from '@vrs/kit';
+import { forRequest, requestLogFields, type TraceContext } from '@vrs/kit';
 import type { AgentsDeps } from '../agents-deps';
 import { endRun, settleRun } from '../execution/end-run';
 import { gather } from '../execution/gather';
@@ -20,7 +20,12 @@ const modelRoutes = new Set(['topic_research', 'video_question', 'video_comparis
  * the model's failure ended it, the findings gathered so far, else extractive quotes; without a
  * model, the deterministic planner.
  */
-async function answer(deps: AgentsDeps, runner: ToolRunner, run: RunDoc, classification: Classification): Promise<StoredResult> {
+async function answer(
+  deps: AgentsDeps & { trace?: TraceContext },
+  runner: ToolRunner,
+  run: RunDoc,
+  classification: Classification,
+): Promise<StoredResult> {
   const { llm } = deps;
   if (llm && modelRoutes.has(classification.route.route)) {
     const loop = await runModelLoop({ ...deps, llm, limits: deps.settings.limits }, runner, run, classification);
@@ -54,6 +59,8 @@ export function createExecuteRunHandler(unscoped: AgentsDeps & { stopping: () =>
       billing: forRequest(unscoped.billing, context),
       trends: forRequest(unscoped.trends, context),
       logger: unscoped.logger.child(requestLogFields(context)),
+      // The model's steps are spans under the run's consumer span (ADR 0117).
+      trace: context.trace,
     };
     const { logger } = deps;
     const { runId } = data;

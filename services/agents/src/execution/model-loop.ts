@@ -1,5 +1,6 @@
 import type { Llm, StepMessage, StepTool, StepToolCall } from '@vrs/ai';
 import type { AgentToolName, AgentWarning, StoryboardCapture } from '@vrs/contracts';
+import type { TraceContext } from '@vrs/kit';
 import type { AgentsDeps } from '../agents-deps';
 import { z } from 'zod';
 import { analyzeReadTranscript, type ReadTranscriptAnalysis } from '../analyst/analyze-read-transcript';
@@ -23,7 +24,7 @@ import {
 import type { ToolOutcome, ToolRunner } from './tool-runner';
 import { agentTools, callAgentTool, type ToolContext, type ToolDeps, type ToolOutput } from './tools';
 
-type ModelLoopDeps = ToolDeps & Pick<AgentsDeps, 'runs' | 'logger' | 'now'> & { llm: Llm; limits: RunLimits };
+type ModelLoopDeps = ToolDeps & Pick<AgentsDeps, 'runs' | 'logger' | 'now'> & { llm: Llm; limits: RunLimits; trace?: TraceContext };
 
 export interface ModelLoopResult {
   gathered: Gathered;
@@ -246,7 +247,7 @@ export async function runModelLoop(
 
   for (let index = 1; index <= deps.limits.maxModelSteps; index++) {
     const step = await runner.modelStep(index, async () => {
-      const answered = await deps.llm.step({ system, messages, tools });
+      const answered = await deps.llm.step({ system, messages, tools, trace: deps.trace });
       return { model: answered.model, output: { text: answered.text, toolCalls: answered.toolCalls } };
     });
     if (step.kind === 'stopped') {
@@ -288,6 +289,7 @@ export async function runModelLoop(
           video: { videoId, title: video?.title ?? videoId, channel: video?.channelName ?? '' },
           windows: windowsOf(videoId, outcome.output as ToolOutput<'get_transcript'>),
           now: deps.now,
+          trace: deps.trace,
         });
         reads.set(
           same,
@@ -298,7 +300,7 @@ export async function runModelLoop(
         const title = gathered.videos.get(capture.videoId)?.title ?? capture.videoId;
         reads.set(
           same,
-          describeStoryboard(deps.llm, deps.logger, run, capture, title).then((described) => ({ described })),
+          describeStoryboard(deps.llm, deps.logger, run, capture, title, deps.trace).then((described) => ({ described })),
         );
       }
     }

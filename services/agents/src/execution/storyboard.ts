@@ -1,6 +1,6 @@
 import type { Llm } from '@vrs/ai';
 import type { AgentWarning, ExtractionDiagnostic, ExtractionEvent, StoryboardCapture, StoryboardSheet } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import type { Logger, TraceContext } from '@vrs/kit';
 import { z } from 'zod';
 import type { TranscriptWindow } from '../planner/windows';
 import { uuidOf } from '../procedures/runs/run-ids';
@@ -136,6 +136,8 @@ export async function describeStoryboard(
   run: RunDoc,
   capture: StoryboardCapture,
   title: string,
+  /** The run's trace context: the model's attempts go under it (ADR 0117). */
+  trace?: TraceContext,
 ): Promise<DescribedStoryboard> {
   const times = frameTimesOf(capture.sheets);
   const intervalMs = capture.spec?.intervalMs ?? 0;
@@ -148,6 +150,7 @@ export async function describeStoryboard(
       system: systemOf(run.message),
       prompt: promptOf(run.message, capture, title),
       images: capture.sheets.map((sheet) => ({ data: sheet.webpBase64, mediaType: 'image/webp' })),
+      trace,
     });
     const seen = new Set<number>();
     const frames: TranscriptWindow[] = [];

@@ -1,6 +1,6 @@
 import type { Comparison, Evidence } from '@vrs/contracts';
 import type { Llm } from '@vrs/ai';
-import { AppError } from '@vrs/kit';
+import { AppError, type TraceContext } from '@vrs/kit';
 import { composeCitedAnswer, maxEvidence } from '../answers/compose-cited-answer';
 import { publicEvidenceId } from '../answers/gather-public-evidence';
 import { videoSourceKey } from '../imports/import-video';
@@ -25,6 +25,8 @@ export async function summarizeVideos(
   llm: Llm | null,
   videos: ComparedVideo[],
   signal?: AbortSignal,
+  /** The request's trace context: the model's attempts go under it (ADR 0117). */
+  trace?: TraceContext,
 ): Promise<{ summary?: Comparison['summary']; warnings: string[] }> {
   if (!llm) return { warnings: [] };
   const warnings: string[] = [];
@@ -55,7 +57,7 @@ export async function summarizeVideos(
   if (evidence.length === 0) return { warnings };
   const task = `Compare what these videos say, and how they differ: ${videos.map((video) => `"${video.title}"`).join(', ')}.`;
   try {
-    const { answer, citations, model, warnings: answerWarnings } = await composeCitedAnswer(llm, task, evidence, signal);
+    const { answer, citations, model, warnings: answerWarnings } = await composeCitedAnswer(llm, task, evidence, signal, trace);
     return { summary: { answer, citations, model }, warnings: [...warnings, ...answerWarnings] };
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'AI_UNAVAILABLE') throw error;

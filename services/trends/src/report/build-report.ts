@@ -226,7 +226,7 @@ export async function buildTrendReport(
 
   let insights: TrendReport['insights'];
   if (request.mode === 'ai') {
-    const outcome = await generateInsights(deps.llm, { query: request.q, ...scored }, logger);
+    const outcome = await generateInsights(deps.llm, { query: request.q, ...scored }, logger, context.trace);
     insights = outcome.insights;
     warnings.push(...outcome.warnings);
   }

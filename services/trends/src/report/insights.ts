@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Llm } from '@vrs/ai';
 import type { TrendReport } from '@vrs/contracts';
-import type { Logger } from '@vrs/kit';
+import type { Logger, TraceContext } from '@vrs/kit';
 import { describeSample, groundVideoIds } from './sample-prompt';
 
 const citing = z.object({
@@ -24,10 +24,12 @@ export async function generateInsights(
   llm: Llm | null,
   sample: Parameters<typeof describeSample>[0],
   logger: Logger,
+  /** The report's request trace context: the model's attempts go under it (ADR 0117). */
+  trace?: TraceContext,
 ): Promise<{ insights: TrendReport['insights']; warnings: string[] }> {
   if (!llm) return { insights: undefined, warnings: ['Insights omitted: no AI model is configured.'] };
   try {
-    const { object, model } = await llm.generateObject({ schema: insightsDraftSchema, system, prompt: describeSample(sample) });
+    const { object, model } = await llm.generateObject({ schema: insightsDraftSchema, system, prompt: describeSample(sample), trace });
     const themes = groundVideoIds(object.themes, sample.videos);
     const contentGaps = groundVideoIds(object.contentGaps, sample.videos);
     return {

@@ -43,6 +43,6 @@ export const createComparison = (deps: ResearchDeps) =>
     );
     refuseDuplicates(fetched);
     const videos = fetched.map(({ result }) => videoMetrics(result, now));
-    const { summary, warnings } = await summarizeVideos(provider, llm, videos, signal);
+    const { summary, warnings } = await summarizeVideos(provider, llm, videos, signal, ctx.trace);
     return comparisons.save(accountId, { type, videos, ...(summary ? { summary } : {}), warnings });
   });
