@@ -19,7 +19,7 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 /** The request id the gateway gave `req` (`assignRequestId`), for the service calls an authenticator makes; a new one outside the app. */
 export function requestContextOf(req: IncomingMessage): RequestContext {
   const { requestId, trace } = req as IncomingMessage & Partial<RequestContext>;
-  return { requestId: requestId ?? newRequestId(), ...(trace && { trace }) };
+  return { requestId: requestId ?? newRequestId(), trace };
 }
 
 export function singleHeader(req: IncomingMessage, name: string): string | undefined {

@@ -175,7 +175,7 @@ export async function startJetStreamSubscription<E extends EventDefinition>(
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     await tracedProcess(msg, durable, envelope, untraced.requestId, async (span, trace) => {
-      const context = trace ? { ...untraced, trace } : untraced;
+      const context = { ...untraced, trace };
       try {
         await handler(envelope, context);
         msg.ack();

@@ -128,7 +128,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
       return;
     }
     const { envelope } = decoded;
-    const context = delivery.trace ? { ...eventRequestContext(envelope), trace: delivery.trace } : eventRequestContext(envelope);
+    const context = { ...eventRequestContext(envelope), trace: delivery.trace };
     countDelivered(group.type, group.metricsName, delivery.attempts);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
@@ -163,7 +163,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): EventBus {
   function enqueue(type: string, raw: string, trace: TraceContext | undefined): void {
     for (const group of groups.values()) {
       if (group.type !== type) continue;
-      group.queue.push(trace ? { raw, attempts: 0, trace } : { raw, attempts: 0 });
+      group.queue.push({ raw, attempts: 0, trace });
       pump(group);
     }
   }
