@@ -18,9 +18,11 @@ import { startProcess, type RunningProcess } from '@vrs/testing/processes';
 import { startBenchGateway } from '../support/bench-gateway';
 import { measuredWindow } from '../support/profile-window';
 import { stackFigures, startDevShapeStack, type DevShapeStack } from '../support/dev-stack';
-import { apiClient, eventually } from '@vrs/testing/api-client';
+import { apiClient } from '@vrs/testing/api-client';
 import { sentence, vocabulary } from '../support/transcript-corpus';
 import { queryClasses, type QueryClass } from '../support/query-classes';
+import { classRequests, commonWordQueryRequests, commonWords, commonWordSets, savedSearchCycleRequests } from '../support/search-phases';
+import { apiKeyHeaders, seedSearchProject } from '../support/search-seed';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -29,16 +31,6 @@ const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 // The default query pairs two mid-frequency words of the corpus, as a researcher's query would;
 // `BENCH_QUERY` overrides it.
 const query = process.env.BENCH_QUERY ?? `${vocabulary[150]} ${vocabulary[400]}`;
-
-/** A new query every request: query `from`, `from + 1`, … of `make`. */
-function queryRequests(searchPath: string, make: (n: number) => string, from = 0): autocannon.Request[] {
-  const base = searchPath.slice(0, searchPath.indexOf('?q='));
-  let n = from;
-  return [{ setupRequest: (request) => ({ ...request, path: `${base}?q=${encodeURIComponent(make(n++))}` }) }];
-}
-
-/** A new query of the class every request, none asked twice in a run (`queryClasses`). */
-const classRequests = (searchPath: string, queryClass: QueryClass, from = 0) => queryRequests(searchPath, queryClasses[queryClass], from);
 
 /** Queries a single caller sends of each class: after 50 to warm up, 150 timed, all distinct. */
 const latencyQueries = 150;
@@ -52,42 +44,6 @@ async function singleCallerLatency(url: string, headers: Record<string, string>,
   if (result.errors + result.non2xx > 0) throw new Error(`${queryClass ?? 'repeated query'}: ${result.errors + result.non2xx} failures`);
   const { p50, p90, p99 } = result.latency;
   return { name: queryClass ?? 'the repeated query (result cache)', p50, p90, p99 };
-}
-
-/** A dashboard refreshing 1,500 saved searches in turn: more than research's result cache holds (ADR 0067). */
-const savedSearchCycleRequests = (searchPath: string) =>
-  queryRequests(searchPath, (n) => `${vocabulary[100 + (n % 500)]} ${vocabulary[100 + ((n * 7919) % 1500)]}`, 1);
-
-/** The corpus's most frequent words after the first (in nearly every chunk, an idf floor); each is in 12–49 % of the chunks. */
-const commonWords = vocabulary.slice(1, 17);
-
-/** Every `size`-word set of `words`, each in the words' order, the sets in lexicographic order of their positions. */
-function wordSets(words: string[], size: number): string[][] {
-  if (size === 0) return [[]];
-  return words.flatMap((word, i) => wordSets(words.slice(i + 1), size - 1).map((rest) => [word, ...rest]));
-}
-
-/**
- * Every 4-word set of `commonWords` (1,820 sets): each query's words together are in most chunks,
- * so the engine ranks most of the project (goal 1's common-word search).
- */
-const commonWordSets = wordSets(commonWords, 4);
-
-/** The 24 orders of four words. */
-const fourWordOrders = [0, 1, 2, 3]
-  .flatMap((a) => [0, 1, 2, 3].flatMap((b) => [0, 1, 2, 3].flatMap((c) => [0, 1, 2, 3].map((d) => [a, b, c, d]))))
-  .filter((order) => new Set(order).size === 4);
-
-/**
- * Every set in turn, then every set again in its next word order: the same ranking work, and 43,680
- * queries before one is asked twice, so the phase never times research's result cache.
- */
-function commonWordQueryRequests(searchPath: string): autocannon.Request[] {
-  return queryRequests(searchPath, (n) => {
-    const set = required(commonWordSets[n % commonWordSets.length], 'a common-word set');
-    const order = required(fourWordOrders[Math.floor(n / commonWordSets.length) % fourWordOrders.length], 'a word order');
-    return order.map((i) => set[i]).join(' ');
-  });
 }
 
 /** The share of the first 2,000 seeded chunks holding a word of a common-word query, averaged over every 20th set. */
@@ -140,36 +96,7 @@ async function measure(
   };
 }
 
-/** Seeds a project of the demo account with the corpus and waits until search finds all of it. */
-async function seed(api: ReturnType<typeof apiClient>) {
-  const { body: project } = await api('POST', '/v1/projects', { json: { name: 'bench' } });
-  for (let offset = 0; offset < itemCount; offset += 100) {
-    const items = Array.from({ length: Math.min(100, itemCount - offset) }, (_, i) => ({
-      text: `${sentence(offset + i)} marker${offset + i}`,
-      sourceKey: `bench:${offset + i}`,
-    }));
-    const response = await api('POST', `/v1/projects/${project.id}/evidence`, { json: { items } });
-    if (response.status !== 200) throw new Error(`seeding failed: ${response.status} ${response.text}`);
-  }
-  const searchPath = `/v1/projects/${project.id}/search?q=${encodeURIComponent(query)}`;
-  const sample = await eventually(
-    async () => {
-      // Events are indexed in order: once the last item is found, the corpus is complete.
-      const last = await api('GET', `/v1/projects/${project.id}/search?q=marker${itemCount - 1}`);
-      if (last.body.results?.[0]?.sourceKey !== `bench:${itemCount - 1}`) return undefined;
-      return api('GET', searchPath);
-    },
-    { timeoutMs: 300_000, what: 'the seeded evidence to be indexed' },
-  );
-  return { searchPath, sample };
-}
-
-/** An API key of the demo account, made through the public API: an external consumer's credential. */
-async function apiKeyHeaders(api: ReturnType<typeof apiClient>) {
-  const { body: apiKey } = await api('POST', '/v1/api-keys', { json: { name: 'bench', scopes: ['data:read', 'account:access'] } });
-  if (!apiKey.key) throw new Error(`no API key: ${JSON.stringify(apiKey)}`);
-  return { authorization: `Bearer ${apiKey.key}` };
-}
+const seed = (api: ReturnType<typeof apiClient>) => seedSearchProject(api, itemCount, query);
 
 async function main() {
   const runDir = await mkdtemp(join(tmpdir(), 'vrs-bench-'));
