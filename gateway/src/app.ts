@@ -5,7 +5,6 @@ import {
   internalTokenHeader,
   isInternalToken,
   clientMayReadMetrics,
-  activeTrace,
   metricsPath,
   metricsRefusal,
   metricsSecretOf,
@@ -17,6 +16,7 @@ import {
   watchEventLoop,
   type HealthReport,
   requestLogFields,
+  traceOfRequest,
 } from '@vrs/kit';
 import type { WindowCounter } from '@vrs/bus';
 import { accessLog } from './access-log';
@@ -77,14 +77,12 @@ export interface GatewayDependencies {
 
 /**
  * A caller's own X-Request-Id is kept when it is sane, so their logs and ours line up. With tracing
- * on, the request's HTTP server span is read here, while the request listener still runs in it
- * (ADR 0117), and travels with the id from then on.
+ * on, the request's HTTP server span (`withRequestSpans`) travels with the id from here on (ADR 0117).
  */
 function assignRequestId(req: Request, res: Response, next: NextFunction) {
   const given = req.headers['x-request-id'];
   req.requestId = typeof given === 'string' && requestIdPattern.test(given) ? given : newRequestId();
-  const trace = activeTrace();
-  if (trace) req.trace = trace;
+  req.trace = traceOfRequest(req);
   res.setHeader('X-Request-Id', req.requestId);
   next();
 }

@@ -16,6 +16,7 @@ import {
   createLogger,
   createShutdown,
   handleInTurns,
+  withRequestSpans,
   type HealthReport,
   listen,
   startTracing,
@@ -165,7 +166,7 @@ async function main() {
       ...expressServerOptions(app),
       ...slowClientTimeouts({ headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS }),
     },
-    handleInTurns(app, config.REQUEST_TURN_BUDGET_MS),
+    withRequestSpans(handleInTurns(app, config.REQUEST_TURN_BUDGET_MS)),
   );
   answerClientErrorsInEnvelope(server, logger);
   await listen(server, { port: config.PORT, host: config.HOST, setting: 'PORT' });

@@ -159,7 +159,7 @@ function observeOperation({ ctx, meta }: MiddlewareOptions): void {
   if (!span || !openapi) return;
   const route = `/v1${openapi.path}`;
   span.updateName(`${openapi.method} ${route}`);
-  span.setAttributes({ 'http.route': route, 'vrs.operation_id': openapi.operationId, 'vrs.request_id': ctx.requestId });
+  span.setAttributes({ 'http.route': route, 'vrs.operation_id': openapi.operationId });
 }
 
 /** No credential (health probes, sign-in): input checked, service errors as the service threw them. */

@@ -139,6 +139,18 @@ describe('traces across gateway, research, NATS and the import job', () => {
       attributes: { 'rpc.system': 'trpc', 'vrs.request_id': requestId, 'vrs.caller': 'gateway' },
     });
     expect(chain).toContainEqual(expect.objectContaining({ service: 'gateway', kind: client }));
+    // Research's HTTP server span, between the gateway's call and the procedure, names the request too.
+    expect(chain).toContainEqual(
+      expect.objectContaining({
+        service: 'research',
+        kind: server,
+        attributes: expect.objectContaining({
+          'http.request.method': 'POST',
+          'http.response.status_code': 200,
+          'vrs.request_id': requestId,
+        }),
+      }),
+    );
     // The job's own calls (to the provider, to billing) are spans under it.
     const jobCalls = trace.filter((span) => span.kind === client && ancestry(span, trace).includes(processing));
     expect(jobCalls.length).toBeGreaterThan(0);
@@ -181,7 +193,17 @@ describe('traces across gateway, research, NATS and the import job', () => {
     );
     expect(new Set(roots.map((root) => root.traceId)).size).toBe(roots.length);
     for (const root of roots) {
-      expect(root).toMatchObject({ name: 'GET /v1/projects/{projectId}', attributes: { 'vrs.operation_id': 'getProject' } });
+      expect(root).toMatchObject({
+        name: 'GET /v1/projects/{projectId}',
+        attributes: {
+          'vrs.operation_id': 'getProject',
+          'http.route': '/v1/projects/{projectId}',
+          'http.request.method': 'GET',
+          'url.scheme': 'http',
+          'url.path': `/v1/projects/${project.body.id}`,
+          'http.response.status_code': 200,
+        },
+      });
       // Its call to research is in its own trace, under it.
       const calls = receiver.spans.filter((span) => span.service === 'gateway' && span.kind === client && span.traceId === root.traceId);
       expect(calls.length, `calls under ${root.attributes['vrs.request_id']}`).toBeGreaterThan(0);
@@ -214,6 +236,26 @@ describe('traces across gateway, research, NATS and the import job', () => {
     );
     expect(attempt).toMatchObject({ service: 'research', kind: client, traceId: procedure.traceId });
     expect(attempt.attributes['gen_ai.request.model']).toBe('traced-primary');
+  });
+
+  it('keeps no query string in a span: a search’s words stay out of the traces', async () => {
+    const api = apiClient(gateway!.url, { 'x-demo-user': `tracing-query-${randomBytes(4).toString('hex')}` });
+    const projectId = (await api('POST', '/v1/projects', { json: { name: 'Private words' } })).body.id as string;
+    const search = await api('GET', `/v1/projects/${projectId}/search?q=confidential+merger`);
+    expect(search.status, search.text).toBe(200);
+    const requestId = search.headers.get('x-request-id');
+    const spans = await eventually(
+      async () => {
+        const root = receiver.spans.find((span) => span.kind === server && span.attributes['vrs.request_id'] === requestId);
+        return root && receiver.spans.filter((span) => span.traceId === root.traceId);
+      },
+      { timeoutMs: 30_000, what: 'the search’s spans to be exported' },
+    );
+    expect(spans.find((span) => span.service === 'gateway' && span.kind === server)?.attributes).toMatchObject({
+      'url.path': `/v1/projects/${projectId}/search`,
+      'http.response.status_code': 200,
+    });
+    expect(JSON.stringify(spans)).not.toMatch(/confidential|merger/);
   });
 
   it('installs no promise hooks: the trace context travels with the request (ADR 0117)', async () => {

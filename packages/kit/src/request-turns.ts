@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { inActiveContext } from './tracing';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -9,19 +8,17 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  * request in one poll phase, and one started in its socket's read costs more CPU (ADR 0047). Requests
  * wait in arrival order; what a drain cannot start within the budget waits for the next turn. An idle
  * server starts a request in the turn it arrives; `budgetMs` 0 starts each in its socket's read, as
- * Node does. With tracing on, each request runs in the context it arrived in, not under the drain's
- * span, which is another request's (ADR 0102).
+ * Node does.
  */
 export function handleInTurns(handler: RequestHandler, budgetMs: number): RequestHandler {
   if (budgetMs <= 0) return handler;
-  const waiting: [RequestHandler, IncomingMessage, ServerResponse][] = [];
+  const waiting: [IncomingMessage, ServerResponse][] = [];
   let drainScheduled = false;
   const drain = () => {
     const startedAt = performance.now();
     let next = waiting.shift();
     while (next) {
-      const [handle, req, res] = next;
-      handle(req, res);
+      handler(...next);
       next = performance.now() - startedAt < budgetMs ? waiting.shift() : undefined;
     }
     // Scheduled from the check phase, the next drain runs in the next turn.
@@ -29,7 +26,7 @@ export function handleInTurns(handler: RequestHandler, budgetMs: number): Reques
     else drainScheduled = false;
   };
   return (req, res) => {
-    waiting.push([inActiveContext(handler), req, res]);
+    waiting.push([req, res]);
     if (!drainScheduled) {
       drainScheduled = true;
       setImmediate(drain);

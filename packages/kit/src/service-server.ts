@@ -15,7 +15,7 @@ import { metricsPath, sendMetrics } from './metrics';
 import { clientMayReadMetrics, metricsRefusal, metricsSecretOf } from './metrics-access';
 import { toTRPCError, type ServiceContext } from './trpc';
 import { serviceNames } from '@vrs/contracts';
-import { activeTrace, tracingConfigured, type TraceContext } from './tracing';
+import { traceOfRequest, withRequestSpans } from './tracing';
 
 export const internalTokenHeader = 'x-internal-token';
 export const requestIdHeader = 'x-request-id';
@@ -80,12 +80,10 @@ export async function startServiceServer(options: {
   const { router, internalToken, logger, service } = options;
   const clients = openInternalClients(options.internalClients ?? {}, logger);
   const clientOfRequest = new WeakMap<http.IncomingMessage, InternalClient>();
-  // With tracing on, each call's HTTP server span, read while the request listener runs (ADR 0117).
-  const traceOfRequest = tracingConfigured() ? new WeakMap<http.IncomingMessage, TraceContext>() : undefined;
   const contextOf = (req: http.IncomingMessage): ServiceContext => {
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
     const client = clientOfRequest.get(req);
-    const trace = traceOfRequest?.get(req);
+    const trace = traceOfRequest(req);
     if (!client) return { requestId, caller: ownCaller(headerValue(req, callerHeader)), service, trace };
     return { requestId, caller: client.name, service, allows: (path, type) => clientAllows(client, service, path, type), trace };
   };
@@ -120,10 +118,6 @@ export async function startServiceServer(options: {
   };
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (traceOfRequest) {
-      const trace = activeTrace();
-      if (trace) traceOfRequest.set(req, trace);
-    }
     if (req.url === '/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, service: options.service }));
       return;
@@ -162,7 +156,7 @@ export async function startServiceServer(options: {
     }
     if (!serviceCall(req, res)) void trpcHandler(req, res);
   };
-  const server = http.createServer(handleInTurns(handle, options.turnBudgetMs ?? 0));
+  const server = http.createServer(withRequestSpans(handleInTurns(handle, options.turnBudgetMs ?? 0)));
   server.keepAliveTimeout = 65_000;
   watchEventLoop();
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
 
 /**
@@ -7,8 +8,7 @@ import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry
  * imported by `startTracing` before the process serves anything.
  *
  * A request's place in its trace travels explicitly, beside its id (`RequestContext.trace`), never
- * through AsyncLocalStorage (ADR 0117): the SDK's context manager only knows what is active during a
- * synchronous call, which is where the HTTP server span is read (`activeTrace`).
+ * through AsyncLocalStorage (ADR 0117); it starts as the request's HTTP server span (`withRequestSpans`).
  */
 type Api = typeof import('@opentelemetry/api');
 
@@ -87,18 +87,55 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span?: Trac
   });
 }
 
+/** Liveness and readiness probes: not requests anyone follows, and they would flood the traces. */
+const probePaths = new Set(['/health', '/ready', '/v1/health', '/v1/ready', '/metrics']);
+
+/** Each request's HTTP server span, as `withRequestSpans` started it. */
+const requestTraces = new WeakMap<IncomingMessage, TraceContext>();
+
 /**
- * The trace context active in this synchronous call: the HTTP server span's, read by the first code
- * a request runs (the gateway's first middleware, a service's request listener). Undefined when off.
+ * `listener` with an HTTP server span per request (HTTP semantic conventions, ADR 0118), started as
+ * the request arrives, under the caller's `traceparent` if it sent one, and ended when the answer is
+ * sent or the connection closes first. `traceOfRequest` reads it. `listener` itself when tracing is off.
  */
-export function activeTrace(): TraceContext | undefined {
-  return started?.api.context.active();
+export function withRequestSpans(listener: (req: IncomingMessage, res: ServerResponse) => void) {
+  if (!started) return listener;
+  const { api, tracer, kinds } = started;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (!probePaths.has(path)) {
+      const attributes: Attributes = {
+        'http.request.method': req.method,
+        'url.scheme': 'http',
+        // The path only: a query holds what the caller asked (a search's words), which no trace keeps.
+        'url.path': path,
+        'network.protocol.version': req.httpVersion,
+      };
+      const userAgent = req.headers['user-agent'];
+      if (userAgent) attributes['user_agent.original'] = userAgent;
+      const parent = api.propagation.extract(api.ROOT_CONTEXT, req.headers);
+      const span = tracer.startSpan(req.method ?? 'HTTP', { kind: kinds.server, attributes }, parent);
+      requestTraces.set(req, api.trace.setSpan(parent, span));
+      res.once('close', () => {
+        // The gateway answers with the request's id; a service was called with it.
+        const requestId = res.getHeader('x-request-id') ?? req.headers['x-request-id'];
+        if (typeof requestId === 'string') span.setAttribute('vrs.request_id', requestId);
+        if (!res.writableFinished) {
+          span.setStatus({ code: api.SpanStatusCode.ERROR, message: 'the connection closed before the answer was sent' });
+        } else {
+          span.setAttribute('http.response.status_code', res.statusCode);
+          if (res.statusCode >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
+        }
+        span.end();
+      });
+    }
+    listener(req, res);
+  };
 }
 
-/** `work` bound to the active trace context, to run in it later (a queued request); `work` itself when tracing is off. */
-export function inActiveContext<A extends unknown[]>(work: (...args: A) => void): (...args: A) => void {
-  if (!started) return work;
-  return started.api.context.bind(started.api.context.active(), work);
+/** The trace context of `req`'s HTTP server span (`withRequestSpans`); undefined when tracing is off or for a probe. */
+export function traceOfRequest(req: IncomingMessage): TraceContext | undefined {
+  return requestTraces.get(req);
 }
 
 /** Records `error` on `span` and sets its status to error. */

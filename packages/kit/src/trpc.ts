@@ -102,20 +102,26 @@ export function appErrorOfServiceCall(error: unknown): AppError | undefined {
   return new AppError(data.appCode, data.appCode === 'INTERNAL_ERROR' ? undefined : error.message, data.details);
 }
 
-/**
- * Refuses a named internal client a procedure its credential does not allow (403 FORBIDDEN,
- * appCode INSUFFICIENT_SCOPE), turns thrown AppErrors into tRPC errors — including one a downstream service answered with and
- * this procedure let through, so a provider's 503 stays a 503 through trends — and logs unexpected
- * failures once, where they happen.
- */
-const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
+type BoundaryOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
+
+/** Refuses a named internal client a procedure its credential does not allow (403 FORBIDDEN, appCode INSUFFICIENT_SCOPE). */
+function refuseUnallowed({ path, type, ctx }: BoundaryOptions): void {
   if (ctx.allows && !ctx.allows(path, type)) {
     throw toTRPCError(
       new AppError('INSUFFICIENT_SCOPE', `The internal client ${ctx.caller} is not allowed to call ${path}.`, { procedure: path }),
     );
   }
+}
+
+/**
+ * Runs the procedure (`next`, handed `trace` as its own `ctx.trace` when traced), turns thrown
+ * AppErrors into tRPC errors — including one a downstream service answered with and this procedure
+ * let through, so a provider's 503 stays a 503 through trends — and logs unexpected failures once,
+ * where they happen.
+ */
+async function bounded({ next, path, ctx }: BoundaryOptions, trace?: TraceContext) {
   const started = performance.now();
-  const result = await next();
+  const result = await (trace ? next({ ctx: { trace } }) : next());
   if (!result.ok) {
     const cause = result.error.cause;
     const appError = cause instanceof AppError ? cause : appErrorOfServiceCall(cause);
@@ -132,15 +138,25 @@ const errorBoundary = t.middleware(async ({ next, path, type, ctx }) => {
   const outcome = result.ok ? 'ok' : result.error.code;
   observeProcedureCall(ctx.service ?? 'unknown', path, ctx.caller, outcome, (performance.now() - started) / 1000);
   return result;
+}
+
+/** The error boundary of every service procedure, untraced. */
+const errorBoundary = t.middleware((options) => {
+  refuseUnallowed(options);
+  return bounded(options);
 });
 
 /**
- * A server span per procedure call, over HTTP or in process (ADR 0102), under the caller's (`ctx.trace`),
- * failed when the answer is a 5xx; outside the error boundary, so it sees what the caller gets. The
- * procedure's own `ctx.trace` is this span, for what it calls and publishes (ADR 0117).
+ * Traced, the same boundary inside a server span per procedure call, over HTTP or in process (ADR
+ * 0102), under the caller's (`ctx.trace`); the procedure's own `ctx.trace` is this span (ADR 0117).
+ * The span sees what the caller gets, and fails on a 5xx. One middleware, not two: tRPC copies a
+ * call's options for every middleware it passes through (ADR 0118). A call refused for its scope
+ * never runs, and has no span of its own.
  */
-const traced = t.middleware(({ next, path, type, ctx }) =>
-  inSpan(
+const tracedErrorBoundary = t.middleware((options) => {
+  refuseUnallowed(options);
+  const { path, type, ctx } = options;
+  return inSpan(
     path,
     {
       kind: 'server',
@@ -154,14 +170,14 @@ const traced = t.middleware(({ next, path, type, ctx }) =>
       },
     },
     async (span, trace) => {
-      const result = await next({ ctx: { trace } });
+      const result = await bounded(options, trace);
       if (!result.ok && getHTTPStatusCodeFromError(result.error) >= 500) markFailed(span, result.error);
       return result;
     },
-  ),
-);
+  );
+});
 
 export const router = t.router;
-/** Every service procedure's builder. Untraced, it is the error boundary alone: no span middleware is added. */
-export const procedure = (tracingConfigured() ? t.procedure.use(traced) : t.procedure).use(errorBoundary);
+/** Every service procedure's builder: one middleware, with a span only when tracing is on. */
+export const procedure = t.procedure.use(tracingConfigured() ? tracedErrorBoundary : errorBoundary);
 export const createCallerFactory = t.createCallerFactory;

@@ -12,6 +12,8 @@ export interface ReceivedSpan {
   /** OTLP's numbers: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;
   attributes: Record<string, unknown>;
+  /** OTLP's status: code 0 unset, 1 ok, 2 error. */
+  status: { code: number; message?: string };
 }
 
 export interface OtlpReceiver {
@@ -63,6 +65,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 name: string;
                 kind: number;
                 attributes?: OtlpAttributes;
+                status?: { code?: number; message?: string };
               }>;
             }>;
           }>;
@@ -79,6 +82,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 name: span.name,
                 kind: span.kind,
                 attributes: plain(span.attributes),
+                status: { code: span.status?.code ?? 0, ...(span.status?.message ? { message: span.status.message } : {}) },
               });
             }
           }
