@@ -244,14 +244,18 @@ describe('traces across gateway, research, NATS and the import job', () => {
     const search = await api('GET', `/v1/projects/${projectId}/search?q=confidential+merger`);
     expect(search.status, search.text).toBe(200);
     const requestId = search.headers.get('x-request-id');
-    const spans = await eventually(
+    // The gateway's span ends last, so its batch may come after research's: wait for both sides.
+    const { root, spans } = await eventually(
       async () => {
-        const root = receiver.spans.find((span) => span.kind === server && span.attributes['vrs.request_id'] === requestId);
-        return root && receiver.spans.filter((span) => span.traceId === root.traceId);
+        const root = receiver.spans.find(
+          (span) => span.service === 'gateway' && span.kind === server && span.attributes['vrs.request_id'] === requestId,
+        );
+        const spans = receiver.spans.filter((span) => span.traceId === root?.traceId);
+        return root && spans.some((span) => span.service === 'research') ? { root, spans } : undefined;
       },
       { timeoutMs: 30_000, what: 'the search’s spans to be exported' },
     );
-    expect(spans.find((span) => span.service === 'gateway' && span.kind === server)?.attributes).toMatchObject({
+    expect(root.attributes).toMatchObject({
       'url.path': `/v1/projects/${projectId}/search`,
       'http.response.status_code': 200,
     });
