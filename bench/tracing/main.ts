@@ -88,7 +88,8 @@ async function main() {
       const { searchPath } = await seedSearchProject(api, itemCount, query);
       sides.push({ name, url: stack.gateway.url, processes: stack.processes, searchPath, headers: await apiKeyHeaders(api) });
     }
-    // bench:search's phases; each round asks its own range of a class, so no query is asked twice (a second ask may be cached).
+    // bench:search's phases. Each round asks its own range of a class, so no distinct query is asked twice
+    // (a second ask may be cached); the saved searches come round again, as that phase means them to.
     const phases: { name: string; demo?: boolean; requests: (searchPath: string, round: number) => autocannon.Request[] | undefined }[] = [
       { name: 'API key, the repeated query (result cache)', requests: () => undefined },
       { name: 'X-Demo-User, the repeated query', demo: true, requests: () => undefined },

@@ -41,6 +41,8 @@ afterAll(async () => {
   await flush?.();
   await receiver?.close();
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  delete process.env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  delete process.env.OTEL_BSP_SCHEDULE_DELAY;
 });
 
 const spanOf = (path: string) =>
