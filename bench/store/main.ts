@@ -191,6 +191,47 @@ async function hotPaths(): Promise<void> {
       `${(rawUs / 4).toFixed(1).padStart(25)} µs/op  (store / raw ${(storeUs / rawUs).toFixed(2)})`,
     );
 
+    // Closing a batch of reservations (ADR 0119): `$set` of scalars on 40 documents named by `_id`,
+    // one transaction each, beside the same UPDATE through libsql directly, alternating rounds.
+    const batch = 40;
+    const batches = 250;
+    const raw2 = new Database(join(dir, 'raw2.db'));
+    raw2.pragma('journal_mode = WAL');
+    raw2.pragma('synchronous = NORMAL');
+    raw2.pragma('cache_size = -16384');
+    raw2.exec('CREATE TABLE docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+    const rawFill = raw2.prepare('INSERT INTO docs (id, doc) VALUES (?, ?)');
+    raw2.exec('BEGIN');
+    for (let i = 0; i < docCount; i++) rawFill.run(`d${i}`, JSON.stringify(doc(i)));
+    raw2.exec('COMMIT');
+    const inList = Array.from({ length: batch }, () => '?').join(', ');
+    const rawSet = raw2.prepare(`UPDATE docs SET doc = json_set(doc, '$.group', ?, '$.n', json(?)) WHERE id IN (${inList})`);
+    const idsOf = (k: number) => Array.from({ length: batch }, (_, i) => `d${(k * batch + i) % docCount}`);
+    let setUs = 0;
+    let rawSetUs = 0;
+    for (let round = 0; round < 4; round++) {
+      setUs += await measureQuietly(batch * batches, async () => {
+        for (let k = 0; k < batches; k++) {
+          await store.withTransaction((tx) =>
+            tx.collection<Doc>('docs').updateMany({ _id: { $in: idsOf(k) } }, { $set: { group: `closed-${round}`, n: k } }),
+          );
+        }
+      });
+      rawSetUs += await measureQuietly(batch * batches, () => {
+        for (let k = 0; k < batches; k++) {
+          raw2.exec('BEGIN IMMEDIATE');
+          rawSet.run(`closed-${round}`, JSON.stringify(k), ...idsOf(k));
+          raw2.exec('COMMIT');
+        }
+      });
+    }
+    raw2.close();
+    row(`updateMany $set by _id, ${batch} a transaction`, `${(setUs / 4).toFixed(1).padStart(25)} µs/document`);
+    row(
+      '  raw libsql, UPDATE with json_set (baseline)',
+      `${(rawSetUs / 4).toFixed(1).padStart(25)} µs/document  (store / raw ${(setUs / rawSetUs).toFixed(2)})`,
+    );
+
     await measure('findOne by _id', 100_000, async () => {
       for (let i = 0; i < 100_000; i++) await docs.findOne({ _id: `d${i % docCount}` });
     });

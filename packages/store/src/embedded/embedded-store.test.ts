@@ -338,6 +338,47 @@ describe('embedded store updates in SQL', () => {
     expect(await notes.countDocuments({ projectId: 'p', version: { $gt: 2 } })).toBe(2);
     await store.close();
   });
+
+  it('sets top-level strings, numbers and null in the stored text, spelt as JSON.stringify spells them, counting what changed', async () => {
+    const store = await openEmbeddedStore(dir);
+    type Row = StoreDocument & { status?: unknown; charged?: unknown; note?: unknown; nested?: { at: string } };
+    const rows = store.collection<Row>('rows');
+    await rows.createIndexes([{ key: { status: 1, note: 1 }, name: 'status_note' }]);
+    const awkward = 'quote " backslash \\ tab \t newline \n cr \r bs \b ff \f control \u0001 \u001f del \u007f ls \u2028 slash / é';
+    const before: Row[] = [
+      { _id: 'a', status: 'reserved', charged: null, note: 1 },
+      { _id: 'b', status: 'settled', charged: 3, note: 'x' },
+      { _id: 'c' },
+      { _id: 'd', status: true, charged: '3', nested: { at: 'x' } },
+    ];
+    await rows.insertMany(before);
+    const ids = { _id: { $in: ['a', 'b', 'c', 'd'] } };
+    const parse = vi.spyOn(JSON, 'parse');
+    // Each row changes unless it already holds every value (b holds status and charged: only note is new).
+    expect(await rows.updateMany(ids, { $set: { status: 'settled', charged: 3 } })).toEqual({ matchedCount: 4, modifiedCount: 3 });
+    expect(await rows.updateMany(ids, { $set: { note: awkward, charged: 1e21 } })).toEqual({ matchedCount: 4, modifiedCount: 4 });
+    expect(await rows.updateMany({ _id: 'a' }, { $set: { charged: 0.1, note: null } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    expect(await rows.updateMany({ _id: 'a' }, { $set: { note: null } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+    // Written by SQLite: no row was read into JavaScript.
+    expect(parse).not.toHaveBeenCalled();
+    const expected: Row[] = [
+      { _id: 'a', status: 'settled', charged: 0.1, note: null },
+      { _id: 'b', status: 'settled', charged: 1e21, note: awkward },
+      { _id: 'c', status: 'settled', charged: 1e21, note: awkward },
+      { _id: 'd', status: 'settled', charged: 1e21, nested: { at: 'x' }, note: awkward },
+    ];
+    const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    const stored = db.prepare('SELECT doc FROM c_rows ORDER BY id').raw().all() as [string][];
+    db.close();
+    expect(stored.map(([text]) => text)).toEqual(expected.map((row) => JSON.stringify(row)));
+    // The index and the text narrowing of an unindexed equality find the values as written.
+    expect((await rows.find({ status: 'settled', note: awkward }, { sort: { _id: 1 } })).map((row) => row._id)).toEqual(['b', 'c', 'd']);
+    expect((await rows.find({ charged: 1e21 }, { sort: { _id: 1 } })).map((row) => row._id)).toEqual(['b', 'c', 'd']);
+    // What SQL would not spell as JavaScript does goes through JavaScript: surrogates, booleans, nested paths.
+    await rows.updateMany({ _id: 'c' }, { $set: { note: 'emoji 🎉 lone \ud800', status: false, 'nested.at': 'y' } });
+    expect(await rows.findOne({ _id: 'c' })).toEqual({ ...expected[2], note: 'emoji 🎉 lone \ud800', status: false, nested: { at: 'y' } });
+    await store.close();
+  });
 });
 
 describe('embedded store transactions', () => {

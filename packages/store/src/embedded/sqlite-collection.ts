@@ -5,7 +5,7 @@ import type { Collection, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpe
 import { type PreparedUpdate, prepareUpdate, updatedCopy, upsertDocument } from './apply-update';
 import type { CollectionSchema } from './collection-schema';
 import { checkStorable } from './json-value';
-import { numericMaxInSql } from './numeric-max-update';
+import { updateInSql } from './update-in-sql';
 import { planFilter, planSort } from './query-plan';
 import { compileSimpleFilter } from './simple-filter';
 import type { SqliteEngine } from './sqlite-engine';
@@ -247,12 +247,12 @@ export class SqliteCollection<T extends StoreDocument> implements Collection<T> 
   }
 
   /**
-   * An updateMany SQLite can run by itself (an exact filter, an update numericMaxInSql takes, on a
-   * field no unique index holds, so no write can be refused halfway), as a function; else undefined.
+   * An updateMany SQLite can run by itself (an exact filter, an update updateInSql takes, on fields
+   * no unique index holds, so no write can be refused halfway), as a function; else undefined.
    */
   #updateInSql(filter: Filter<T>, prepared: PreparedUpdate): (() => { matchedCount: number; modifiedCount: number }) | undefined {
-    const update = numericMaxInSql(prepared);
-    if (!update || this.#schema.inUniqueIndex(update.field)) return undefined;
+    const update = updateInSql(prepared);
+    if (!update || update.fields.some((field) => this.#schema.inUniqueIndex(field))) return undefined;
     const plan = planFilter(filter, this.#schema);
     if (!plan.exact) return undefined;
     const where = plan.where.length ? plan.where.join(' AND ') : '1';
