@@ -148,6 +148,16 @@ function runProbe(dir: string): Promise<{ openMs: number; storeUs: number; rawUs
   });
 }
 
+/** A libsql database of one `docs` table, set up as the store's (16 MiB cache, SQLite's own checkpoints). */
+function openRawDatabase(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -16384');
+  db.exec('CREATE TABLE docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+  return db;
+}
+
 async function hotPaths(): Promise<void> {
   await withTempDir('bench-store-', async (dir) => {
     let store = await openEmbeddedStore(dir);
@@ -164,13 +174,8 @@ async function hotPaths(): Promise<void> {
     });
     // A provider version of 1,000 comments (a newest-first collection): the store's check and
     // bookkeeping beside the same INSERT of its JSON through libsql directly, alternating rounds.
-    // The raw connection is set up as the store's (16 MiB cache, SQLite's own checkpoints).
     const comments = store.collection<StoreDocument & { data: unknown }>('comments');
-    const raw = new Database(join(dir, 'raw.db'));
-    raw.pragma('journal_mode = WAL');
-    raw.pragma('synchronous = NORMAL');
-    raw.pragma('cache_size = -16384');
-    raw.exec('CREATE TABLE docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+    const raw = openRawDatabase(join(dir, 'raw.db'));
     const rawInsert = raw.prepare('INSERT INTO docs (id, doc) VALUES (?, ?)');
     const largeDocs = 200;
     let storeUs = 0;
@@ -195,11 +200,7 @@ async function hotPaths(): Promise<void> {
     // one transaction each, beside the same UPDATE through libsql directly, alternating rounds.
     const batch = 40;
     const batches = 250;
-    const raw2 = new Database(join(dir, 'raw2.db'));
-    raw2.pragma('journal_mode = WAL');
-    raw2.pragma('synchronous = NORMAL');
-    raw2.pragma('cache_size = -16384');
-    raw2.exec('CREATE TABLE docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+    const raw2 = openRawDatabase(join(dir, 'raw2.db'));
     const rawFill = raw2.prepare('INSERT INTO docs (id, doc) VALUES (?, ?)');
     raw2.exec('BEGIN');
     for (let i = 0; i < docCount; i++) rawFill.run(`d${i}`, JSON.stringify(doc(i)));
