@@ -354,7 +354,7 @@ describe('embedded store updates in SQL', () => {
     await rows.insertMany(before);
     const ids = { _id: { $in: ['a', 'b', 'c', 'd'] } };
     const parse = vi.spyOn(JSON, 'parse');
-    // Each row changes unless it already holds every value (b holds status and charged: only note is new).
+    // A row changes unless it already holds every value: b holds both, so three of the four change.
     expect(await rows.updateMany(ids, { $set: { status: 'settled', charged: 3 } })).toEqual({ matchedCount: 4, modifiedCount: 3 });
     expect(await rows.updateMany(ids, { $set: { note: awkward, charged: 1e21 } })).toEqual({ matchedCount: 4, modifiedCount: 4 });
     expect(await rows.updateMany({ _id: 'a' }, { $set: { charged: 0.1, note: null } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
