@@ -1,7 +1,8 @@
 // bench/store: costs of the embedded store's hot paths on this machine: single writes, a large
-// document's insert, `_id` lookups, scans, conditional debits, and the provider's `versions.latest` lookup ({kind, key}
-// newest first, on its declared index) at 200k and 1M documents with the RSS and restart time of a
-// fresh process holding them, each beside the same SQL through libsql directly in the same run.
+// document's insert, a batch's `$set`, `_id` lookups, scans, conditional debits, and the provider's
+// `versions.latest` lookup ({kind, key} newest first, on its declared index) at 200k and 1M documents
+// with the RSS and restart time of a fresh process holding them, each beside the same SQL through
+// libsql directly in the same run.
 // Not a test: it prints figures.
 // Run: npx tsx bench/store/main.ts   Env: BENCH_DOCS (10000), BENCH_LOOKUP_SIZES (200000,1000000).
 import { spawn } from 'node:child_process';
