@@ -15,7 +15,7 @@ import { metricsPath, sendMetrics } from './metrics';
 import { clientMayReadMetrics, metricsRefusal, metricsSecretOf } from './metrics-access';
 import { toTRPCError, type ServiceContext } from './trpc';
 import { serviceNames } from '@vrs/contracts';
-import { traceOfRequest, withRequestSpans } from './tracing';
+import { spanOf, traceOfRequest, withRequestSpans } from './tracing';
 
 export const internalTokenHeader = 'x-internal-token';
 export const requestIdHeader = 'x-request-id';
@@ -80,15 +80,24 @@ export async function startServiceServer(options: {
   const { router, internalToken, logger, service } = options;
   const clients = openInternalClients(options.internalClients ?? {}, logger);
   const clientOfRequest = new WeakMap<http.IncomingMessage, InternalClient>();
-  const contextOf = (req: http.IncomingMessage): ServiceContext => {
+  /** `alone`: the request carries one call, which takes the request's span as its own (ADR 0120). */
+  const contextOf = (req: http.IncomingMessage, alone: boolean): ServiceContext => {
     const requestId = headerValue(req, requestIdHeader) ?? newRequestId();
     const client = clientOfRequest.get(req);
     const trace = traceOfRequest(req);
-    if (!client) return { requestId, caller: ownCaller(headerValue(req, callerHeader)), service, trace };
-    return { requestId, caller: client.name, service, allows: (path, type) => clientAllows(client, service, path, type), trace };
+    const requestSpan = alone ? spanOf(trace) : undefined;
+    if (!client) return { requestId, caller: ownCaller(headerValue(req, callerHeader)), service, trace, requestSpan };
+    return {
+      requestId,
+      caller: client.name,
+      service,
+      allows: (path, type) => clientAllows(client, service, path, type),
+      trace,
+      requestSpan,
+    };
   };
-  const serviceCall = createServiceCallHandler(router, contextOf);
-  const trpcHandler = createHTTPHandler({ router, basePath: '/trpc/', createContext: ({ req }) => contextOf(req) });
+  const serviceCall = createServiceCallHandler(router, (req) => contextOf(req, true));
+  const trpcHandler = createHTTPHandler({ router, basePath: '/trpc/', createContext: ({ req }) => contextOf(req, false) });
   // An unknown secret on a tRPC path is refused in tRPC's own shape (a batch gets one error per call),
   // so a stock @trpc/client sees 401 UNAUTHORIZED with appCode UNAUTHENTICATED.
   const refuseUnauthenticated = createHTTPHandler({

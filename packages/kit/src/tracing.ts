@@ -90,6 +90,9 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span?: Trac
 /** Liveness and readiness probes: not requests anyone follows, and they would flood the traces. */
 const probePaths = new Set(['/health', '/ready', '/v1/health', '/v1/ready', '/metrics']);
 
+/** Spans `markFailed` marked: a request's span keeps that status, with its message, when the answer is a 5xx. */
+const failedSpans = new WeakSet<Span>();
+
 /** Each request's HTTP server span, as `withRequestSpans` started it. */
 const requestTraces = new WeakMap<IncomingMessage, TraceContext>();
 
@@ -124,7 +127,7 @@ export function withRequestSpans(listener: (req: IncomingMessage, res: ServerRes
           span.setStatus({ code: api.SpanStatusCode.ERROR, message: 'the connection closed before the answer was sent' });
         } else {
           span.setAttribute('http.response.status_code', res.statusCode);
-          if (res.statusCode >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
+          if (res.statusCode >= 500 && !failedSpans.has(span)) span.setStatus({ code: api.SpanStatusCode.ERROR });
         }
         span.end();
       });
@@ -142,6 +145,7 @@ export function traceOfRequest(req: IncomingMessage): TraceContext | undefined {
 export function markFailed(span: Span | undefined, error: unknown): void {
   if (!span || !started) return;
   if (error instanceof Error) span.recordException(error);
+  failedSpans.add(span);
   span.setStatus({ code: started.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 

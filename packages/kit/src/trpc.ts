@@ -7,7 +7,7 @@ import { AppError } from './app-error';
 import { createLogger } from './logger';
 import { observeProcedureCall } from './metrics';
 import { unknownKeys } from './unknown-keys';
-import { inSpan, markFailed, requestLogFields, tracingConfigured, type TraceContext } from './tracing';
+import { inSpan, markFailed, requestLogFields, tracingConfigured, type TraceContext, type TraceSpan } from './tracing';
 
 /** Context of every service procedure call, whether it came in-process or over HTTP. */
 export interface ServiceContext {
@@ -23,6 +23,11 @@ export interface ServiceContext {
   allows?: (path: string, type: 'query' | 'mutation' | 'subscription') => boolean;
   /** Where the call is in its trace, with tracing on; inside a procedure, its own span (ADR 0117). */
   trace?: TraceContext;
+  /**
+   * With tracing on, the HTTP server span of a request that carries this call and no other (what our
+   * services' own clients send): the call takes that span as its own instead of starting a child (ADR 0120).
+   */
+  requestSpan?: TraceSpan;
 }
 
 const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -149,31 +154,33 @@ const errorBoundary = t.middleware((options) => {
 /**
  * Traced, the same boundary inside a server span per procedure call, over HTTP or in process (ADR
  * 0102), under the caller's (`ctx.trace`); the procedure's own `ctx.trace` is this span (ADR 0117).
- * The span sees what the caller gets, and fails on a 5xx. One middleware, not two: tRPC copies a
- * call's options for every middleware it passes through (ADR 0118). A call refused for its scope
- * never runs, and has no span of its own.
+ * A call alone in its request names that request's HTTP server span and adds its attributes to it
+ * rather than starting a child, so each call of our own services is one span (ADR 0120). The span sees
+ * what the caller gets, and fails on a 5xx. One middleware, not two: tRPC copies a call's options for
+ * every middleware it passes through (ADR 0118). A call refused for its scope never runs, and leaves
+ * the request's span as it was.
  */
-const tracedErrorBoundary = t.middleware((options) => {
+const tracedErrorBoundary = t.middleware(async (options) => {
   refuseUnallowed(options);
   const { path, type, ctx } = options;
-  return inSpan(
-    path,
-    {
-      kind: 'server',
-      parent: ctx.trace,
-      attributes: {
-        'rpc.system': 'trpc',
-        'rpc.method': path,
-        'vrs.procedure_type': type,
-        'vrs.request_id': ctx.requestId,
-        'vrs.caller': ctx.caller,
-      },
-    },
-    async (span, trace) => {
-      const result = await bounded(options, trace);
-      if (!result.ok && getHTTPStatusCodeFromError(result.error) >= 500) markFailed(span, result.error);
-      return result;
-    },
+  const attributes = {
+    'rpc.system': 'trpc',
+    'rpc.method': path,
+    'vrs.procedure_type': type,
+    'vrs.request_id': ctx.requestId,
+    'vrs.caller': ctx.caller,
+  };
+  const settle = (span: TraceSpan | undefined, result: Awaited<ReturnType<typeof bounded>>) => {
+    if (!result.ok && getHTTPStatusCodeFromError(result.error) >= 500) markFailed(span, result.error);
+    return result;
+  };
+  const { requestSpan } = ctx;
+  if (requestSpan) {
+    requestSpan.updateName(path).setAttributes(attributes);
+    return settle(requestSpan, await bounded(options));
+  }
+  return inSpan(path, { kind: 'server', parent: ctx.trace, attributes }, async (span, trace) =>
+    settle(span, await bounded(options, trace)),
   );
 });
 
