@@ -3,13 +3,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { startOtlpReceiver, type ReceivedSpan } from '@vrs/testing/otlp-receiver';
+import type { TraceContext } from './tracing';
 
 /*
  * ADR 0120: a service's spans, traced with the official SDK and exported over OTLP/HTTP to a receiver
  * of this test's own. A call alone in its HTTP request (what our services' clients send) is one server
  * span; a stock client's batch is the request's span with a span per call under it. This file's
  * process traces; no other does. The procedure builder asks whether tracing is on when it loads, so
- * whatever imports it (`@vrs/kit`, through `eventually`'s module too) is imported after the variables are set.
+ * whatever imports it (`@vrs/kit`, through `eventually`'s module too) is imported after the variables
+ * are set; a type-only import loads nothing.
  */
 const receiver = await startOtlpReceiver();
 process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
@@ -58,7 +60,7 @@ afterAll(async () => {
 });
 
 /** The spans of the trace under a root span of this test's, once `count` of them have arrived. */
-async function traceOf(name: string, work: (trace: unknown) => Promise<unknown>, count: number): Promise<ReceivedSpan[]> {
+async function traceOf(name: string, work: (trace?: TraceContext) => Promise<unknown>, count: number): Promise<ReceivedSpan[]> {
   let traceId = '';
   await inSpan(name, { kind: 'internal' }, async (span, trace) => {
     traceId = span!.spanContext().traceId;
@@ -73,18 +75,19 @@ async function traceOf(name: string, work: (trace: unknown) => Promise<unknown>,
   );
 }
 
-const server_ = 2;
-const client_ = 3;
+/** OTLP's span kinds. */
+const serverKind = 2;
+const clientKind = 3;
 
 describe('a traced service’s spans', () => {
   it('makes a call alone in its request one server span, named after the procedure, with the call’s and the request’s attributes', async () => {
     const spans = await traceOf(
       'own call',
-      (trace) => forRequest(ownClient, { requestId: 'req_own', trace: trace as never }).notes.get.query({ id: 'n1' }),
+      (trace) => forRequest(ownClient, { requestId: 'req_own', trace }).notes.get.query({ id: 'n1' }),
       3,
     );
-    const call = spans.find((span) => span.kind === client_);
-    const served = spans.filter((span) => span.kind === server_);
+    const call = spans.find((span) => span.kind === clientKind);
+    const served = spans.filter((span) => span.kind === serverKind);
     expect(served).toHaveLength(1);
     expect(served[0]).toMatchObject({
       name: 'notes.get',
@@ -106,12 +109,12 @@ describe('a traced service’s spans', () => {
     const spans = await traceOf(
       'failing call',
       (trace) =>
-        forRequest(ownClient, { requestId: 'req_failing', trace: trace as never })
+        forRequest(ownClient, { requestId: 'req_failing', trace })
           .notes.get.query({ id: 'broken' })
           .catch(() => undefined),
       3,
     );
-    expect(spans.find((span) => span.kind === server_)).toMatchObject({
+    expect(spans.find((span) => span.kind === serverKind)).toMatchObject({
       name: 'notes.get',
       status: { code: 2, message: 'the notes store is away' },
       attributes: { 'http.response.status_code': 503 },
@@ -124,13 +127,14 @@ describe('a traced service’s spans', () => {
     });
     await Promise.all([stock.notes.get.query({ id: 'a' }), stock.notes.get.query({ id: 'b' })]);
     const batch = await eventually(async () =>
-      receiver.spans.find((span) => span.kind === server_ && span.attributes['url.path'] === '/trpc/notes.get,notes.get'),
+      receiver.spans.find((span) => span.kind === serverKind && span.attributes['url.path'] === '/trpc/notes.get,notes.get'),
     );
     expect(batch).toMatchObject({ name: 'GET', attributes: { 'vrs.request_id': 'req_batch', 'http.response.status_code': 200 } });
     const calls = await eventually(async () => {
       const under = receiver.spans.filter((span) => span.parentSpanId === batch.spanId);
       return under.length === 2 ? under : undefined;
     });
-    for (const call of calls) expect(call).toMatchObject({ name: 'notes.get', kind: server_, attributes: { 'rpc.method': 'notes.get' } });
+    for (const call of calls)
+      expect(call).toMatchObject({ name: 'notes.get', kind: serverKind, attributes: { 'rpc.method': 'notes.get' } });
   });
 });
