@@ -40,6 +40,28 @@ describe('SqliteSearchCore on files (a writing connection and a reading one per 
     other.close();
   });
 
+  it('shows each document as last written, by this core or another one, after a page showed it', () => {
+    const dir = makeTempDir('vrs-search-core-');
+    // Ranked from postings, with the documents of the pages cached (ADR 0122).
+    const engine = new SqliteSearchCore(dir, { postingsMinDocuments: 1 });
+    const other = new SqliteSearchCore(dir);
+    const page = () => engine.search('scope', 'alpha', 10).map(({ id, text, stored }) => ({ id, text, stored }));
+    engine.apply('scope', [
+      { id: 'ev_1', text: 'alpha beta', stored: { startMs: 1 } },
+      { id: 'ev_2', text: 'alpha gamma', stored: { startMs: 2 } },
+    ]);
+    expect(page()).toContainEqual({ id: 'ev_1', text: 'alpha beta', stored: { startMs: 1 } });
+    // Its stored fields alone, by this core: the postings stay, the document is read again.
+    engine.apply('scope', [{ id: 'ev_1', text: 'alpha beta', stored: { startMs: 10 } }]);
+    expect(page()).toContainEqual({ id: 'ev_1', text: 'alpha beta', stored: { startMs: 10 } });
+    other.apply('scope', [{ id: 'ev_2', text: 'alpha delta', stored: { startMs: 20 } }]);
+    expect(page()).toContainEqual({ id: 'ev_2', text: 'alpha delta', stored: { startMs: 20 } });
+    // Three searches, each ranking its word and then, the page not full, its widening.
+    expect(engine.postingsCache().rankedFromPostings).toBe(6);
+    engine.close();
+    other.close();
+  });
+
   it('still refuses a version move from a version the scope is not at', () => {
     const engine = core();
     expect(engine.apply('scope', [{ id: 'ev_1', text: 'alpha' }], { from: 0, to: 1 })).toBe(true);

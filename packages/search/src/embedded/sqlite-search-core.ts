@@ -5,6 +5,7 @@ import { mergeWidened, minFuzzyLength, minPrefixLength, queryWords, roundScore }
 import type { SearchDocument, SearchHit, StoredFields, VersionMove } from '../port';
 import { releasePageCacheAfterWrites } from '@vrs/store/embedded/page-cache-release';
 import { ByteBudgetLru } from './byte-budget-lru';
+import { type CachedDocument, DocumentCache, type DocumentRow } from './document-cache';
 import {
   type PostingsStats,
   PostingsRanking,
@@ -28,6 +29,8 @@ export interface SqliteSearchOptions {
   postingsCacheBytes?: number;
   /** Documents a scope needs for its plain-word queries to be ranked from cached postings rather than by FTS5 (ADRs 0052, 0112). */
   postingsMinDocuments?: number;
+  /** Bytes of cached documents of the pages ranked from postings, all open scopes together (ADR 0122). */
+  documentCacheBytes?: number;
 }
 
 /** Fuzzy candidates per query word: enough for real typos, bounded so a widened query stays small. */
@@ -64,11 +67,13 @@ class ScopeDb {
   /** Valid until the next write, by this process or, as the postings ranking tells, by any other. */
   private readonly vocabulary: ScopeVocabulary;
   private readonly ranking: PostingsRanking;
+  /** The documents of pages ranked from postings, emptied with the postings (another connection wrote). */
+  private readonly documents: DocumentCache;
   /** Write transactions run (`apply`), for letting the writer's page cache go after a burst of them. */
   private writes = 0;
   private readonly stopPageCacheRelease: () => void = () => undefined;
 
-  constructor(file: string, cacheKiB: number, postings: SharedPostings) {
+  constructor(file: string, cacheKiB: number, postings: SharedPostings, documentBudget: ByteBudgetLru) {
     this.db = new Database(file);
     // WAL + synchronous=NORMAL: each transaction is atomic (documents and version agree after any
     // crash); the last ones may be lost on power failure, and are then loaded again from the store.
@@ -122,6 +127,7 @@ class ScopeDb {
     };
     this.ranking = new PostingsRanking(this.reader, this.db, postings);
     this.vocabulary = new ScopeVocabulary(this.reader, postings.budget, () => this.ranking.tokenCount);
+    this.documents = new DocumentCache(documentBudget);
   }
 
   version(): number {
@@ -151,6 +157,8 @@ class ScopeDb {
           inserted.push({ rowid, text: doc.text });
           continue;
         }
+        // Its text or stored fields change: a page read after this write reads it again.
+        this.documents.forget(existing.rowid);
         // The old text is taken out of the index with the words it had, so BM25's statistics
         // count every document once, whatever its history.
         if (existing.text !== doc.text) s.unindexText.run(existing.rowid, existing.text);
@@ -261,17 +269,18 @@ class ScopeDb {
 
   /** The ranked rows' documents, ordered as the FTS5 query orders them: by score, then id. */
   private hitsOf(ranked: RankedRow[]): SearchHit[] {
-    const scores = new Map(ranked.map(({ rowid, score }) => [rowid, score]));
-    const rows = this.statements.docsByRowid.all(JSON.stringify(ranked.map(({ rowid }) => rowid))) as {
-      rowid: number;
-      id: string;
-      text: string;
-      stored: string;
-    }[];
-    return rows
-      .map((row) => ({ row, score: scores.get(row.rowid) ?? 0 }))
-      .sort((a, b) => b.score - a.score || byCodePoint(a.row.id, b.row.id))
-      .map(({ row, score }) => ({ id: row.id, text: row.text, stored: JSON.parse(row.stored) as StoredFields, score: roundScore(score) }));
+    const documents = this.documents.get(
+      ranked.map(({ rowid }) => rowid),
+      (missing) => this.statements.docsByRowid.all(JSON.stringify(missing)) as DocumentRow[],
+    );
+    const hits: { document: CachedDocument; score: number }[] = [];
+    for (const { rowid, score } of ranked) {
+      const document = documents.get(rowid);
+      if (document) hits.push({ document, score });
+    }
+    return hits
+      .sort((a, b) => b.score - a.score || byCodePoint(a.document.id, b.document.id))
+      .map(({ document: { id, text, stored }, score }) => ({ id, text, stored, score: roundScore(score) }));
   }
 
   search(query: string, limit: number): SearchHit[] {
@@ -280,7 +289,10 @@ class ScopeDb {
     // One read transaction: the cached postings, the statistics and the documents are of one snapshot.
     this.reader.exec('BEGIN');
     try {
-      if (this.ranking.begin()) this.vocabulary.clear();
+      if (this.ranking.begin()) {
+        this.vocabulary.clear();
+        this.documents.clear();
+      }
       return this.searchWords(words, limit);
     } finally {
       this.reader.exec('COMMIT');
@@ -303,6 +315,7 @@ class ScopeDb {
     this.stopPageCacheRelease();
     this.ranking.clear();
     this.vocabulary.clear();
+    this.documents.clear();
     if (this.reader !== this.db) this.reader.close();
     this.db.close();
   }
@@ -319,6 +332,7 @@ export class SqliteSearchCore {
   private readonly maxOpenScopes: number;
   private readonly cacheKiB: number;
   private readonly postings: SharedPostings;
+  private readonly documentBudget: ByteBudgetLru;
 
   constructor(
     private readonly dir: string | null,
@@ -333,6 +347,7 @@ export class SqliteSearchCore {
       minDocuments: options.postingsMinDocuments ?? 1_000,
       stats: { rankedFromPostings: 0, postingsReads: 0, lengthsReads: 0 },
     };
+    this.documentBudget = new ByteBudgetLru(options.documentCacheBytes ?? 16 * 1024 * 1024);
   }
 
   /** The postings cache of all scopes: its bytes, and what it answered and read since the start. */
@@ -348,7 +363,12 @@ export class SqliteSearchCore {
       this.open.set(scope, db);
       return db;
     }
-    db = new ScopeDb(this.dir === null ? ':memory:' : join(this.dir, scopeFileName(scope)), this.cacheKiB, this.postings);
+    db = new ScopeDb(
+      this.dir === null ? ':memory:' : join(this.dir, scopeFileName(scope)),
+      this.cacheKiB,
+      this.postings,
+      this.documentBudget,
+    );
     this.open.set(scope, db);
     for (const [oldest, oldestDb] of this.open) {
       if (this.open.size <= this.maxOpenScopes) break;
