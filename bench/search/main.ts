@@ -278,20 +278,22 @@ async function main() {
       console.log(
         `separate processes (API key) / bare Express (run right after it): ${(devShape.requestsPerSecond / bareAfter.requestsPerSecond).toFixed(2)} (goal ≥ 0.35); p99 ${devShape.p99} ms`,
       );
+      /** Each process of the separate-process stack during a phase of it. */
+      const perProcess = (phase: Figures) =>
+        `  under that load, per process: ${required(phase.stack, 'the separate processes measured')
+          .map(
+            (p) =>
+              `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request, event loop waiting for a core ${percent(p.waitingShare)}`,
+          )
+          .join('; ')}`;
+      console.log(perProcess(devShape));
       devDistinct.forEach((phase, i) => {
         const inOneProcess = required([rarePairs, commonPairs][i], `the npm start phase beside ${phase.name}`);
         console.log(
           `${phase.name}: ${phase.requestsPerSecond.toFixed(0)} req/s, ${(phase.requestsPerSecond / inOneProcess.requestsPerSecond).toFixed(2)} × npm start's (goal ≥ 0.6); p99 ${phase.p99} ms`,
         );
+        console.log(perProcess(phase));
       });
-      console.log(
-        `  under that load, per process: ${required(devShape.stack, 'the separate processes measured')
-          .map(
-            (p) =>
-              `${p.name} ${p.rssMb.toFixed(0)} MB, max event-loop delay ${p.maxEventLoopDelayMs.toFixed(1)} ms, ${p.cpuMicrosPerRequest.toFixed(0)} µs CPU per request, event loop waiting for a core ${percent(p.waitingShare)}`,
-          )
-          .join('; ')}`,
-      );
     }
     if (before) {
       const [beforeStack, bareAgain] = figures.slice(-2) as [Figures, Figures];
