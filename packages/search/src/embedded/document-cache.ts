@@ -55,7 +55,7 @@ export class DocumentCache {
     return found;
   }
 
-  /** Rowids whose documents this scope's writer is changing. */
+  /** Drops the document of `rowid`, which this scope's writer is changing. */
   forget(rowid: number): void {
     const document = this.documents.get(rowid);
     if (!document) return;

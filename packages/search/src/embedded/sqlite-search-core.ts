@@ -29,10 +29,10 @@ export interface SqliteSearchOptions {
   postingsCacheBytes?: number;
   /** Documents a scope needs for its plain-word queries to be ranked from cached postings rather than by FTS5 (ADRs 0052, 0112). */
   postingsMinDocuments?: number;
-  /** Bytes of cached documents of the pages ranked from postings, all open scopes together (ADR 0122). */
-  documentCacheBytes?: number;
 }
 
+/** Bytes of cached documents of the pages ranked from postings, all open scopes together: a 10k-chunk project's (ADR 0122). */
+const documentCacheBytes = 16 * 1024 * 1024;
 /** Fuzzy candidates per query word: enough for real typos, bounded so a widened query stays small. */
 const maxFuzzyVariants = 16;
 /** Words a prefix may begin for its phrase to be ranked from cached postings: a seek and a merge each. */
@@ -347,7 +347,7 @@ export class SqliteSearchCore {
       minDocuments: options.postingsMinDocuments ?? 1_000,
       stats: { rankedFromPostings: 0, postingsReads: 0, lengthsReads: 0 },
     };
-    this.documentBudget = new ByteBudgetLru(options.documentCacheBytes ?? 16 * 1024 * 1024);
+    this.documentBudget = new ByteBudgetLru(documentCacheBytes);
   }
 
   /** The postings cache of all scopes: its bytes, and what it answered and read since the start. */
